@@ -1,0 +1,420 @@
+//! A game in play, whatever its kind: the fold and the decision, behind one type.
+//!
+//! [`Game`] erases the kind (its state lives behind `dyn Any`) so the store, the
+//! CLI and the API can handle every kind alike with JSON actions and facts.
+
+use std::any::Any;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabletape_events::{ActionAccepted, Body, DiceMode, Event, GameCreated, Seat};
+
+use crate::chance::Chance;
+use crate::error::{ContentError, EngineError, Rejection};
+use crate::rules::{KindInfo, Rules, Setup, Viewer};
+
+/// One action open now, as JSON ready to submit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LegalAction {
+    pub action: Value,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<String>,
+}
+
+/// What `decide` made of an action: the body to store and its narration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub body: ActionAccepted,
+    pub narration: Vec<String>,
+}
+
+/// A folded state that can be cached and restored (a snapshot).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub seq: u64,
+    pub seed: u64,
+    pub chapter: String,
+    pub state: Value,
+}
+
+/// The object-safe face of a [`Rules`] implementation.
+pub trait DynRules: Send + Sync {
+    fn info(&self) -> KindInfo;
+    fn default_pack(&self) -> Value;
+    fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
+    fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+    fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
+    fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
+    fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction>;
+    fn decide(&self, state: &dyn Any, by: Option<Seat>, action: &Value, chance: &mut Chance) -> Result<Vec<Value>, Rejection>;
+    /// Applies facts, returning their narration.
+    fn apply(&self, state: &mut dyn Any, facts: &[Value], seq: u64) -> Result<Vec<String>, EngineError>;
+    fn chapter(&self, state: &dyn Any) -> String;
+    fn epilogue(&self, state: &dyn Any) -> Vec<String>;
+    fn is_over(&self, state: &dyn Any) -> bool;
+    fn view(&self, state: &dyn Any, viewer: Viewer) -> Value;
+    fn render(&self, state: &dyn Any, viewer: Viewer) -> String;
+    fn save(&self, state: &dyn Any) -> Value;
+    fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+}
+
+/// Adapts a typed [`Rules`] to [`DynRules`].
+pub struct Kind<R>(PhantomData<R>);
+
+impl<R> Kind<R> {
+    pub const fn new() -> Self {
+        Kind(PhantomData)
+    }
+}
+
+impl<R> Default for Kind<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn typed<R: Rules>(state: &dyn Any) -> &R::State {
+    state.downcast_ref::<R::State>().expect("state belongs to its kind")
+}
+
+fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentError> {
+    serde_path_to_error::deserialize(pack).map_err(|e| ContentError {
+        file: file.to_string(),
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
+impl<R: Rules> DynRules for Kind<R> {
+    fn info(&self) -> KindInfo {
+        R::info()
+    }
+
+    fn default_pack(&self) -> Value {
+        R::default_pack()
+    }
+
+    fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError> {
+        let pack = parse_pack::<R>(pack, file)?;
+        R::validate_pack(&pack, file)
+    }
+
+    fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
+        let info = R::info();
+        let n = created.players.len();
+        if n < info.min_players || n > info.max_players {
+            return Err(EngineError::Setup(Rejection::new(
+                "setup.players",
+                format!(
+                    "{} is played by {} to {} players, not {n}",
+                    info.title, info.min_players, info.max_players
+                ),
+            )));
+        }
+        let options_json = Value::Object(created.options.clone().into_iter().collect());
+        let options: R::Options = serde_path_to_error::deserialize(&options_json).map_err(|e| EngineError::Option {
+            option: e.path().to_string(),
+            message: e.inner().to_string(),
+        })?;
+        let pack = parse_pack::<R>(&created.pack, "<game pack>")?;
+        R::validate_pack(&pack, "<game pack>")?;
+        // Setup draws from the stream of seq 1, the creation event.
+        let mut chance = Chance::new(created.dice, created.seed, 1);
+        let setup = Setup {
+            players: &created.players,
+            dice: created.dice,
+            options,
+            pack,
+        };
+        let state = R::setup(setup, &mut chance).map_err(EngineError::Setup)?;
+        Ok(Box::new(state))
+    }
+
+    fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync> {
+        Box::new(typed::<R>(state).clone())
+    }
+
+    fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool {
+        typed::<R>(a) == typed::<R>(b)
+    }
+
+    fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction> {
+        R::legal(typed::<R>(state), seat)
+            .into_iter()
+            .map(|l| LegalAction {
+                action: serde_json::to_value(&l.action).expect("actions serialize"),
+                needs: l.needs,
+            })
+            .collect()
+    }
+
+    fn decide(&self, state: &dyn Any, by: Option<Seat>, action: &Value, chance: &mut Chance) -> Result<Vec<Value>, Rejection> {
+        let action: R::Action = serde_path_to_error::deserialize(action).map_err(|e| {
+            let at = e.path().to_string();
+            let at = if at == "." { String::new() } else { format!(" at `{at}`") };
+            Rejection::new("action.malformed", format!("not a {} action{at}: {}", R::KIND, e.inner()))
+        })?;
+        let facts = R::decide(typed::<R>(state), by, &action, chance)?;
+        Ok(facts
+            .iter()
+            .map(|f| serde_json::to_value(f).expect("facts serialize"))
+            .collect())
+    }
+
+    fn apply(&self, state: &mut dyn Any, facts: &[Value], seq: u64) -> Result<Vec<String>, EngineError> {
+        let state = state.downcast_mut::<R::State>().expect("state belongs to its kind");
+        let mut lines = Vec::new();
+        for fact in facts {
+            let fact: R::Fact = serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
+                seq,
+                message: format!("not a {} fact: {e}", R::KIND),
+            })?;
+            lines.extend(R::narrate(state, &fact));
+            R::apply(state, &fact);
+        }
+        Ok(lines)
+    }
+
+    fn chapter(&self, state: &dyn Any) -> String {
+        R::chapter(typed::<R>(state))
+    }
+
+    fn epilogue(&self, state: &dyn Any) -> Vec<String> {
+        R::epilogue(typed::<R>(state))
+    }
+
+    fn is_over(&self, state: &dyn Any) -> bool {
+        R::is_over(typed::<R>(state))
+    }
+
+    fn view(&self, state: &dyn Any, viewer: Viewer) -> Value {
+        R::view(typed::<R>(state), viewer)
+    }
+
+    fn render(&self, state: &dyn Any, viewer: Viewer) -> String {
+        R::render(typed::<R>(state), viewer)
+    }
+
+    fn save(&self, state: &dyn Any) -> Value {
+        serde_json::to_value(typed::<R>(state)).expect("kind states serialize")
+    }
+
+    fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
+        let state: R::State = serde_json::from_value(state.clone()).map_err(|e| EngineError::BadEvent {
+            seq: 0,
+            message: format!("snapshot is not a {} state: {e}", R::KIND),
+        })?;
+        Ok(Box::new(state))
+    }
+}
+
+/// One game in play: its kind, its creation, and the state folded so far.
+pub struct Game {
+    kind: &'static dyn DynRules,
+    created: GameCreated,
+    seed: u64,
+    seq: u64,
+    chapter: String,
+    state: Box<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("kind", &self.created.kind)
+            .field("seq", &self.seq)
+            .field("seed", &self.seed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game {
+            kind: self.kind,
+            created: self.created.clone(),
+            seed: self.seed,
+            seq: self.seq,
+            chapter: self.chapter.clone(),
+            state: self.kind.clone_state(self.state.as_ref()),
+        }
+    }
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        self.created == other.created
+            && self.seed == other.seed
+            && self.seq == other.seq
+            && self.kind.state_eq(self.state.as_ref(), other.state.as_ref())
+    }
+}
+
+impl Game {
+    /// A new game at seq 1, laid out from its creation event.
+    pub fn start(created: &GameCreated) -> Result<Game, EngineError> {
+        let kind = crate::registry::kind(&created.kind).ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
+        let state = kind.setup(created)?;
+        let chapter = kind.chapter(state.as_ref());
+        Ok(Game {
+            kind,
+            created: created.clone(),
+            seed: created.seed,
+            seq: 1,
+            chapter,
+            state,
+        })
+    }
+
+    /// Folds a whole history (seq 1 first) into a game.
+    pub fn fold<'a>(events: impl IntoIterator<Item = &'a Event>) -> Result<Game, EngineError> {
+        let mut events = events.into_iter();
+        let first = events.next().ok_or(EngineError::BadEvent {
+            seq: 1,
+            message: "an empty history has no game".into(),
+        })?;
+        let mut game = Game::from_first(first)?;
+        for event in events {
+            game.apply(event)?;
+        }
+        Ok(game)
+    }
+
+    /// A game from its first event, which must be the creation.
+    pub fn from_first(first: &Event) -> Result<Game, EngineError> {
+        match &first.body {
+            Body::GameCreated(created) if first.seq == 1 => Game::start(created),
+            _ => Err(EngineError::BadEvent {
+                seq: first.seq,
+                message: "a history must open with the game's creation at seq 1".into(),
+            }),
+        }
+    }
+
+    /// Restores a game from a snapshot taken at `snapshot.seq`.
+    pub fn restore(created: &GameCreated, snapshot: &Snapshot) -> Result<Game, EngineError> {
+        let kind = crate::registry::kind(&created.kind).ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
+        Ok(Game {
+            kind,
+            created: created.clone(),
+            seed: snapshot.seed,
+            seq: snapshot.seq,
+            chapter: snapshot.chapter.clone(),
+            state: kind.restore(&snapshot.state)?,
+        })
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            seq: self.seq,
+            seed: self.seed,
+            chapter: self.chapter.clone(),
+            state: self.kind.save(self.state.as_ref()),
+        }
+    }
+
+    /// Folds the next event, returning its narration. The event must be the
+    /// next seq; its body is trusted (the store checks the hash chain).
+    pub fn apply(&mut self, event: &Event) -> Result<Vec<String>, EngineError> {
+        if event.seq != self.seq + 1 {
+            return Err(EngineError::BadEvent {
+                seq: event.seq,
+                message: format!("expected seq {} next", self.seq + 1),
+            });
+        }
+        let lines = match &event.body {
+            Body::GameCreated(_) => {
+                return Err(EngineError::BadEvent {
+                    seq: event.seq,
+                    message: "a game is created only once".into(),
+                })
+            }
+            Body::ActionAccepted(accepted) => self.kind.apply(self.state.as_mut(), &accepted.facts, event.seq)?,
+            Body::Reseeded { seed } => {
+                self.seed = *seed;
+                vec![format!("Fate is reseeded ({seed}): every roll from here on is new.")]
+            }
+        };
+        self.seq = event.seq;
+        self.chapter = self.kind.chapter(self.state.as_ref());
+        Ok(lines)
+    }
+
+    /// Checks `action` against the rules for the event that would get seq
+    /// `self.seq() + 1`, drawing chance from that event's stream.
+    pub fn decide(&self, by: Option<Seat>, action: &Value) -> Result<Decision, Rejection> {
+        if self.is_over() {
+            return Err(Rejection::new("game.over", "the game is over; fork it to play on"));
+        }
+        let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1);
+        let facts = self.kind.decide(self.state.as_ref(), by, action, &mut chance)?;
+        let mut after = self.kind.clone_state(self.state.as_ref());
+        let narration = self
+            .kind
+            .apply(after.as_mut(), &facts, self.seq + 1)
+            .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
+        Ok(Decision {
+            body: ActionAccepted {
+                action: action.clone(),
+                facts,
+                chance: chance.into_draws(),
+            },
+            narration,
+        })
+    }
+
+    pub fn legal(&self, seat: Option<Seat>) -> Vec<LegalAction> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.kind.legal(self.state.as_ref(), seat)
+    }
+
+    pub fn kind(&self) -> &'static dyn DynRules {
+        self.kind
+    }
+
+    pub fn kind_name(&self) -> &str {
+        &self.created.kind
+    }
+
+    pub fn created(&self) -> &GameCreated {
+        &self.created
+    }
+
+    pub fn dice(&self) -> DiceMode {
+        self.created.dice
+    }
+
+    /// The seq of the last event folded.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The seed chance is drawn from now (changed by a reseed).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The heading of the chapter the next event falls into.
+    pub fn chapter(&self) -> &str {
+        &self.chapter
+    }
+
+    pub fn epilogue(&self) -> Vec<String> {
+        self.kind.epilogue(self.state.as_ref())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.kind.is_over(self.state.as_ref())
+    }
+
+    pub fn view(&self, viewer: Viewer) -> Value {
+        self.kind.view(self.state.as_ref(), viewer)
+    }
+
+    pub fn render(&self, viewer: Viewer) -> String {
+        self.kind.render(self.state.as_ref(), viewer)
+    }
+}

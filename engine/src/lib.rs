@@ -1,0 +1,26 @@
+//! Tabletape's rules engine.
+//!
+//! Each game kind is a module with the same parts (options, content, state,
+//! actions, decide, apply, narration) behind the [`Rules`] trait. [`Game`] folds
+//! a history of events into state and decides new actions for any kind;
+//! [`Narrative`] tells a history as prose.
+//!
+//! The engine does no IO: no files, no network, no clock, no environment, no
+//! tokio. Everything it knows comes in as events and actions; all chance comes
+//! from [`rng::TableRng`], keyed by the game's seed and the event's seq.
+
+pub mod chance;
+pub mod error;
+pub mod game;
+pub mod lostworlds;
+pub mod narrative;
+pub mod registry;
+pub mod rng;
+pub mod rules;
+
+pub use chance::Chance;
+pub use error::{reject, ContentError, EngineError, Rejection};
+pub use game::{Decision, DynRules, Game, Kind, LegalAction, Snapshot};
+pub use narrative::{Format, Narrative};
+pub use registry::{kind, kinds};
+pub use rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};

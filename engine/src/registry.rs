@@ -1,0 +1,15 @@
+//! The kinds this build knows. Adding a kind is adding its module and one line here.
+
+use crate::game::{DynRules, Kind};
+
+static LOSTWORLDS: Kind<crate::lostworlds::LostWorlds> = Kind::new();
+
+/// Every kind, in the order `tabletape kinds` lists them.
+pub fn kinds() -> Vec<&'static dyn DynRules> {
+    vec![&LOSTWORLDS]
+}
+
+/// The kind called `name`.
+pub fn kind(name: &str) -> Option<&'static dyn DynRules> {
+    kinds().into_iter().find(|k| k.info().kind == name)
+}

@@ -1,0 +1,129 @@
+//! The table's random numbers: ChaCha20 with Tabletape's own sampling.
+//!
+//! Every event draws from its own ChaCha20 stream, keyed by the game's seed and
+//! selected by the event's seq. So the RNG has no position to carry through the
+//! fold, a fork inherits exactly the future its parent would have had, and a
+//! reseed only changes the key. Sampling is done here on raw `u32` output
+//! (rejection sampling, Fisher-Yates) so no library change can move a roll.
+
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+/// A ChaCha20 stream for one event of one game.
+#[derive(Debug, Clone)]
+pub struct TableRng {
+    inner: ChaCha20Rng,
+}
+
+impl TableRng {
+    /// The stream for the event at `seq` of a game seeded with `seed`.
+    pub fn for_event(seed: u64, seq: u64) -> Self {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        let mut inner = ChaCha20Rng::from_seed(key);
+        inner.set_stream(seq);
+        TableRng { inner }
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        self.inner.next_u32()
+    }
+
+    /// A uniform integer in `0..n`, by rejection sampling on `u32`. `n` must be > 0.
+    pub fn below(&mut self, n: u32) -> u32 {
+        assert!(n > 0, "below(0) has no outcome");
+        // Reject the top sliver of the u32 range that would bias small values.
+        let zone = u32::MAX - (u32::MAX % n + 1) % n;
+        loop {
+            let x = self.next_u32();
+            if x <= zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// A uniform integer in `lo..=hi`.
+    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
+        assert!(lo <= hi, "empty range {lo}..={hi}");
+        if lo == 0 && hi == u32::MAX {
+            return self.next_u32();
+        }
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// One die with `sides` faces, 1..=sides.
+    pub fn die(&mut self, sides: u32) -> u32 {
+        self.range(1, sides)
+    }
+
+    /// Fisher-Yates shuffle, drawing from the back.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Golden vectors: if any of these move, every stored digital game would
+    // replay differently. They must never change.
+    #[test]
+    fn golden_raw_words_seed_0_seq_1() {
+        let mut rng = TableRng::for_event(0, 1);
+        let words: Vec<u32> = (0..4).map(|_| rng.next_u32()).collect();
+        assert_eq!(words, GOLDEN_SEED0_SEQ1);
+    }
+
+    #[test]
+    fn golden_dice_seed_42_seq_7() {
+        let mut rng = TableRng::for_event(42, 7);
+        let rolls: Vec<u32> = (0..12).map(|_| rng.die(6)).collect();
+        assert_eq!(rolls, GOLDEN_D6_SEED42_SEQ7);
+    }
+
+    #[test]
+    fn golden_shuffle_seed_7_seq_3() {
+        let mut rng = TableRng::for_event(7, 3);
+        let mut deck: Vec<u32> = (0..10).collect();
+        rng.shuffle(&mut deck);
+        assert_eq!(deck, GOLDEN_SHUFFLE_SEED7_SEQ3);
+    }
+
+    #[test]
+    fn streams_differ_by_seq_and_seed() {
+        let a: Vec<u32> = {
+            let mut r = TableRng::for_event(1, 1);
+            (0..4).map(|_| r.next_u32()).collect()
+        };
+        let b: Vec<u32> = {
+            let mut r = TableRng::for_event(1, 2);
+            (0..4).map(|_| r.next_u32()).collect()
+        };
+        let c: Vec<u32> = {
+            let mut r = TableRng::for_event(2, 1);
+            (0..4).map(|_| r.next_u32()).collect()
+        };
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn below_stays_in_range_and_covers_it() {
+        let mut rng = TableRng::for_event(9, 9);
+        let mut seen = [0u32; 7];
+        for _ in 0..7000 {
+            let x = rng.below(7);
+            seen[x as usize] += 1;
+        }
+        // Each face of a fair 7-sided die shows up roughly 1000 times.
+        assert!(seen.iter().all(|&n| (800..1200).contains(&n)), "{seen:?}");
+    }
+
+    const GOLDEN_SEED0_SEQ1: [u32; 4] = [3604955119, 4218951110, 3174420469, 2151404349];
+    const GOLDEN_D6_SEED42_SEQ7: [u32; 12] = [6, 5, 2, 1, 3, 6, 6, 1, 4, 3, 3, 4];
+    const GOLDEN_SHUFFLE_SEED7_SEQ3: [u32; 10] = [7, 3, 5, 9, 8, 0, 2, 1, 6, 4];
+}

@@ -1,0 +1,126 @@
+//! The shape every game kind implements.
+//!
+//! A kind is a module with the same parts in the same order: options, content,
+//! state, actions, decide, apply, narration. [`Rules`] is where those parts meet:
+//! `decide` holds every rule and draws every chance outcome, `apply` only folds
+//! the facts `decide` produced and cannot fail, `narrate` turns a fact into prose.
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use tabletape_events::{DiceMode, Seat};
+
+use crate::chance::Chance;
+use crate::error::{ContentError, Rejection};
+
+/// Who is looking at a game. Kinds with hidden information show each seat
+/// only what that seat may see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// The owner sees everything.
+    Owner,
+    Seat(Seat),
+    /// Someone with no token on a public game.
+    Public,
+}
+
+/// What `tabletape kinds` says about a kind.
+#[derive(Debug, Clone, Serialize)]
+pub struct KindInfo {
+    pub kind: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub options: Vec<OptionInfo>,
+    /// The name of the bundled content pack.
+    pub default_pack: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionInfo {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// Everything a kind needs to lay out a new game.
+#[derive(Debug)]
+pub struct Setup<'a, O, P> {
+    pub players: &'a [String],
+    pub dice: DiceMode,
+    pub options: O,
+    pub pack: P,
+}
+
+/// One action open to a seat, ready to submit once `needs` is filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct Legal<A> {
+    pub action: A,
+    /// What the table must add first: physical outcomes or free text
+    /// ("roll: policeman die, 1-6"). Empty when the action is ready as is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<String>,
+}
+
+impl<A> Legal<A> {
+    pub fn ready(action: A) -> Self {
+        Legal { action, needs: Vec::new() }
+    }
+}
+
+/// A game kind: the rules of one box.
+pub trait Rules: Send + Sync + 'static {
+    /// The kind's name on the command line (`lostworlds`).
+    const KIND: &'static str;
+    type Options: Serialize + DeserializeOwned + Default + Debug;
+    type Pack: Serialize + DeserializeOwned + Debug;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Action: Serialize + DeserializeOwned + Debug;
+    /// What happened, in the past tense (`ManeuversRevealed`).
+    type Fact: Serialize + DeserializeOwned + Debug + Clone;
+
+    fn info() -> KindInfo;
+
+    /// The bundled content pack, as JSON.
+    fn default_pack() -> Value;
+
+    /// Checks a pack describes a playable box; errors name the field at fault.
+    fn validate_pack(pack: &Self::Pack, file: &str) -> Result<(), ContentError>;
+
+    /// Lays out a new game. Setup may draw chance (a shuffled board); it is
+    /// recomputed on every fold from the seed, so it must only draw from `chance`.
+    fn setup(setup: Setup<'_, Self::Options, Self::Pack>, chance: &mut Chance) -> Result<Self::State, Rejection>;
+
+    /// Every action open now, for one seat or (with `None`) for the whole table.
+    fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
+
+    /// Checks an action against every rule and decides what it means.
+    /// `by` is the seat acting, or `None` when the owner acts for the table.
+    fn decide(state: &Self::State, by: Option<Seat>, action: &Self::Action, chance: &mut Chance) -> Result<Vec<Self::Fact>, Rejection>;
+
+    /// Folds one fact into the state. Never fails: `decide` already checked it.
+    fn apply(state: &mut Self::State, fact: &Self::Fact);
+
+    /// Prose for one fact, given the state just before it is applied.
+    fn narrate(state: &Self::State, fact: &Self::Fact) -> Vec<String>;
+
+    /// The heading of the chapter the next fact belongs to ("Exchange 3", "Round 2").
+    fn chapter(state: &Self::State) -> String;
+
+    /// Closing lines of the narrative: the outcome, scores, experience.
+    fn epilogue(state: &Self::State) -> Vec<String>;
+
+    /// Whether the game has ended.
+    fn is_over(state: &Self::State) -> bool;
+
+    /// The state as one viewer may see it. Kinds with secrets override this.
+    fn view(state: &Self::State, _viewer: Viewer) -> Value {
+        serde_json::to_value(state).expect("kind states serialize")
+    }
+
+    /// A readable text picture of the state (board, sheets, tracks).
+    fn render(state: &Self::State, viewer: Viewer) -> String;
+}

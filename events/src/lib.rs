@@ -1,0 +1,115 @@
+//! The event schema of Tabletape: what one line of a game's journal is.
+//!
+//! An [`Event`] is an envelope (game, branch, seq, time, actor, schema version,
+//! idempotency key, hash chain) around a [`Body`]. Bodies are either the game's
+//! creation, an accepted action with the facts the engine decided and the chance
+//! outcomes it consumed, or a reseed at a fork.
+//!
+//! This crate has no logic beyond its types: no hashing, no validation, no IO.
+//! Kind-specific actions and facts travel as JSON values here; each engine kind
+//! gives them their typed shape.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The schema version written by this build. Older versions are upcast on read
+/// (see the store's upcaster registry).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The name of the first branch of every game.
+pub const MAIN_BRANCH: &str = "main";
+
+/// A seat at the table, counted from 0 in the order the players were given.
+pub type Seat = u32;
+
+/// Who made an event happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The game's owner (the CLI on a local store acts as owner).
+    Owner,
+    /// A player, by seat.
+    Seat(Seat),
+}
+
+/// How chance is resolved in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// Tabletape draws every die, card and shuffle from the game's RNG.
+    #[default]
+    Digital,
+    /// The table rolls and draws; each action carries the outcomes.
+    Physical,
+}
+
+/// One journal entry: the envelope and its body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub game: String,
+    pub branch: String,
+    /// Position in the branch's history, gap-free, starting at 1 (the creation).
+    pub seq: u64,
+    /// Wall-clock time the store accepted the event, Unix milliseconds. Folds never read it.
+    pub recorded_at_ms: u64,
+    pub actor: Actor,
+    pub schema_version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+    /// Hex hash of the event before this one in the branch's history ("" for seq 1).
+    pub prev_hash: String,
+    /// Hex hash of this event's canonical JSON with `hash` set to "".
+    pub hash: String,
+    pub body: Body,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Body {
+    GameCreated(GameCreated),
+    ActionAccepted(ActionAccepted),
+    /// A fork with `--reseed`: every chance outcome after this comes from `seed`.
+    Reseeded { seed: u64 },
+}
+
+/// The first event of every game: everything the fold needs to start.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameCreated {
+    pub kind: String,
+    pub players: Vec<String>,
+    pub seed: u64,
+    pub dice: DiceMode,
+    /// Kind options as given (`--option K=V`), validated by the kind.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// The content pack in full, so a log replays without the pack file.
+    pub pack: Value,
+    /// Reads need no token when true.
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// An action the rules accepted, and what the engine decided it means.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionAccepted {
+    /// The action exactly as submitted (kind-specific JSON), kept for strict replay.
+    pub action: Value,
+    /// The facts the engine decided, in the kind's own event vocabulary
+    /// (`{"type": "maneuvers_revealed", ...}`); `apply` folds exactly these.
+    pub facts: Vec<Value>,
+    /// Every chance outcome the decision consumed, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chance: Vec<Draw>,
+}
+
+/// One chance outcome: a die, a range, a card, a shuffle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Draw {
+    /// What was drawn, in the game's words ("policeman die", "equipment deck").
+    pub what: String,
+    /// The outcome: a die face, an index, or a permutation for a shuffle.
+    pub value: Value,
+}
