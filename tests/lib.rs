@@ -1,1 +1,189 @@
-//! Shared helpers for the end-to-end tests.
+//! Shared helpers for the end-to-end tests: the `tabletape` binary, golden
+//! expectation files, and a seeded random player that plays from `legal`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use tabletape_engine::rng::TableRng;
+use tabletape_events::Actor;
+use tabletape_store::{ActRequest, Journal};
+
+/// The directory of checked-in test data (`tests/data`).
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
+}
+
+/// The path of the `tabletape` binary, building it once if this test run has
+/// not (cargo only hands `CARGO_BIN_EXE_*` to tests of the binary's own package).
+pub fn tabletape_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps");
+        let bin = profile_dir.join("tabletape");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.args([
+            "build",
+            "--quiet",
+            "-p",
+            "tabletape-cli",
+            "--bin",
+            "tabletape",
+        ]);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let status = build
+            .status()
+            .expect("run cargo build for the tabletape binary");
+        assert!(status.success(), "building the tabletape binary failed");
+        assert!(bin.exists(), "no binary at {}", bin.display());
+        bin
+    })
+}
+
+/// A `tabletape` command line against one temporary store.
+pub struct Cli {
+    pub dir: tempfile::TempDir,
+}
+
+impl Default for Cli {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cli {
+    pub fn new() -> Self {
+        Cli {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn store(&self) -> PathBuf {
+        self.dir.path().join("store")
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(tabletape_bin());
+        cmd.arg("--store").arg(self.store()).args(args);
+        cmd.env_remove("TABLETAPE_STORE");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run tabletape")
+    }
+
+    /// Runs and asserts exit 0; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "tabletape {args:?} failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 output")
+    }
+
+    /// Runs with `--json`, asserts exit 0, parses stdout.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let out = self.ok(&all);
+        serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("tabletape {args:?} printed no JSON ({e}):\n{out}"))
+    }
+
+    /// Runs and asserts the exit code; returns (stdout, stderr).
+    pub fn fails(&self, args: &[&str], code: i32) -> (String, String) {
+        let out = self.run(args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "tabletape {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+        (stdout, stderr)
+    }
+}
+
+/// Compares `actual` with the expectation file at `path`. A missing file is
+/// written (and the test passes); `UPDATE_EXPECT=1` rewrites it.
+pub fn expect_file(path: &Path, actual: &str) {
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    match std::fs::read_to_string(path) {
+        Ok(expected) if !update => {
+            if expected != actual {
+                let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
+                    .unified_diff()
+                    .header("expected", "actual")
+                    .to_string();
+                panic!(
+                    "{} differs from this run (UPDATE_EXPECT=1 rewrites it):\n{diff}",
+                    path.display()
+                );
+            }
+        }
+        _ => {
+            std::fs::write(path, actual).unwrap_or_else(|e| panic!("write {}: {e}", path.display()))
+        }
+    }
+}
+
+/// The seed for a property test: `TABLETAPE_SEED` if set, else `default`.
+pub fn seeds(default: std::ops::Range<u64>) -> Vec<u64> {
+    match std::env::var("TABLETAPE_SEED") {
+        Ok(s) => vec![s.parse().expect("TABLETAPE_SEED is a number")],
+        Err(_) => default.collect(),
+    }
+}
+
+/// Plays random ready legal actions (chosen from `legal` by a seeded RNG) as
+/// the owner until the game ends or `max_actions` were taken. Returns how many.
+pub fn play_random(
+    journal: &Journal,
+    game: &str,
+    branch: &str,
+    seed: u64,
+    max_actions: usize,
+) -> usize {
+    let mut rng = TableRng::for_event(seed, u64::MAX);
+    for taken in 0..max_actions {
+        // Actions that still need something from the table (a commitment's
+        // salt, a physical roll) are not ready to submit as they stand.
+        let legal: Vec<_> = journal
+            .legal(game, branch, None)
+            .expect("legal")
+            .into_iter()
+            .filter(|l| l.needs.is_empty())
+            .collect();
+        if legal.is_empty() {
+            return taken;
+        }
+        let pick = legal[rng.below(legal.len() as u32) as usize].action.clone();
+        journal
+            .act(
+                game,
+                ActRequest {
+                    branch: branch.to_string(),
+                    actor: Actor::Owner,
+                    by: None,
+                    action: pick.clone(),
+                    expect_seq: None,
+                    idempotency_key: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
+    }
+    max_actions
+}

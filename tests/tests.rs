@@ -1,1 +1,8 @@
-//! End-to-end tests.
+//! End-to-end tests of Tabletape through its public interfaces: the journal,
+//! the `tabletape` binary and the HTTP router. One test binary (ripgrep's
+//! layout): each module below is one area.
+
+mod cli;
+mod crash;
+mod golden;
+mod properties;

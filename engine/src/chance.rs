@@ -48,7 +48,12 @@ impl Chance {
         });
     }
 
-    fn check_supplied<T>(&self, what: &str, field: &str, supplied: &Option<T>) -> Result<(), Rejection> {
+    fn check_supplied<T>(
+        &self,
+        what: &str,
+        field: &str,
+        supplied: &Option<T>,
+    ) -> Result<(), Rejection> {
         if self.mode == DiceMode::Digital && supplied.is_some() {
             return reject(
                 "dice.digital",
@@ -60,7 +65,13 @@ impl Chance {
 
     /// Rolls one die of `sides` faces (1..=sides). `field` names the action
     /// field that carries the outcome in physical mode.
-    pub fn roll(&mut self, what: &str, sides: u32, field: &str, supplied: Option<u32>) -> Result<u32, Rejection> {
+    pub fn roll(
+        &mut self,
+        what: &str,
+        sides: u32,
+        field: &str,
+        supplied: Option<u32>,
+    ) -> Result<u32, Rejection> {
         self.check_supplied(what, field, &supplied)?;
         let face = match (self.mode, supplied) {
             (DiceMode::Digital, _) => self.rng.die(sides),
@@ -84,17 +95,29 @@ impl Chance {
 
     /// Picks one of `options` (a card drawn, a coin side). Physical mode takes
     /// the named outcome and checks it is among the options.
-    pub fn pick(&mut self, what: &str, options: &[String], field: &str, supplied: Option<&str>) -> Result<usize, Rejection> {
+    pub fn pick(
+        &mut self,
+        what: &str,
+        options: &[String],
+        field: &str,
+        supplied: Option<&str>,
+    ) -> Result<usize, Rejection> {
         self.check_supplied(what, field, &supplied)?;
         if options.is_empty() {
-            return reject("chance.empty", format!("nothing left to draw for the {what}"));
+            return reject(
+                "chance.empty",
+                format!("nothing left to draw for the {what}"),
+            );
         }
         let index = match (self.mode, supplied) {
             (DiceMode::Digital, _) => self.rng.below(options.len() as u32) as usize,
             (DiceMode::Physical, None) => {
                 return reject(
                     "physical.draw_needed",
-                    format!("draw needed: the {what}; give it as `{field}`, one of {}", options.join(", ")),
+                    format!(
+                        "draw needed: the {what}; give it as `{field}`, one of {}",
+                        options.join(", ")
+                    ),
                 )
             }
             (DiceMode::Physical, Some(name)) => match options.iter().position(|o| o == name) {
@@ -102,7 +125,10 @@ impl Chance {
                 None => {
                     return reject(
                         "physical.impossible_draw",
-                        format!("impossible draw for the {what}: `{name}` is not among {}", options.join(", ")),
+                        format!(
+                            "impossible draw for the {what}: `{name}` is not among {}",
+                            options.join(", ")
+                        ),
                     )
                 }
             },
@@ -112,7 +138,12 @@ impl Chance {
     }
 
     /// Flips a coin: true for heads.
-    pub fn coin(&mut self, what: &str, field: &str, supplied: Option<bool>) -> Result<bool, Rejection> {
+    pub fn coin(
+        &mut self,
+        what: &str,
+        field: &str,
+        supplied: Option<bool>,
+    ) -> Result<bool, Rejection> {
         self.check_supplied(what, field, &supplied)?;
         let heads = match (self.mode, supplied) {
             (DiceMode::Digital, _) => self.rng.below(2) == 0,
@@ -130,7 +161,13 @@ impl Chance {
 
     /// Shuffles `items`. Physical mode takes the resulting order as a
     /// permutation of indices into `items` and checks it is one.
-    pub fn shuffle<T: Clone>(&mut self, what: &str, items: &mut Vec<T>, field: &str, supplied: Option<&[usize]>) -> Result<(), Rejection> {
+    pub fn shuffle<T: Clone>(
+        &mut self,
+        what: &str,
+        items: &mut Vec<T>,
+        field: &str,
+        supplied: Option<&[usize]>,
+    ) -> Result<(), Rejection> {
         self.check_supplied(what, field, &supplied)?;
         let n = items.len();
         let order: Vec<usize> = match (self.mode, supplied) {
@@ -142,12 +179,17 @@ impl Chance {
             (DiceMode::Physical, None) => {
                 return reject(
                     "physical.shuffle_needed",
-                    format!("order needed: the {what}; give it as `{field}`, a permutation of 0..{n}"),
+                    format!(
+                        "order needed: the {what}; give it as `{field}`, a permutation of 0..{n}"
+                    ),
                 )
             }
             (DiceMode::Physical, Some(order)) => {
                 let mut seen = vec![false; n];
-                let ok = order.len() == n && order.iter().all(|&i| i < n && !std::mem::replace(&mut seen[i], true));
+                let ok = order.len() == n
+                    && order
+                        .iter()
+                        .all(|&i| i < n && !std::mem::replace(&mut seen[i], true));
                 if !ok {
                     return reject(
                         "physical.impossible_shuffle",
@@ -172,8 +214,12 @@ mod tests {
     fn digital_rolls_are_recorded_and_repeatable() {
         let mut a = Chance::new(DiceMode::Digital, 5, 3);
         let mut b = Chance::new(DiceMode::Digital, 5, 3);
-        let ra: Vec<u32> = (0..5).map(|_| a.roll("die", 6, "roll", None).unwrap()).collect();
-        let rb: Vec<u32> = (0..5).map(|_| b.roll("die", 6, "roll", None).unwrap()).collect();
+        let ra: Vec<u32> = (0..5)
+            .map(|_| a.roll("die", 6, "roll", None).unwrap())
+            .collect();
+        let rb: Vec<u32> = (0..5)
+            .map(|_| b.roll("die", 6, "roll", None).unwrap())
+            .collect();
         assert_eq!(ra, rb);
         assert_eq!(a.draws().len(), 5);
         assert!(ra.iter().all(|r| (1..=6).contains(r)));
@@ -192,7 +238,11 @@ mod tests {
         let mut c = Chance::new(DiceMode::Physical, 1, 1);
         let missing = c.roll("policeman die", 6, "roll", None).unwrap_err();
         assert_eq!(missing.rule, "physical.roll_needed");
-        assert!(missing.message.contains("policeman die"), "{}", missing.message);
+        assert!(
+            missing.message.contains("policeman die"),
+            "{}",
+            missing.message
+        );
         let impossible = c.roll("policeman die", 6, "roll", Some(7)).unwrap_err();
         assert_eq!(impossible.rule, "physical.impossible_roll");
         assert_eq!(c.roll("policeman die", 6, "roll", Some(6)).unwrap(), 6);
@@ -203,14 +253,26 @@ mod tests {
     fn physical_pick_and_shuffle_are_checked() {
         let mut c = Chance::new(DiceMode::Physical, 1, 1);
         let cards = vec!["Dog".to_string(), "Trap".to_string()];
-        assert_eq!(c.pick("rooftop card", &cards, "drew", Some("Trap")).unwrap(), 1);
-        assert_eq!(c.pick("rooftop card", &cards, "drew", Some("Cat")).unwrap_err().rule, "physical.impossible_draw");
+        assert_eq!(
+            c.pick("rooftop card", &cards, "drew", Some("Trap"))
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            c.pick("rooftop card", &cards, "drew", Some("Cat"))
+                .unwrap_err()
+                .rule,
+            "physical.impossible_draw"
+        );
         let mut deck = vec!['a', 'b', 'c'];
         assert_eq!(
-            c.shuffle("deck", &mut deck, "order", Some(&[0, 0, 1])).unwrap_err().rule,
+            c.shuffle("deck", &mut deck, "order", Some(&[0, 0, 1]))
+                .unwrap_err()
+                .rule,
             "physical.impossible_shuffle"
         );
-        c.shuffle("deck", &mut deck, "order", Some(&[2, 0, 1])).unwrap();
+        c.shuffle("deck", &mut deck, "order", Some(&[2, 0, 1]))
+            .unwrap();
         assert_eq!(deck, vec!['c', 'a', 'b']);
     }
 
@@ -220,7 +282,10 @@ mod tests {
         d.coin("duel tie", "heads", None).unwrap();
         assert_eq!(d.draws().len(), 1);
         let mut p = Chance::new(DiceMode::Physical, 3, 4);
-        assert_eq!(p.coin("duel tie", "heads", None).unwrap_err().rule, "physical.coin_needed");
+        assert_eq!(
+            p.coin("duel tie", "heads", None).unwrap_err().rule,
+            "physical.coin_needed"
+        );
         assert!(!p.coin("duel tie", "heads", Some(false)).unwrap());
         assert_eq!(p.draws()[0].value, json!("tails"));
     }

@@ -47,9 +47,20 @@ pub trait DynRules: Send + Sync {
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
     fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction>;
-    fn decide(&self, state: &dyn Any, by: Option<Seat>, action: &Value, chance: &mut Chance) -> Result<Vec<Value>, Rejection>;
+    fn decide(
+        &self,
+        state: &dyn Any,
+        by: Option<Seat>,
+        action: &Value,
+        chance: &mut Chance,
+    ) -> Result<Vec<Value>, Rejection>;
     /// Applies facts, returning their narration.
-    fn apply(&self, state: &mut dyn Any, facts: &[Value], seq: u64) -> Result<Vec<String>, EngineError>;
+    fn apply(
+        &self,
+        state: &mut dyn Any,
+        facts: &[Value],
+        seq: u64,
+    ) -> Result<Vec<String>, EngineError>;
     fn chapter(&self, state: &dyn Any) -> String;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
@@ -75,7 +86,9 @@ impl<R> Default for Kind<R> {
 }
 
 fn typed<R: Rules>(state: &dyn Any) -> &R::State {
-    state.downcast_ref::<R::State>().expect("state belongs to its kind")
+    state
+        .downcast_ref::<R::State>()
+        .expect("state belongs to its kind")
 }
 
 fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentError> {
@@ -113,10 +126,11 @@ impl<R: Rules> DynRules for Kind<R> {
             )));
         }
         let options_json = Value::Object(created.options.clone().into_iter().collect());
-        let options: R::Options = serde_path_to_error::deserialize(&options_json).map_err(|e| EngineError::Option {
-            option: e.path().to_string(),
-            message: e.inner().to_string(),
-        })?;
+        let options: R::Options =
+            serde_path_to_error::deserialize(&options_json).map_err(|e| EngineError::Option {
+                option: e.path().to_string(),
+                message: e.inner().to_string(),
+            })?;
         let pack = parse_pack::<R>(&created.pack, "<game pack>")?;
         R::validate_pack(&pack, "<game pack>")?;
         // Setup draws from the stream of seq 1, the creation event.
@@ -149,11 +163,24 @@ impl<R: Rules> DynRules for Kind<R> {
             .collect()
     }
 
-    fn decide(&self, state: &dyn Any, by: Option<Seat>, action: &Value, chance: &mut Chance) -> Result<Vec<Value>, Rejection> {
+    fn decide(
+        &self,
+        state: &dyn Any,
+        by: Option<Seat>,
+        action: &Value,
+        chance: &mut Chance,
+    ) -> Result<Vec<Value>, Rejection> {
         let action: R::Action = serde_path_to_error::deserialize(action).map_err(|e| {
             let at = e.path().to_string();
-            let at = if at == "." { String::new() } else { format!(" at `{at}`") };
-            Rejection::new("action.malformed", format!("not a {} action{at}: {}", R::KIND, e.inner()))
+            let at = if at == "." {
+                String::new()
+            } else {
+                format!(" at `{at}`")
+            };
+            Rejection::new(
+                "action.malformed",
+                format!("not a {} action{at}: {}", R::KIND, e.inner()),
+            )
         })?;
         let facts = R::decide(typed::<R>(state), by, &action, chance)?;
         Ok(facts
@@ -162,14 +189,22 @@ impl<R: Rules> DynRules for Kind<R> {
             .collect())
     }
 
-    fn apply(&self, state: &mut dyn Any, facts: &[Value], seq: u64) -> Result<Vec<String>, EngineError> {
-        let state = state.downcast_mut::<R::State>().expect("state belongs to its kind");
+    fn apply(
+        &self,
+        state: &mut dyn Any,
+        facts: &[Value],
+        seq: u64,
+    ) -> Result<Vec<String>, EngineError> {
+        let state = state
+            .downcast_mut::<R::State>()
+            .expect("state belongs to its kind");
         let mut lines = Vec::new();
         for fact in facts {
-            let fact: R::Fact = serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
-                seq,
-                message: format!("not a {} fact: {e}", R::KIND),
-            })?;
+            let fact: R::Fact =
+                serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
+                    seq,
+                    message: format!("not a {} fact: {e}", R::KIND),
+                })?;
             lines.extend(R::narrate(state, &fact));
             R::apply(state, &fact);
         }
@@ -201,10 +236,11 @@ impl<R: Rules> DynRules for Kind<R> {
     }
 
     fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
-        let state: R::State = serde_json::from_value(state.clone()).map_err(|e| EngineError::BadEvent {
-            seq: 0,
-            message: format!("snapshot is not a {} state: {e}", R::KIND),
-        })?;
+        let state: R::State =
+            serde_json::from_value(state.clone()).map_err(|e| EngineError::BadEvent {
+                seq: 0,
+                message: format!("snapshot is not a {} state: {e}", R::KIND),
+            })?;
         Ok(Box::new(state))
     }
 }
@@ -247,14 +283,17 @@ impl PartialEq for Game {
         self.created == other.created
             && self.seed == other.seed
             && self.seq == other.seq
-            && self.kind.state_eq(self.state.as_ref(), other.state.as_ref())
+            && self
+                .kind
+                .state_eq(self.state.as_ref(), other.state.as_ref())
     }
 }
 
 impl Game {
     /// A new game at seq 1, laid out from its creation event.
     pub fn start(created: &GameCreated) -> Result<Game, EngineError> {
-        let kind = crate::registry::kind(&created.kind).ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
+        let kind = crate::registry::kind(&created.kind)
+            .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
         let state = kind.setup(created)?;
         let chapter = kind.chapter(state.as_ref());
         Ok(Game {
@@ -294,7 +333,8 @@ impl Game {
 
     /// Restores a game from a snapshot taken at `snapshot.seq`.
     pub fn restore(created: &GameCreated, snapshot: &Snapshot) -> Result<Game, EngineError> {
-        let kind = crate::registry::kind(&created.kind).ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
+        let kind = crate::registry::kind(&created.kind)
+            .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
         Ok(Game {
             kind,
             created: created.clone(),
@@ -330,10 +370,15 @@ impl Game {
                     message: "a game is created only once".into(),
                 })
             }
-            Body::ActionAccepted(accepted) => self.kind.apply(self.state.as_mut(), &accepted.facts, event.seq)?,
+            Body::ActionAccepted(accepted) => {
+                self.kind
+                    .apply(self.state.as_mut(), &accepted.facts, event.seq)?
+            }
             Body::Reseeded { seed } => {
                 self.seed = *seed;
-                vec![format!("Fate is reseeded ({seed}): every roll from here on is new.")]
+                vec![format!(
+                    "Fate is reseeded ({seed}): every roll from here on is new."
+                )]
             }
         };
         self.seq = event.seq;
@@ -345,10 +390,15 @@ impl Game {
     /// `self.seq() + 1`, drawing chance from that event's stream.
     pub fn decide(&self, by: Option<Seat>, action: &Value) -> Result<Decision, Rejection> {
         if self.is_over() {
-            return Err(Rejection::new("game.over", "the game is over; fork it to play on"));
+            return Err(Rejection::new(
+                "game.over",
+                "the game is over; fork it to play on",
+            ));
         }
         let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1);
-        let facts = self.kind.decide(self.state.as_ref(), by, action, &mut chance)?;
+        let facts = self
+            .kind
+            .decide(self.state.as_ref(), by, action, &mut chance)?;
         let mut after = self.kind.clone_state(self.state.as_ref());
         let narration = self
             .kind

@@ -36,14 +36,19 @@ impl std::str::FromStr for Format {
             "txt" | "text" => Ok(Format::Text),
             "html" => Ok(Format::Html),
             "json" => Ok(Format::Json),
-            other => Err(format!("unknown narrative format `{other}`: use md, txt, html or json")),
+            other => Err(format!(
+                "unknown narrative format `{other}`: use md, txt, html or json"
+            )),
         }
     }
 }
 
 impl Narrative {
     /// Folds a history, collecting every event's narration under its chapter.
-    pub fn tell<'a>(title: &str, events: impl IntoIterator<Item = &'a Event>) -> Result<(Narrative, Game), EngineError> {
+    pub fn tell<'a>(
+        title: &str,
+        events: impl IntoIterator<Item = &'a Event>,
+    ) -> Result<(Narrative, Game), EngineError> {
         let mut events = events.into_iter();
         let first = events.next().ok_or(EngineError::BadEvent {
             seq: 1,
@@ -75,7 +80,9 @@ impl Narrative {
             Format::Markdown => self.markdown(),
             Format::Text => self.text(),
             Format::Html => self.html(),
-            Format::Json => serde_json::to_string_pretty(self).expect("narratives serialize") + "\n",
+            Format::Json => {
+                serde_json::to_string_pretty(self).expect("narratives serialize") + "\n"
+            }
         }
     }
 
@@ -101,9 +108,16 @@ impl Narrative {
     }
 
     fn text(&self) -> String {
-        let mut out = format!("{}\n{}\n", self.title, "=".repeat(self.title.chars().count()));
+        let mut out = format!(
+            "{}\n{}\n",
+            self.title,
+            "=".repeat(self.title.chars().count())
+        );
         let mut section = |heading: &str, lines: &[String]| {
-            out.push_str(&format!("\n{heading}\n{}\n", "-".repeat(heading.chars().count())));
+            out.push_str(&format!(
+                "\n{heading}\n{}\n",
+                "-".repeat(heading.chars().count())
+            ));
             for l in lines {
                 out.push_str(l);
                 out.push('\n');
@@ -119,7 +133,8 @@ impl Narrative {
     }
 
     fn html(&self) -> String {
-        let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        let mut out =
+            String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         out.push_str(&format!("<title>{}</title>\n", escape(&self.title)));
         out.push_str(
             "<style>body{font-family:Georgia,serif;max-width:42em;margin:2em auto;line-height:1.5;padding:0 1em}\
@@ -179,9 +194,14 @@ mod tests {
     fn formats_render_every_line() {
         let n = sample();
         let md = n.render(Format::Markdown);
-        assert_eq!(md, "# A <duel>\n\n## Exchange 1\n\nNowa & Grim circle.\n\n\n## The end\n\nNowa wins.\n");
+        assert_eq!(
+            md,
+            "# A <duel>\n\n## Exchange 1\n\nNowa & Grim circle.\n\n\n## The end\n\nNowa wins.\n"
+        );
         let txt = n.render(Format::Text);
-        assert!(txt.starts_with("A <duel>\n========\n\nExchange 1\n----------\nNowa & Grim circle.\n"));
+        assert!(
+            txt.starts_with("A <duel>\n========\n\nExchange 1\n----------\nNowa & Grim circle.\n")
+        );
         let html = n.render(Format::Html);
         assert!(html.contains("<title>A &lt;duel&gt;</title>"));
         assert!(html.contains("<p>Nowa &amp; Grim circle.</p>"));
@@ -192,6 +212,9 @@ mod tests {
     #[test]
     fn format_names() {
         assert_eq!("md".parse::<Format>(), Ok(Format::Markdown));
-        assert!("pdf".parse::<Format>().unwrap_err().contains("md, txt, html or json"));
+        assert!("pdf"
+            .parse::<Format>()
+            .unwrap_err()
+            .contains("md, txt, html or json"));
     }
 }

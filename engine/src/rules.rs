@@ -67,7 +67,10 @@ pub struct Legal<A> {
 
 impl<A> Legal<A> {
     pub fn ready(action: A) -> Self {
-        Legal { action, needs: Vec::new() }
+        Legal {
+            action,
+            needs: Vec::new(),
+        }
     }
 }
 
@@ -92,14 +95,22 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Lays out a new game. Setup may draw chance (a shuffled board); it is
     /// recomputed on every fold from the seed, so it must only draw from `chance`.
-    fn setup(setup: Setup<'_, Self::Options, Self::Pack>, chance: &mut Chance) -> Result<Self::State, Rejection>;
+    fn setup(
+        setup: Setup<'_, Self::Options, Self::Pack>,
+        chance: &mut Chance,
+    ) -> Result<Self::State, Rejection>;
 
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
 
     /// Checks an action against every rule and decides what it means.
     /// `by` is the seat acting, or `None` when the owner acts for the table.
-    fn decide(state: &Self::State, by: Option<Seat>, action: &Self::Action, chance: &mut Chance) -> Result<Vec<Self::Fact>, Rejection>;
+    fn decide(
+        state: &Self::State,
+        by: Option<Seat>,
+        action: &Self::Action,
+        chance: &mut Chance,
+    ) -> Result<Vec<Self::Fact>, Rejection>;
 
     /// Folds one fact into the state. Never fails: `decide` already checked it.
     fn apply(state: &mut Self::State, fact: &Self::Fact);

@@ -72,7 +72,9 @@ pub enum Body {
     GameCreated(GameCreated),
     ActionAccepted(ActionAccepted),
     /// A fork with `--reseed`: every chance outcome after this comes from `seed`.
-    Reseeded { seed: u64 },
+    Reseeded {
+        seed: u64,
+    },
 }
 
 /// The first event of every game: everything the fold needs to start.

@@ -1,1 +1,27 @@
-//! placeholder
+//! Tabletape's durable journal: the event log and the service over it.
+//!
+//! Two layers. [`log`] is the durable, hash-chained, append-only event log
+//! behind the [`Log`] trait, with sled as the first backend ([`SledLog`]); it
+//! knows envelopes, branches, hashes, idempotency and durability, but no rules.
+//! [`journal`] is the service the CLI and the HTTP API call ([`Journal`]): it
+//! ties the engine's decide/fold to the log, so an action is checked against the
+//! folded state before anything is written.
+//!
+//! The store owns the clock and the OS randomness (timestamps, seeds, ids,
+//! tokens); the engine below it has neither. Snapshots of folded state are a
+//! cache: the events are always the source of truth.
+
+pub mod diff;
+pub mod error;
+pub mod journal;
+pub mod log;
+pub mod upcast;
+
+pub use error::StoreError;
+pub use journal::{
+    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError,
+    NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView, VerifyReport,
+};
+pub use log::{event_hash, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog};
+pub use tabletape_engine::{Format, Game, LegalAction, Narrative, Rejection, Viewer};
+pub use tabletape_events::{Actor, DiceMode, Event, Seat, MAIN_BRANCH};

@@ -1,36 +1,215 @@
-//! PLACEHOLDER: replaced by the real Lost Worlds kind.
-use serde::{Deserialize, Serialize};
+//! Lost Worlds: the picture-book duel (the book rules; miniatures play is not here).
+//!
+//! Each fighter holds the book that shows their opponent. Every exchange both
+//! pick a maneuver from their sheet, turn to its page in the opponent's book,
+//! and the matrix there, keyed by the page the opponent turned to, names the
+//! picture reached. A picture may show a score on the opponent, a critical
+//! burst, a party mark, and always an order read to the opponent for their
+//! next move. A book duel draws no chance at all: the engine never uses its
+//! [`Chance`], in digital or physical dice mode alike.
+//!
+//! Readings this module makes, where the rules leave room:
+//!
+//! - **Opening.** Every sight starts at picture 57 (extended range) and every
+//!   fighter starts under "Do only Extended Range next turn".
+//! - **Extended Range only when told.** Extended-range maneuvers are open only
+//!   while some do-only order in force admits one (by "Extended Range", a
+//!   colour such as Black or White, or a name) and no opponent stands close.
+//! - **Orders.** Next-turn clauses last one exchange and are replaced by the
+//!   pictures of that exchange; rest-of-combat clauses and cumulative penalties
+//!   stay; a do-only list "until weapon has been retrieved" stays until some
+//!   picture reads "May use weapon again". While the weapon is lost, Retrieve
+//!   Weapon is always allowed besides the list, since it is the only way the
+//!   order can ever lift. "Kick" in a list names the Kick maneuver. Sentences
+//!   opening with "If" are kept as notes and not enforced.
+//! - **Most restrictive.** All orders are obeyed at once (the lost weapon
+//!   first, then lasting, then next-turn orders). An order that would leave no
+//!   maneuver at all is set aside for that turn, and the narration says so.
+//! - **Damage.** score + the maneuver's modifier + height (taller: +1 on Orange
+//!   and Red; shorter: -1 on Orange) + bonuses read to the attacker by that
+//!   same opponent + cumulative penalties (each reading counts, except for the
+//!   excepted maneuvers). A total of 0 or less does no damage. A critical hit
+//!   needs the total to reach the burst's number; its order goes to the hurt
+//!   fighter. At 0 or below a fighter is unconscious, at -5 or below dead.
+//! - **Several opponents.** Seat 0 fights every other seat; the others fight
+//!   only seat 0. Seat 0 makes one move in every book. When its opponents
+//!   stand at both ranges it must pick a close-range maneuver and turns to the
+//!   X page against each opponent it sees at extended range; the
+//!   extended-range orders of those opponents count as met by the X page.
+//!   Any fighter picking a close-range maneuver while seeing an opponent at
+//!   extended range turns to the X page. Attacks: on a sheet with starred
+//!   maneuvers, only starred ones may score on up to `attacks` opponents and
+//!   the rest on one; otherwise every maneuver may score on `attacks`. Extra
+//!   scores do not count: the attacker's `targets` come first, then the
+//!   heaviest blows, then the lowest seat. A fallen opponent leaves the fight.
+//! - **Escape.** Announce at extended range to every opponent; after the next
+//!   exchange the fighter escapes if every picture they see is at extended
+//!   range and no score landed on them. Seat 0 escaping ends the fight; another
+//!   seat escaping leaves it.
+//! - **Parties.** A seat may name several characters (`nowa+brakka`). On a
+//!   (P) picture of the active fighter another fit member may step in, taking
+//!   over the picture and the orders; on a (P**) picture another member may
+//!   fire a spell or missile, recorded as told (card effects are not modelled),
+//!   orders unchanged. Once per exchange, before the seat chooses. When the
+//!   active fighter falls the seat is out of the fight.
+//! - **End.** The fight ends when seat 0 or all its opponents are out, or
+//!   after `exchange_limit` exchanges (default 200) as a draw. Falling on both
+//!   sides in one exchange is a mutual knockout with no victor.
+//! - **Experience.** Whoever landed damage in the exchange a fighter fell gains
+//!   that fighter's maximum body points (the dead gain nothing). Each 50 body
+//!   points of defeated opponents (counting earlier fights carried on the
+//!   sheet) earn an advancement: +1 body or an ability already on the sheet.
+//!   Raising a modifier by 1 costs experience equal to the character's maximum
+//!   body points, and every modifier must be raised once before any is raised
+//!   again. The state shows the improved sheet.
+//! - **Choosing.** `choose` in the clear, or `commit` the lowercase hex
+//!   SHA-256 of the UTF-8 text `"<page>:<salt>"` and later `reveal` page and
+//!   salt; the exchange resolves when every fighter has chosen. A commitment
+//!   may be replaced until revealed. The owner may record a whole `exchange`
+//!   at once. In `books=record` mode only `exchange` is used and each seat
+//!   reports, per opponent, the picture, range, tell, and score and critical
+//!   burst when printed.
+//!
+//! Nowa's sheet (content/lostworlds/characters/nowa.json) follows the rule
+//! text; its Jump Back line is not legible there, so it is read as page 62
+//! (the page Jump Away converts to) with modifier -4 (like Dodge).
+
+mod actions;
+mod apply;
+pub mod content;
+mod decide;
+mod narration;
+mod options;
+pub mod restriction;
+mod state;
+
+#[cfg(test)]
+mod tests;
+
 use serde_json::Value;
 use tabletape_events::Seat;
 
+pub use actions::{Action, Fact};
+pub use content::Pack;
+pub use decide::commitment;
+pub use options::{BooksMode, Options};
+pub use state::State;
+
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, Rules, Setup, Viewer};
+use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
 
+/// The Lost Worlds kind.
+#[derive(Debug)]
 pub struct LostWorlds;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct State;
+const CHARACTERS: [&str; 2] = [
+    include_str!("../../content/lostworlds/characters/nowa.json"),
+    include_str!("../../content/lostworlds/characters/brakka.json"),
+];
+const BOOKS: [&str; 2] = [
+    include_str!("../../content/lostworlds/books/nowa.json"),
+    include_str!("../../content/lostworlds/books/brakka.json"),
+];
+
+fn parse_bundled(text: &str) -> Value {
+    serde_json::from_str(text).expect("bundled Lost Worlds content is valid JSON")
+}
 
 impl Rules for LostWorlds {
     const KIND: &'static str = "lostworlds";
-    type Options = Value;
-    type Pack = Value;
+    type Options = Options;
+    type Pack = Pack;
     type State = State;
-    type Action = Value;
-    type Fact = Value;
+    type Action = Action;
+    type Fact = Fact;
+
     fn info() -> KindInfo {
-        KindInfo { kind: "lostworlds", title: "Lost Worlds", summary: "", min_players: 2, max_players: 5, options: vec![], default_pack: "" }
+        KindInfo {
+            kind: Self::KIND,
+            title: "Lost Worlds",
+            summary: "Picture-book duels: pick a maneuver, turn to its page in your opponent's book, see what happens.",
+            min_players: 2,
+            max_players: 6,
+            options: vec![
+                OptionInfo {
+                    name: "books",
+                    default: "full",
+                    help: "full: the engine looks pages up in the pack's books; record: the table reads physical books and reports what it saw",
+                },
+                OptionInfo {
+                    name: "characters",
+                    default: "nowa,<sample opponent>",
+                    help: "character ids by seat, comma-separated; join ids with + for a party (seat0=..., seat1=... set one seat)",
+                },
+                OptionInfo {
+                    name: "exchange_limit",
+                    default: "200",
+                    help: "exchanges after which the fight is called a draw",
+                },
+            ],
+            default_pack: "lostworlds-default",
+        }
     }
-    fn default_pack() -> Value { Value::Null }
-    fn validate_pack(_: &Value, _: &str) -> Result<(), ContentError> { Ok(()) }
-    fn setup(_: Setup<'_, Value, Value>, _: &mut Chance) -> Result<State, Rejection> { Ok(State) }
-    fn legal(_: &State, _: Option<Seat>) -> Vec<Legal<Value>> { vec![] }
-    fn decide(_: &State, _: Option<Seat>, a: &Value, _: &mut Chance) -> Result<Vec<Value>, Rejection> { Ok(vec![a.clone()]) }
-    fn apply(_: &mut State, _: &Value) {}
-    fn narrate(_: &State, _: &Value) -> Vec<String> { vec![] }
-    fn chapter(_: &State) -> String { String::new() }
-    fn epilogue(_: &State) -> Vec<String> { vec![] }
-    fn is_over(_: &State) -> bool { false }
-    fn render(_: &State, _: Viewer) -> String { String::new() }
+
+    fn default_pack() -> Value {
+        serde_json::json!({
+            "pack": "lostworlds-default",
+            "version": 1,
+            "characters": CHARACTERS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
+            "books": BOOKS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
+        })
+    }
+
+    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
+        content::validate(pack, file)
+    }
+
+    fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
+        decide::setup(setup.players, &setup.options, &setup.pack)
+    }
+
+    fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+        if Self::is_over(state) {
+            return Vec::new();
+        }
+        decide::legal(state, seat)
+    }
+
+    fn decide(
+        state: &State,
+        by: Option<Seat>,
+        action: &Action,
+        _chance: &mut Chance,
+    ) -> Result<Vec<Fact>, Rejection> {
+        decide::decide(state, by, action)
+    }
+
+    fn apply(state: &mut State, fact: &Fact) {
+        apply::apply(state, fact)
+    }
+
+    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+        narration::narrate(state, fact)
+    }
+
+    fn chapter(state: &State) -> String {
+        narration::chapter(state)
+    }
+
+    fn epilogue(state: &State) -> Vec<String> {
+        narration::epilogue(state)
+    }
+
+    fn is_over(state: &State) -> bool {
+        match state.phase {
+            state::Phase::Fighting => false,
+            state::Phase::Aftermath => !decide::aftermath_open(state),
+            state::Phase::Closed => true,
+        }
+    }
+
+    fn render(state: &State, _viewer: Viewer) -> String {
+        narration::render(state)
+    }
 }

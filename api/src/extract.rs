@@ -1,0 +1,136 @@
+//! Extractors whose failures speak the API's JSON error format.
+//!
+//! axum's own `Json` and `Query` answer a bad body or query string with a
+//! plain-text response; these wrappers turn the rejection into an [`AppError`]
+//! instead. [`Bearer`] reads the optional `Authorization: Bearer <token>`
+//! header; whether the token is needed, and whose it is, is decided by the
+//! journal (see `auth`).
+
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::http::HeaderMap;
+use serde::de::DeserializeOwned;
+
+use crate::error::AppError;
+
+/// A JSON request body; a rejection becomes a 400 (or 413/415) JSON error.
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        let axum::Json(value) = axum::Json::<T>::from_request(req, state).await?;
+        Ok(JsonBody(value))
+    }
+}
+
+/// Query-string parameters; a rejection becomes a 400 JSON error.
+#[derive(Debug)]
+pub struct Params<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(Params(value))
+    }
+}
+
+/// The caller's token, if the request carries one.
+#[derive(Debug, Clone, Default)]
+pub struct Bearer(pub Option<String>);
+
+impl Bearer {
+    pub fn token(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AppError> {
+        bearer(&parts.headers).map(Bearer)
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Result<Option<String>, AppError> {
+    let Some(value) = headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let malformed =
+        || AppError::Unauthorized("the Authorization header must read `Bearer <token>`".into());
+    let value = value.to_str().map_err(|_| malformed())?;
+    let (scheme, token) = value.trim().split_once(' ').ok_or_else(malformed)?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Err(malformed());
+    }
+    Ok(Some(token.to_string()))
+}
+
+/// The `Idempotency-Key` header, if present.
+pub fn idempotency_header(headers: &HeaderMap) -> Result<Option<String>, AppError> {
+    match headers.get("idempotency-key") {
+        None => Ok(None),
+        Some(value) => {
+            let key = value
+                .to_str()
+                .map_err(|_| {
+                    AppError::BadRequest("the Idempotency-Key header must be visible ASCII".into())
+                })?
+                .trim();
+            if key.is_empty() {
+                return Err(AppError::BadRequest(
+                    "the Idempotency-Key header is empty".into(),
+                ));
+            }
+            Ok(Some(key.to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(auth: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(AUTHORIZATION, HeaderValue::from_str(auth).unwrap());
+        h
+    }
+
+    #[test]
+    fn bearer_reads_the_token() {
+        assert_eq!(bearer(&HeaderMap::new()).unwrap(), None);
+        assert_eq!(
+            bearer(&headers("Bearer abc")).unwrap().as_deref(),
+            Some("abc")
+        );
+        assert_eq!(
+            bearer(&headers("bearer  abc ")).unwrap().as_deref(),
+            Some("abc")
+        );
+    }
+
+    #[test]
+    fn other_schemes_are_refused() {
+        assert!(matches!(
+            bearer(&headers("Basic abc")),
+            Err(AppError::Unauthorized(_))
+        ));
+        assert!(matches!(
+            bearer(&headers("Bearer")),
+            Err(AppError::Unauthorized(_))
+        ));
+        assert!(matches!(
+            bearer(&headers("Bearer ")),
+            Err(AppError::Unauthorized(_))
+        ));
+    }
+}

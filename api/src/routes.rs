@@ -1,0 +1,517 @@
+//! The routes and their handlers, one per endpoint of the design brief.
+//!
+//! Each handler reads its path, query and body, then does all of its journal
+//! work (the token check included) in one trip to the blocking pool. Reads
+//! default to the `main` branch. Writes answer 201 with the new seq and the
+//! narration of what happened; a retried action (same idempotency key) answers
+//! 200 with the original receipt.
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, LOCATION};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabletape_engine::{Format, KindInfo, LegalAction};
+use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
+use tabletape_store::{
+    ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError, NewGame,
+    PackSource, ReplayStep, StateView, VerifyReport,
+};
+
+use crate::auth::{acting_seat, holds_token, read_access, write_access};
+use crate::error::{too_large_message, AppError};
+use crate::extract::{idempotency_header, Bearer, JsonBody, Params};
+
+/// Every route, before the journal is attached.
+pub fn router() -> Router<Journal> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/kinds", get(kinds))
+        .route("/games", get(list_games).post(create_game))
+        .route(
+            "/games/import",
+            post(import).layer(DefaultBodyLimit::max(crate::IMPORT_LIMIT_BYTES)),
+        )
+        .route("/games/{id}", get(summary))
+        .route("/games/{id}/legal", get(legal))
+        .route("/games/{id}/actions", post(act))
+        .route("/games/{id}/events", get(events))
+        .route("/games/{id}/state", get(state))
+        .route("/games/{id}/replay", get(replay))
+        .route("/games/{id}/branches", get(branches).post(fork))
+        .route("/games/{id}/narrative", get(narrative))
+        .route("/games/{id}/export", get(export))
+        .route("/games/{id}/verify", get(verify))
+        .fallback(no_route)
+        .method_not_allowed_fallback(wrong_method)
+}
+
+/// Runs journal work on the blocking pool: sled reads and fsyncs must not
+/// stall the async workers.
+async fn blocking<T, F>(work: F) -> Result<T, AppError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, AppError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|err| AppError::Internal(format!("journal task failed: {err}")))?
+}
+
+fn branch_or_main(branch: Option<String>) -> String {
+    branch.unwrap_or_else(|| MAIN_BRANCH.to_string())
+}
+
+async fn no_route(uri: Uri) -> AppError {
+    AppError::NotFound(format!("no route {}", uri.path()))
+}
+
+async fn wrong_method(uri: Uri) -> AppError {
+    AppError::MethodNotAllowed(format!("{} does not take this method", uri.path()))
+}
+
+#[derive(Debug, Serialize)]
+struct Health {
+    status: &'static str,
+    version: &'static str,
+}
+
+async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+    })
+}
+
+async fn kinds() -> Json<Vec<KindInfo>> {
+    Json(tabletape_engine::kinds().iter().map(|k| k.info()).collect())
+}
+
+/// Public games, plus every game the caller's token belongs to.
+async fn list_games(
+    State(journal): State<Journal>,
+    bearer: Bearer,
+) -> Result<Json<Vec<GameSummary>>, AppError> {
+    blocking(move || {
+        let mut visible = Vec::new();
+        for game in journal.games()? {
+            let readable = game.public
+                || match bearer.token() {
+                    // A token of another game is not an error here: the list just skips it.
+                    Some(token) => journal
+                        .access(&game.game, Some(token))
+                        .is_ok_and(|a| holds_token(&a)),
+                    None => false,
+                };
+            if readable {
+                visible.push(game);
+            }
+        }
+        Ok(Json(visible))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateBody {
+    kind: String,
+    players: Vec<String>,
+    seed: Option<u64>,
+    #[serde(default)]
+    dice: DiceMode,
+    #[serde(default)]
+    options: BTreeMap<String, Value>,
+    /// A table's own content pack, in full.
+    pack: Option<Value>,
+    /// The file name the pack's errors should name (defaults to `pack`).
+    pack_name: Option<String>,
+    #[serde(default)]
+    public: bool,
+}
+
+async fn create_game(
+    State(journal): State<Journal>,
+    JsonBody(body): JsonBody<CreateBody>,
+) -> Result<Response, AppError> {
+    let req = NewGame {
+        kind: body.kind,
+        players: body.players,
+        seed: body.seed,
+        dice: body.dice,
+        options: body.options,
+        pack: body.pack.map(|json| PackSource {
+            file: body.pack_name.unwrap_or_else(|| "pack".to_string()),
+            json,
+        }),
+        public: body.public,
+    };
+    let created: Created = blocking(move || Ok(journal.create(req)?)).await?;
+    let location = HeaderValue::from_str(&format!("/games/{}", created.game))
+        .map_err(|err| AppError::Internal(format!("game id is not a header value: {err}")))?;
+    Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)).into_response())
+}
+
+/// One game's summary. Built from this game's record alone: `Journal::games`
+/// folds every game in the store, which one summary should not pay for.
+async fn summary(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+) -> Result<Json<GameSummary>, AppError> {
+    blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        let meta = journal
+            .log()
+            .game(&id)
+            .map_err(JournalError::from)?
+            .ok_or_else(|| AppError::NotFound(format!("no game `{id}`")))?;
+        let branches = journal.branches(&id)?;
+        let main = journal.game_at(&id, MAIN_BRANCH, None)?;
+        Ok(Json(GameSummary {
+            game: meta.game,
+            kind: meta.kind,
+            players: meta.players,
+            created_at_ms: meta.created_at_ms,
+            seq: main.seq(),
+            branches: branches.len(),
+            over: main.is_over(),
+            public: meta.public,
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct LegalQuery {
+    seat: Option<Seat>,
+    branch: Option<String>,
+}
+
+/// The actions open now. Legal moves are for those who can make them: the
+/// owner (for any seat, or the whole table) and each seat (for itself).
+async fn legal(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<LegalQuery>,
+) -> Result<Json<Vec<LegalAction>>, AppError> {
+    blocking(move || {
+        let access = write_access(&journal, &id, bearer.token())?;
+        let (_, seat) = acting_seat(&access, q.seat)?;
+        Ok(Json(journal.legal(&id, &branch_or_main(q.branch), seat)?))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActBody {
+    action: Value,
+    seat: Option<Seat>,
+    branch: Option<String>,
+    expect_seq: Option<u64>,
+    idempotency_key: Option<String>,
+}
+
+async fn act(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<ActBody>,
+) -> Result<(StatusCode, Json<Acted>), AppError> {
+    let idempotency_key = match (idempotency_header(&headers)?, body.idempotency_key) {
+        (Some(header), Some(field)) if header != field => {
+            return Err(AppError::BadRequest(format!(
+                "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ"
+            )))
+        }
+        (header, field) => header.or(field),
+    };
+    let acted = blocking(move || {
+        let access = write_access(&journal, &id, bearer.token())?;
+        let (actor, by) = acting_seat(&access, body.seat)?;
+        let req = ActRequest {
+            branch: branch_or_main(body.branch),
+            actor,
+            by,
+            action: body.action,
+            expect_seq: body.expect_seq,
+            idempotency_key,
+        };
+        Ok(journal.act(&id, req)?)
+    })
+    .await?;
+    let status = if acted.retried {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    Ok((status, Json(acted)))
+}
+
+#[derive(Debug, Deserialize)]
+struct EventsQuery {
+    branch: Option<String>,
+    from: Option<u64>,
+    to: Option<u64>,
+}
+
+async fn events(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<EventsQuery>,
+) -> Result<Json<Vec<tabletape_events::Event>>, AppError> {
+    blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        let from = q.from.unwrap_or(1);
+        if let Some(to) = q.to {
+            if to < from {
+                return Err(AppError::BadRequest(format!(
+                    "`to` ({to}) is before `from` ({from})"
+                )));
+            }
+        }
+        Ok(Json(journal.events(
+            &id,
+            &branch_or_main(q.branch),
+            from,
+            q.to,
+        )?))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct StateQuery {
+    at: Option<u64>,
+    branch: Option<String>,
+}
+
+async fn state(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<StateQuery>,
+) -> Result<Json<StateView>, AppError> {
+    blocking(move || {
+        let access = read_access(&journal, &id, bearer.token())?;
+        Ok(Json(journal.state(
+            &id,
+            &branch_or_main(q.branch),
+            q.at,
+            access.viewer(),
+        )?))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct ReplayQuery {
+    to: Option<u64>,
+    branch: Option<String>,
+}
+
+async fn replay(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<ReplayQuery>,
+) -> Result<Json<Vec<ReplayStep>>, AppError> {
+    blocking(move || {
+        let access = read_access(&journal, &id, bearer.token())?;
+        Ok(Json(journal.replay(
+            &id,
+            &branch_or_main(q.branch),
+            q.to,
+            access.viewer(),
+        )?))
+    })
+    .await
+}
+
+async fn branches(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+) -> Result<Json<Vec<BranchInfo>>, AppError> {
+    blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        Ok(Json(journal.branches(&id)?))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForkBody {
+    at: u64,
+    from: Option<String>,
+    name: Option<String>,
+    reseed: Option<u64>,
+}
+
+/// A new branch, its head seq and the narration of its own first events
+/// (a reseed tells that fate changes).
+#[derive(Debug, Serialize)]
+struct Forked {
+    #[serde(flatten)]
+    branch: BranchInfo,
+    seq: u64,
+    narration: Vec<String>,
+}
+
+/// Forking is open to every token holder: exploring "what if" changes nothing
+/// on the branch forked from.
+async fn fork(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    JsonBody(body): JsonBody<ForkBody>,
+) -> Result<(StatusCode, Json<Forked>), AppError> {
+    let forked = blocking(move || {
+        write_access(&journal, &id, bearer.token())?;
+        let from = branch_or_main(body.from);
+        let branch = journal.fork(&id, &from, body.at, body.name.as_deref(), body.reseed)?;
+        let mut narration = Vec::new();
+        if branch.head_seq > body.at {
+            // Only the branch's own events (a reseed) are new; fold to the fork
+            // point (from a snapshot) and tell just those.
+            let mut game = journal.game_at(&id, &branch.name, Some(body.at))?;
+            for event in journal.events(&id, &branch.name, body.at + 1, None)? {
+                narration.extend(
+                    game.apply(&event)
+                        .map_err(|err| AppError::Internal(err.to_string()))?,
+                );
+            }
+        }
+        Ok(Forked {
+            seq: branch.head_seq,
+            branch,
+            narration,
+        })
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(forked)))
+}
+
+#[derive(Debug, Deserialize)]
+struct NarrativeQuery {
+    format: Option<String>,
+    branch: Option<String>,
+}
+
+async fn narrative(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<NarrativeQuery>,
+) -> Result<Response, AppError> {
+    let format: Format = q
+        .format
+        .as_deref()
+        .unwrap_or("md")
+        .parse()
+        .map_err(AppError::BadRequest)?;
+    let story = blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        Ok(journal.narrate(&id, &branch_or_main(q.branch))?)
+    })
+    .await?;
+    if format == Format::Json {
+        return Ok(Json(story).into_response());
+    }
+    let content_type = match format {
+        Format::Markdown => "text/markdown; charset=utf-8",
+        Format::Html => "text/html; charset=utf-8",
+        Format::Text | Format::Json => "text/plain; charset=utf-8",
+    };
+    Ok(([(CONTENT_TYPE, content_type)], story.render(format)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct BranchQuery {
+    branch: Option<String>,
+}
+
+/// The game's log as JSON Lines: one branch's whole history, or (with no
+/// branch) main's then every other branch's own events.
+async fn export(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    Params(q): Params<BranchQuery>,
+) -> Result<Response, AppError> {
+    let (id, lines) = blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        let mut lines = Vec::new();
+        journal.export(&id, q.branch.as_deref(), &mut lines)?;
+        Ok((id, lines))
+    })
+    .await?;
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{id}.jsonl\""))
+        .map_err(|err| AppError::Internal(format!("game id is not a header value: {err}")))?;
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("application/x-ndjson"),
+            ),
+            (CONTENT_DISPOSITION, disposition),
+        ],
+        lines,
+    )
+        .into_response())
+}
+
+/// Recreates an exported game (same id, same hashes) with fresh tokens.
+async fn import(
+    State(journal): State<Journal>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Imported>), AppError> {
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge(too_large_message()),
+        _ => AppError::BadRequest(rejection.body_text()),
+    })?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(AppError::BadRequest(
+            "the import body is empty: send an exported game as JSON Lines".into(),
+        ));
+    }
+    let imported = blocking(move || Ok(journal.import(&mut body.as_ref())?)).await?;
+    Ok((StatusCode::CREATED, Json(imported)))
+}
+
+/// The result of checking one game: every branch's hash chain and strict replay.
+#[derive(Debug, Serialize)]
+struct Verified {
+    game: String,
+    ok: bool,
+    branches: Vec<VerifyReport>,
+}
+
+async fn verify(
+    State(journal): State<Journal>,
+    Path(id): Path<String>,
+    bearer: Bearer,
+) -> Result<Json<Verified>, AppError> {
+    blocking(move || {
+        read_access(&journal, &id, bearer.token())?;
+        let branches = journal.verify(Some(&id))?;
+        Ok(Json(Verified {
+            ok: branches.iter().all(|b| b.problem.is_none()),
+            game: id,
+            branches,
+        }))
+    })
+    .await
+}

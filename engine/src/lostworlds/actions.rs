@@ -1,0 +1,301 @@
+//! What Lost Worlds players do (actions) and what it meant (facts).
+//!
+//! Actions are JSON tagged by `"type"` in snake_case. A `seat` left out means
+//! the seat that is acting. Facts are past-tense and carry everything `apply`
+//! needs, so folding never looks a page up or reads a restriction again.
+
+use serde::{Deserialize, Serialize};
+use tabletape_events::Seat;
+
+use super::content::{Colour, Critical, PartyMark, Range};
+use super::restriction::Restriction;
+
+/// What one seat saw in the opponent's physical book (record mode).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Seen {
+    /// Which opponent's book; may be left out when the seat has one opponent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<Seat>,
+    #[serde(default)]
+    pub picture: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub range: Option<Range>,
+    /// The score printed on the picture, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
+    /// The critical burst printed on the picture, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<Critical>,
+    /// The restriction read out.
+    #[serde(default)]
+    pub tell: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<PartyMark>,
+}
+
+/// One seat's maneuver in an `exchange`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Move {
+    pub seat: Seat,
+    /// The maneuver's page on the sheet (or give `maneuver`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// The maneuver's full name ("Down Swing Bash"); checked against `page` when both are given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maneuver: Option<String>,
+    /// Opponents to score on first when more scores land than attacks allow.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<Seat>,
+    /// Record mode: what the seat saw, one entry per opponent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<Seen>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// Chooses a maneuver in the clear; the exchange resolves once every seat has chosen.
+    Choose {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        maneuver: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<Seat>,
+    },
+    /// Seals a choice: `hash` is the lowercase hex SHA-256 of the UTF-8 text
+    /// `"<page>:<salt>"` (page in decimal, as in `"36:pepper"`).
+    Commit {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        hash: String,
+    },
+    /// Opens a sealed choice.
+    Reveal {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        page: u32,
+        salt: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<Seat>,
+    },
+    /// Every seat's maneuver at once, as a real table calls them out.
+    Exchange { maneuvers: Vec<Move> },
+    /// Announces an escape (the fighter must be at extended range).
+    Escape {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// On a (P) picture: another party member takes the fighter's place.
+    StepIn {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The character id of the member stepping in.
+        member: String,
+    },
+    /// On a (P**) picture: another party member fires a spell or missile.
+    FireMissile {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        member: String,
+        /// What was fired, in the table's words.
+        what: String,
+    },
+    /// After the fight: spends one advancement on body or an ability the character has.
+    Advance {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        member: Option<String>,
+        /// `body`, `spell`, `tactics` or `luck`.
+        category: String,
+    },
+    /// After the fight: spends experience to add 1 to a maneuver's modifier.
+    Improve {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        member: Option<String>,
+        /// The maneuver's full name.
+        maneuver: String,
+    },
+    /// Closes the journal after the fight.
+    Close,
+}
+
+/// One seat's maneuver in a resolved exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub seat: Seat,
+    pub member: usize,
+    /// Index into the fighter's sheet.
+    pub maneuver: usize,
+    pub name: String,
+    pub colour: Colour,
+    pub page: u32,
+    /// Restrictions that would have left nothing to do, set aside this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<String>,
+}
+
+/// One term of a damage sum ("score" 4, "Bash" +3, "height" +1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    pub label: String,
+    pub value: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CriticalHit {
+    pub threshold: i32,
+    pub restriction: Restriction,
+}
+
+/// What one fighter saw in one opponent's book, and what it did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blow {
+    pub attacker: Seat,
+    pub defender: Seat,
+    /// The page the attacker turned to (the X page when `x_column`).
+    pub page: u32,
+    pub x_column: bool,
+    pub picture: u32,
+    pub title: String,
+    pub range: Range,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<PartyMark>,
+    pub score: Option<i32>,
+    /// The damage sum, when the picture shows a score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+    pub total: i32,
+    /// False when the score was one more than the attacker's attacks allow.
+    pub landed: bool,
+    /// Body points taken (0 when the total is 0 or less or the blow did not land).
+    pub damage: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<CriticalHit>,
+    /// Read to the defender for their next move.
+    pub tell: Restriction,
+}
+
+/// How a fighter's body ended up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    Fit,
+    /// Body points 0 to -4: the fight is lost.
+    Unconscious,
+    /// Body points -5 or less.
+    Dead,
+}
+
+/// A fighter who fell this exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fall {
+    pub seat: Seat,
+    pub member: usize,
+    pub body: i32,
+    pub condition: Condition,
+    /// The fallen fighter's maximum body points: the victors' experience.
+    pub max_body: i32,
+    /// Who landed damage on them this exchange: (seat, member).
+    pub victors: Vec<(Seat, usize)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    pub number: u32,
+    pub turns: Vec<Turn>,
+    pub blows: Vec<Blow>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub falls: Vec<Fall>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub escaped: Vec<Seat>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub escapes_failed: Vec<Seat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// Someone was left standing over an unconscious or dead opponent.
+    Knockout,
+    /// Both sides fell in the same exchange.
+    MutualKnockout,
+    /// The fight ended by escape.
+    Escape,
+    /// The exchange limit was reached.
+    Draw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub ending: Ending,
+    pub victors: Vec<Seat>,
+}
+
+/// Experience gained at the end of the fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Award {
+    pub seat: Seat,
+    pub member: usize,
+    pub points: u32,
+    /// Advancements earned by crossing multiples of 50 defeated body points.
+    pub advancements: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Fact {
+    ManeuverChosen {
+        seat: Seat,
+        page: u32,
+        maneuver: String,
+        targets: Vec<Seat>,
+    },
+    ManeuverCommitted {
+        seat: Seat,
+        hash: String,
+    },
+    ManeuverRevealed {
+        seat: Seat,
+        page: u32,
+        maneuver: String,
+        targets: Vec<Seat>,
+    },
+    EscapeAnnounced {
+        seat: Seat,
+    },
+    MemberSteppedIn {
+        seat: Seat,
+        from: usize,
+        to: usize,
+    },
+    MissileFired {
+        seat: Seat,
+        member: usize,
+        what: String,
+    },
+    ExchangeResolved(Resolution),
+    FightEnded {
+        outcome: Outcome,
+        awards: Vec<Award>,
+    },
+    Advanced {
+        seat: Seat,
+        member: usize,
+        category: String,
+    },
+    ModifierImproved {
+        seat: Seat,
+        member: usize,
+        maneuver: usize,
+        cost: u32,
+    },
+    JournalClosed,
+}

@@ -1,0 +1,122 @@
+//! Folds Lost Worlds facts into state. No rule is checked here and nothing
+//! can fail: `decide` already looked every page up and read every order.
+
+use super::actions::{Condition, Fact};
+use super::state::{Pending, Phase, SeatStatus, Sight, State};
+
+pub fn apply(state: &mut State, fact: &Fact) {
+    match fact {
+        Fact::ManeuverChosen {
+            seat,
+            page,
+            targets,
+            ..
+        }
+        | Fact::ManeuverRevealed {
+            seat,
+            page,
+            targets,
+            ..
+        } => {
+            state.pending.insert(
+                *seat,
+                Pending::Chosen {
+                    page: *page,
+                    targets: targets.clone(),
+                },
+            );
+        }
+        Fact::ManeuverCommitted { seat, hash } => {
+            state
+                .pending
+                .insert(*seat, Pending::Committed { hash: hash.clone() });
+        }
+        Fact::EscapeAnnounced { seat } => state.seats[*seat as usize].escaping = true,
+        Fact::MemberSteppedIn { seat, to, .. } => {
+            let st = &mut state.seats[*seat as usize];
+            st.active = *to;
+            st.party_turn = Some(state.exchanges);
+        }
+        Fact::MissileFired { seat, .. } => {
+            state.seats[*seat as usize].party_turn = Some(state.exchanges)
+        }
+        Fact::ExchangeResolved(r) => {
+            state.exchanges = r.number;
+            state.pending.clear();
+            // Last turn's orders are spent; this turn's pictures give new ones.
+            for t in &r.turns {
+                state.seats[t.seat as usize].orders.next_turn.clear();
+            }
+            for b in &r.blows {
+                state.seats[b.attacker as usize].sights.insert(
+                    b.defender,
+                    Sight {
+                        picture: b.picture,
+                        title: b.title.clone(),
+                        range: b.range,
+                        party: b.party,
+                    },
+                );
+                let defender = &mut state.seats[b.defender as usize];
+                if b.landed {
+                    let active = defender.active;
+                    defender.party[active].body -= b.damage;
+                }
+                if let Some(c) = &b.critical {
+                    defender.orders.read(Some(b.attacker), &c.restriction);
+                }
+                defender.orders.read(Some(b.attacker), &b.tell);
+            }
+            for f in &r.falls {
+                let st = &mut state.seats[f.seat as usize];
+                st.party[f.member].condition = f.condition;
+                st.status = SeatStatus::Down;
+                state.falls.push(f.clone());
+            }
+            for &s in &r.escaped {
+                state.seats[s as usize].status = SeatStatus::Escaped;
+            }
+            for &s in r.escaped.iter().chain(&r.escapes_failed) {
+                state.seats[s as usize].escaping = false;
+            }
+        }
+        Fact::FightEnded { outcome, awards } => {
+            state.phase = Phase::Aftermath;
+            state.outcome = Some(outcome.clone());
+            for a in awards {
+                let f = &mut state.seats[a.seat as usize].party[a.member];
+                f.sheet.experience += a.points;
+                f.sheet.defeated_body_points += a.points;
+                f.advancements += a.advancements;
+            }
+        }
+        Fact::Advanced {
+            seat,
+            member,
+            category,
+        } => {
+            let f = &mut state.seats[*seat as usize].party[*member];
+            f.advancements = f.advancements.saturating_sub(1);
+            if category == "body" {
+                f.sheet.body_points += 1;
+                if f.condition == Condition::Fit {
+                    f.body += 1;
+                }
+            } else {
+                *f.sheet.abilities.entry(category.clone()).or_default() += 1;
+            }
+        }
+        Fact::ModifierImproved {
+            seat,
+            member,
+            maneuver,
+            cost,
+        } => {
+            let f = &mut state.seats[*seat as usize].party[*member];
+            f.sheet.experience = f.sheet.experience.saturating_sub(*cost);
+            f.sheet.maneuvers[*maneuver].modifier += 1;
+            f.raised[*maneuver] += 1;
+        }
+        Fact::JournalClosed => state.phase = Phase::Closed,
+    }
+}

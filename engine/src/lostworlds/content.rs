@@ -1,0 +1,518 @@
+//! Lost Worlds content: character sheets, picture books and the pack that holds them.
+//!
+//! A sheet lists a character's maneuvers (page, X conversion page, damage
+//! modifier, colour). A book shows one character and is held by that
+//! character's opponent: its odd pages are pictures, its even pages are
+//! matrices from the holder's page and the book character's page to the
+//! picture reached. [`validate`] checks a pack describes playable books and
+//! names the file, JSON path and field at fault.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::restriction::{self, Restriction};
+use crate::error::ContentError;
+
+/// The colour a sheet prints beside a maneuver; restrictions name colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    Orange,
+    Red,
+    Blue,
+    Green,
+    Yellow,
+    Brown,
+    Black,
+    White,
+}
+
+impl Colour {
+    pub const ALL: [Colour; 8] = [
+        Colour::Orange,
+        Colour::Red,
+        Colour::Blue,
+        Colour::Green,
+        Colour::Yellow,
+        Colour::Brown,
+        Colour::Black,
+        Colour::White,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Orange => "Orange",
+            Colour::Red => "Red",
+            Colour::Blue => "Blue",
+            Colour::Green => "Green",
+            Colour::Yellow => "Yellow",
+            Colour::Brown => "Brown",
+            Colour::Black => "Black",
+            Colour::White => "White",
+        }
+    }
+
+    /// The colour called `word`, in any case.
+    pub fn parse(word: &str) -> Option<Colour> {
+        Colour::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(word))
+    }
+}
+
+/// Where the holder of a book stands relative to the book's character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Range {
+    Close,
+    Extended,
+}
+
+impl Range {
+    pub fn words(self) -> &'static str {
+        match self {
+            Range::Close => "close range",
+            Range::Extended => "extended range",
+        }
+    }
+}
+
+/// The category every extended-range maneuver belongs to.
+pub const EXTENDED_RANGE: &str = "Extended Range";
+
+/// One line of a character sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Maneuver {
+    pub category: String,
+    pub name: String,
+    pub colour: Colour,
+    /// The even matrix page the holder turns to in the opponent's book.
+    pub page: u32,
+    /// The extended-range conversion page; `None` for extended-range maneuvers.
+    pub x: Option<u32>,
+    /// The damage modifier added to a score.
+    #[serde(rename = "mod")]
+    pub modifier: i32,
+    /// The sheet's star: this maneuver may score on two opponents.
+    #[serde(default)]
+    pub two_attacks: bool,
+}
+
+impl Maneuver {
+    /// "Down Swing Bash", "Extended Range Charge".
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.category, self.name)
+    }
+
+    pub fn is_extended(&self) -> bool {
+        self.category.eq_ignore_ascii_case(EXTENDED_RANGE)
+    }
+}
+
+/// A character sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub sample: bool,
+    pub height: i32,
+    /// Maximum body points.
+    pub body_points: i32,
+    /// The most opponents this character may score on in one turn.
+    pub attacks: u32,
+    /// Ability points by category (`spell`, `tactics`, `luck`).
+    #[serde(default)]
+    pub abilities: BTreeMap<String, u32>,
+    pub maneuvers: Vec<Maneuver>,
+    /// Experience points carried from earlier fights.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub experience: u32,
+    /// Body points of opponents defeated in earlier fights (advancement counts them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub defeated_body_points: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Character {
+    pub fn maneuver_at(&self, page: u32) -> Option<(usize, &Maneuver)> {
+        self.maneuvers
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.page == page)
+    }
+
+    pub fn maneuver_named(&self, full_name: &str) -> Option<(usize, &Maneuver)> {
+        self.maneuvers
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.full_name().eq_ignore_ascii_case(full_name.trim()))
+    }
+
+    /// Whether the sheet marks some maneuvers as the only ones that may hit two.
+    pub fn splits_attacks(&self) -> bool {
+        self.maneuvers.iter().any(|m| m.two_attacks)
+    }
+
+    /// How many opponents `m` may score on in one turn.
+    pub fn attacks_with(&self, m: &Maneuver) -> u32 {
+        if self.splits_attacks() && !m.two_attacks {
+            1
+        } else {
+            self.attacks.max(1)
+        }
+    }
+}
+
+/// A critical burst on a picture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Critical {
+    /// A critical hit when the damage total reaches this.
+    pub threshold: i32,
+    /// Read to the hurt character.
+    pub restriction: String,
+}
+
+/// The party mark on a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PartyMark {
+    /// Another party member may take the pictured character's place.
+    #[serde(rename = "P")]
+    StepIn,
+    /// Another party member may fire a spell or missile; restrictions stay.
+    #[serde(rename = "P**")]
+    Missile,
+}
+
+impl PartyMark {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            PartyMark::StepIn => "P",
+            PartyMark::Missile => "P**",
+        }
+    }
+}
+
+/// An odd parchment: what the holder sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Picture {
+    pub title: String,
+    pub range: Range,
+    /// The holder hit the book's character for this score (before modifiers).
+    #[serde(default)]
+    pub score: Option<i32>,
+    #[serde(default)]
+    pub critical: Option<Critical>,
+    /// Read by the holder to the book's character for their next move.
+    pub tell: String,
+    #[serde(default)]
+    pub party: Option<PartyMark>,
+}
+
+/// The book that shows one character, held by that character's opponent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Book {
+    pub character: String,
+    #[serde(default)]
+    pub sample: bool,
+    pub pictures: BTreeMap<u32, Picture>,
+    /// Holder's page -> book character's page -> picture reached.
+    pub matrices: BTreeMap<u32, BTreeMap<u32, u32>>,
+}
+
+impl Book {
+    /// The picture the holder reaches by turning to `holder_page` when the
+    /// book's character turned to `own_page`.
+    pub fn look_up(&self, holder_page: u32, own_page: u32) -> Option<u32> {
+        self.matrices.get(&holder_page)?.get(&own_page).copied()
+    }
+}
+
+/// A content pack: sheets and books.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pack {
+    pub pack: String,
+    pub version: u32,
+    pub characters: Vec<Character>,
+    #[serde(default)]
+    pub books: Vec<Book>,
+}
+
+impl Pack {
+    pub fn character(&self, id: &str) -> Option<&Character> {
+        self.characters.iter().find(|c| c.id == id)
+    }
+
+    pub fn book(&self, character: &str) -> Option<&Book> {
+        self.books.iter().find(|b| b.character == character)
+    }
+}
+
+/// The picture every duel opens at: both fighters at extended range.
+pub const OPENING_PICTURE: u32 = 57;
+/// Close-range matrix pages.
+pub const CLOSE_PAGES: std::ops::RangeInclusive<u32> = 2..=48;
+/// Extended-range matrix pages.
+pub const EXTENDED_PAGES: std::ops::RangeInclusive<u32> = 50..=64;
+/// The ability categories a sheet may carry besides body points.
+pub const ABILITIES: [&str; 3] = ["spell", "tactics", "luck"];
+
+fn err(file: &str, path: String, message: impl Into<String>) -> ContentError {
+    ContentError {
+        file: file.to_string(),
+        path,
+        message: message.into(),
+    }
+}
+
+/// Checks every sheet and book of a pack.
+pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    if pack.characters.is_empty() {
+        return Err(err(
+            file,
+            "characters".into(),
+            "a pack needs at least one character sheet",
+        ));
+    }
+    let mut ids = BTreeSet::new();
+    for (i, c) in pack.characters.iter().enumerate() {
+        if !ids.insert(c.id.as_str()) {
+            return Err(err(
+                file,
+                format!("characters[{i}].id"),
+                format!("character `{}` appears twice", c.id),
+            ));
+        }
+        validate_character(c, file, &format!("characters[{i}]"))?;
+    }
+    let mut shown = BTreeSet::new();
+    for (i, b) in pack.books.iter().enumerate() {
+        let at = format!("books[{i}]");
+        let Some(c) = pack.character(&b.character) else {
+            return Err(err(
+                file,
+                format!("{at}.character"),
+                format!("no character sheet `{}` in the pack", b.character),
+            ));
+        };
+        if !shown.insert(b.character.as_str()) {
+            return Err(err(
+                file,
+                format!("{at}.character"),
+                format!("two books show `{}`", b.character),
+            ));
+        }
+        validate_book(b, c, pack, file, &at)?;
+    }
+    Ok(())
+}
+
+fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), ContentError> {
+    if c.id.trim().is_empty() {
+        return Err(err(file, format!("{at}.id"), "a character needs an id"));
+    }
+    if c.height <= 0 {
+        return Err(err(
+            file,
+            format!("{at}.height"),
+            "height must be at least 1",
+        ));
+    }
+    if c.body_points <= 0 {
+        return Err(err(
+            file,
+            format!("{at}.body_points"),
+            "body points must be at least 1",
+        ));
+    }
+    if c.attacks == 0 {
+        return Err(err(
+            file,
+            format!("{at}.attacks"),
+            "attacks must be at least 1",
+        ));
+    }
+    for k in c.abilities.keys() {
+        if !ABILITIES.contains(&k.as_str()) {
+            return Err(err(
+                file,
+                format!("{at}.abilities.{k}"),
+                format!("unknown ability `{k}`: use spell, tactics or luck"),
+            ));
+        }
+    }
+    if c.maneuvers.is_empty() {
+        return Err(err(
+            file,
+            format!("{at}.maneuvers"),
+            "a sheet needs maneuvers",
+        ));
+    }
+    let mut pages = BTreeSet::new();
+    let mut names = BTreeSet::new();
+    for (j, m) in c.maneuvers.iter().enumerate() {
+        let mat = format!("{at}.maneuvers[{j}]");
+        if !names.insert(m.full_name().to_lowercase()) {
+            return Err(err(
+                file,
+                format!("{mat}.name"),
+                format!("`{}` appears twice", m.full_name()),
+            ));
+        }
+        if !pages.insert(m.page) {
+            return Err(err(
+                file,
+                format!("{mat}.page"),
+                format!("page {} is used twice", m.page),
+            ));
+        }
+        let want = if m.is_extended() {
+            EXTENDED_PAGES
+        } else {
+            CLOSE_PAGES
+        };
+        if m.page % 2 != 0 || !want.contains(&m.page) {
+            return Err(err(
+                file,
+                format!("{mat}.page"),
+                format!(
+                    "{} needs an even page in {}..{}, not {}",
+                    m.full_name(),
+                    want.start(),
+                    want.end(),
+                    m.page
+                ),
+            ));
+        }
+        match (m.is_extended(), m.x) {
+            (true, Some(_)) => {
+                return Err(err(
+                    file,
+                    format!("{mat}.x"),
+                    "extended-range maneuvers have no X page (use null)",
+                ))
+            }
+            (false, None) => {
+                return Err(err(
+                    file,
+                    format!("{mat}.x"),
+                    "close-range maneuvers need an X page in 50..64",
+                ))
+            }
+            (false, Some(x)) if x % 2 != 0 || !EXTENDED_PAGES.contains(&x) => {
+                return Err(err(
+                    file,
+                    format!("{mat}.x"),
+                    format!("X page {x} is not an even page in 50..64"),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn validate_book(
+    b: &Book,
+    c: &Character,
+    pack: &Pack,
+    file: &str,
+    at: &str,
+) -> Result<(), ContentError> {
+    for (&p, pic) in &b.pictures {
+        let pat = format!("{at}.pictures.{p}");
+        if p % 2 == 0 || !(1..=63).contains(&p) {
+            return Err(err(file, pat, "pictures are odd parchments 1..63"));
+        }
+        if matches!(pic.score, Some(s) if s < 0) {
+            return Err(err(
+                file,
+                format!("{pat}.score"),
+                "a score is never negative",
+            ));
+        }
+        check_restriction(&pic.tell, pack, file, format!("{pat}.tell"))?;
+        if let Some(crit) = &pic.critical {
+            if pic.score.is_none() {
+                return Err(err(
+                    file,
+                    format!("{pat}.critical"),
+                    "a critical burst needs a score on the same picture",
+                ));
+            }
+            check_restriction(
+                &crit.restriction,
+                pack,
+                file,
+                format!("{pat}.critical.restriction"),
+            )?;
+        }
+    }
+    if !b.pictures.contains_key(&OPENING_PICTURE) {
+        return Err(err(
+            file,
+            format!("{at}.pictures"),
+            "every book opens at picture 57",
+        ));
+    }
+    for (&page, row) in &b.matrices {
+        let mat = format!("{at}.matrices.{page}");
+        if page % 2 != 0 || !(2..=64).contains(&page) {
+            return Err(err(file, mat, "matrices are even parchments 2..64"));
+        }
+        for m in &c.maneuvers {
+            let Some(&to) = row.get(&m.page) else {
+                return Err(err(
+                    file,
+                    format!("{mat}.{}", m.page),
+                    format!(
+                        "no entry for {}'s {} (page {})",
+                        c.name,
+                        m.full_name(),
+                        m.page
+                    ),
+                ));
+            };
+            if !b.pictures.contains_key(&to) {
+                return Err(err(
+                    file,
+                    format!("{mat}.{}", m.page),
+                    format!("picture {to} is not in the book"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses a restriction and checks every word it names means something in the pack.
+fn check_restriction(
+    text: &str,
+    pack: &Pack,
+    file: &str,
+    path: String,
+) -> Result<Restriction, ContentError> {
+    let r = Restriction::parse(text).map_err(|e| err(file, path.clone(), e.to_string()))?;
+    for term in r.terms() {
+        let known = restriction::is_category_term(&term)
+            || pack
+                .characters
+                .iter()
+                .flat_map(|c| &c.maneuvers)
+                .any(|m| restriction::term_admits(&term, m));
+        if !known {
+            return Err(err(
+                file,
+                path,
+                format!("`{term}` is no colour, category or maneuver of this pack"),
+            ));
+        }
+    }
+    Ok(r)
+}

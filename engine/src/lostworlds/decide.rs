@@ -1,0 +1,1430 @@
+//! Every Lost Worlds rule: setup, which maneuvers are open, the exchange and
+//! its damage, escapes, parties, the end of the fight and what comes after.
+//!
+//! `decide` checks an action and returns facts; nothing here changes state.
+
+use std::collections::BTreeMap;
+
+use sha2::{Digest, Sha256};
+use tabletape_events::Seat;
+
+use super::actions::{
+    Action, Award, Blow, Condition, CriticalHit, Ending, Fact, Fall, Move, Outcome, Part,
+    Resolution, Seen, Turn,
+};
+use super::content::{
+    Book, Character, Colour, Maneuver, Pack, PartyMark, Picture, Range, OPENING_PICTURE,
+};
+use super::options::{BooksMode, Options};
+use super::restriction::Restriction;
+use super::state::{Fighter, Orders, Pending, Phase, SeatState, SeatStatus, Sight, State};
+use crate::error::{reject, Rejection};
+use crate::rules::Legal;
+
+/// Experience from defeated body points buys one advancement per this many.
+pub const BODY_POINTS_PER_ADVANCEMENT: u32 = 50;
+
+/// The commitment of a sealed choice: lowercase hex SHA-256 of `"<page>:<salt>"`.
+pub fn commitment(page: u32, salt: &str) -> String {
+    hex::encode(Sha256::digest(format!("{page}:{salt}").as_bytes()))
+}
+
+// ---------------------------------------------------------------- setup
+
+fn default_ids(pack: &Pack, seat: Seat, lone: Option<&str>) -> Vec<String> {
+    let first = pack.characters[0].id.clone();
+    if seat == 0 {
+        let id = pack
+            .character("nowa")
+            .map(|c| c.id.clone())
+            .unwrap_or(first);
+        return vec![id];
+    }
+    let id = pack
+        .characters
+        .iter()
+        .find(|c| c.sample && Some(c.id.as_str()) != lone)
+        .or_else(|| pack.characters.iter().find(|c| Some(c.id.as_str()) != lone))
+        .map(|c| c.id.clone())
+        .unwrap_or(first);
+    vec![id]
+}
+
+/// Lays out the duel: characters per seat, books, and picture 57 all round.
+pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State, Rejection> {
+    if players.len() < 2 {
+        return reject(
+            "setup.players",
+            "a Lost Worlds duel needs at least two players",
+        );
+    }
+    if let Some(&s) = options.seats.keys().find(|&&s| s as usize >= players.len()) {
+        return reject(
+            "setup.seat",
+            format!(
+                "option names seat {s}, but there are only {} players",
+                players.len()
+            ),
+        );
+    }
+    let lone = options
+        .seats
+        .get(&0)
+        .and_then(|v| v.first().cloned())
+        .unwrap_or_else(|| default_ids(pack, 0, None)[0].clone());
+    let mut parties: Vec<Vec<Character>> = Vec::new();
+    for seat in 0..players.len() as Seat {
+        let ids = options
+            .seats
+            .get(&seat)
+            .cloned()
+            .unwrap_or_else(|| default_ids(pack, seat, Some(&lone)));
+        let mut party = Vec::new();
+        for id in ids {
+            let Some(c) = pack.character(&id) else {
+                let known: Vec<&str> = pack.characters.iter().map(|c| c.id.as_str()).collect();
+                return reject(
+                    "setup.character",
+                    format!(
+                        "no character `{id}` in the pack (it has {})",
+                        known.join(", ")
+                    ),
+                );
+            };
+            party.push(c.clone());
+        }
+        parties.push(party);
+    }
+    let mut books = BTreeMap::new();
+    if options.books == BooksMode::Full {
+        for c in parties.iter().flatten() {
+            let Some(b) = pack.book(&c.id) else {
+                return reject(
+                    "setup.book",
+                    format!("full mode needs a book showing `{}`; use books=record to read physical books", c.id),
+                );
+            };
+            books.insert(c.id.clone(), b.clone());
+        }
+        // Every page a holder could turn to must be in the book they hold.
+        for (seat, party) in parties.iter().enumerate() {
+            let foes: Vec<&Character> = if seat == 0 {
+                parties[1..].iter().flatten().collect()
+            } else {
+                parties[0].iter().collect()
+            };
+            for holder in party {
+                for foe in &foes {
+                    let book = &books[&foe.id];
+                    for m in &holder.maneuvers {
+                        for page in std::iter::once(m.page).chain(m.x) {
+                            if !book.matrices.contains_key(&page) {
+                                return reject(
+                                    "setup.book",
+                                    format!(
+                                        "{}'s book has no matrix for page {page} ({}'s {})",
+                                        foe.name,
+                                        holder.name,
+                                        m.full_name()
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let opening = Restriction::opening();
+    let mut seats = Vec::new();
+    for (i, player) in players.iter().enumerate() {
+        let seat = i as Seat;
+        let mut orders = Orders::default();
+        orders.read(None, &opening);
+        let foes: Vec<Seat> = if seat == 0 {
+            (1..players.len() as Seat).collect()
+        } else {
+            vec![0]
+        };
+        let sights = foes
+            .into_iter()
+            .map(|f| {
+                let foe = &parties[f as usize][0];
+                let sight = match books
+                    .get(&foe.id)
+                    .and_then(|b| b.pictures.get(&OPENING_PICTURE))
+                {
+                    Some(p) => Sight {
+                        picture: OPENING_PICTURE,
+                        title: p.title.clone(),
+                        range: p.range,
+                        party: p.party,
+                    },
+                    None => Sight {
+                        picture: OPENING_PICTURE,
+                        title: format!("{} waits at extended range", foe.name),
+                        range: Range::Extended,
+                        party: None,
+                    },
+                };
+                (f, sight)
+            })
+            .collect();
+        seats.push(SeatState {
+            player: player.clone(),
+            party: parties[i].iter().cloned().map(Fighter::new).collect(),
+            active: 0,
+            status: SeatStatus::Fighting,
+            escaping: false,
+            orders,
+            sights,
+            party_turn: None,
+        });
+    }
+    Ok(State {
+        books_mode: options.books,
+        exchange_limit: options.exchange_limit,
+        books,
+        seats,
+        exchanges: 0,
+        pending: BTreeMap::new(),
+        falls: Vec::new(),
+        phase: Phase::Fighting,
+        outcome: None,
+    })
+}
+
+// ---------------------------------------------------------------- open maneuvers
+
+/// The maneuvers open to a seat now, and the orders set aside to leave any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choices {
+    pub open: Vec<usize>,
+    pub set_aside: Vec<String>,
+    /// Opponents at extended range while others stand close (their X pages apply).
+    pub mixed: bool,
+    pub instructed: bool,
+}
+
+fn extended_foes(state: &State, seat: Seat) -> (Vec<Seat>, usize) {
+    let st = state.seat(seat);
+    let foes = state.foes(seat);
+    let ext = foes
+        .iter()
+        .copied()
+        .filter(|f| st.sights.get(f).is_some_and(|s| s.range == Range::Extended))
+        .collect();
+    (ext, foes.len())
+}
+
+/// Which maneuvers a seat may choose. Extended Range is open only when an
+/// order read calls for it and no opponent stands close; every order is
+/// obeyed at once, the lost weapon first, then lasting orders, then next-turn
+/// orders; one that would leave nothing is set aside for this turn.
+pub fn choices(state: &State, seat: Seat) -> Choices {
+    let st = state.seat(seat);
+    let sheet = &st.fighter().sheet.maneuvers;
+    let (ext, n_foes) = extended_foes(state, seat);
+    let mixed = !ext.is_empty() && ext.len() < n_foes;
+    let layers = st.orders.layers();
+    let instructed = layers.iter().any(|t| t.clause.instructs_extended(sheet));
+    let mut open: Vec<usize> = (0..sheet.len())
+        .filter(|&i| !sheet[i].is_extended() || (instructed && !mixed))
+        .collect();
+    let mut set_aside = Vec::new();
+    for t in layers {
+        let widen = mixed && t.from.is_some_and(|f| ext.contains(&f));
+        let kept: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|&i| t.clause.permits(&sheet[i], sheet, widen).is_ok())
+            .collect();
+        if kept.is_empty() {
+            if !set_aside.contains(&t.text) {
+                set_aside.push(t.text.clone());
+            }
+        } else {
+            open = kept;
+        }
+    }
+    Choices {
+        open,
+        set_aside,
+        mixed,
+        instructed,
+    }
+}
+
+fn names(state: &State, seats: &[Seat]) -> String {
+    seats
+        .iter()
+        .map(|&s| state.seat(s).name().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Rejects a maneuver that is not open, quoting the order it breaks.
+pub fn check_maneuver(state: &State, seat: Seat, idx: usize) -> Result<(), Rejection> {
+    let c = choices(state, seat);
+    if c.open.contains(&idx) {
+        return Ok(());
+    }
+    let st = state.seat(seat);
+    let name = st.name();
+    let sheet = &st.fighter().sheet.maneuvers;
+    let m = &sheet[idx];
+    if m.is_extended() && c.mixed {
+        let (ext, _) = extended_foes(state, seat);
+        return reject(
+            "lostworlds.multi_range",
+            format!(
+                "{name}'s opponents stand at both ranges: pick a close-range maneuver (its X page is used against {})",
+                names(state, &ext)
+            ),
+        );
+    }
+    if m.is_extended() && !c.instructed {
+        return reject(
+            "lostworlds.extended_range",
+            format!("{name} may do Extended Range only when told to, and no order in force calls for it"),
+        );
+    }
+    let (ext, _) = extended_foes(state, seat);
+    for t in st.orders.layers() {
+        if c.set_aside.contains(&t.text) {
+            continue;
+        }
+        let widen = c.mixed && t.from.is_some_and(|f| ext.contains(&f));
+        if let Err(why) = t.clause.permits(m, sheet, widen) {
+            return reject(
+                "lostworlds.restriction",
+                format!("{name} must obey \"{}\": {why}", t.text),
+            );
+        }
+    }
+    reject(
+        "lostworlds.restriction",
+        format!("{name} may not do {} now", m.full_name()),
+    )
+}
+
+// ---------------------------------------------------------------- small checks
+
+fn acting_seat(state: &State, by: Option<Seat>, seat: Option<Seat>) -> Result<Seat, Rejection> {
+    let Some(s) = seat.or(by) else {
+        return reject("lostworlds.seat", "say which seat acts: add \"seat\"");
+    };
+    if s as usize >= state.seats.len() {
+        return reject("lostworlds.seat", format!("there is no seat {s}"));
+    }
+    if let Some(b) = by {
+        if b != s {
+            return reject(
+                "lostworlds.seat",
+                format!("seat {b} cannot act for seat {s}"),
+            );
+        }
+    }
+    Ok(s)
+}
+
+fn fighting(state: &State) -> Result<(), Rejection> {
+    if state.phase != Phase::Fighting {
+        return reject("lostworlds.phase", "the fight is over");
+    }
+    Ok(())
+}
+
+fn in_fight(state: &State, seat: Seat) -> Result<(), Rejection> {
+    let st = state.seat(seat);
+    if st.status != SeatStatus::Fighting {
+        return reject(
+            "lostworlds.out",
+            format!("{} is out of the fight", st.name()),
+        );
+    }
+    Ok(())
+}
+
+fn not_record(state: &State) -> Result<(), Rejection> {
+    if state.books_mode == BooksMode::Record {
+        return reject(
+            "lostworlds.record",
+            "record mode: the table calls every maneuver in one `exchange` action, with what each fighter saw",
+        );
+    }
+    Ok(())
+}
+
+fn find_maneuver(
+    state: &State,
+    seat: Seat,
+    page: Option<u32>,
+    name: Option<&str>,
+) -> Result<usize, Rejection> {
+    let st = state.seat(seat);
+    let sheet = &st.fighter().sheet;
+    let by_page = page.map(|p| {
+        sheet.maneuver_at(p).map(|(i, _)| i).ok_or_else(|| {
+            Rejection::new(
+                "lostworlds.maneuver",
+                format!("{}'s sheet has no maneuver on page {p}", sheet.name),
+            )
+        })
+    });
+    let by_name = name.map(|n| {
+        sheet.maneuver_named(n).map(|(i, _)| i).ok_or_else(|| {
+            Rejection::new(
+                "lostworlds.maneuver",
+                format!("{}'s sheet has no maneuver called `{n}`", sheet.name),
+            )
+        })
+    });
+    match (by_page, by_name) {
+        (Some(p), Some(n)) => {
+            let (p, n) = (p?, n?);
+            if p != n {
+                return reject(
+                    "lostworlds.maneuver",
+                    format!(
+                        "page {} is {}, not {}",
+                        sheet.maneuvers[p].page,
+                        sheet.maneuvers[p].full_name(),
+                        sheet.maneuvers[n].full_name()
+                    ),
+                );
+            }
+            Ok(p)
+        }
+        (Some(p), None) => p,
+        (None, Some(n)) => n,
+        (None, None) => reject(
+            "lostworlds.maneuver",
+            "name the maneuver by `page` or `maneuver`",
+        ),
+    }
+}
+
+fn check_targets(state: &State, seat: Seat, targets: &[Seat]) -> Result<(), Rejection> {
+    let foes = state.foes(seat);
+    if let Some(t) = targets.iter().find(|t| !foes.contains(t)) {
+        return reject(
+            "lostworlds.targets",
+            format!(
+                "seat {t} is not one of {}'s opponents",
+                state.seat(seat).name()
+            ),
+        );
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- decide
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fact>, Rejection> {
+    match action {
+        Action::Choose {
+            seat,
+            page,
+            maneuver,
+            targets,
+        } => {
+            let seat = acting_seat(state, by, *seat)?;
+            fighting(state)?;
+            in_fight(state, seat)?;
+            not_record(state)?;
+            if state.pending.contains_key(&seat) {
+                return reject(
+                    "lostworlds.chosen",
+                    format!(
+                        "{} has already chosen this exchange",
+                        state.seat(seat).name()
+                    ),
+                );
+            }
+            let idx = find_maneuver(state, seat, *page, maneuver.as_deref())?;
+            check_maneuver(state, seat, idx)?;
+            check_targets(state, seat, targets)?;
+            let m = &state.seat(seat).fighter().sheet.maneuvers[idx];
+            let fact = Fact::ManeuverChosen {
+                seat,
+                page: m.page,
+                maneuver: m.full_name(),
+                targets: targets.clone(),
+            };
+            held_then_resolve(state, seat, m.page, targets, fact)
+        }
+        Action::Commit { seat, hash } => {
+            let seat = acting_seat(state, by, *seat)?;
+            fighting(state)?;
+            in_fight(state, seat)?;
+            not_record(state)?;
+            if matches!(state.pending.get(&seat), Some(Pending::Chosen { .. })) {
+                return reject(
+                    "lostworlds.chosen",
+                    format!(
+                        "{} has already chosen this exchange",
+                        state.seat(seat).name()
+                    ),
+                );
+            }
+            let hash = hash.trim().to_ascii_lowercase();
+            if hash.len() != 64 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+                return reject(
+                    "lostworlds.commit",
+                    "a commitment is 64 hex digits: the SHA-256 of \"<page>:<salt>\"",
+                );
+            }
+            Ok(vec![Fact::ManeuverCommitted { seat, hash }])
+        }
+        Action::Reveal {
+            seat,
+            page,
+            salt,
+            targets,
+        } => {
+            let seat = acting_seat(state, by, *seat)?;
+            fighting(state)?;
+            in_fight(state, seat)?;
+            let Some(Pending::Committed { hash }) = state.pending.get(&seat) else {
+                return reject(
+                    "lostworlds.reveal",
+                    format!("{} has no sealed choice to reveal", state.seat(seat).name()),
+                );
+            };
+            let got = commitment(*page, salt);
+            if &got != hash {
+                return reject(
+                    "lostworlds.reveal",
+                    format!(
+                        "page {page} with that salt does not match {}'s commitment (SHA-256 of \"{page}:<salt>\" differs)",
+                        state.seat(seat).name()
+                    ),
+                );
+            }
+            let idx = find_maneuver(state, seat, Some(*page), None)?;
+            check_maneuver(state, seat, idx)?;
+            check_targets(state, seat, targets)?;
+            let m = &state.seat(seat).fighter().sheet.maneuvers[idx];
+            let fact = Fact::ManeuverRevealed {
+                seat,
+                page: *page,
+                maneuver: m.full_name(),
+                targets: targets.clone(),
+            };
+            held_then_resolve(state, seat, *page, targets, fact)
+        }
+        Action::Exchange { maneuvers } => {
+            if by.is_some() {
+                return reject(
+                    "lostworlds.seat",
+                    "only the table's owner records a whole exchange; a seat uses choose, or commit and reveal",
+                );
+            }
+            fighting(state)?;
+            if !state.pending.is_empty() {
+                return reject(
+                    "lostworlds.pending",
+                    "some seats have already chosen this exchange; finish with choose or reveal",
+                );
+            }
+            exchange(state, maneuvers)
+        }
+        Action::Escape { seat } => {
+            let seat = acting_seat(state, by, *seat)?;
+            fighting(state)?;
+            in_fight(state, seat)?;
+            let st = state.seat(seat);
+            if st.escaping {
+                return reject(
+                    "lostworlds.escape",
+                    format!("{} has already announced an escape", st.name()),
+                );
+            }
+            if let Some(f) = state
+                .foes(seat)
+                .into_iter()
+                .find(|f| st.sights[f].range != Range::Extended)
+            {
+                return reject(
+                    "lostworlds.escape",
+                    format!(
+                        "{} must be at extended range to announce an escape, but stands at close range to {}",
+                        st.name(),
+                        state.seat(f).name()
+                    ),
+                );
+            }
+            Ok(vec![Fact::EscapeAnnounced { seat }])
+        }
+        Action::StepIn { seat, member } => {
+            let (seat, to) = party_move(state, by, *seat, member, PartyMark::StepIn)?;
+            let from = state.seat(seat).active;
+            Ok(vec![Fact::MemberSteppedIn { seat, from, to }])
+        }
+        Action::FireMissile { seat, member, what } => {
+            let (seat, member) = party_move(state, by, *seat, member, PartyMark::Missile)?;
+            if what.trim().is_empty() {
+                return reject("lostworlds.party", "say what was fired in `what`");
+            }
+            Ok(vec![Fact::MissileFired {
+                seat,
+                member,
+                what: what.trim().to_string(),
+            }])
+        }
+        Action::Advance {
+            seat,
+            member,
+            category,
+        } => {
+            let (seat, mi) = after_fight_member(state, by, *seat, member.as_deref())?;
+            let f = &state.seat(seat).party[mi];
+            if f.advancements == 0 {
+                return reject(
+                    "lostworlds.advancement",
+                    format!("{} has no advancement to spend", f.sheet.name),
+                );
+            }
+            let category = category.trim().to_ascii_lowercase();
+            let open = advance_categories(f);
+            if !open.contains(&category) {
+                return reject(
+                    "lostworlds.advancement",
+                    format!(
+                        "{} may only advance a category already on the sheet: {}",
+                        f.sheet.name,
+                        open.join(", ")
+                    ),
+                );
+            }
+            Ok(vec![Fact::Advanced {
+                seat,
+                member: mi,
+                category,
+            }])
+        }
+        Action::Improve {
+            seat,
+            member,
+            maneuver,
+        } => {
+            let (seat, mi) = after_fight_member(state, by, *seat, member.as_deref())?;
+            let f = &state.seat(seat).party[mi];
+            let Some((idx, m)) = f.sheet.maneuver_named(maneuver) else {
+                return reject(
+                    "lostworlds.maneuver",
+                    format!(
+                        "{}'s sheet has no maneuver called `{maneuver}`",
+                        f.sheet.name
+                    ),
+                );
+            };
+            let cost = f.sheet.body_points.max(0) as u32;
+            if f.sheet.experience < cost {
+                return reject(
+                    "lostworlds.experience",
+                    format!(
+                        "raising a modifier costs {} experience (their maximum body points) and {} has {}",
+                        cost, f.sheet.name, f.sheet.experience
+                    ),
+                );
+            }
+            let least = f.raised.iter().copied().min().unwrap_or(0);
+            if f.raised[idx] > least {
+                let waiting: Vec<String> = f
+                    .sheet
+                    .maneuvers
+                    .iter()
+                    .zip(&f.raised)
+                    .filter(|(_, &r)| r == least)
+                    .map(|(m, _)| m.full_name())
+                    .collect();
+                return reject(
+                    "lostworlds.improvement_order",
+                    format!(
+                        "every modifier must be raised before any is raised again: {} is ahead; still waiting: {}",
+                        m.full_name(),
+                        waiting.join(", ")
+                    ),
+                );
+            }
+            Ok(vec![Fact::ModifierImproved {
+                seat,
+                member: mi,
+                maneuver: idx,
+                cost,
+            }])
+        }
+        Action::Close => {
+            match state.phase {
+                Phase::Fighting => return reject("lostworlds.phase", "the fight is still on"),
+                Phase::Closed => {
+                    return reject("lostworlds.phase", "the journal is already closed")
+                }
+                Phase::Aftermath => {}
+            }
+            if let Some(f) = state
+                .seats
+                .iter()
+                .flat_map(|s| &s.party)
+                .find(|f| f.advancements > 0 && f.condition != Condition::Dead)
+            {
+                return reject(
+                    "lostworlds.advancement",
+                    format!("{} still has an advancement to spend", f.sheet.name),
+                );
+            }
+            Ok(vec![Fact::JournalClosed])
+        }
+    }
+}
+
+/// The categories a fighter may advance: body and the abilities on the sheet.
+pub fn advance_categories(f: &Fighter) -> Vec<String> {
+    std::iter::once("body".to_string())
+        .chain(f.sheet.abilities.keys().cloned())
+        .collect()
+}
+
+/// Whether `f` may raise maneuver `idx` now.
+pub fn can_improve(f: &Fighter, idx: usize) -> bool {
+    let least = f.raised.iter().copied().min().unwrap_or(0);
+    f.condition != Condition::Dead
+        && f.sheet.experience >= f.sheet.body_points.max(0) as u32
+        && f.raised[idx] == least
+}
+
+fn after_fight_member(
+    state: &State,
+    by: Option<Seat>,
+    seat: Option<Seat>,
+    member: Option<&str>,
+) -> Result<(Seat, usize), Rejection> {
+    let seat = acting_seat(state, by, seat)?;
+    if state.phase != Phase::Aftermath {
+        return reject(
+            "lostworlds.phase",
+            "experience is spent after the fight, before the journal is closed",
+        );
+    }
+    let st = state.seat(seat);
+    let mi = match member {
+        None => st.active,
+        Some(id) => st
+            .party
+            .iter()
+            .position(|f| f.sheet.id == id)
+            .ok_or_else(|| {
+                Rejection::new(
+                    "lostworlds.party",
+                    format!("seat {seat}'s party has no `{id}`"),
+                )
+            })?,
+    };
+    if st.party[mi].condition == Condition::Dead {
+        return reject(
+            "lostworlds.dead",
+            format!(
+                "{} died; a new character starts from the printed sheet",
+                st.party[mi].sheet.name
+            ),
+        );
+    }
+    Ok((seat, mi))
+}
+
+fn party_move(
+    state: &State,
+    by: Option<Seat>,
+    seat: Option<Seat>,
+    member: &str,
+    mark: PartyMark,
+) -> Result<(Seat, usize), Rejection> {
+    let seat = acting_seat(state, by, seat)?;
+    fighting(state)?;
+    in_fight(state, seat)?;
+    let st = state.seat(seat);
+    if state.pending.contains_key(&seat) {
+        return reject(
+            "lostworlds.party",
+            format!("{} has already chosen this exchange", st.name()),
+        );
+    }
+    if st.party_turn == Some(state.exchanges) {
+        return reject(
+            "lostworlds.party",
+            "the party has already acted on this picture",
+        );
+    }
+    let marked = state.foes(seat).into_iter().any(|f| {
+        state
+            .seat(f)
+            .sights
+            .get(&seat)
+            .is_some_and(|s| s.party == Some(mark))
+    });
+    if !marked {
+        return reject(
+            "lostworlds.party",
+            format!(
+                "no ({}) picture of {} is open now",
+                mark.symbol(),
+                st.name()
+            ),
+        );
+    }
+    let Some(mi) = st.party.iter().position(|f| f.sheet.id == member) else {
+        return reject(
+            "lostworlds.party",
+            format!("{}'s party has no `{member}`", st.player),
+        );
+    };
+    if mi == st.active {
+        return reject(
+            "lostworlds.party",
+            format!("{} is already fighting", st.party[mi].sheet.name),
+        );
+    }
+    if st.party[mi].condition != Condition::Fit {
+        return reject(
+            "lostworlds.party",
+            format!("{} cannot act: they are down", st.party[mi].sheet.name),
+        );
+    }
+    Ok((seat, mi))
+}
+
+/// Records one seat's held choice and resolves the exchange if it was the last.
+fn held_then_resolve(
+    state: &State,
+    seat: Seat,
+    page: u32,
+    targets: &[Seat],
+    fact: Fact,
+) -> Result<Vec<Fact>, Rejection> {
+    let mut picks: BTreeMap<Seat, (usize, Vec<Seat>)> = BTreeMap::new();
+    for s in state.fighting_seats() {
+        let (p, t) = if s == seat {
+            (page, targets.to_vec())
+        } else {
+            match state.pending.get(&s) {
+                Some(Pending::Chosen { page, targets }) => (*page, targets.clone()),
+                _ => return Ok(vec![fact]),
+            }
+        };
+        let idx = find_maneuver(state, s, Some(p), None)?;
+        picks.insert(s, (idx, t));
+    }
+    let mut facts = vec![fact];
+    facts.extend(resolve(state, &picks, None)?);
+    Ok(facts)
+}
+
+fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
+    let fighting_seats = state.fighting_seats();
+    let mut picks = BTreeMap::new();
+    let mut seen = BTreeMap::new();
+    for mv in moves {
+        if mv.seat as usize >= state.seats.len() {
+            return reject("lostworlds.seat", format!("there is no seat {}", mv.seat));
+        }
+        in_fight(state, mv.seat)?;
+        if picks.contains_key(&mv.seat) {
+            return reject(
+                "lostworlds.exchange",
+                format!("seat {} appears twice in the exchange", mv.seat),
+            );
+        }
+        let idx = find_maneuver(state, mv.seat, mv.page, mv.maneuver.as_deref())?;
+        check_maneuver(state, mv.seat, idx)?;
+        check_targets(state, mv.seat, &mv.targets)?;
+        if state.books_mode == BooksMode::Full && !mv.seen.is_empty() {
+            return reject(
+                "lostworlds.exchange",
+                "full mode looks the pictures up in the books: leave out `seen`",
+            );
+        }
+        picks.insert(mv.seat, (idx, mv.targets.clone()));
+        seen.insert(mv.seat, mv.seen.clone());
+    }
+    if let Some(s) = fighting_seats.iter().find(|s| !picks.contains_key(s)) {
+        return reject(
+            "lostworlds.exchange",
+            format!(
+                "the exchange needs a maneuver from every fighter: {} (seat {s}) is missing",
+                state.seat(*s).name()
+            ),
+        );
+    }
+    let seen = (state.books_mode == BooksMode::Record).then_some(&seen);
+    resolve(state, &picks, seen)
+}
+
+// ---------------------------------------------------------------- the exchange
+
+/// The page `seat` turns to against `foe` with maneuver `m`: its X page when
+/// it picked a close-range maneuver and sees that opponent at extended range.
+fn turned_page(state: &State, seat: Seat, foe: Seat, m: &Maneuver) -> (u32, bool) {
+    let far = state
+        .seat(seat)
+        .sights
+        .get(&foe)
+        .is_some_and(|s| s.range == Range::Extended);
+    match m.x {
+        Some(x) if far && !m.is_extended() => (x, true),
+        _ => (m.page, false),
+    }
+}
+
+/// Height: the taller adds 1 to Orange and Red, the shorter takes 1 from Orange.
+pub fn height_adjustment(attacker: &Character, defender: &Character, colour: Colour) -> i32 {
+    use std::cmp::Ordering::*;
+    match (attacker.height.cmp(&defender.height), colour) {
+        (Greater, Colour::Orange | Colour::Red) => 1,
+        (Less, Colour::Orange) => -1,
+        _ => 0,
+    }
+}
+
+/// What the attacker saw: from the book, or as the table reported it.
+fn sighted(
+    state: &State,
+    seen: Option<&BTreeMap<Seat, Vec<Seen>>>,
+    a: Seat,
+    d: Seat,
+    a_page: u32,
+    d_page: u32,
+) -> Result<(u32, Picture), Rejection> {
+    let defender = &state.seat(d).fighter().sheet;
+    let Some(seen) = seen else {
+        let book: &Book = &state.books[&defender.id];
+        let pic = book
+            .look_up(a_page, d_page)
+            .and_then(|p| book.pictures.get(&p).map(|pic| (p, pic.clone())))
+            .ok_or_else(|| {
+                Rejection::new(
+                    "lostworlds.book",
+                    format!(
+                        "{}'s book has no picture for page {a_page} against page {d_page}",
+                        defender.name
+                    ),
+                )
+            })?;
+        return Ok(pic);
+    };
+    let who = state.seat(a).name();
+    let several = state.foes(a).len() > 1;
+    let against = if several {
+        format!(" against {}", defender.name)
+    } else {
+        String::new()
+    };
+    let entries = seen.get(&a).map(Vec::as_slice).unwrap_or(&[]);
+    let entry = entries
+        .iter()
+        .find(|s| s.opponent == Some(d))
+        .or_else(|| entries.iter().find(|s| s.opponent.is_none() && !several));
+    let Some(entry) = entry else {
+        return reject(
+            "lostworlds.record",
+            format!("record mode: {who}'s result{against} is missing: add it to `seen`"),
+        );
+    };
+    let need = |field: &str| {
+        Rejection::new(
+            "lostworlds.record",
+            format!("record mode: {who}'s result{against} needs `{field}`"),
+        )
+    };
+    let picture = entry.picture.ok_or_else(|| need("picture"))?;
+    let range = entry.range.ok_or_else(|| need("range"))?;
+    let tell = entry.tell.clone().ok_or_else(|| need("tell"))?;
+    if picture % 2 == 0 || !(1..=63).contains(&picture) {
+        return reject(
+            "lostworlds.record",
+            format!("record mode: {who} saw picture {picture}, but pictures are odd pages 1..63"),
+        );
+    }
+    if matches!(entry.score, Some(s) if s < 0) {
+        return reject(
+            "lostworlds.record",
+            format!("record mode: {who}'s score cannot be negative"),
+        );
+    }
+    if entry.critical.is_some() && entry.score.is_none() {
+        return reject(
+            "lostworlds.record",
+            format!("record mode: {who}'s critical burst needs the `score` beside it"),
+        );
+    }
+    Ok((
+        picture,
+        Picture {
+            title: entry
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("picture {picture}")),
+            range,
+            score: entry.score,
+            critical: entry.critical.clone(),
+            tell,
+            party: entry.party,
+        },
+    ))
+}
+
+fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
+    Restriction::parse(text)
+        .map_err(|e| Rejection::new("lostworlds.restriction_text", format!("{who}: {e}")))
+}
+
+fn resolve(
+    state: &State,
+    picks: &BTreeMap<Seat, (usize, Vec<Seat>)>,
+    seen: Option<&BTreeMap<Seat, Vec<Seen>>>,
+) -> Result<Vec<Fact>, Rejection> {
+    let number = state.exchanges + 1;
+    let maneuver = |s: Seat| &state.seat(s).fighter().sheet.maneuvers[picks[&s].0];
+    let mut turns = Vec::new();
+    for (&seat, (idx, _)) in picks {
+        let st = state.seat(seat);
+        let m = maneuver(seat);
+        turns.push(Turn {
+            seat,
+            member: st.active,
+            maneuver: *idx,
+            name: m.full_name(),
+            colour: m.colour,
+            page: m.page,
+            set_aside: choices(state, seat).set_aside,
+        });
+    }
+    let mut blows: Vec<Blow> = Vec::new();
+    for &a in picks.keys() {
+        let attacker = state.seat(a);
+        let sheet = &attacker.fighter().sheet;
+        let m = maneuver(a);
+        for d in state.foes(a) {
+            let defender = &state.seat(d).fighter().sheet;
+            let (a_page, x_column) = turned_page(state, a, d, m);
+            let (d_page, _) = turned_page(state, d, a, maneuver(d));
+            let (picture, pic) = sighted(state, seen, a, d, a_page, d_page)?;
+            let tell = read(
+                &pic.tell,
+                &format!("picture {picture} of {}'s book", defender.name),
+            )?;
+            let mut parts = Vec::new();
+            let mut total = 0;
+            if let Some(score) = pic.score {
+                parts.push(Part {
+                    label: "score".into(),
+                    value: score,
+                });
+                parts.push(Part {
+                    label: m.name.clone(),
+                    value: m.modifier,
+                });
+                let h = height_adjustment(sheet, defender, m.colour);
+                if h != 0 {
+                    parts.push(Part {
+                        label: "height".into(),
+                        value: h,
+                    });
+                }
+                for t in &attacker.orders.next_turn {
+                    let b = t.clause.bonus(m);
+                    if b != 0 && t.from == Some(d) {
+                        parts.push(Part {
+                            label: "bonus".into(),
+                            value: b,
+                        });
+                    }
+                }
+                for t in &attacker.orders.lasting {
+                    let p = t.clause.penalty(m);
+                    if p != 0 {
+                        parts.push(Part {
+                            label: "penalty".into(),
+                            value: p,
+                        });
+                    }
+                }
+                total = parts.iter().map(|p| p.value).sum();
+            }
+            let critical = match (&pic.critical, pic.score) {
+                (Some(c), Some(_)) if total >= c.threshold => Some(CriticalHit {
+                    threshold: c.threshold,
+                    restriction: read(&c.restriction, &format!("critical of picture {picture}"))?,
+                }),
+                _ => None,
+            };
+            blows.push(Blow {
+                attacker: a,
+                defender: d,
+                page: a_page,
+                x_column,
+                picture,
+                title: pic.title.clone(),
+                range: pic.range,
+                party: pic.party,
+                score: pic.score,
+                parts,
+                total,
+                landed: pic.score.is_some(),
+                damage: total.max(0),
+                critical,
+                tell,
+            });
+        }
+        // Attacks: only so many opponents may be scored on; the attacker's
+        // targets come first, then the heaviest blows, then the lowest seat.
+        let limit = sheet.attacks_with(m) as usize;
+        let targets = &picks[&a].1;
+        let mut scoring: Vec<usize> = (0..blows.len())
+            .filter(|&i| blows[i].attacker == a && blows[i].score.is_some())
+            .collect();
+        if scoring.len() > limit {
+            scoring.sort_by_key(|&i| {
+                let pref = targets
+                    .iter()
+                    .position(|&t| t == blows[i].defender)
+                    .unwrap_or(usize::MAX);
+                (pref, -blows[i].damage, blows[i].defender)
+            });
+            for &i in &scoring[limit..] {
+                blows[i].landed = false;
+                blows[i].damage = 0;
+                blows[i].critical = None;
+            }
+        }
+    }
+    // Falls: unconscious at 0 or below, dead at -5 or below.
+    let mut falls = Vec::new();
+    for &d in picks.keys() {
+        let st = state.seat(d);
+        let taken: i32 = blows
+            .iter()
+            .filter(|b| b.defender == d && b.landed)
+            .map(|b| b.damage)
+            .sum();
+        let body = st.fighter().body - taken;
+        if taken > 0 && body <= 0 {
+            let victors = blows
+                .iter()
+                .filter(|b| b.defender == d && b.landed && b.damage > 0)
+                .map(|b| (b.attacker, state.seat(b.attacker).active))
+                .collect();
+            falls.push(Fall {
+                seat: d,
+                member: st.active,
+                body,
+                condition: if body <= -5 {
+                    Condition::Dead
+                } else {
+                    Condition::Unconscious
+                },
+                max_body: st.fighter().sheet.body_points,
+                victors,
+            });
+        }
+    }
+    // Escape: announced last turn, at extended range now, and not scored upon.
+    let mut escaped = Vec::new();
+    let mut escapes_failed = Vec::new();
+    for &s in picks.keys() {
+        if !state.seat(s).escaping {
+            continue;
+        }
+        let scored_on = blows.iter().any(|b| b.defender == s && b.landed);
+        let far = blows
+            .iter()
+            .filter(|b| b.attacker == s)
+            .all(|b| b.range == Range::Extended);
+        let fell = falls.iter().any(|f| f.seat == s);
+        if far && !scored_on && !fell {
+            escaped.push(s);
+        } else {
+            escapes_failed.push(s);
+        }
+    }
+    let resolution = Resolution {
+        number,
+        turns,
+        blows,
+        falls,
+        escaped,
+        escapes_failed,
+    };
+    let mut facts = vec![];
+    let end = fight_end(state, &resolution);
+    facts.push(Fact::ExchangeResolved(resolution));
+    if let Some(end) = end {
+        facts.push(end);
+    }
+    Ok(facts)
+}
+
+/// Whether the fight ends after `r`, and with what experience.
+fn fight_end(state: &State, r: &Resolution) -> Option<Fact> {
+    let status = |s: Seat| {
+        if r.falls.iter().any(|f| f.seat == s) {
+            SeatStatus::Down
+        } else if r.escaped.contains(&s) {
+            SeatStatus::Escaped
+        } else {
+            state.seat(s).status
+        }
+    };
+    let others: Vec<Seat> = (1..state.seats.len() as Seat).collect();
+    let standing: Vec<Seat> = others
+        .iter()
+        .copied()
+        .filter(|&s| status(s) == SeatStatus::Fighting)
+        .collect();
+    let lone = status(0);
+    let outcome = if lone == SeatStatus::Escaped {
+        Outcome {
+            ending: Ending::Escape,
+            victors: vec![],
+        }
+    } else if lone == SeatStatus::Down {
+        if standing.is_empty() {
+            Outcome {
+                ending: Ending::MutualKnockout,
+                victors: vec![],
+            }
+        } else {
+            Outcome {
+                ending: Ending::Knockout,
+                victors: standing,
+            }
+        }
+    } else if standing.is_empty() {
+        if others.iter().any(|&s| status(s) == SeatStatus::Down) {
+            Outcome {
+                ending: Ending::Knockout,
+                victors: vec![0],
+            }
+        } else {
+            Outcome {
+                ending: Ending::Escape,
+                victors: vec![],
+            }
+        }
+    } else if r.number >= state.exchange_limit {
+        Outcome {
+            ending: Ending::Draw,
+            victors: vec![],
+        }
+    } else {
+        return None;
+    };
+    // Experience: the fallen's maximum body points to whoever landed damage
+    // on them in the exchange they fell; the dead gain nothing.
+    let mut points: BTreeMap<(Seat, usize), u32> = BTreeMap::new();
+    for fall in state.falls.iter().chain(&r.falls) {
+        for &(s, mi) in &fall.victors {
+            let dead = r
+                .falls
+                .iter()
+                .chain(&state.falls)
+                .any(|f| f.seat == s && f.member == mi && f.condition == Condition::Dead);
+            if !dead {
+                *points.entry((s, mi)).or_default() += fall.max_body.max(0) as u32;
+            }
+        }
+    }
+    let awards = points
+        .into_iter()
+        .map(|((seat, member), points)| {
+            let before = state.seat(seat).party[member].sheet.defeated_body_points;
+            Award {
+                seat,
+                member,
+                points,
+                advancements: (before + points) / BODY_POINTS_PER_ADVANCEMENT
+                    - before / BODY_POINTS_PER_ADVANCEMENT,
+            }
+        })
+        .collect();
+    Some(Fact::FightEnded { outcome, awards })
+}
+
+// ---------------------------------------------------------------- legal
+
+fn choose(seat: Seat, m: &Maneuver) -> Action {
+    Action::Choose {
+        seat: Some(seat),
+        page: Some(m.page),
+        maneuver: Some(m.full_name()),
+        targets: vec![],
+    }
+}
+
+/// Every action open now, for one seat or the whole table.
+pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+    let seats: Vec<Seat> = match seat {
+        Some(s) if (s as usize) < state.seats.len() => vec![s],
+        Some(_) => return vec![],
+        None => (0..state.seats.len() as Seat).collect(),
+    };
+    let mut out = Vec::new();
+    match state.phase {
+        Phase::Fighting => {
+            for &s in &seats {
+                let st = state.seat(s);
+                if st.status != SeatStatus::Fighting {
+                    continue;
+                }
+                let sheet = &st.fighter().sheet;
+                let pending = state.pending.get(&s);
+                if state.books_mode == BooksMode::Full {
+                    match pending {
+                        None => {
+                            for &i in &choices(state, s).open {
+                                out.push(Legal::ready(choose(s, &sheet.maneuvers[i])));
+                            }
+                            out.push(Legal {
+                                action: Action::Commit {
+                                    seat: Some(s),
+                                    hash: "<sha256 of page:salt>".into(),
+                                },
+                                needs: vec!["hash: lowercase hex SHA-256 of \"<page>:<salt>\" for the maneuver chosen".into()],
+                            });
+                        }
+                        Some(Pending::Committed { .. }) => out.push(Legal {
+                            action: Action::Reveal {
+                                seat: Some(s),
+                                page: 0,
+                                salt: "<salt>".into(),
+                                targets: vec![],
+                            },
+                            needs: vec!["page and salt: the ones committed to".into()],
+                        }),
+                        Some(Pending::Chosen { .. }) => {}
+                    }
+                }
+                let far = state
+                    .foes(s)
+                    .iter()
+                    .all(|f| st.sights[f].range == Range::Extended);
+                if !st.escaping && far {
+                    out.push(Legal::ready(Action::Escape { seat: Some(s) }));
+                }
+                if pending.is_none() && st.party_turn != Some(state.exchanges) {
+                    let marks: Vec<PartyMark> = state
+                        .foes(s)
+                        .iter()
+                        .filter_map(|f| state.seat(*f).sights.get(&s).and_then(|x| x.party))
+                        .collect();
+                    for (mi, f) in st.party.iter().enumerate() {
+                        if mi == st.active || f.condition != Condition::Fit {
+                            continue;
+                        }
+                        if marks.contains(&PartyMark::StepIn) {
+                            out.push(Legal::ready(Action::StepIn {
+                                seat: Some(s),
+                                member: f.sheet.id.clone(),
+                            }));
+                        }
+                        if marks.contains(&PartyMark::Missile) {
+                            out.push(Legal {
+                                action: Action::FireMissile {
+                                    seat: Some(s),
+                                    member: f.sheet.id.clone(),
+                                    what: "<spell or missile>".into(),
+                                },
+                                needs: vec!["what: the spell or missile fired".into()],
+                            });
+                        }
+                    }
+                }
+            }
+            if seat.is_none() && state.pending.is_empty() {
+                let record = state.books_mode == BooksMode::Record;
+                let maneuvers = state
+                    .fighting_seats()
+                    .into_iter()
+                    .map(|s| {
+                        let open = choices(state, s).open;
+                        let m = &state.seat(s).fighter().sheet.maneuvers
+                            [open[(state.exchanges as usize + s as usize) % open.len()]];
+                        Move {
+                            seat: s,
+                            page: Some(m.page),
+                            maneuver: Some(m.full_name()),
+                            targets: vec![],
+                            seen: if record {
+                                state
+                                    .foes(s)
+                                    .into_iter()
+                                    .map(|f| Seen {
+                                        opponent: Some(f),
+                                        ..Seen::default()
+                                    })
+                                    .collect()
+                            } else {
+                                vec![]
+                            },
+                        }
+                    })
+                    .collect();
+                out.push(Legal {
+                    action: Action::Exchange { maneuvers },
+                    needs: if record {
+                        vec!["seen: per seat and opponent, the picture, range and tell read (and score and critical when printed)".into()]
+                    } else {
+                        vec![]
+                    },
+                });
+            }
+        }
+        Phase::Aftermath => {
+            for &s in &seats {
+                for f in &state.seat(s).party {
+                    if f.condition == Condition::Dead {
+                        continue;
+                    }
+                    let member = Some(f.sheet.id.clone());
+                    if f.advancements > 0 {
+                        for category in advance_categories(f) {
+                            out.push(Legal::ready(Action::Advance {
+                                seat: Some(s),
+                                member: member.clone(),
+                                category,
+                            }));
+                        }
+                    }
+                    for (i, m) in f.sheet.maneuvers.iter().enumerate() {
+                        if can_improve(f, i) {
+                            out.push(Legal::ready(Action::Improve {
+                                seat: Some(s),
+                                member: member.clone(),
+                                maneuver: m.full_name(),
+                            }));
+                        }
+                    }
+                }
+            }
+            let unspent = state
+                .seats
+                .iter()
+                .flat_map(|s| &s.party)
+                .any(|f| f.advancements > 0 && f.condition != Condition::Dead);
+            if !unspent {
+                out.push(Legal::ready(Action::Close));
+            }
+        }
+        Phase::Closed => {}
+    }
+    out
+}
+
+/// Whether anything is left to do after the fight.
+pub fn aftermath_open(state: &State) -> bool {
+    state.seats.iter().flat_map(|s| &s.party).any(|f| {
+        f.condition != Condition::Dead
+            && (f.advancements > 0 || (0..f.sheet.maneuvers.len()).any(|i| can_improve(f, i)))
+    })
+}

@@ -1,0 +1,177 @@
+//! Lost Worlds options, as given with `--option K=V`.
+//!
+//! - `books=full|record`: `full` (default) looks every page up in the pack's
+//!   books; `record` trusts the table, whose exchanges carry what each fighter saw.
+//! - `characters=nowa,brakka`: the character of each seat in order; `+` makes a
+//!   party (`nowa+brakka,brakka`). `seat0=nowa`, `seat1=...` set one seat.
+//!   Unset seats play Nowa (seat 0) or the pack's sample opponent.
+//! - `exchange_limit=200`: after this many exchanges the fight is a draw, so
+//!   every fight ends.
+//!
+//! Values may arrive as JSON strings or numbers ("200" and 200 alike).
+
+use std::collections::BTreeMap;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use tabletape_events::Seat;
+
+/// Where the pictures come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BooksMode {
+    /// The engine looks pages up in the pack's books.
+    #[default]
+    Full,
+    /// The table looks pages up in their physical books and reports what they saw.
+    Record,
+}
+
+/// The default cap on exchanges before a fight is declared a draw.
+pub const DEFAULT_EXCHANGE_LIMIT: u32 = 200;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    pub books: BooksMode,
+    /// Character ids per seat that were named; a party has several.
+    pub seats: BTreeMap<Seat, Vec<String>>,
+    pub exchange_limit: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            books: BooksMode::Full,
+            seats: BTreeMap::new(),
+            exchange_limit: DEFAULT_EXCHANGE_LIMIT,
+        }
+    }
+}
+
+const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit";
+
+fn text(option: &str, v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.trim().to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("option `{option}`: expected a string, not {other}")),
+    }
+}
+
+fn party(option: &str, s: &str) -> Result<Vec<String>, String> {
+    let ids: Vec<String> = s.split('+').map(|p| p.trim().to_string()).collect();
+    if ids.iter().any(String::is_empty) {
+        return Err(format!(
+            "option `{option}`: `{s}` names an empty character (write ids joined by `+`)"
+        ));
+    }
+    Ok(ids)
+}
+
+impl Options {
+    /// Reads options from the `--option` map.
+    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
+        let mut o = Options::default();
+        for (key, v) in map {
+            match key.as_str() {
+                "books" => {
+                    o.books = match text(key, v)?.to_ascii_lowercase().as_str() {
+                        "full" => BooksMode::Full,
+                        "record" => BooksMode::Record,
+                        other => {
+                            return Err(format!(
+                                "option `books`: `{other}` is not one of full, record"
+                            ))
+                        }
+                    }
+                }
+                "characters" => {
+                    let seats: Vec<String> = match v {
+                        Value::Array(a) => {
+                            a.iter().map(|x| text(key, x)).collect::<Result<_, _>>()?
+                        }
+                        other => text(key, other)?
+                            .split(',')
+                            .map(|s| s.trim().to_string())
+                            .collect(),
+                    };
+                    for (seat, s) in seats.iter().enumerate() {
+                        o.seats.entry(seat as Seat).or_insert(party(key, s)?);
+                    }
+                }
+                "exchange_limit" => {
+                    let t = text(key, v)?;
+                    o.exchange_limit = match t.parse::<u32>() {
+                        Ok(n) if n >= 1 => n,
+                        _ => {
+                            return Err(format!(
+                            "option `exchange_limit`: `{t}` is not a whole number of at least 1"
+                        ))
+                        }
+                    };
+                }
+                seat if seat.starts_with("seat") => {
+                    let n: Seat = seat["seat".len()..].parse().map_err(|_| {
+                        format!("option `{seat}`: name a seat by number, as in seat0 or seat1")
+                    })?;
+                    // A seat named on its own wins over the `characters` list.
+                    o.seats.insert(n, party(key, &text(key, v)?)?);
+                }
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}`; Lost Worlds knows {KNOWN}"
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, Value>::deserialize(d)?;
+        Options::from_map(&map).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Options, String> {
+        serde_json::from_value::<Options>(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn options_are_lenient_and_precise() {
+        let o = read(json!({"books": "Record", "characters": "nowa+brakka, brakka", "seat2": "nowa", "exchange_limit": "50"})).unwrap();
+        assert_eq!(o.books, BooksMode::Record);
+        assert_eq!(o.seats[&0], vec!["nowa", "brakka"]);
+        assert_eq!(o.seats[&1], vec!["brakka"]);
+        assert_eq!(o.seats[&2], vec!["nowa"]);
+        assert_eq!(o.exchange_limit, 50);
+        assert_eq!(
+            read(json!({"exchange_limit": 7})).unwrap().exchange_limit,
+            7
+        );
+        assert_eq!(read(json!({})).unwrap(), Options::default());
+        assert!(read(json!({"books": "paper"}))
+            .unwrap_err()
+            .contains("`paper` is not one of full, record"));
+        assert!(read(json!({"exchange_limit": 0}))
+            .unwrap_err()
+            .contains("exchange_limit"));
+        assert!(read(json!({"colour": "red"}))
+            .unwrap_err()
+            .contains("unknown option `colour`"));
+        assert!(read(json!({"seatx": "nowa"}))
+            .unwrap_err()
+            .contains("seat0"));
+        assert!(read(json!({"seat1": "nowa+"}))
+            .unwrap_err()
+            .contains("empty character"));
+    }
+}

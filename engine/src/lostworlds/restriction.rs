@@ -1,0 +1,747 @@
+//! The restriction parser: the words one fighter reads aloud to another.
+//!
+//! A restriction is one or more sentences; a sentence is one or more clauses
+//! joined by ", but". Each clause is one of: no restriction; "do only" or
+//! "do no" a list, for the next turn, for the rest of the combat, or until the
+//! weapon has been retrieved (the weapon is lost); a +N bonus if a score lands
+//! (on anything, or on a listed kind of maneuver); a cumulative score penalty
+//! for the rest of the combat; the weapon being usable again; or a note the
+//! engine keeps but does not enforce (a sentence opening with "If").
+//!
+//! A list names colours, categories (singular or plural), maneuver names, full
+//! maneuver names or "Extended Range", joined by ", " and " or ". A lone word
+//! that only makes sense with the next item's last word is completed by it, so
+//! "Down or Side Swing" means Down Swings or Side Swings. Matching is
+//! case-insensitive and quotes are ignored.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::content::{Colour, Maneuver};
+
+/// Something a restriction's list names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Item {
+    Colour(Colour),
+    ExtendedRange,
+    /// A category, maneuver name or word, lowercased ("jumps", "kick", "swing").
+    Term(String),
+}
+
+/// How long a do-only or do-no clause lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Span {
+    NextTurn,
+    RestOfCombat,
+    /// The weapon is lost: the clause holds until a "may use weapon again".
+    UntilWeaponRetrieved,
+}
+
+/// One clause of a restriction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "clause", rename_all = "snake_case")]
+pub enum Clause {
+    /// No restriction next turn.
+    Free,
+    Only {
+        items: Vec<Item>,
+        except: Vec<Item>,
+        span: Span,
+    },
+    No {
+        items: Vec<Item>,
+        except: Vec<Item>,
+        span: Span,
+    },
+    /// Added to a score next turn; an empty list means any maneuver.
+    Bonus {
+        amount: i32,
+        items: Vec<Item>,
+    },
+    /// Taken from every score for the rest of the combat; readings add up.
+    Penalty {
+        amount: i32,
+        except: Vec<Item>,
+    },
+    WeaponRetrieved,
+    /// A sentence kept as read and not enforced.
+    Note {
+        text: String,
+    },
+}
+
+/// A restriction as read aloud, with its parsed clauses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Restriction {
+    pub text: String,
+    pub clauses: Vec<Clause>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("cannot read the restriction \"{text}\": {reason}")]
+pub struct RestrictionError {
+    pub text: String,
+    pub reason: String,
+}
+
+/// Categories a list may name; a category names only its own maneuvers.
+const CATEGORIES: [&str; 9] = [
+    "down swing",
+    "side swing",
+    "thrust",
+    "block and strike",
+    "fake",
+    "special",
+    "block",
+    "jump",
+    "extended range",
+];
+
+fn singular(term: &str) -> &str {
+    match term.strip_suffix('s') {
+        Some(s) if s.len() >= 3 => s,
+        _ => term,
+    }
+}
+
+/// Whether `term` names a category ("Jumps", "down swing").
+pub fn is_category_term(term: &str) -> bool {
+    let t = term.to_ascii_lowercase();
+    CATEGORIES.contains(&t.as_str()) || CATEGORIES.contains(&singular(&t))
+}
+
+/// Whether a list term names maneuver `m`.
+pub fn term_admits(term: &str, m: &Maneuver) -> bool {
+    let term = term.to_ascii_lowercase();
+    let sing = singular(&term);
+    let category = m.category.to_ascii_lowercase();
+    if term == category || sing == category {
+        return true;
+    }
+    if is_category_term(&term) {
+        return false;
+    }
+    let name = m.name.to_ascii_lowercase();
+    let full = m.full_name().to_ascii_lowercase();
+    if [name.as_str(), full.as_str()]
+        .iter()
+        .any(|n| *n == term || *n == sing)
+    {
+        return true;
+    }
+    // A single word such as "Swing" names every maneuver with that word.
+    !term.contains(' ') && full.split(' ').any(|w| w == term || w == sing)
+}
+
+impl Item {
+    pub fn admits(&self, m: &Maneuver) -> bool {
+        match self {
+            Item::Colour(c) => m.colour == *c,
+            Item::ExtendedRange => m.is_extended(),
+            Item::Term(t) => term_admits(t, m),
+        }
+    }
+
+    /// The item as a player would say it.
+    pub fn words(&self) -> String {
+        match self {
+            Item::Colour(c) => c.name().to_string(),
+            Item::ExtendedRange => "Extended Range".into(),
+            Item::Term(t) => t
+                .split(' ')
+                .map(|w| {
+                    if w == "and" {
+                        w.to_string()
+                    } else {
+                        let mut cs = w.chars();
+                        cs.next()
+                            .map(|f| f.to_ascii_uppercase().to_string() + cs.as_str())
+                            .unwrap_or_default()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
+    /// Why `m` falls under this item, for a rejection.
+    fn because(&self, m: &Maneuver) -> String {
+        match self {
+            Item::Colour(c) => format!("{} is {}", m.full_name(), c.name()),
+            Item::ExtendedRange => format!("{} is Extended Range", m.full_name()),
+            Item::Term(_) => format!("{} counts as {}", m.full_name(), self.words()),
+        }
+    }
+}
+
+/// "Green or Yellow", "Kick, Yellow or Green".
+pub fn list_words(items: &[Item]) -> String {
+    let words: Vec<String> = items.iter().map(Item::words).collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+impl Clause {
+    /// Whether this clause lets the fighter do `m`. `sheet` is the fighter's
+    /// whole sheet; `widen` says the clause came from an opponent at extended
+    /// range while others stand close, so its extended-range items are met by
+    /// any close-range maneuver's X page.
+    pub fn permits(&self, m: &Maneuver, sheet: &[Maneuver], widen: bool) -> Result<(), String> {
+        match self {
+            Clause::Only {
+                items,
+                except,
+                span,
+            } => {
+                let retrieving = *span == Span::UntilWeaponRetrieved
+                    && m.name.eq_ignore_ascii_case("retrieve weapon");
+                if retrieving {
+                    return Ok(());
+                }
+                if let Some(e) = except.iter().find(|e| e.admits(m)) {
+                    return Err(format!("{} is excepted ({})", m.full_name(), e.words()));
+                }
+                if items.iter().any(|i| i.admits(m)) {
+                    return Ok(());
+                }
+                let via_x = widen
+                    && !m.is_extended()
+                    && sheet.iter().filter(|e| e.is_extended()).any(|e| {
+                        items.iter().any(|i| i.admits(e)) && !except.iter().any(|x| x.admits(e))
+                    });
+                if via_x {
+                    return Ok(());
+                }
+                Err(format!(
+                    "{} is not among {}",
+                    m.full_name(),
+                    list_words(items)
+                ))
+            }
+            Clause::No { items, except, .. } => {
+                if except.iter().any(|e| e.admits(m)) {
+                    return Ok(());
+                }
+                match items.iter().find(|i| i.admits(m)) {
+                    Some(i) => Err(i.because(m)),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this is a do-only clause that admits some extended-range maneuver
+    /// of `sheet`: the instruction that allows Extended Range at all.
+    pub fn instructs_extended(&self, sheet: &[Maneuver]) -> bool {
+        match self {
+            Clause::Only { items, except, .. } => sheet
+                .iter()
+                .filter(|m| m.is_extended())
+                .any(|m| items.iter().any(|i| i.admits(m)) && !except.iter().any(|e| e.admits(m))),
+            _ => false,
+        }
+    }
+
+    /// The bonus this clause adds to a score made with `m`.
+    pub fn bonus(&self, m: &Maneuver) -> i32 {
+        match self {
+            Clause::Bonus { amount, items }
+                if items.is_empty() || items.iter().any(|i| i.admits(m)) =>
+            {
+                *amount
+            }
+            _ => 0,
+        }
+    }
+
+    /// The penalty (negative) this clause takes from a score made with `m`.
+    pub fn penalty(&self, m: &Maneuver) -> i32 {
+        match self {
+            Clause::Penalty { amount, except } if !except.iter().any(|e| e.admits(m)) => -amount,
+            _ => 0,
+        }
+    }
+}
+
+impl Restriction {
+    /// Parses the words read aloud.
+    pub fn parse(text: &str) -> Result<Restriction, RestrictionError> {
+        let fail = |reason: String| RestrictionError {
+            text: text.to_string(),
+            reason,
+        };
+        let cleaned: String = text
+            .chars()
+            .filter(|c| {
+                !matches!(
+                    c,
+                    '"' | '\'' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}'
+                )
+            })
+            .collect();
+        let cleaned = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+        let cleaned = cleaned.replace(", (", " (");
+        let cleaned = cleaned.trim().trim_end_matches('.').trim().to_string();
+        if cleaned.is_empty() {
+            return Err(fail("it is empty".into()));
+        }
+        let mut clauses = Vec::new();
+        for sentence in sentences(&cleaned) {
+            let lower = sentence.to_ascii_lowercase();
+            if lower.starts_with("if ") {
+                clauses.push(Clause::Note {
+                    text: sentence.to_string(),
+                });
+                continue;
+            }
+            for part in lower.split(", but ") {
+                clauses.push(parse_clause(part.trim()).map_err(&fail)?);
+            }
+        }
+        Ok(Restriction {
+            text: text.trim().to_string(),
+            clauses,
+        })
+    }
+
+    /// The opening order: both fighters start at extended range.
+    pub fn opening() -> Restriction {
+        Restriction::parse("Do only Extended Range next turn").expect("the opening order parses")
+    }
+
+    /// Every list term the restriction names, for content checks.
+    pub fn terms(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in &self.clauses {
+            let lists: Vec<&Vec<Item>> = match c {
+                Clause::Only { items, except, .. } | Clause::No { items, except, .. } => {
+                    vec![items, except]
+                }
+                Clause::Bonus { items, .. } => vec![items],
+                Clause::Penalty { except, .. } => vec![except],
+                _ => vec![],
+            };
+            for item in lists.into_iter().flatten() {
+                if let Item::Term(t) = item {
+                    out.push(t.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Splits at a full stop followed by a space and a letter ("p. 19" stays whole).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'.'
+            && bytes.get(i + 1) == Some(&b' ')
+            && bytes.get(i + 2).is_some_and(|b| b.is_ascii_alphabetic())
+        {
+            out.push(text[start..i].trim());
+            start = i + 2;
+        }
+    }
+    out.push(text[start..].trim().trim_end_matches('.'));
+    out.into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+fn parse_clause(s: &str) -> Result<Clause, String> {
+    match s {
+        "no restrictions next turn" | "no restrictions" | "no restriction next turn" => {
+            return Ok(Clause::Free)
+        }
+        "may use weapon again" | "may use your weapon again" | "you may use your weapon again" => {
+            return Ok(Clause::WeaponRetrieved)
+        }
+        _ => {}
+    }
+    if let Some(rest) = s.strip_prefix("add ") {
+        let (amount, rest) =
+            number(rest).ok_or_else(|| format!("`add` needs an amount such as +2 in `{s}`"))?;
+        let rest = rest.trim();
+        if rest == "if you score next turn" || rest == "if you score" {
+            return Ok(Clause::Bonus {
+                amount,
+                items: vec![],
+            });
+        }
+        if let Some(list) = rest.strip_prefix("to any ") {
+            let list = [
+                "that scores next turn",
+                "that score next turn",
+                "that scores",
+            ]
+            .iter()
+            .find_map(|end| list.strip_suffix(end))
+            .ok_or_else(|| format!("a bonus ends with `that scores next turn`: `{s}`"))?;
+            return Ok(Clause::Bonus {
+                amount,
+                items: parse_list(list)?,
+            });
+        }
+        return Err(format!("unknown bonus wording `{s}`"));
+    }
+    if let Some(rest) = s.strip_prefix("subtract ") {
+        let (amount, rest) =
+            number(rest).ok_or_else(|| format!("`subtract` needs an amount such as 2 in `{s}`"))?;
+        let (rest, except) = take_except(rest)?;
+        let words: String = rest
+            .replace(',', " ")
+            .split_whitespace()
+            .filter(|w| *w != "cumulative")
+            .collect::<Vec<_>>()
+            .join(" ");
+        let ok = [
+            "from all scores for the rest of the combat",
+            "from all scores for the rest of the game",
+        ]
+        .contains(&words.as_str());
+        if !ok {
+            return Err(format!("a penalty reads `subtract N from all scores, cumulative, for the rest of the combat`, not `{s}`"));
+        }
+        return Ok(Clause::Penalty {
+            amount: amount.abs(),
+            except,
+        });
+    }
+    let (only, rest) = if let Some(r) = s.strip_prefix("do only ") {
+        (true, r)
+    } else if let Some(r) = s.strip_prefix("do no ") {
+        (false, r)
+    } else {
+        return Err(format!("`{s}` is not a wording this engine knows (do only / do no / add / subtract / no restrictions)"));
+    };
+    let spans = [
+        (" next turn", Span::NextTurn),
+        (" for the rest of the combat", Span::RestOfCombat),
+        (" for the rest of the game", Span::RestOfCombat),
+        (
+            " until weapon has been retrieved",
+            Span::UntilWeaponRetrieved,
+        ),
+        (
+            " until your weapon has been retrieved",
+            Span::UntilWeaponRetrieved,
+        ),
+        (
+            " until the weapon has been retrieved",
+            Span::UntilWeaponRetrieved,
+        ),
+    ];
+    let (body, span) = spans
+        .iter()
+        .find_map(|(end, span)| rest.strip_suffix(end).map(|b| (b, *span)))
+        .ok_or_else(|| format!("`{s}` does not say how long: next turn, for the rest of the combat, or until weapon has been retrieved"))?;
+    let (body, except) = take_except(body)?;
+    let items = parse_list(body.trim())?;
+    Ok(if only {
+        Clause::Only {
+            items,
+            except,
+            span,
+        }
+    } else {
+        Clause::No {
+            items,
+            except,
+            span,
+        }
+    })
+}
+
+/// "+2 ...", "-2 ...", "2 ..." -> (2, "..."), sign kept.
+fn number(s: &str) -> Option<(i32, &str)> {
+    let s = s.trim_start();
+    let end = s.find(' ').unwrap_or(s.len());
+    let n: i32 = s[..end].trim_start_matches('+').parse().ok()?;
+    Some((n, &s[end..]))
+}
+
+/// Pulls "(except <list>)" out of a clause body.
+fn take_except(s: &str) -> Result<(String, Vec<Item>), String> {
+    let Some(open) = s.find("(except ") else {
+        return Ok((s.to_string(), vec![]));
+    };
+    let close = s[open..]
+        .find(')')
+        .ok_or_else(|| format!("`(except` is not closed in `{s}`"))?
+        + open;
+    let list = parse_list(s[open + "(except ".len()..close].trim())?;
+    let rest = format!("{} {}", s[..open].trim_end(), s[close + 1..].trim_start());
+    Ok((rest.trim().to_string(), list))
+}
+
+fn parse_list(s: &str) -> Result<Vec<Item>, String> {
+    let raw: Vec<String> = s
+        .replace(" or ", ", ")
+        .split(',')
+        .map(|w| w.trim().to_string())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if raw.is_empty() {
+        return Err("an empty list".into());
+    }
+    let mut items = Vec::new();
+    for (i, word) in raw.iter().enumerate() {
+        let mut word = word.clone();
+        let completed = raw
+            .get(i + 1)
+            .and_then(|next| next.rsplit(' ').next())
+            .map(|last| format!("{word} {last}"));
+        if !word.contains(' ') && Colour::parse(&word).is_none() && !is_category_term(&word) {
+            if let Some(c) = completed.filter(|c| is_category_term(c)) {
+                word = c;
+            }
+        }
+        items.push(match Colour::parse(&word) {
+            Some(c) => Item::Colour(c),
+            None if word == "extended range" => Item::ExtendedRange,
+            None => Item::Term(word),
+        });
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lostworlds::content::Colour::*;
+
+    fn m(category: &str, name: &str, colour: Colour, page: u32) -> Maneuver {
+        let extended = category == "Extended Range";
+        Maneuver {
+            category: category.into(),
+            name: name.into(),
+            colour,
+            page,
+            x: if extended { None } else { Some(50) },
+            modifier: 0,
+            two_attacks: false,
+        }
+    }
+
+    fn t(s: &str) -> Item {
+        Item::Term(s.into())
+    }
+
+    fn p(s: &str) -> Vec<Clause> {
+        Restriction::parse(s)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .clauses
+    }
+
+    #[test]
+    fn every_phrasing_parses() {
+        assert_eq!(p("No restrictions next turn."), vec![Clause::Free]);
+        assert_eq!(
+            p("Do only Green or Yellow next turn."),
+            vec![Clause::Only {
+                items: vec![Item::Colour(Green), Item::Colour(Yellow)],
+                except: vec![],
+                span: Span::NextTurn
+            }]
+        );
+        assert_eq!(
+            p("Do no Red or Orange next turn"),
+            vec![Clause::No {
+                items: vec![Item::Colour(Red), Item::Colour(Orange)],
+                except: vec![],
+                span: Span::NextTurn
+            }]
+        );
+        assert_eq!(
+            p("Do no Orange for the rest of the combat"),
+            vec![Clause::No {
+                items: vec![Item::Colour(Orange)],
+                except: vec![],
+                span: Span::RestOfCombat
+            }]
+        );
+        assert_eq!(
+            p("Do only Jumps for the rest of the combat"),
+            vec![Clause::Only {
+                items: vec![t("jumps")],
+                except: vec![],
+                span: Span::RestOfCombat
+            }]
+        );
+        assert_eq!(
+            p("Do only EXTENDED RANGE next turn"),
+            vec![Clause::Only {
+                items: vec![Item::ExtendedRange],
+                except: vec![],
+                span: Span::NextTurn
+            }]
+        );
+        assert_eq!(
+            p("Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved."),
+            vec![Clause::Only {
+                items: vec![t("kick"), Item::Colour(Yellow), Item::Colour(Green)],
+                except: vec![t("wild swing")],
+                span: Span::UntilWeaponRetrieved
+            }]
+        );
+        assert_eq!(
+            p("May use weapon again. Do no Orange next turn."),
+            vec![
+                Clause::WeaponRetrieved,
+                Clause::No {
+                    items: vec![Item::Colour(Orange)],
+                    except: vec![],
+                    span: Span::NextTurn
+                }
+            ]
+        );
+        assert_eq!(
+            p("Add +2 if you Score next turn."),
+            vec![Clause::Bonus {
+                amount: 2,
+                items: vec![]
+            }]
+        );
+        assert_eq!(
+            p("Add +2 to any Down or Side Swing that Scores next turn."),
+            vec![Clause::Bonus {
+                amount: 2,
+                items: vec![t("down swing"), t("side swing")]
+            }]
+        );
+        assert_eq!(
+            p("Do no Blue next turn, but add +2 to any Orange that Scores next turn."),
+            vec![
+                Clause::No {
+                    items: vec![Item::Colour(Blue)],
+                    except: vec![],
+                    span: Span::NextTurn
+                },
+                Clause::Bonus {
+                    amount: 2,
+                    items: vec![Item::Colour(Orange)]
+                }
+            ]
+        );
+        assert_eq!(
+            p("Subtract -2 from all Scores, cumulative, (except Kick) for the rest of the game."),
+            vec![Clause::Penalty {
+                amount: 2,
+                except: vec![t("kick")]
+            }]
+        );
+        assert_eq!(
+            p("Subtract 2 from all scores, cumulative (except Kick) for the rest of the combat"),
+            vec![Clause::Penalty {
+                amount: 2,
+                except: vec![t("kick")]
+            }]
+        );
+        assert_eq!(
+            p("Do no Specials (except 'Retrieve Weapon') for the rest of the combat."),
+            vec![Clause::No {
+                items: vec![t("specials")],
+                except: vec![t("retrieve weapon")],
+                span: Span::RestOfCombat
+            }]
+        );
+        assert_eq!(
+            p("Do only EXTENDED RANGE next turn, but add +2 to any Charge or Swing that Scores next turn."),
+            vec![
+                Clause::Only { items: vec![Item::ExtendedRange], except: vec![], span: Span::NextTurn },
+                Clause::Bonus { amount: 2, items: vec![t("charge"), t("swing")] }
+            ]
+        );
+        let note = p("Do no Orange next turn. If I am 'Pushed Off Balance' go to p. 19.");
+        assert_eq!(
+            note[1],
+            Clause::Note {
+                text: "If I am Pushed Off Balance go to p. 19".into()
+            }
+        );
+        assert_eq!(
+            p("do only block high or extended range block and close next turn"),
+            vec![Clause::Only {
+                items: vec![t("block high"), t("extended range block and close")],
+                except: vec![],
+                span: Span::NextTurn
+            }]
+        );
+    }
+
+    #[test]
+    fn unknown_wording_is_an_error() {
+        let e = Restriction::parse("Dance a jig next turn").unwrap_err();
+        assert!(e.reason.contains("not a wording"), "{e}");
+        assert!(Restriction::parse("Do no Red")
+            .unwrap_err()
+            .reason
+            .contains("how long"));
+        assert!(Restriction::parse("").is_err());
+        assert!(Restriction::parse("Do no Red (except Kick next turn").is_err());
+    }
+
+    #[test]
+    fn items_match_the_right_maneuvers() {
+        let bash = m("Down Swing", "Bash", Orange, 36);
+        let bs = m("Block and Strike", "High", Red, 44);
+        let block = m("Block", "High", Green, 26);
+        let kick = m("Special", "Kick", Brown, 34);
+        let wild = m("Special", "Wild Swing", Brown, 40);
+        let swing = m("Extended Range", "Swing High", Black, 64);
+        assert!(t("down swings").admits(&bash));
+        assert!(t("blocks").admits(&block));
+        assert!(
+            !t("blocks").admits(&bs),
+            "a category names only its own maneuvers"
+        );
+        assert!(t("kick").admits(&kick));
+        assert!(t("specials").admits(&wild));
+        assert!(t("swing").admits(&swing) && t("swing").admits(&bash));
+        assert!(t("extended range swing high").admits(&swing));
+        assert!(Item::ExtendedRange.admits(&swing) && !Item::ExtendedRange.admits(&bash));
+        let only =
+            &p("Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved")
+                [0];
+        let retrieve = m("Special", "Retrieve Weapon", Brown, 46);
+        assert!(
+            only.permits(&retrieve, &[], false).is_ok(),
+            "retrieving is the way out"
+        );
+        assert!(only.permits(&kick, &[], false).is_ok());
+        assert_eq!(
+            only.permits(&bash, &[], false).unwrap_err(),
+            "Down Swing Bash is not among Kick, Yellow or Green"
+        );
+        let no_red = &p("Do no Red next turn")[0];
+        assert_eq!(
+            no_red.permits(&bs, &[], false).unwrap_err(),
+            "Block and Strike High is Red"
+        );
+        let ext = &p("Do only Extended Range next turn")[0];
+        assert!(ext
+            .permits(&bash, std::slice::from_ref(&swing), false)
+            .is_err());
+        assert!(
+            ext.permits(&bash, std::slice::from_ref(&swing), true)
+                .is_ok(),
+            "widened by the X column"
+        );
+        assert!(ext.instructs_extended(std::slice::from_ref(&swing)));
+        let bonus = &p("Add +2 to any Down or Side Swing that scores next turn")[0];
+        assert_eq!(bonus.bonus(&bash), 2);
+        assert_eq!(bonus.bonus(&kick), 0);
+        let pen =
+            &p("Subtract 2 from all scores, cumulative (except Kick) for the rest of the combat")
+                [0];
+        assert_eq!(pen.penalty(&bash), -2);
+        assert_eq!(pen.penalty(&kick), 0);
+    }
+}

@@ -1,0 +1,220 @@
+//! The folded state of a Lost Worlds duel.
+//!
+//! Seat 0 is the lone fighter; every other seat fights seat 0 only. Each seat
+//! fields one character at a time (its active party member), sees one picture
+//! per opponent (the picture it reached in that opponent's book), and carries
+//! the orders read to it: next-turn clauses, lasting clauses (rest of the
+//! combat, cumulative penalties) and a lost weapon.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use tabletape_events::Seat;
+
+use super::actions::{Condition, Fall, Outcome};
+use super::content::{Book, Character, PartyMark, Range};
+use super::options::BooksMode;
+use super::restriction::{Clause, Restriction};
+
+/// One clause read to a fighter, with who read it and the words as read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Told {
+    /// The opponent who read it; `None` for the opening order.
+    pub from: Option<Seat>,
+    pub text: String,
+    pub clause: Clause,
+}
+
+/// Every order in force on one seat.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Orders {
+    /// Clauses for the next maneuver only (do only/do no, bonuses).
+    pub next_turn: Vec<Told>,
+    /// Clauses for the rest of the combat (do only/do no, penalties).
+    pub lasting: Vec<Told>,
+    /// The weapon is lost: this clause holds until the weapon is retrieved.
+    pub weapon: Option<Told>,
+    /// Sentences read that the engine does not enforce.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Orders {
+    /// Files every clause of `r` where it belongs.
+    pub fn read(&mut self, from: Option<Seat>, r: &Restriction) {
+        for clause in &r.clauses {
+            let told = Told {
+                from,
+                text: r.text.clone(),
+                clause: clause.clone(),
+            };
+            match clause {
+                Clause::Free => {}
+                Clause::WeaponRetrieved => self.weapon = None,
+                Clause::Note { text } => self.notes.push(text.clone()),
+                Clause::Only { span, .. } | Clause::No { span, .. } => match span {
+                    super::restriction::Span::NextTurn => self.next_turn.push(told),
+                    super::restriction::Span::RestOfCombat => self.lasting.push(told),
+                    super::restriction::Span::UntilWeaponRetrieved => self.weapon = Some(told),
+                },
+                Clause::Bonus { .. } => self.next_turn.push(told),
+                Clause::Penalty { .. } => self.lasting.push(told),
+            }
+        }
+    }
+
+    /// The do-only/do-no clauses in the order they are obeyed: the lost
+    /// weapon, then lasting orders, then next-turn orders.
+    pub fn layers(&self) -> Vec<&Told> {
+        self.weapon
+            .iter()
+            .chain(&self.lasting)
+            .chain(&self.next_turn)
+            .filter(|t| matches!(t.clause, Clause::Only { .. } | Clause::No { .. }))
+            .collect()
+    }
+
+    /// Every distinct text in force, for display.
+    pub fn texts(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in self
+            .weapon
+            .iter()
+            .chain(&self.lasting)
+            .chain(&self.next_turn)
+        {
+            if !out.contains(&t.text) {
+                out.push(t.text.clone());
+            }
+        }
+        out
+    }
+}
+
+/// What a seat sees of one opponent: the picture it reached in their book.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sight {
+    pub picture: u32,
+    pub title: String,
+    pub range: Range,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<PartyMark>,
+}
+
+/// One character of a seat's party, with the sheet as improved so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fighter {
+    pub sheet: Character,
+    pub body: i32,
+    pub condition: Condition,
+    /// How many times each maneuver's modifier was raised (same order as the sheet).
+    pub raised: Vec<u32>,
+    /// Advancements earned and not yet spent.
+    pub advancements: u32,
+}
+
+impl Fighter {
+    pub fn new(sheet: Character) -> Fighter {
+        Fighter {
+            body: sheet.body_points,
+            condition: Condition::Fit,
+            raised: vec![0; sheet.maneuvers.len()],
+            advancements: 0,
+            sheet,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatStatus {
+    Fighting,
+    /// The active fighter is unconscious or dead.
+    Down,
+    Escaped,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub player: String,
+    pub party: Vec<Fighter>,
+    pub active: usize,
+    pub status: SeatStatus,
+    /// Announced an escape; the next exchange decides it.
+    pub escaping: bool,
+    pub orders: Orders,
+    /// Opponent seat -> the picture this seat sees of them.
+    pub sights: BTreeMap<Seat, Sight>,
+    /// The exchange in which this seat last used a party mark.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party_turn: Option<u32>,
+}
+
+impl SeatState {
+    pub fn fighter(&self) -> &Fighter {
+        &self.party[self.active]
+    }
+
+    pub fn name(&self) -> &str {
+        &self.fighter().sheet.name
+    }
+}
+
+/// A maneuver held until every seat has chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "held", rename_all = "snake_case")]
+pub enum Pending {
+    Committed { hash: String },
+    Chosen { page: u32, targets: Vec<Seat> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Fighting,
+    /// The fight is over; experience is being spent.
+    Aftermath,
+    Closed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub books_mode: BooksMode,
+    pub exchange_limit: u32,
+    /// The books in play by character id (full mode only).
+    pub books: BTreeMap<String, Book>,
+    pub seats: Vec<SeatState>,
+    /// Exchanges resolved so far.
+    pub exchanges: u32,
+    pub pending: BTreeMap<Seat, Pending>,
+    /// Everyone who fell, for the experience at the end.
+    pub falls: Vec<Fall>,
+    pub phase: Phase,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The seats a seat fights that are still in the fight.
+    pub fn foes(&self, seat: Seat) -> Vec<Seat> {
+        let fighting = |s: Seat| self.seats[s as usize].status == SeatStatus::Fighting;
+        if seat == 0 {
+            (1..self.seats.len() as Seat)
+                .filter(|&s| fighting(s))
+                .collect()
+        } else if fighting(0) {
+            vec![0]
+        } else {
+            vec![]
+        }
+    }
+
+    pub fn fighting_seats(&self) -> Vec<Seat> {
+        (0..self.seats.len() as Seat)
+            .filter(|&s| self.seats[s as usize].status == SeatStatus::Fighting)
+            .collect()
+    }
+
+    pub fn seat(&self, seat: Seat) -> &SeatState {
+        &self.seats[seat as usize]
+    }
+}

@@ -1,0 +1,918 @@
+//! Tests of the Lost Worlds kind: rules on a tiny hand-made pack whose pages
+//! lead where each test needs, and whole duels on the bundled pack.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::actions::{Action, Condition, Ending, Fact};
+use super::content::{
+    self, Book, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range,
+};
+use super::decide::{self, choices, commitment};
+use super::options::Options;
+use super::restriction::Restriction;
+use super::state::{Orders, Phase, State};
+use super::{narration, LostWorlds};
+use crate::error::Rejection;
+use crate::rules::Rules;
+
+fn m(
+    category: &str,
+    name: &str,
+    colour: Colour,
+    page: u32,
+    x: Option<u32>,
+    modifier: i32,
+    two: bool,
+) -> Maneuver {
+    Maneuver {
+        category: category.into(),
+        name: name.into(),
+        colour,
+        page,
+        x,
+        modifier,
+        two_attacks: two,
+    }
+}
+
+fn sheet(id: &str, name: &str, height: i32, body: i32, attacks: u32) -> Character {
+    Character {
+        id: id.into(),
+        name: name.into(),
+        title: "Test Fighter".into(),
+        sample: true,
+        height,
+        body_points: body,
+        attacks,
+        abilities: BTreeMap::from([("luck".to_string(), 2)]),
+        maneuvers: vec![
+            m("Down Swing", "Bash", Colour::Orange, 36, Some(50), 3, false),
+            m("Side Swing", "High", Colour::Red, 10, Some(64), 0, true),
+            m("Block", "High", Colour::Green, 26, Some(56), 0, false),
+            m("Jump", "Duck", Colour::Yellow, 20, Some(52), -5, false),
+            m("Special", "Kick", Colour::Brown, 34, Some(56), 0, false),
+            m(
+                "Special",
+                "Retrieve Weapon",
+                Colour::Brown,
+                46,
+                Some(52),
+                -6,
+                false,
+            ),
+            m(
+                "Extended Range",
+                "Charge",
+                Colour::Black,
+                50,
+                None,
+                3,
+                false,
+            ),
+            m(
+                "Extended Range",
+                "Dodge",
+                Colour::White,
+                52,
+                None,
+                -4,
+                false,
+            ),
+            m(
+                "Extended Range",
+                "Block and Close",
+                Colour::White,
+                56,
+                None,
+                0,
+                false,
+            ),
+            m(
+                "Extended Range",
+                "Swing High",
+                Colour::Black,
+                64,
+                None,
+                1,
+                false,
+            ),
+        ],
+        experience: 0,
+        defeated_body_points: 0,
+    }
+}
+
+const PAGES: [u32; 10] = [36, 10, 26, 20, 34, 46, 50, 52, 56, 64];
+
+/// A book whose every page leads to picture 1 (close, nothing happens).
+fn plain_book(id: &str) -> Book {
+    let mut pictures = BTreeMap::new();
+    for p in (1..=63).step_by(2) {
+        pictures.insert(
+            p,
+            Picture {
+                title: format!("picture {p}"),
+                range: Range::Close,
+                score: None,
+                critical: None,
+                tell: "No restrictions next turn".into(),
+                party: None,
+            },
+        );
+    }
+    pictures.get_mut(&57).unwrap().range = Range::Extended;
+    pictures.get_mut(&57).unwrap().tell = "Do only Extended Range next turn".into();
+    let row: BTreeMap<u32, u32> = PAGES.iter().map(|&p| (p, 1)).collect();
+    Book {
+        character: id.into(),
+        sample: true,
+        pictures,
+        matrices: PAGES.iter().map(|&p| (p, row.clone())).collect(),
+    }
+}
+
+/// Ash (height 5, 10 body, 1 attack) and Bryn (height 4, 8 body, 2 attacks).
+fn mini_pack() -> Pack {
+    Pack {
+        pack: "test".into(),
+        version: 1,
+        characters: vec![
+            sheet("ash", "Ash", 5, 10, 1),
+            sheet("bryn", "Bryn", 4, 8, 2),
+        ],
+        books: vec![plain_book("ash"), plain_book("bryn")],
+    }
+}
+
+fn options(v: Value) -> Options {
+    serde_json::from_value(v).unwrap()
+}
+
+fn start(pack: &Pack, players: usize, opts: Value) -> State {
+    content::validate(pack, "test").unwrap();
+    let players: Vec<String> = (0..players).map(|i| format!("player{i}")).collect();
+    decide::setup(&players, &options(opts), pack).unwrap()
+}
+
+/// Everyone close, no orders: the middle of a fight.
+fn close_quarters(state: &mut State) {
+    for st in &mut state.seats {
+        st.orders = Orders::default();
+        for s in st.sights.values_mut() {
+            s.range = Range::Close;
+        }
+    }
+}
+
+fn act(state: &mut State, by: Option<u32>, action: Value) -> Result<Vec<Fact>, Rejection> {
+    let action: Action = serde_json::from_value(action).unwrap();
+    let facts = decide::decide(state, by, &action)?;
+    for f in &facts {
+        LostWorlds::narrate(state, f);
+        LostWorlds::apply(state, f);
+    }
+    Ok(facts)
+}
+
+fn tell(state: &mut State, seat: u32, from: u32, text: &str) {
+    state.seats[seat as usize]
+        .orders
+        .read(Some(from), &Restriction::parse(text).unwrap());
+}
+
+fn set_picture(pack: &mut Pack, book: &str, picture: u32, f: impl FnOnce(&mut Picture)) {
+    let b = pack.books.iter_mut().find(|b| b.character == book).unwrap();
+    f(b.pictures.get_mut(&picture).unwrap());
+}
+
+fn route(pack: &mut Pack, book: &str, holder_page: u32, own_page: u32, picture: u32) {
+    let b = pack.books.iter_mut().find(|b| b.character == book).unwrap();
+    b.matrices
+        .get_mut(&holder_page)
+        .unwrap()
+        .insert(own_page, picture);
+}
+
+fn resolution(facts: &[Fact]) -> &super::actions::Resolution {
+    facts
+        .iter()
+        .find_map(|f| match f {
+            Fact::ExchangeResolved(r) => Some(r),
+            _ => None,
+        })
+        .expect("the exchange resolved")
+}
+
+fn exchange(moves: &[(u32, u32)]) -> Value {
+    json!({"type": "exchange", "maneuvers": moves.iter().map(|(s, p)| json!({"seat": s, "page": p})).collect::<Vec<_>>()})
+}
+
+#[test]
+fn the_default_pack_is_valid_and_holds_nowa() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    LostWorlds::validate_pack(&pack, "<bundled>").unwrap();
+    let nowa = pack.character("nowa").unwrap();
+    assert_eq!((nowa.height, nowa.body_points, nowa.attacks), (4, 10, 2));
+    let (_, bash) = nowa.maneuver_named("Down Swing Bash").unwrap();
+    assert_eq!((bash.page, bash.x, bash.modifier), (36, Some(50), 3));
+    assert!(
+        nowa.maneuver_named("Side Swing Strong")
+            .unwrap()
+            .1
+            .two_attacks
+    );
+    assert_eq!(
+        nowa.maneuver_named("Extended Range Jump Back")
+            .unwrap()
+            .1
+            .page,
+        62
+    );
+}
+
+#[test]
+fn content_errors_name_the_field() {
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "bryn", 23, |p| {
+        p.tell = "Dance a jig next turn".into()
+    });
+    let e = content::validate(&pack, "mine.json").unwrap_err();
+    assert_eq!(
+        (e.file.as_str(), e.path.as_str()),
+        ("mine.json", "books[1].pictures.23.tell")
+    );
+    let mut pack = mini_pack();
+    pack.books[0].matrices.get_mut(&36).unwrap().remove(&10);
+    assert_eq!(
+        content::validate(&pack, "f").unwrap_err().path,
+        "books[0].matrices.36.10"
+    );
+    let mut pack = mini_pack();
+    pack.characters[0].maneuvers[0].x = None;
+    assert_eq!(
+        content::validate(&pack, "f").unwrap_err().path,
+        "characters[0].maneuvers[0].x"
+    );
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "ash", 3, |p| {
+        p.tell = "Do no Mauve next turn".into()
+    });
+    assert!(content::validate(&pack, "f")
+        .unwrap_err()
+        .message
+        .contains("`mauve`"));
+}
+
+#[test]
+fn the_duel_opens_at_extended_range_only() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut state = start(&pack, 2, json!({}));
+    assert_eq!(
+        state.seats[1].fighter().sheet.id,
+        "brakka",
+        "the sample opponent by default"
+    );
+    assert_eq!(state.seats[0].sights[&1].picture, 57);
+    let sheet = &state.seats[0].fighter().sheet;
+    assert!(choices(&state, 0)
+        .open
+        .iter()
+        .all(|&i| sheet.maneuvers[i].is_extended()));
+    let e = act(&mut state, Some(0), json!({"type": "choose", "page": 36})).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.restriction");
+    assert_eq!(
+        e.message,
+        "Nowa must obey \"Do only Extended Range next turn\": Down Swing Bash is not among Extended Range"
+    );
+    // Extended range only when told: with no order at all it stays shut.
+    close_quarters(&mut state);
+    let e = act(&mut state, Some(0), json!({"type": "choose", "page": 50})).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.extended_range");
+}
+
+#[test]
+fn every_restriction_kind_is_enforced() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut state = start(&pack, 2, json!({}));
+    close_quarters(&mut state);
+    let nowa = |state: &State, name: &str| {
+        state.seats[0]
+            .fighter()
+            .sheet
+            .maneuver_named(name)
+            .unwrap()
+            .0
+    };
+    tell(&mut state, 0, 1, "Do no Red next turn");
+    let e = decide::check_maneuver(&state, 0, nowa(&state, "Side Swing High")).unwrap_err();
+    assert_eq!(
+        e.message,
+        "Nowa must obey \"Do no Red next turn\": Side Swing High is Red"
+    );
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Down Swing Bash")).is_ok());
+
+    state.seats[0].orders = Orders::default();
+    tell(&mut state, 0, 1, "Do only Jumps next turn");
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Jump Duck")).is_ok());
+    let e = decide::check_maneuver(&state, 0, nowa(&state, "Block High")).unwrap_err();
+    assert!(
+        e.message.contains("Block High is not among Jumps"),
+        "{}",
+        e.message
+    );
+
+    state.seats[0].orders = Orders::default();
+    tell(
+        &mut state,
+        0,
+        1,
+        "Do no Specials (except Retrieve Weapon) for the rest of the combat",
+    );
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Kick")).is_err());
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Retrieve Weapon")).is_ok());
+    assert_eq!(
+        state.seats[0].orders.lasting.len(),
+        1,
+        "rest of the combat is lasting"
+    );
+
+    state.seats[0].orders = Orders::default();
+    tell(
+        &mut state,
+        0,
+        1,
+        "Do only Kick, Yellow or Green (except Jump Duck) until weapon has been retrieved",
+    );
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Down Swing Bash")).is_err());
+    assert!(
+        decide::check_maneuver(&state, 0, nowa(&state, "Jump Duck")).is_err(),
+        "excepted"
+    );
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Retrieve Weapon")).is_ok());
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Kick")).is_ok());
+    tell(
+        &mut state,
+        0,
+        1,
+        "May use weapon again. Do no Orange next turn.",
+    );
+    assert!(state.seats[0].orders.weapon.is_none());
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Side Swing High")).is_ok());
+    assert!(decide::check_maneuver(&state, 0, nowa(&state, "Down Swing Bash")).is_err());
+}
+
+#[test]
+fn orders_that_leave_nothing_are_set_aside() {
+    let mut state = start(&mini_pack(), 2, json!({}));
+    close_quarters(&mut state);
+    tell(&mut state, 0, 1, "Do only Green for the rest of the combat");
+    tell(&mut state, 0, 1, "Do no Green next turn");
+    let c = choices(&state, 0);
+    assert_eq!(c.set_aside, vec!["Do no Green next turn".to_string()]);
+    assert_eq!(c.open, vec![2], "only Block High remains");
+}
+
+#[test]
+fn damage_adds_score_modifier_height_and_bonus() {
+    let mut pack = mini_pack();
+    // Ash (taller) bashes on page 36 while Bryn blocks on page 26: picture 23, score 4.
+    route(&mut pack, "bryn", 36, 26, 23);
+    set_picture(&mut pack, "bryn", 23, |p| {
+        p.score = Some(4);
+        p.title = "Ash's blow lands".into();
+        p.tell = "Do no Red next turn".into();
+    });
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    tell(
+        &mut state,
+        0,
+        1,
+        "Add +2 to any Orange that scores next turn",
+    );
+    let facts = act(&mut state, None, exchange(&[(0, 36), (1, 26)])).unwrap();
+    let r = resolution(&facts);
+    let b = r.blows.iter().find(|b| b.attacker == 0).unwrap();
+    assert_eq!(b.total, 4 + 3 + 1 + 2);
+    assert_eq!(
+        narration::sum(&b.parts, b.total),
+        "score 4 + Bash +3 + height +1 + bonus +2 = 10"
+    );
+    assert_eq!(state.seats[1].fighter().body, 8 - 10);
+    assert_eq!(state.seats[1].fighter().condition, Condition::Unconscious);
+    // The tell now binds Bryn.
+    assert_eq!(
+        state.seats[1].orders.next_turn[0].text,
+        "Do no Red next turn"
+    );
+    // The shorter fighter loses 1 on Orange only.
+    let ash = &pack.characters[0];
+    let bryn = &pack.characters[1];
+    assert_eq!(decide::height_adjustment(bryn, ash, Colour::Orange), -1);
+    assert_eq!(decide::height_adjustment(bryn, ash, Colour::Red), 0);
+    assert_eq!(decide::height_adjustment(ash, bryn, Colour::Red), 1);
+    assert_eq!(decide::height_adjustment(ash, bryn, Colour::Black), 0);
+}
+
+#[test]
+fn low_totals_do_no_damage_and_penalties_accumulate() {
+    let mut pack = mini_pack();
+    route(&mut pack, "bryn", 20, 26, 23);
+    set_picture(&mut pack, "bryn", 23, |p| p.score = Some(2));
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    tell(
+        &mut state,
+        0,
+        1,
+        "Subtract 2 from all scores, cumulative (except Kick) for the rest of the combat",
+    );
+    tell(
+        &mut state,
+        0,
+        1,
+        "Subtract 2 from all scores, cumulative (except Kick) for the rest of the combat",
+    );
+    let facts = act(&mut state, None, exchange(&[(0, 20), (1, 26)])).unwrap();
+    let b = &resolution(&facts).blows[0];
+    assert_eq!(b.total, 2 - 5 - 4);
+    assert_eq!(b.damage, 0);
+    assert_eq!(state.seats[1].fighter().body, 8);
+}
+
+#[test]
+fn unconscious_at_zero_dead_at_minus_five_and_criticals_bind_the_hurt() {
+    for (score, body, condition) in [(4, 0, Condition::Unconscious), (9, -5, Condition::Dead)] {
+        let mut pack = mini_pack();
+        route(&mut pack, "bryn", 10, 26, 23);
+        set_picture(&mut pack, "bryn", 23, |p| {
+            p.score = Some(score);
+            p.critical = Some(Critical {
+                threshold: 6,
+                restriction: "Do no Orange for the rest of the combat".into(),
+            });
+        });
+        let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+        close_quarters(&mut state);
+        // Side Swing High: score + 0 + height 1.
+        state.seats[1].party[0].body = body + score + 1;
+        let facts = act(&mut state, None, exchange(&[(0, 10), (1, 26)])).unwrap();
+        let r = resolution(&facts);
+        assert_eq!(r.falls[0].condition, condition);
+        assert_eq!(state.seats[1].fighter().body, body);
+        let crit = r.blows[0].critical.is_some();
+        assert_eq!(
+            crit,
+            score + 1 >= 6,
+            "critical when the total reaches the threshold"
+        );
+        if crit {
+            assert_eq!(
+                state.seats[1].orders.lasting[0].text,
+                "Do no Orange for the rest of the combat"
+            );
+        }
+        match facts.last() {
+            Some(Fact::FightEnded { outcome, awards }) => {
+                assert_eq!(outcome.ending, Ending::Knockout);
+                assert_eq!(outcome.victors, vec![0]);
+                assert_eq!(awards[0].points, 8, "Bryn's maximum body points");
+            }
+            other => panic!("the fight should end, got {other:?}"),
+        }
+        assert_eq!(state.phase, Phase::Aftermath);
+    }
+}
+
+#[test]
+fn escape_takes_three_steps() {
+    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    // Close range: no escape.
+    let mut close = state.clone();
+    close_quarters(&mut close);
+    assert_eq!(
+        act(&mut close, Some(0), json!({"type": "escape"}))
+            .unwrap_err()
+            .rule,
+        "lostworlds.escape"
+    );
+    // At extended range: announce, then stay at extended range unscored.
+    act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
+    assert!(state.seats[0].escaping);
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "bryn", 1, |p| p.range = Range::Extended);
+    state.books = pack
+        .books
+        .iter()
+        .map(|b| (b.character.clone(), b.clone()))
+        .collect();
+    let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
+    assert_eq!(resolution(&facts).escaped, vec![0]);
+    match facts.last() {
+        Some(Fact::FightEnded { outcome, .. }) => assert_eq!(outcome.ending, Ending::Escape),
+        other => panic!("expected the end, got {other:?}"),
+    }
+    // Scored upon: the escape fails.
+    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "bryn", 1, |p| p.range = Range::Extended);
+    set_picture(&mut pack, "ash", 1, |p| p.score = Some(1));
+    state.books = pack
+        .books
+        .iter()
+        .map(|b| (b.character.clone(), b.clone()))
+        .collect();
+    let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
+    assert_eq!(resolution(&facts).escapes_failed, vec![0]);
+    assert!(!state.seats[0].escaping);
+}
+
+#[test]
+fn one_against_two_obeys_all_orders_uses_x_and_limits_attacks() {
+    let mut pack = mini_pack();
+    // Ash's Bash scores on both Bryns.
+    route(&mut pack, "bryn", 36, 26, 23);
+    route(&mut pack, "bryn", 50, 26, 25);
+    set_picture(&mut pack, "bryn", 23, |p| p.score = Some(3));
+    set_picture(&mut pack, "bryn", 25, |p| p.score = Some(1));
+    let mut state = start(&pack, 3, json!({"characters": "ash,bryn,bryn"}));
+    close_quarters(&mut state);
+    // Most restrictive: every order at once.
+    tell(&mut state, 0, 1, "Do no Red next turn");
+    tell(&mut state, 0, 2, "Do only Red, Orange or Green next turn");
+    let open: Vec<String> = choices(&state, 0)
+        .open
+        .iter()
+        .map(|&i| state.seats[0].fighter().sheet.maneuvers[i].full_name())
+        .collect();
+    assert_eq!(open, vec!["Down Swing Bash", "Block High"]);
+    // Opponents at both ranges: close maneuvers only; X page against the far one.
+    state.seats[0].orders = Orders::default();
+    state.seats[0].sights.get_mut(&2).unwrap().range = Range::Extended;
+    tell(&mut state, 0, 2, "Do only Extended Range next turn");
+    let c = choices(&state, 0);
+    assert!(c.mixed);
+    assert!(c
+        .open
+        .iter()
+        .all(|&i| !state.seats[0].fighter().sheet.maneuvers[i].is_extended()));
+    assert_eq!(
+        act(
+            &mut state.clone(),
+            None,
+            exchange(&[(0, 50), (1, 26), (2, 26)])
+        )
+        .unwrap_err()
+        .rule,
+        "lostworlds.multi_range"
+    );
+    let facts = act(&mut state, None, json!({"type": "exchange", "maneuvers": [
+        {"seat": 0, "page": 36, "targets": [2]}, {"seat": 1, "page": 26}, {"seat": 2, "page": 26}]}))
+    .unwrap();
+    let r = resolution(&facts);
+    let far = r
+        .blows
+        .iter()
+        .find(|b| b.attacker == 0 && b.defender == 2)
+        .unwrap();
+    assert!(far.x_column);
+    assert_eq!((far.page, far.picture), (50, 25));
+    // Ash has one attack: both scores show, only the chosen target is hit.
+    assert!(far.landed);
+    let near = r
+        .blows
+        .iter()
+        .find(|b| b.attacker == 0 && b.defender == 1)
+        .unwrap();
+    assert!(!near.landed && near.score == Some(3));
+    assert_eq!(state.seats[1].fighter().body, 8);
+    assert_eq!(state.seats[2].fighter().body, 8 - (1 + 3 + 1));
+}
+
+#[test]
+fn two_attacks_only_with_starred_maneuvers() {
+    let bryn = sheet("bryn", "Bryn", 4, 8, 2);
+    assert_eq!(
+        bryn.attacks_with(&bryn.maneuvers[1]),
+        2,
+        "Side Swing High is starred"
+    );
+    assert_eq!(bryn.attacks_with(&bryn.maneuvers[0]), 1);
+}
+
+#[test]
+fn a_party_member_steps_in_on_a_p_picture() {
+    let mut state = start(
+        &mini_pack(),
+        2,
+        json!({"seat0": "ash+bryn", "seat1": "bryn"}),
+    );
+    close_quarters(&mut state);
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "step_in", "member": "bryn"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.party");
+    state.seats[1].sights.get_mut(&0).unwrap().party = Some(PartyMark::StepIn);
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "step_in", "member": "bryn"}),
+    )
+    .unwrap();
+    assert_eq!(state.seats[0].name(), "Bryn");
+    assert!(
+        act(
+            &mut state,
+            Some(0),
+            json!({"type": "step_in", "member": "ash"})
+        )
+        .is_err(),
+        "once per exchange"
+    );
+    state.seats[1].sights.get_mut(&0).unwrap().party = Some(PartyMark::Missile);
+    state.seats[0].party_turn = None;
+    let facts = act(
+        &mut state,
+        Some(0),
+        json!({"type": "fire_missile", "member": "ash", "what": "a sling stone"}),
+    )
+    .unwrap();
+    assert!(matches!(facts[0], Fact::MissileFired { .. }));
+    assert_eq!(
+        state.seats[0].name(),
+        "Bryn",
+        "a missile changes nobody's place"
+    );
+}
+
+#[test]
+fn commit_and_reveal() {
+    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    assert_eq!(commitment(52, "pepper"), {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(b"52:pepper"))
+    });
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "commit", "hash": commitment(52, "pepper")}),
+    )
+    .unwrap();
+    assert!(
+        act(
+            &mut state,
+            Some(1),
+            json!({"type": "commit", "seat": 0, "hash": commitment(52, "x")})
+        )
+        .is_err(),
+        "not your seat"
+    );
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "reveal", "page": 52, "salt": "salt"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.reveal");
+    act(&mut state, Some(1), json!({"type": "choose", "page": 50})).unwrap();
+    assert_eq!(state.exchanges, 0);
+    let facts = act(
+        &mut state,
+        Some(0),
+        json!({"type": "reveal", "page": 52, "salt": "pepper"}),
+    )
+    .unwrap();
+    assert!(matches!(facts[1], Fact::ExchangeResolved(_)));
+    assert_eq!(state.exchanges, 1);
+    assert!(state.pending.is_empty());
+}
+
+#[test]
+fn record_mode_needs_what_each_seat_saw() {
+    let mut state = start(
+        &mini_pack(),
+        2,
+        json!({"books": "record", "characters": "ash,bryn"}),
+    );
+    assert_eq!(
+        act(&mut state, Some(0), json!({"type": "choose", "page": 52}))
+            .unwrap_err()
+            .rule,
+        "lostworlds.record"
+    );
+    let e = act(&mut state, None, json!({"type": "exchange", "maneuvers": [
+        {"seat": 0, "page": 52, "seen": [{"picture": 23, "range": "close", "tell": "Do no Red next turn"}]},
+        {"seat": 1, "page": 50, "seen": [{"range": "close", "tell": "No restrictions next turn"}]}]}))
+    .unwrap_err();
+    assert_eq!(e.message, "record mode: Bryn's result needs `picture`");
+    let e = act(&mut state, None, json!({"type": "exchange", "maneuvers": [
+        {"seat": 0, "page": 52, "seen": [{"picture": 23, "range": "close"}]},
+        {"seat": 1, "page": 50, "seen": [{"picture": 5, "range": "close", "tell": "No restrictions next turn"}]}]}))
+    .unwrap_err();
+    assert_eq!(e.message, "record mode: Ash's result needs `tell`");
+    let facts = act(&mut state, None, json!({"type": "exchange", "maneuvers": [
+        {"seat": 0, "page": 52, "seen": [{"picture": 23, "range": "close", "score": 2, "tell": "Do no Red next turn"}]},
+        {"seat": 1, "page": 50, "seen": [{"picture": 5, "range": "close", "tell": "No restrictions next turn"}]}]}))
+    .unwrap();
+    let b = &resolution(&facts).blows[0];
+    assert_eq!(b.total, 2 - 4);
+    assert_eq!(
+        state.seats[1].orders.next_turn[0].text,
+        "Do no Red next turn"
+    );
+}
+
+#[test]
+fn experience_advancement_and_improvement_order() {
+    let mut pack = mini_pack();
+    pack.characters[0].defeated_body_points = 45;
+    pack.characters[0].experience = 15;
+    route(&mut pack, "bryn", 36, 26, 23);
+    set_picture(&mut pack, "bryn", 23, |p| p.score = Some(20));
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    let facts = act(&mut state, None, exchange(&[(0, 36), (1, 26)])).unwrap();
+    assert!(matches!(facts.last(), Some(Fact::FightEnded { .. })));
+    let ash = &state.seats[0].party[0];
+    assert_eq!(
+        (
+            ash.sheet.experience,
+            ash.sheet.defeated_body_points,
+            ash.advancements
+        ),
+        (23, 53, 1)
+    );
+    assert_eq!(state.seats[1].party[0].condition, Condition::Dead);
+    assert_eq!(
+        act(
+            &mut state,
+            Some(1),
+            json!({"type": "improve", "maneuver": "Block High"})
+        )
+        .unwrap_err()
+        .rule,
+        "lostworlds.dead"
+    );
+    assert!(
+        act(&mut state, None, json!({"type": "close"})).is_err(),
+        "spend the advancement first"
+    );
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "advance", "category": "spell"}),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("body, luck"), "{}", e.message);
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "advance", "category": "body"}),
+    )
+    .unwrap();
+    assert_eq!(state.seats[0].party[0].sheet.body_points, 11);
+    // 23 experience, a raise costs 11 (maximum body points): two raises.
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": "Down Swing Bash"}),
+    )
+    .unwrap();
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": "Down Swing Bash"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.improvement_order");
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": "Side Swing High"}),
+    )
+    .unwrap();
+    let ash = &state.seats[0].party[0];
+    assert_eq!(
+        (
+            ash.sheet.experience,
+            ash.sheet.maneuvers[0].modifier,
+            ash.sheet.maneuvers[1].modifier
+        ),
+        (1, 4, 1)
+    );
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": "Block High"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.experience");
+    assert!(LostWorlds::is_over(&state), "nothing left to spend");
+}
+
+/// A small deterministic stream for choosing among legal actions.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+fn play(pack: &Pack, players: usize, opts: Value, mut seed: u64) -> State {
+    let mut state = start(pack, players, opts);
+    for _ in 0..5000 {
+        if LostWorlds::is_over(&state) {
+            return state;
+        }
+        let legal: Vec<_> = LostWorlds::legal(&state, None)
+            .into_iter()
+            .filter(|l| l.needs.is_empty())
+            .collect();
+        assert!(
+            !legal.is_empty(),
+            "nothing legal in an open game:\n{}",
+            narration::render(&state)
+        );
+        let pick = &legal[(next(&mut seed) % legal.len() as u64) as usize].action;
+        let facts = decide::decide(&state, None, pick)
+            .unwrap_or_else(|e| panic!("legal action {pick:?} rejected: {e}"));
+        for f in &facts {
+            let _ = LostWorlds::narrate(&state, f);
+            LostWorlds::apply(&mut state, f);
+        }
+        let round: State = serde_json::from_value(serde_json::to_value(&state).unwrap()).unwrap();
+        assert_eq!(round, state, "state survives JSON");
+    }
+    panic!("the duel did not end:\n{}", narration::render(&state));
+}
+
+#[test]
+fn random_legal_duels_end() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let seed = std::env::var("TABLETAPE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_u64);
+    let mut knockouts = 0;
+    for i in 0..12u64 {
+        let s = seed.wrapping_add(i * 7919) | 1;
+        let state = play(&pack, 2, json!({}), s);
+        knockouts += usize::from(
+            state
+                .outcome
+                .as_ref()
+                .is_some_and(|o| o.ending == Ending::Knockout),
+        );
+        assert!(state.outcome.is_some(), "seed {s}");
+        assert!(state.exchanges <= 200, "seed {s}");
+        // And one against two, with a party on seat 1.
+        let state = play(&pack, 3, json!({"seat1": "brakka+nowa"}), s);
+        assert!(state.outcome.is_some(), "seed {s}");
+        assert!(!narration::render(&state).is_empty());
+    }
+    assert!(
+        knockouts >= 4,
+        "random duels mostly end by knockout, got {knockouts} of 12"
+    );
+}
+
+#[test]
+fn the_story_shows_pages_pictures_and_sums() {
+    use tabletape_events::{DiceMode, GameCreated};
+    let created = GameCreated {
+        kind: "lostworlds".into(),
+        players: vec!["Ann".into(), "Bob".into()],
+        seed: 1,
+        dice: DiceMode::Digital,
+        options: Default::default(),
+        pack: LostWorlds::default_pack(),
+        public: false,
+    };
+    let game = crate::Game::start(&created).unwrap();
+    assert_eq!(game.chapter(), "Exchange 1");
+    let d = game
+        .decide(None, &json!({"type": "exchange", "maneuvers": [{"seat": 0, "page": 50}, {"seat": 1, "page": 50}]}))
+        .unwrap();
+    let story = d.narration.join("\n");
+    assert!(
+        story.contains("Nowa: Extended Range Charge (page 50, Black)"),
+        "{story}"
+    );
+    assert!(
+        story.contains("turns to page 50 in Brakka's book and sees picture"),
+        "{story}"
+    );
+    assert!(story.contains("tells Nowa: \""), "{story}");
+    assert!(d.body.chance.is_empty(), "a book duel draws no chance");
+    let text = game.render(crate::Viewer::Owner);
+    assert!(
+        text.contains("Seat 0 (Ann): Nowa") && text.contains("Do only Extended Range next turn"),
+        "{text}"
+    );
+}

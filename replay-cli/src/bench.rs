@@ -1,0 +1,617 @@
+//! `tabletape bench`: measures this machine, prints a table (or JSON).
+//!
+//! Everything runs in a fresh store under the system temp directory, removed
+//! afterwards. Lines of play come from [`Script`], which plays Lost Worlds in
+//! memory from the `legal` list, preferring moves after which nobody has fewer
+//! body points and the fight is not over, so a game can run to a million events.
+//! Scripts are computed before the clock starts, so appends measure the journal
+//! (decide, append, fsync) and not the choosing. Timings are reported, never judged.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tabletape_engine::{Game, Viewer};
+use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_store::{ActRequest, Journal, NewGame};
+
+use crate::error::CliError;
+use crate::http::Client;
+
+type Result<T> = std::result::Result<T, CliError>;
+
+/// The kind benchmarked: the one whose fights can be kept going indefinitely.
+const KIND: &str = "lostworlds";
+
+/// How much work a run does.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    /// Appends by the single writer (journal, then HTTP).
+    single_appends: usize,
+    /// Appends by each of the 64 concurrent writers.
+    appends_per_writer: usize,
+    /// Events in the big game (fork, state at a seq, fold, import).
+    big_game_events: u64,
+}
+
+const QUICK: Sizes = Sizes {
+    single_appends: 50,
+    appends_per_writer: 4,
+    big_game_events: 10_000,
+};
+const FULL: Sizes = Sizes {
+    single_appends: 500,
+    appends_per_writer: 20,
+    big_game_events: 1_000_000,
+};
+const WRITERS: usize = 64;
+/// Actions per `act_batch` call while building the big game.
+const BATCH: usize = 10_000;
+/// Events folded in memory for the fold measure (a prefix of the big game).
+const FOLD_EVENTS: u64 = 100_000;
+
+#[derive(Debug, Serialize)]
+struct Row {
+    name: String,
+    value: f64,
+    unit: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct Machine {
+    cpus: usize,
+    model: String,
+    os: &'static str,
+}
+
+/// Removes the bench's stores and files however the run ends.
+struct TempStores(Vec<PathBuf>);
+
+impl TempStores {
+    fn path(&mut self, tag: &str) -> PathBuf {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let path = std::env::temp_dir().join(format!(
+            "tabletape-bench-{}-{nanos}-{tag}",
+            std::process::id()
+        ));
+        self.0.push(path.clone());
+        path
+    }
+}
+
+impl Drop for TempStores {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = if path.is_dir() {
+                std::fs::remove_dir_all(path)
+            } else {
+                std::fs::remove_file(path)
+            };
+        }
+    }
+}
+
+fn machine() -> Machine {
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string());
+    Machine {
+        cpus,
+        model,
+        os: std::env::consts::OS,
+    }
+}
+
+/// Peak resident memory of this process (VmHWM), in MiB.
+fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// A line of play computed in memory, one legal action at a time, until it
+/// settles into a repeating cycle of actions; from then on it repeats the
+/// cycle without folding, so a million-event line costs no more to choose than
+/// the first few hundred. The journal re-decides every action anyway.
+struct Script {
+    game: Game,
+    health: i64,
+    /// Every action chosen so far, as compact JSON, to spot the cycle.
+    chosen: Vec<String>,
+    cycle: Option<(Vec<Value>, usize)>,
+}
+
+/// The shortest period `p` such that the last `REPEATS * p` entries of
+/// `history` (and at least the last `MIN_SPAN`) are the same `p` entries over
+/// and over, so a few equal moves in a row are not taken for a cycle.
+fn period(history: &[String]) -> Option<usize> {
+    const REPEATS: usize = 4;
+    const MIN_SPAN: usize = 24;
+    const MAX_PERIOD: usize = 128;
+    let n = history.len();
+    (1..=MAX_PERIOD).find(|&p| {
+        let span = (REPEATS * p).max(MIN_SPAN);
+        span <= n && (n - span..n - p).all(|i| history[i] == history[i + p])
+    })
+}
+
+/// Sum of every integer under a key naming body points in a view: the
+/// fighters' health, which a move the script picks must not lower.
+fn health(view: &Value) -> i64 {
+    fn walk(v: &Value, under_body: bool, sum: &mut i64) {
+        match v {
+            Value::Number(n) if under_body => *sum += n.as_i64().unwrap_or(0),
+            Value::Array(items) => items.iter().for_each(|i| walk(i, under_body, sum)),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    walk(v, under_body || k.contains("body"), sum);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut sum = 0;
+    walk(view, false, &mut sum);
+    sum
+}
+
+fn scratch_event(seq: u64, body: Body) -> Event {
+    Event {
+        game: String::new(),
+        branch: MAIN_BRANCH.to_string(),
+        seq,
+        recorded_at_ms: 0,
+        actor: Actor::Owner,
+        schema_version: SCHEMA_VERSION,
+        idempotency_key: None,
+        prev_hash: String::new(),
+        hash: String::new(),
+        body,
+    }
+}
+
+impl Script {
+    /// A script continuing from the journal's current state of `game`.
+    fn for_game(journal: &Journal, game: &str) -> Result<Script> {
+        let game = journal.game_at(game, MAIN_BRANCH, None)?;
+        let health = health(&game.view(Viewer::Owner));
+        Ok(Script {
+            game,
+            health,
+            chosen: Vec::new(),
+            cycle: None,
+        })
+    }
+
+    /// The next action the owner takes for the table.
+    fn next_action(&mut self) -> Result<Value> {
+        if let Some((cycle, at)) = &mut self.cycle {
+            let action = cycle[*at].clone();
+            *at = (*at + 1) % cycle.len();
+            return Ok(action);
+        }
+        let action = self.fold_next()?;
+        self.chosen.push(action.to_string());
+        if let Some(p) = period(&self.chosen) {
+            let start = self.chosen.len() - p;
+            let cycle = self.chosen[start..]
+                .iter()
+                .map(|a| serde_json::from_str(a).expect("own JSON parses"))
+                .collect();
+            self.cycle = Some((cycle, 0));
+        }
+        Ok(action)
+    }
+
+    /// Chooses the next action by trying the legal ones in order, and folds it.
+    fn fold_next(&mut self) -> Result<Value> {
+        let seq = self.game.seq() + 1;
+        let mut fallback: Option<(Value, Game, i64)> = None;
+        for candidate in self.game.legal(None) {
+            if !candidate.needs.is_empty() {
+                continue;
+            }
+            let Ok(decision) = self.game.decide(None, &candidate.action) else {
+                continue;
+            };
+            let mut after = self.game.clone();
+            after
+                .apply(&scratch_event(seq, Body::ActionAccepted(decision.body)))
+                .map_err(|e| CliError::Bench(format!("replaying a legal action: {e}")))?;
+            if after.is_over() {
+                continue;
+            }
+            let h = health(&after.view(Viewer::Owner));
+            if h >= self.health {
+                self.game = after;
+                self.health = h;
+                return Ok(candidate.action);
+            }
+            if fallback.is_none() {
+                fallback = Some((candidate.action, after, h));
+            }
+        }
+        match fallback {
+            Some((action, after, h)) => {
+                self.game = after;
+                self.health = h;
+                Ok(action)
+            }
+            None => Err(CliError::Bench(format!(
+                "no legal action keeps the {KIND} game going after seq {}; cannot build a longer game",
+                self.game.seq()
+            ))),
+        }
+    }
+
+    fn take(&mut self, n: usize) -> Result<Vec<Value>> {
+        (0..n).map(|_| self.next_action()).collect()
+    }
+}
+
+fn new_game(journal: &Journal, seed: u64) -> Result<(String, String)> {
+    let created = journal.create(NewGame {
+        kind: KIND.to_string(),
+        players: vec!["Nowa".to_string(), "Grimbold".to_string()],
+        seed: Some(seed),
+        // The default cap ends every fight after 200 exchanges; a benchmark game must not end.
+        options: [("exchange_limit".to_string(), json!(u32::MAX))]
+            .into_iter()
+            .collect(),
+        ..NewGame::default()
+    })?;
+    Ok((created.game, created.owner_token))
+}
+
+fn act(journal: &Journal, game: &str, action: Value) -> Result<()> {
+    journal.act(
+        game,
+        ActRequest {
+            branch: MAIN_BRANCH.to_string(),
+            actor: Actor::Owner,
+            by: None,
+            action,
+            expect_seq: None,
+            idempotency_key: None,
+        },
+    )?;
+    Ok(())
+}
+
+/// Per-writer games with their scripts ready, so the clock times only appends.
+fn prepared(
+    journal: &Journal,
+    writers: usize,
+    appends: usize,
+    seed: u64,
+) -> Result<Vec<(String, String, Vec<Value>)>> {
+    (0..writers)
+        .map(|w| {
+            let (game, token) = new_game(journal, seed + w as u64)?;
+            let actions = Script::for_game(journal, &game)?.take(appends)?;
+            Ok((game, token, actions))
+        })
+        .collect()
+}
+
+/// Appends/s through the journal, one thread per writer, one game each.
+fn journal_appends(journal: &Journal, writers: usize, appends: usize, seed: u64) -> Result<f64> {
+    let work = prepared(journal, writers, appends, seed)?;
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = work
+            .into_iter()
+            .map(|(game, _, actions)| {
+                let journal = journal.clone();
+                s.spawn(move || {
+                    actions
+                        .into_iter()
+                        .try_for_each(|a| act(&journal, &game, a))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .try_for_each(|h| h.join().expect("bench writer panicked"))
+    })?;
+    Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+}
+
+fn free_local_addr() -> Result<SocketAddr> {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| CliError::Bench(format!("finding a free port: {e}")))?;
+    listener
+        .local_addr()
+        .map_err(|e| CliError::Bench(format!("finding a free port: {e}")))
+}
+
+/// Appends/s through the HTTP API served in this process.
+fn http_appends(
+    journal: &Journal,
+    addr: SocketAddr,
+    writers: usize,
+    appends: usize,
+    seed: u64,
+) -> Result<f64> {
+    let work = prepared(journal, writers, appends, seed)?;
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = work
+            .into_iter()
+            .map(|(game, token, actions)| {
+                s.spawn(move || -> Result<()> {
+                    let failed =
+                        |e: std::io::Error| CliError::Bench(format!("HTTP to {addr}: {e}"));
+                    let mut client = Client::connect(addr).map_err(failed)?;
+                    let path = format!("/games/{game}/actions");
+                    for action in actions {
+                        let body = serde_json::to_vec(&json!({"action": action}))
+                            .expect("actions serialize");
+                        let response = client
+                            .request("POST", &path, Some(&token), Some(&body))
+                            .map_err(failed)?;
+                        if response.status != 201 {
+                            return Err(CliError::Bench(format!(
+                                "POST {path} answered {}: {}",
+                                response.status,
+                                String::from_utf8_lossy(&response.body)
+                            )));
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .try_for_each(|h| h.join().expect("bench HTTP writer panicked"))
+    })?;
+    Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Starts the API on a free local port on its own runtime; waits for /healthz.
+fn start_server(journal: &Journal) -> Result<(tokio::runtime::Runtime, SocketAddr)> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Bench(format!("starting a runtime: {e}")))?;
+    let addr = free_local_addr()?;
+    let server = journal.clone();
+    runtime.spawn(async move {
+        if let Err(e) = tabletape_api::serve(server, addr).await {
+            tracing::error!("bench server on {addr}: {e}");
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let up = Client::connect(addr)
+            .and_then(|mut c| c.request("GET", "/healthz", None, None))
+            .map(|r| r.status == 200);
+        if matches!(up, Ok(true)) {
+            return Ok((runtime, addr));
+        }
+        if Instant::now() > deadline {
+            return Err(CliError::Bench(format!(
+                "the API did not come up on {addr}"
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Builds a game of `events` events with `act_batch`, returning its id.
+fn big_game(journal: &Journal, events: u64, seed: u64) -> Result<String> {
+    let (game, _) = new_game(journal, seed)?;
+    let mut script = Script::for_game(journal, &game)?;
+    let mut head = 1u64;
+    while head < events {
+        let n = (events - head).min(BATCH as u64) as usize;
+        let actions = script.take(n)?;
+        let acted =
+            journal.act_batch(&game, MAIN_BRANCH, Actor::Owner, None, actions, Some(head))?;
+        head = acted.last().map_or(head, |a| a.seq);
+    }
+    Ok(game)
+}
+
+fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
+    let start = Instant::now();
+    let value = f()?;
+    Ok((value, start.elapsed()))
+}
+
+pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
+    let sizes = if quick { QUICK } else { FULL };
+    let machine = machine();
+    if !json {
+        writeln!(
+            out,
+            "machine: {} CPU(s), {} ({})",
+            machine.cpus, machine.model, machine.os
+        )?;
+        writeln!(
+            out,
+            "running {} bench (big game: {} events)...",
+            if quick { "quick" } else { "full" },
+            sizes.big_game_events
+        )?;
+        out.flush()?;
+    }
+    let mut dirs = TempStores(Vec::new());
+    let journal = Journal::open(&dirs.path("store"))?;
+    let mut rows = Vec::new();
+    let mut row =
+        |name: String, value: f64, unit: &'static str| rows.push(Row { name, value, unit });
+
+    row(
+        "durable appends, journal, 1 writer".into(),
+        journal_appends(&journal, 1, sizes.single_appends, 1)?,
+        "events/s",
+    );
+    row(
+        format!("durable appends, journal, {WRITERS} writers"),
+        journal_appends(&journal, WRITERS, sizes.appends_per_writer, 100)?,
+        "events/s",
+    );
+    let (runtime, addr) = start_server(&journal)?;
+    row(
+        "durable appends, HTTP, 1 writer".into(),
+        http_appends(&journal, addr, 1, sizes.single_appends, 1_000)?,
+        "events/s",
+    );
+    row(
+        format!("durable appends, HTTP, {WRITERS} writers"),
+        http_appends(&journal, addr, WRITERS, sizes.appends_per_writer, 2_000)?,
+        "events/s",
+    );
+    runtime.shutdown_timeout(Duration::from_secs(2));
+
+    let (small, _) = new_game(&journal, 3_000)?;
+    let actions = Script::for_game(&journal, &small)?.take(9)?;
+    journal.act_batch(&small, MAIN_BRANCH, Actor::Owner, None, actions, Some(1))?;
+    let (_, took) = timed(|| Ok(journal.fork(&small, MAIN_BRANCH, 5, None, None)?))?;
+    row("fork a 10-event game".into(), ms(took), "ms");
+
+    let n = sizes.big_game_events;
+    let (big, took) = timed(|| big_game(&journal, n, 4_000))?;
+    row(
+        format!("build a {n}-event game (act_batch of {BATCH})"),
+        n as f64 / took.as_secs_f64(),
+        "events/s",
+    );
+    let (_, took) = timed(|| Ok(journal.fork(&big, MAIN_BRANCH, n / 2, None, None)?))?;
+    row(format!("fork a {n}-event game"), ms(took), "ms");
+    let at = n * 618 / 1000 + 7;
+    let (_, took) = timed(|| Ok(journal.state(&big, MAIN_BRANCH, Some(at), Viewer::Owner)?))?;
+    row(
+        format!("state at seq {at} of the {n}-event game"),
+        ms(took),
+        "ms",
+    );
+
+    // A prefix is enough to measure the fold's speed and keeps memory bounded.
+    let events = journal.events(&big, MAIN_BRANCH, 1, Some(n.min(FOLD_EVENTS)))?;
+    let (_, took) =
+        timed(|| Game::fold(&events).map_err(|e| CliError::Bench(format!("folding: {e}"))))?;
+    row(
+        format!("fold {} events (in memory)", events.len()),
+        events.len() as f64 / took.as_secs_f64(),
+        "events/s",
+    );
+    drop(events);
+
+    let file = dirs.path("export.jsonl");
+    let io_error = |e: std::io::Error| CliError::file(&file, e);
+    let (exported, took) = timed(|| {
+        let mut writer = BufWriter::new(File::create(&file).map_err(io_error)?);
+        let exported = journal.export(&big, None, &mut writer)?;
+        writer.flush().map_err(io_error)?;
+        Ok(exported)
+    })?;
+    row(
+        "export JSON Lines".into(),
+        exported as f64 / took.as_secs_f64(),
+        "events/s",
+    );
+    let other = Journal::open(&dirs.path("import"))?;
+    let (imported, took) = timed(|| {
+        let mut reader = BufReader::new(File::open(&file).map_err(io_error)?);
+        Ok(other.import(&mut reader)?)
+    })?;
+    row(
+        "import JSON Lines".into(),
+        imported.events as f64 / took.as_secs_f64(),
+        "events/s",
+    );
+    if let Some(mib) = peak_memory_mib() {
+        row("peak memory (VmHWM)".into(), mib, "MiB");
+    }
+
+    if json {
+        let text =
+            serde_json::to_string(&json!({"machine": machine, "quick": quick, "results": rows}))
+                .expect("bench rows serialize");
+        writeln!(out, "{text}")?;
+    } else {
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    format!("{:.1}", r.value),
+                    r.unit.to_string(),
+                ]
+            })
+            .collect();
+        writeln!(out)?;
+        write!(
+            out,
+            "{}",
+            crate::show::table(&["MEASURE", "VALUE", "UNIT"], &table)
+        )?;
+    }
+    drop(other);
+    drop(journal);
+    drop(dirs);
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn health_sums_body_points_anywhere() {
+        let view = json!({"seats": [{"body_points": 10, "name": "Nowa"}, {"body_points": 7, "exchange": 3}], "body": {"max": 2}});
+        assert_eq!(health(&view), 19);
+        assert_eq!(health(&json!({"round": 4})), 0);
+    }
+
+    #[test]
+    fn cycles_are_found_only_after_enough_repeats() {
+        let text = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut history = text(&["opening", "x"]);
+        for _ in 0..3 {
+            history.extend(text(&["a", "b", "c", "d", "e", "f"]));
+        }
+        assert_eq!(period(&history), None, "three repeats are not enough");
+        history.extend(text(&["a", "b", "c", "d", "e", "f"]));
+        assert_eq!(period(&history), Some(6));
+        assert_eq!(
+            period(&text(&["z"; 23])),
+            None,
+            "short runs of one move are not a cycle"
+        );
+        assert_eq!(period(&text(&["z"; 24])), Some(1));
+        history.push("g".into());
+        assert_eq!(period(&history), None);
+    }
+
+    #[test]
+    fn peak_memory_is_read_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert!(peak_memory_mib().unwrap() > 0.0);
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The command line: every subcommand, argument and help text, as clap types.
+//!
+//! Only this module knows the shape of the command line; `commands` turns a
+//! parsed [`Cli`] into journal calls. Help texts are written for someone who
+//! has never seen Tabletape: each argument says what it is and gives an example.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const LONG_ABOUT: &str = "\
+Tabletape records every action of a real tabletop game, checks it against the
+rules, rolls the dice when asked, and keeps it as an immutable, hash-chained
+event. Games can then be replayed step by step, forked at any point, verified
+and told as a story.
+
+Quick start:
+  tabletape kinds                                    # the rule sets this build knows
+  tabletape new lostworlds --player Nowa --player Grimbold
+  tabletape legal <game>                             # what can be done now, as JSON
+  tabletape act <game> '<one line printed by legal>' # record an action
+  tabletape replay <game>                            # watch the game so far";
+
+/// Record, replay, fork and narrate tabletop games.
+#[derive(Debug, Parser)]
+#[command(name = "tabletape", version, about = "Record, replay, fork and narrate tabletop games.", long_about = LONG_ABOUT)]
+pub struct Cli {
+    /// Directory of the journal database (created if missing). Holds every game.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        env = "TABLETAPE_STORE",
+        default_value = "./tabletape-data"
+    )]
+    pub store: PathBuf,
+
+    /// Print machine-readable JSON on stdout instead of friendly text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the rule sets (kinds) this build knows, with their options and content packs.
+    Kinds,
+    /// Start a new game of KIND: seats the players and records the game's creation.
+    #[command(
+        after_help = "Example:\n  tabletape new lostworlds --player Nowa --player Grimbold --seed 7"
+    )]
+    New(NewArgs),
+    /// Show every action open now, one JSON line each, ready to paste into `act`.
+    Legal(LegalArgs),
+    /// Record an action (checked against the rules first; a rejected action is never stored).
+    #[command(
+        after_help = "Examples:\n  tabletape act g-3f9a1c2e '{\"type\":\"choose\",\"page\":36}' --as Nowa\n  \
+                            tabletape act g-3f9a1c2e --file actions.jsonl"
+    )]
+    Act(ActArgs),
+    /// List every game in the store.
+    Games,
+    /// List a branch's events: seq, time, actor, type and short hash.
+    Log(LogArgs),
+    /// Show the state of a game, now or at an earlier seq.
+    State(StateArgs),
+    /// Step through a game event by event: narration and what changed.
+    Replay(ReplayArgs),
+    /// Start a new branch that shares the history up to a seq ("what if?").
+    Fork(ForkArgs),
+    /// Draw a game's branch tree with each branch's fork point and head.
+    Branches(GameArg),
+    /// Tell a game as a story in Markdown, plain text, HTML or JSON.
+    Narrate(NarrateArgs),
+    /// Write a game's events as JSON Lines (one event per line, envelope included).
+    Export(ExportArgs),
+    /// Recreate a game from a JSON Lines export (same id, same hashes, new tokens).
+    Import(ImportArgs),
+    /// Re-check hash chains and strictly replay every event; exit 1 on any problem.
+    Verify(VerifyArgs),
+    /// Serve the HTTP API over this store.
+    Serve(ServeArgs),
+    /// Measure this machine: durable appends, folds, forks, state lookups, import, memory.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiceArg {
+    /// Tabletape rolls every die and draws every card.
+    Digital,
+    /// The table rolls and draws; each action carries the outcome (`"roll": 5`).
+    Physical,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Md,
+    Txt,
+    Html,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The rule set to play (`tabletape kinds` lists them), e.g. `lostworlds`.
+    pub kind: String,
+    /// A player's name, once per seat, in seat order (the first is seat 0).
+    #[arg(long = "player", value_name = "NAME", required = true)]
+    pub players: Vec<String>,
+    /// Seed for every die and shuffle (random if left out; printed either way).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Who rolls the dice: Tabletape (`digital`) or the table (`physical`).
+    #[arg(long, value_enum, default_value = "digital")]
+    pub dice: DiceArg,
+    /// A kind option as KEY=VALUE, repeatable; VALUE is read as JSON if it parses, else as text
+    /// (e.g. `--option books=record --option rounds=7`).
+    #[arg(long = "option", value_name = "K=V")]
+    pub options: Vec<String>,
+    /// Your own content pack (JSON file) instead of the kind's bundled one.
+    #[arg(long, value_name = "FILE")]
+    pub pack: Option<PathBuf>,
+    /// Let anyone read the game over the HTTP API without a token.
+    #[arg(long)]
+    pub public: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LegalArgs {
+    /// The game id printed by `new` (e.g. `g-3f9a1c2e`).
+    pub game: String,
+    /// Only the actions of this seat: a seat number (from 0) or a player's name.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+    /// The branch to look at.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The action as JSON, e.g. one line printed by `tabletape legal`.
+    #[arg(
+        value_name = "JSON",
+        required_unless_present = "file",
+        conflicts_with = "file"
+    )]
+    pub action: Option<String>,
+    /// Record many actions from a file, one JSON action per line (`-` reads stdin). A line may
+    /// also be `{"as": SEAT, "action": {...}}` to act for a particular seat.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Act as this seat: a seat number (from 0) or a player's name. Left out, the owner acts for the table.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+    /// Only record if the branch's last seq is still SEQ (guards against a concurrent writer).
+    #[arg(long, value_name = "SEQ")]
+    pub expect: Option<u64>,
+    /// The branch to record on.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+    /// An idempotency key: retrying with the same key returns the first answer and stores nothing twice.
+    #[arg(long, value_name = "IDEMPOTENCY_KEY", conflicts_with = "file")]
+    pub key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GameArg {
+    /// The game id printed by `new`.
+    pub game: String,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The branch to list.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+}
+
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// Show the state right after this seq instead of now.
+    #[arg(long, value_name = "SEQ")]
+    pub at: Option<u64>,
+    /// The branch to look at.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+    /// See only what this seat may see (a seat number or a player's name); the owner sees all.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// Stop after this seq.
+    #[arg(long, value_name = "SEQ")]
+    pub to: Option<u64>,
+    /// The branch to replay.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ForkArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The new branch keeps the history up to and including this seq.
+    #[arg(long, value_name = "SEQ")]
+    pub at: u64,
+    /// The branch to fork from.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub from: String,
+    /// The new branch's name (default `fork-N`).
+    #[arg(long, value_name = "B")]
+    pub name: Option<String>,
+    /// Draw every die after the fork from this seed instead of continuing the parent's dice.
+    #[arg(long, value_name = "S")]
+    pub reseed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct NarrateArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The branch to tell.
+    #[arg(long, value_name = "B", default_value = "main")]
+    pub branch: String,
+    /// md (Markdown), txt (plain text), html (one self-contained page) or json.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Write to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// Export only this branch's linear history (default: every branch).
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
+    /// Write to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// A JSON Lines file written by `export` (`-` reads stdin).
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Check only this game (default: every game in the store).
+    pub game: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub addr: SocketAddr,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A small run (10,000-event game instead of 1,000,000; fewer appends) for a quick look or tests.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn act_takes_json_or_file_not_both() {
+        assert!(Cli::try_parse_from(["tabletape", "act", "g-1"]).is_err());
+        assert!(
+            Cli::try_parse_from(["tabletape", "act", "g-1", "{}", "--file", "a.jsonl"]).is_err()
+        );
+        assert!(Cli::try_parse_from([
+            "tabletape",
+            "act",
+            "g-1",
+            "--file",
+            "a.jsonl",
+            "--key",
+            "k"
+        ])
+        .is_err());
+        let cli = Cli::try_parse_from([
+            "tabletape",
+            "--json",
+            "act",
+            "g-1",
+            "{}",
+            "--as",
+            "Nowa",
+            "--expect",
+            "3",
+        ])
+        .unwrap();
+        assert!(cli.json);
+        match cli.command {
+            Command::Act(a) => {
+                assert_eq!(a.action.as_deref(), Some("{}"));
+                assert_eq!(a.seat.as_deref(), Some("Nowa"));
+                assert_eq!(a.expect, Some(3));
+                assert_eq!(a.branch, "main");
+            }
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn new_needs_a_player_and_global_flags_go_anywhere() {
+        assert!(Cli::try_parse_from(["tabletape", "new", "lostworlds"]).is_err());
+        let cli = Cli::try_parse_from([
+            "tabletape",
+            "new",
+            "lostworlds",
+            "--player",
+            "A",
+            "--player",
+            "B",
+            "--store",
+            "/tmp/x",
+            "--dice",
+            "physical",
+        ])
+        .unwrap();
+        assert_eq!(cli.store, PathBuf::from("/tmp/x"));
+        match cli.command {
+            Command::New(n) => {
+                assert_eq!(n.players, ["A", "B"]);
+                assert_eq!(n.dice, DiceArg::Physical);
+            }
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,632 @@
+//! One function per subcommand: journal calls in, friendly text or JSON out.
+//!
+//! Every command writes to the `out` it is given (stdout in the binary) and
+//! returns a typed [`CliError`]; `main` maps errors to exit codes. The CLI on a
+//! local store acts as the game's owner (`Actor::Owner`), and `--as` names the
+//! seat the owner acts or looks for.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tabletape_engine::{Format, Viewer};
+use tabletape_events::{Actor, Body, DiceMode, Seat, MAIN_BRANCH};
+use tabletape_store::{ActRequest, Acted, Journal, NewGame, PackSource};
+
+use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat};
+use crate::cli::{
+    ActArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg, ImportArgs, LegalArgs,
+    LogArgs, NarrateArgs, NewArgs, ReplayArgs, ServeArgs, StateArgs, VerifyArgs,
+};
+use crate::error::CliError;
+use crate::show::{self, BranchNode};
+
+type Result<T> = std::result::Result<T, CliError>;
+
+/// Runs one parsed command line against stdout.
+pub fn run(cli: Cli) -> Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let json = cli.json;
+    let result = match cli.command {
+        Command::Kinds => kinds(&mut out, json),
+        Command::Bench(args) => crate::bench::run(&mut out, json, args.quick),
+        Command::Serve(args) => serve(&cli.store, args),
+        command => {
+            let journal = Journal::open(&cli.store)?;
+            dispatch(&journal, command, &mut out, json)
+        }
+    };
+    out.flush()?;
+    result
+}
+
+fn dispatch(journal: &Journal, command: Command, out: &mut dyn Write, json: bool) -> Result<()> {
+    match command {
+        Command::New(a) => new(journal, a, out, json),
+        Command::Legal(a) => legal(journal, a, out, json),
+        Command::Act(a) => act(journal, a, out, json),
+        Command::Games => games(journal, out, json),
+        Command::Log(a) => log(journal, a, out, json),
+        Command::State(a) => state(journal, a, out, json),
+        Command::Replay(a) => replay(journal, a, out, json),
+        Command::Fork(a) => fork(journal, a, out, json),
+        Command::Branches(a) => branches(journal, &a.game, out, json),
+        Command::Narrate(a) => narrate(journal, a, out, json),
+        Command::Export(a) => export(journal, a, out, json),
+        Command::Import(a) => import(journal, a, out, json),
+        Command::Verify(a) => verify(journal, a, out, json),
+        Command::Kinds | Command::Serve(_) | Command::Bench(_) => {
+            unreachable!("handled before the store is opened")
+        }
+    }
+}
+
+fn print_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
+    let text = serde_json::to_string(value).expect("answers serialize to JSON");
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+/// The players of a game, in seat order, read from its creation event.
+fn players(journal: &Journal, game: &str) -> Result<Vec<String>> {
+    let first = journal.events(game, MAIN_BRANCH, 1, Some(1))?;
+    match first.first().map(|e| &e.body) {
+        Some(Body::GameCreated(created)) => Ok(created.players.clone()),
+        _ => Ok(Vec::new()),
+    }
+}
+
+fn seat_of(journal: &Journal, game: &str, given: Option<&str>) -> Result<Option<Seat>> {
+    match given {
+        None => Ok(None),
+        Some(given) => Ok(Some(resolve_seat(given, &players(journal, game)?)?)),
+    }
+}
+
+fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
+    let infos: Vec<_> = tabletape_engine::kinds().iter().map(|k| k.info()).collect();
+    if json {
+        return print_json(out, &infos);
+    }
+    for (i, k) in infos.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "{}  {} ({} to {} players)",
+            k.kind, k.title, k.min_players, k.max_players
+        )?;
+        if !k.summary.is_empty() {
+            writeln!(out, "  {}", k.summary)?;
+        }
+        if !k.default_pack.is_empty() {
+            writeln!(
+                out,
+                "  content pack: {} (bundled; --pack FILE loads your own)",
+                k.default_pack
+            )?;
+        }
+        if k.options.is_empty() {
+            writeln!(out, "  options: none")?;
+        } else {
+            writeln!(out, "  options (--option NAME=VALUE):")?;
+            for o in &k.options {
+                writeln!(out, "    {} (default {}): {}", o.name, o.default, o.help)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn new(journal: &Journal, a: NewArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let mut options = BTreeMap::new();
+    for given in &a.options {
+        let (key, value) = parse_option(given)?;
+        options.insert(key, value);
+    }
+    let pack = match &a.pack {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| CliError::file(path, e))?;
+            let json = serde_json::from_str(&text).map_err(|e| CliError::File {
+                path: path.display().to_string(),
+                source: io::Error::new(io::ErrorKind::InvalidData, format!("not JSON: {e}")),
+            })?;
+            Some(PackSource {
+                file: path.display().to_string(),
+                json,
+            })
+        }
+    };
+    let created = journal.create(NewGame {
+        kind: a.kind.clone(),
+        players: a.players,
+        seed: a.seed,
+        dice: match a.dice {
+            DiceArg::Digital => DiceMode::Digital,
+            DiceArg::Physical => DiceMode::Physical,
+        },
+        options,
+        pack,
+        public: a.public,
+    })?;
+    if json {
+        return print_json(out, &created);
+    }
+    writeln!(
+        out,
+        "game {}  ({}, seed {})",
+        created.game, a.kind, created.seed
+    )?;
+    writeln!(out, "owner token: {}", created.owner_token)?;
+    writeln!(out, "seat tokens (for the HTTP API):")?;
+    for s in &created.seats {
+        writeln!(out, "  seat {} {}: {}", s.seat, s.player, s.token)?;
+    }
+    if !created.narration.is_empty() {
+        writeln!(out)?;
+        for line in &created.narration {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Next: tabletape legal {}   (what can be done now)",
+        created.game
+    )?;
+    Ok(())
+}
+
+fn legal(journal: &Journal, a: LegalArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let seat = seat_of(journal, &a.game, a.seat.as_deref())?;
+    let actions = journal.legal(&a.game, &a.branch, seat)?;
+    if json {
+        return print_json(out, &actions);
+    }
+    if actions.is_empty() {
+        let over = journal.state(&a.game, &a.branch, None, Viewer::Owner)?.over;
+        if over {
+            writeln!(
+                out,
+                "No actions: the game is over. `tabletape narrate {}` tells it; `fork` plays on.",
+                a.game
+            )?;
+        } else {
+            writeln!(out, "No actions are open to this seat now.")?;
+        }
+        return Ok(());
+    }
+    for l in &actions {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&l.action).expect("actions serialize")
+        )?;
+        if !l.needs.is_empty() {
+            writeln!(out, "  needs: {}", l.needs.join("; "))?;
+        }
+    }
+    Ok(())
+}
+
+fn print_acted(out: &mut dyn Write, json: bool, game: &str, acted: &Acted) -> Result<()> {
+    if json {
+        print_json(out, acted)?;
+    } else {
+        let retried = if acted.retried {
+            "  (already recorded: the original answer)"
+        } else {
+            ""
+        };
+        writeln!(out, "seq {}{retried}", acted.seq)?;
+        for line in &acted.narration {
+            writeln!(out, "  {line}")?;
+        }
+        if acted.over {
+            writeln!(
+                out,
+                "The game is over. `tabletape narrate {game}` tells the story."
+            )?;
+        }
+    }
+    // Flushed per event: a printed seq is a promise that the event is stored.
+    out.flush()?;
+    Ok(())
+}
+
+fn act(journal: &Journal, a: ActArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let seat = seat_of(journal, &a.game, a.seat.as_deref())?;
+    let Some(file) = &a.file else {
+        let text = a.action.as_deref().expect("clap requires JSON or --file");
+        let action = parse_action(text)?;
+        let acted = journal.act(
+            &a.game,
+            ActRequest {
+                branch: a.branch.clone(),
+                actor: Actor::Owner,
+                by: seat,
+                action,
+                expect_seq: a.expect,
+                idempotency_key: a.key.clone(),
+            },
+        )?;
+        return print_acted(out, json, &a.game, &acted);
+    };
+    let name = file.display().to_string();
+    let reader: Box<dyn BufRead> = if name == "-" {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        Box::new(BufReader::new(
+            File::open(file).map_err(|e| CliError::file(file, e))?,
+        ))
+    };
+    let mut players_cache: Option<Vec<String>> = None;
+    // `--expect` guards the first line; each next line expects the seq just written.
+    let mut expect = a.expect;
+    for (i, text) in reader.lines().enumerate() {
+        let line_no = i + 1;
+        let at_line = |source: CliError| CliError::AtLine {
+            file: name.clone(),
+            line: line_no,
+            source: Box::new(source),
+        };
+        let text = text.map_err(|e| CliError::file(file, e))?;
+        let Some(line) = parse_action_line(&name, line_no, &text)? else {
+            continue;
+        };
+        let by = match &line.seat {
+            None => seat,
+            Some(given) => {
+                if players_cache.is_none() {
+                    players_cache = Some(players(journal, &a.game)?);
+                }
+                let players = players_cache.as_deref().unwrap_or_default();
+                Some(resolve_seat(given, players).map_err(|e| at_line(e.into()))?)
+            }
+        };
+        let acted = journal
+            .act(
+                &a.game,
+                ActRequest {
+                    branch: a.branch.clone(),
+                    actor: Actor::Owner,
+                    by,
+                    action: line.action,
+                    expect_seq: expect,
+                    idempotency_key: None,
+                },
+            )
+            .map_err(|e| at_line(e.into()))?;
+        if expect.is_some() {
+            expect = Some(acted.seq);
+        }
+        print_acted(out, json, &a.game, &acted)?;
+    }
+    Ok(())
+}
+
+fn games(journal: &Journal, out: &mut dyn Write, json: bool) -> Result<()> {
+    let games = journal.games()?;
+    if json {
+        return print_json(out, &games);
+    }
+    if games.is_empty() {
+        writeln!(
+            out,
+            "No games yet. Start one: tabletape new lostworlds --player A --player B"
+        )?;
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = games
+        .iter()
+        .map(|g| {
+            vec![
+                g.game.clone(),
+                g.kind.clone(),
+                g.seq.to_string(),
+                g.branches.to_string(),
+                if g.over { "over" } else { "in play" }.to_string(),
+                show::utc(g.created_at_ms),
+                g.players.join(", "),
+            ]
+        })
+        .collect();
+    write!(
+        out,
+        "{}",
+        show::table(
+            &[
+                "GAME",
+                "KIND",
+                "SEQ",
+                "BRANCHES",
+                "STATUS",
+                "CREATED (UTC)",
+                "PLAYERS"
+            ],
+            &rows
+        )
+    )?;
+    Ok(())
+}
+
+/// The short name of what an event did: its body type, and the action's own type.
+fn event_type(body: &Body) -> String {
+    match body {
+        Body::GameCreated(_) => "game_created".to_string(),
+        Body::Reseeded { .. } => "reseeded".to_string(),
+        Body::ActionAccepted(a) => match a.action.get("type").and_then(Value::as_str) {
+            Some(t) => format!("action_accepted: {t}"),
+            None => "action_accepted".to_string(),
+        },
+    }
+}
+
+fn log(journal: &Journal, a: LogArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let events = journal.events(&a.game, &a.branch, 1, None)?;
+    if json {
+        return print_json(out, &events);
+    }
+    let players = players(journal, &a.game)?;
+    let rows: Vec<Vec<String>> = events
+        .iter()
+        .map(|e| {
+            vec![
+                e.seq.to_string(),
+                show::utc(e.recorded_at_ms),
+                show::actor(&e.actor, &players),
+                event_type(&e.body),
+                e.hash.chars().take(12).collect(),
+            ]
+        })
+        .collect();
+    write!(
+        out,
+        "{}",
+        show::table(&["SEQ", "TIME (UTC)", "ACTOR", "TYPE", "HASH"], &rows)
+    )?;
+    Ok(())
+}
+
+fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = match seat_of(journal, &a.game, a.seat.as_deref())? {
+        Some(s) => Viewer::Seat(s),
+        None => Viewer::Owner,
+    };
+    let view = journal.state(&a.game, &a.branch, a.at, viewer)?;
+    if json {
+        return print_json(out, &view);
+    }
+    let status = if view.over { "over" } else { "in play" };
+    let chapter = if view.chapter.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}", view.chapter)
+    };
+    writeln!(
+        out,
+        "{} · {} · branch {} · seq {}{chapter} · {status}",
+        view.game, view.kind, view.branch, view.seq
+    )?;
+    writeln!(out)?;
+    write!(out, "{}", view.text)?;
+    if !view.text.ends_with('\n') {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn replay(journal: &Journal, a: ReplayArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let steps = journal.replay(&a.game, &a.branch, a.to, Viewer::Owner)?;
+    if json {
+        return print_json(out, &steps);
+    }
+    let players = players(journal, &a.game)?;
+    for (i, step) in steps.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let chapter = if step.chapter.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", step.chapter)
+        };
+        writeln!(
+            out,
+            "── seq {} · {}{chapter}",
+            step.seq,
+            show::actor(&step.actor, &players)
+        )?;
+        if let Some(action) = &step.action {
+            writeln!(
+                out,
+                "  > {}",
+                serde_json::to_string(action).expect("actions serialize")
+            )?;
+        }
+        for line in &step.narration {
+            writeln!(out, "  {line}")?;
+        }
+        for change in &step.changes {
+            writeln!(out, "  Δ {change}")?;
+        }
+    }
+    Ok(())
+}
+
+fn branch_nodes(journal: &Journal, game: &str) -> Result<Vec<BranchNode>> {
+    Ok(journal
+        .branches(game)?
+        .into_iter()
+        .map(|b| BranchNode {
+            name: b.name,
+            parent: b.parent,
+            fork_seq: b.fork_seq,
+            head_seq: b.head_seq,
+            reseed: b.reseed,
+            created_at_ms: b.created_at_ms,
+        })
+        .collect())
+}
+
+fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let info = journal.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed)?;
+    if json {
+        return print_json(out, &info);
+    }
+    writeln!(
+        out,
+        "branch {} forked from {} at seq {} (head seq {})",
+        info.name, a.from, a.at, info.head_seq
+    )?;
+    if let Some(seed) = info.reseed {
+        writeln!(out, "every roll after seq {} comes from seed {seed}", a.at)?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Next: tabletape legal {} --branch {}",
+        a.game, info.name
+    )?;
+    Ok(())
+}
+
+fn branches(journal: &Journal, game: &str, out: &mut dyn Write, json: bool) -> Result<()> {
+    if json {
+        return print_json(out, &journal.branches(game)?);
+    }
+    write!(out, "{}", show::branch_tree(&branch_nodes(journal, game)?))?;
+    Ok(())
+}
+
+fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let narrative = journal.narrate(&a.game, &a.branch)?;
+    // `--json` asks for machine output, so on stdout the story itself is JSON.
+    let format = match (a.format, json && a.out.is_none()) {
+        (_, true) | (FormatArg::Json, _) => Format::Json,
+        (FormatArg::Md, _) => Format::Markdown,
+        (FormatArg::Txt, _) => Format::Text,
+        (FormatArg::Html, _) => Format::Html,
+    };
+    let text = narrative.render(format);
+    match &a.out {
+        None => write!(out, "{text}")?,
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| CliError::file(path, e))?;
+            if json {
+                print_json(
+                    out,
+                    &json!({"game": a.game, "branch": a.branch, "out": path, "bytes": text.len(), "chapters": narrative.chapters.len()}),
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "wrote {} ({} chapters, {} bytes)",
+                    path.display(),
+                    narrative.chapters.len(),
+                    text.len()
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn export(journal: &Journal, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let Some(path) = &a.out else {
+        // The JSON Lines are the output, so `--json` changes nothing here.
+        let mut buffered = BufWriter::new(out);
+        journal.export(&a.game, a.branch.as_deref(), &mut buffered)?;
+        buffered.flush()?;
+        return Ok(());
+    };
+    let file = File::create(path).map_err(|e| CliError::file(path, e))?;
+    let mut writer = BufWriter::new(file);
+    let events = journal.export(&a.game, a.branch.as_deref(), &mut writer)?;
+    let file = writer
+        .into_inner()
+        .map_err(|e| CliError::file(path, e.into_error()))?;
+    file.sync_all().map_err(|e| CliError::file(path, e))?;
+    if json {
+        print_json(out, &json!({"game": a.game, "events": events, "out": path}))
+    } else {
+        writeln!(
+            out,
+            "exported {events} events of {} to {}",
+            a.game,
+            path.display()
+        )?;
+        Ok(())
+    }
+}
+
+fn import(journal: &Journal, a: ImportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let imported = if a.file == Path::new("-") {
+        journal.import(&mut io::stdin().lock())?
+    } else {
+        let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
+        journal.import(&mut BufReader::new(file))?
+    };
+    if json {
+        return print_json(out, &imported);
+    }
+    writeln!(
+        out,
+        "imported game {}: {} events, branches {}",
+        imported.game,
+        imported.events,
+        imported.branches.join(", ")
+    )?;
+    writeln!(out, "owner token: {}", imported.owner_token)?;
+    writeln!(out, "seat tokens (new; the old ones do not travel):")?;
+    for s in &imported.seats {
+        writeln!(out, "  seat {} {}: {}", s.seat, s.player, s.token)?;
+    }
+    Ok(())
+}
+
+fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let reports = journal.verify(a.game.as_deref())?;
+    if json {
+        print_json(out, &reports)?;
+    } else {
+        if reports.is_empty() {
+            writeln!(out, "no games to verify")?;
+        }
+        for r in &reports {
+            match &r.problem {
+                None => writeln!(out, "{} {}: ok ({} events)", r.game, r.branch, r.events)?,
+                Some(p) => writeln!(
+                    out,
+                    "{} {}: BAD at seq {}: {}",
+                    r.game, r.branch, p.seq, p.what
+                )?,
+            }
+        }
+    }
+    let problems = reports.iter().filter(|r| r.problem.is_some()).count();
+    if problems > 0 {
+        return Err(CliError::Verify {
+            problems,
+            branches: reports.len(),
+        });
+    }
+    Ok(())
+}
+
+fn serve(store: &Path, a: ServeArgs) -> Result<()> {
+    let journal = Journal::open(store)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Serve)?;
+    runtime
+        .block_on(tabletape_api::serve(journal, a.addr))
+        .map_err(CliError::Serve)
+}

@@ -1,0 +1,195 @@
+//! Friendly text output: times, actors, tables and the branch tree.
+//!
+//! Pure formatting over the journal's answer types, so the shapes can be tested
+//! without a store. Nothing here decides anything about a game.
+
+use tabletape_events::Actor;
+
+/// A branch as the tree needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchNode {
+    pub name: String,
+    pub parent: Option<String>,
+    pub fork_seq: Option<u64>,
+    pub head_seq: u64,
+    pub reseed: Option<u64>,
+    pub created_at_ms: u64,
+}
+
+/// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
+/// the civil-from-days algorithm (Howard Hinnant) on the day count.
+pub fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// `owner`, or the seat's player with its number: `Nowa (seat 0)`.
+pub fn actor(actor: &Actor, players: &[String]) -> String {
+    match actor {
+        Actor::Owner => "owner".to_string(),
+        Actor::Seat(s) => match players.get(*s as usize) {
+            Some(name) => format!("{name} (seat {s})"),
+            None => format!("seat {s}"),
+        },
+    }
+}
+
+/// Left-aligned columns separated by two spaces, header first.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut out = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            if i + 1 == cells.len() {
+                out.push_str(cell);
+            } else {
+                out.push_str(&format!("{cell:<w$}  ", w = widths[i]));
+            }
+        }
+        out.trim_end().to_string() + "\n"
+    };
+    let mut out = line(header.to_vec());
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
+}
+
+/// Draws the branch tree: `main` at the root, each fork under its parent,
+/// ordered by fork seq then creation, with box-drawing characters.
+pub fn branch_tree(branches: &[BranchNode]) -> String {
+    let mut out = String::new();
+    let mut roots: Vec<&BranchNode> = branches
+        .iter()
+        .filter(|b| {
+            b.parent
+                .as_ref()
+                .is_none_or(|p| !branches.iter().any(|o| &o.name == p))
+        })
+        .collect();
+    roots.sort_by_key(|b| (b.name != "main", b.created_at_ms));
+    for root in roots {
+        out.push_str(&label(root));
+        out.push('\n');
+        children(branches, &root.name, "", &mut out);
+    }
+    out
+}
+
+fn label(b: &BranchNode) -> String {
+    let mut text = b.name.clone();
+    if let Some(at) = b.fork_seq {
+        text.push_str(&format!("  forked at seq {at}"));
+    }
+    text.push_str(&format!("  (head seq {})", b.head_seq));
+    if let Some(seed) = b.reseed {
+        text.push_str(&format!("  reseeded {seed}"));
+    }
+    text
+}
+
+fn children(branches: &[BranchNode], parent: &str, prefix: &str, out: &mut String) {
+    let mut kids: Vec<&BranchNode> = branches
+        .iter()
+        .filter(|b| b.parent.as_deref() == Some(parent))
+        .collect();
+    kids.sort_by_key(|b| (b.fork_seq, b.created_at_ms));
+    for (i, kid) in kids.iter().enumerate() {
+        let last = i + 1 == kids.len();
+        out.push_str(prefix);
+        out.push_str(if last { "└─ " } else { "├─ " });
+        out.push_str(&label(kid));
+        out.push('\n');
+        let deeper = format!("{prefix}{}", if last { "   " } else { "│  " });
+        children(branches, &kid.name, &deeper, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(
+        name: &str,
+        parent: Option<&str>,
+        fork_seq: Option<u64>,
+        head_seq: u64,
+        created: u64,
+    ) -> BranchNode {
+        BranchNode {
+            name: name.into(),
+            parent: parent.map(Into::into),
+            fork_seq,
+            head_seq,
+            reseed: None,
+            created_at_ms: created,
+        }
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00");
+        assert_eq!(utc(1_795_305_157_999), "2026-11-21 23:52:37");
+    }
+
+    #[test]
+    fn actors_by_name() {
+        let players = vec!["Nowa".to_string(), "Grimbold".to_string()];
+        assert_eq!(actor(&Actor::Owner, &players), "owner");
+        assert_eq!(actor(&Actor::Seat(1), &players), "Grimbold (seat 1)");
+        assert_eq!(actor(&Actor::Seat(5), &players), "seat 5");
+    }
+
+    #[test]
+    fn tables_align() {
+        let t = table(
+            &["GAME", "SEQ"],
+            &[
+                vec!["g-1".into(), "12".into()],
+                vec!["g-long".into(), "3".into()],
+            ],
+        );
+        assert_eq!(t, "GAME    SEQ\ng-1     12\ng-long  3\n");
+    }
+
+    #[test]
+    fn tree_nests_forks_under_parents_in_fork_order() {
+        let mut reseeded = node("what-if", Some("fork-1"), Some(11), 15, 4);
+        reseeded.reseed = Some(7);
+        let branches = vec![
+            node("fork-2", Some("main"), Some(30), 30, 3),
+            reseeded,
+            node("main", None, None, 42, 1),
+            node("fork-1", Some("main"), Some(10), 12, 2),
+        ];
+        let expected = "\
+main  (head seq 42)
+├─ fork-1  forked at seq 10  (head seq 12)
+│  └─ what-if  forked at seq 11  (head seq 15)  reseeded 7
+└─ fork-2  forked at seq 30  (head seq 30)
+";
+        assert_eq!(branch_tree(&branches), expected);
+    }
+}

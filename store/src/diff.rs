@@ -1,0 +1,131 @@
+//! A readable diff of two JSON values, for replay's "what changed" lines.
+//!
+//! Objects are compared key by key and arrays index by index, so a change deep
+//! in a state shows as one line with its path: `seats[1].body_points: 10 -> 7`.
+
+use serde_json::Value;
+
+/// Values longer than this are shortened in change lines.
+const SHOWN_MAX: usize = 60;
+
+/// Every difference between `before` and `after`, one line each, in path order.
+pub fn diff(before: &Value, after: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
+    walk("", before, after, &mut lines);
+    lines
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn shown(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= SHOWN_MAX {
+        s
+    } else {
+        let cut: String = s.chars().take(SHOWN_MAX).collect();
+        format!("{cut}…")
+    }
+}
+
+fn label(path: &str) -> &str {
+    if path.is_empty() {
+        "(state)"
+    } else {
+        path
+    }
+}
+
+fn walk(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
+    match (before, after) {
+        (Value::Object(a), Value::Object(b)) => {
+            // Both maps iterate in key order, so a merge walk lists paths sorted.
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                let p = child(path, key);
+                match (a.get(key), b.get(key)) {
+                    (Some(x), Some(y)) => walk(&p, x, y, out),
+                    (Some(x), None) => out.push(format!("{p}: removed (was {})", shown(x))),
+                    (None, Some(y)) => out.push(format!("{p}: added {}", shown(y))),
+                    (None, None) => unreachable!("key came from one of the maps"),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for i in 0..a.len().max(b.len()) {
+                let p = format!("{path}[{i}]");
+                match (a.get(i), b.get(i)) {
+                    (Some(x), Some(y)) => walk(&p, x, y, out),
+                    (Some(x), None) => out.push(format!("{p}: removed (was {})", shown(x))),
+                    (None, Some(y)) => out.push(format!("{p}: added {}", shown(y))),
+                    (None, None) => unreachable!("index is below one of the lengths"),
+                }
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => out.push(format!("{}: {} -> {}", label(path), shown(a), shown(b))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nested_change_names_its_path() {
+        let a = json!({"seats": [{"body_points": 10}, {"body_points": 10}], "round": 1});
+        let b = json!({"seats": [{"body_points": 10}, {"body_points": 7}], "round": 2});
+        assert_eq!(
+            diff(&a, &b),
+            vec!["round: 1 -> 2", "seats[1].body_points: 10 -> 7"]
+        );
+    }
+
+    #[test]
+    fn added_and_removed_keys_and_items() {
+        let a = json!({"hand": ["Dog"], "old": true});
+        let b = json!({"hand": ["Dog", "Trap"], "new": "x"});
+        assert_eq!(
+            diff(&a, &b),
+            vec![
+                "hand[1]: added \"Trap\"",
+                "new: added \"x\"",
+                "old: removed (was true)"
+            ]
+        );
+    }
+
+    #[test]
+    fn equal_values_have_no_changes() {
+        let a = json!({"a": [1, {"b": null}]});
+        assert!(diff(&a, &a).is_empty());
+    }
+
+    #[test]
+    fn type_change_and_root_scalar() {
+        assert_eq!(
+            diff(&json!({"x": 1}), &json!({"x": [1]})),
+            vec!["x: 1 -> [1]"]
+        );
+        assert_eq!(diff(&json!(1), &json!(2)), vec!["(state): 1 -> 2"]);
+    }
+
+    #[test]
+    fn long_values_are_shortened() {
+        let long = "z".repeat(200);
+        let lines = diff(&json!({"t": ""}), &json!({ "t": long }));
+        assert!(
+            lines[0].ends_with('…') && lines[0].len() < 100,
+            "{}",
+            lines[0]
+        );
+    }
+}

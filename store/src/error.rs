@@ -1,0 +1,72 @@
+//! The log layer's typed errors.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// What can go wrong in the event log.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The expected seq given with an append is not the branch's head.
+    #[error("expected seq {expected} but the branch head is {head}")]
+    Conflict { expected: u64, head: u64 },
+    #[error("no game `{0}`")]
+    UnknownGame(String),
+    #[error("game `{game}` has no branch `{branch}`")]
+    UnknownBranch { game: String, branch: String },
+    #[error("game `{0}` already exists")]
+    GameExists(String),
+    #[error("game `{game}` already has a branch `{branch}`")]
+    BranchExists { game: String, branch: String },
+    /// A seq outside `1..=head` of a branch.
+    #[error("branch `{branch}` of game `{game}` has no seq {seq} (head is {head})")]
+    NoSuchSeq {
+        game: String,
+        branch: String,
+        seq: u64,
+        head: u64,
+    },
+    /// A game id or branch name the key layout cannot hold.
+    #[error("bad {what} `{name}`: {why}")]
+    BadName {
+        what: &'static str,
+        name: String,
+        why: &'static str,
+    },
+    /// An event handed to the log that breaks the log's own invariants
+    /// (import of a broken chain, a draft that is not allowed at its place).
+    #[error("invalid event at seq {seq}: {why}")]
+    InvalidEvent { seq: u64, why: String },
+    /// A stored event that is missing or unreadable.
+    #[error("game `{game}` branch `{branch}` seq {seq}: {why}")]
+    BadEvent {
+        game: String,
+        branch: String,
+        seq: u64,
+        why: String,
+    },
+    /// A stored value that does not parse: corruption or a foreign database.
+    #[error("corrupt {what}: {why}")]
+    Corrupt { what: String, why: String },
+    /// An old event shape no upcaster can bring to the current schema.
+    #[error("cannot upcast event from schema version {from}: {why}")]
+    Upcast { from: u32, why: String },
+    #[error(transparent)]
+    Sled(#[from] sled::Error),
+    #[error("io on {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("operating system randomness failed: {0}")]
+    Random(String),
+}
+
+impl StoreError {
+    pub(crate) fn corrupt(what: impl Into<String>, why: impl std::fmt::Display) -> Self {
+        StoreError::Corrupt {
+            what: what.into(),
+            why: why.to_string(),
+        }
+    }
+}

@@ -1,0 +1,1298 @@
+//! The journal service: what the CLI and the HTTP API call.
+//!
+//! Every write goes decide-then-append: the branch is folded (from the nearest
+//! snapshot), the engine decides the action against that state, and only an
+//! accepted decision is appended, with the folded head as the expected seq. A
+//! rejected action writes nothing. Reads fold the log on demand; snapshots
+//! every [`SNAPSHOT_EVERY`] events keep a fold at any seq short, and the last
+//! folded head of each recently used branch is kept in memory.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tabletape_engine::{EngineError, Game, LegalAction, Narrative, Rejection, Viewer};
+use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
+use thiserror::Error;
+
+use crate::diff::diff;
+use crate::error::StoreError;
+use crate::log::{decode_event, event_hash, BranchRecord, Draft, GameMeta, Log, Receipt};
+
+/// A snapshot is cached every this many events folded.
+pub const SNAPSHOT_EVERY: u64 = 1000;
+
+/// How many times an append without an expected seq re-folds and retries
+/// after losing a race to a concurrent writer.
+const RACE_RETRIES: usize = 8;
+
+/// At most this many branch heads are kept folded in memory.
+const HEAD_CACHE_MAX: usize = 256;
+
+/// Events read per batch while folding, to bound memory on long games.
+const FOLD_CHUNK: u64 = 4096;
+
+/// The journal over one log. Cheap to clone; clones share the log.
+#[derive(Clone)]
+pub struct Journal {
+    log: Arc<dyn Log>,
+    /// The last folded head of recently used branches: (game, branch) -> game.
+    /// Events never change once written, so a cached fold at seq n stays right
+    /// and only needs the events after n.
+    heads: Arc<Mutex<HashMap<(String, String), Game>>>,
+    snapshot_every: u64,
+}
+
+/// A request to start a game.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct NewGame {
+    pub kind: String,
+    pub players: Vec<String>,
+    /// A random seed is drawn when none is given.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub dice: DiceMode,
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// A table's own content pack; the kind's bundled pack when `None`.
+    #[serde(default)]
+    pub pack: Option<PackSource>,
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// A table's own content pack and the file it came from (named in errors).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PackSource {
+    pub file: String,
+    pub json: Value,
+}
+
+/// A new game: its id, its seed and the tokens that open it. Tokens are shown
+/// only here; the store keeps their hashes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Created {
+    pub game: String,
+    pub seed: u64,
+    pub owner_token: String,
+    pub seats: Vec<SeatToken>,
+    pub seq: u64,
+    pub narration: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SeatToken {
+    pub seat: Seat,
+    pub player: String,
+    pub token: String,
+}
+
+/// One action to record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ActRequest {
+    pub branch: String,
+    /// Who submits: the owner, or a seat's token holder.
+    pub actor: Actor,
+    /// The seat acting; `None` when the owner acts for the table.
+    #[serde(default)]
+    pub by: Option<Seat>,
+    pub action: Value,
+    #[serde(default)]
+    pub expect_seq: Option<u64>,
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// The receipt of a recorded action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Acted {
+    pub seq: u64,
+    pub hash: String,
+    pub narration: Vec<String>,
+    /// Whether the game ended with this event.
+    pub over: bool,
+    /// True when an idempotency key matched an earlier append: nothing new was written.
+    pub retried: bool,
+}
+
+/// Who holds a token for a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Owner,
+    Seat(Seat),
+    /// No token, on a public game.
+    Public,
+}
+
+impl Access {
+    /// What this holder may see.
+    pub fn viewer(self) -> Viewer {
+        match self {
+            Access::Owner => Viewer::Owner,
+            Access::Seat(s) => Viewer::Seat(s),
+            Access::Public => Viewer::Public,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub game: String,
+    pub kind: String,
+    pub players: Vec<String>,
+    pub created_at_ms: u64,
+    /// The head seq of `main`.
+    pub seq: u64,
+    pub branches: usize,
+    /// Whether `main` has ended.
+    pub over: bool,
+    pub public: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StateView {
+    pub game: String,
+    pub branch: String,
+    pub seq: u64,
+    pub kind: String,
+    pub over: bool,
+    pub chapter: String,
+    pub view: Value,
+    pub text: String,
+}
+
+/// One event of a replay and what it changed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReplayStep {
+    pub seq: u64,
+    pub actor: Actor,
+    pub recorded_at_ms: u64,
+    /// The chapter the event falls into.
+    pub chapter: String,
+    /// The action as submitted; `None` for the creation and reseeds.
+    pub action: Option<Value>,
+    pub narration: Vec<String>,
+    /// Readable differences of the state view before and after
+    /// (`seats[1].body_points: 10 -> 7`).
+    pub changes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BranchInfo {
+    pub name: String,
+    pub parent: Option<String>,
+    pub fork_seq: Option<u64>,
+    pub head_seq: u64,
+    pub reseed: Option<u64>,
+    pub created_at_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Imported {
+    pub game: String,
+    pub events: u64,
+    pub branches: Vec<String>,
+    pub owner_token: String,
+    pub seats: Vec<SeatToken>,
+}
+
+/// The outcome of verifying one branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifyReport {
+    pub game: String,
+    pub branch: String,
+    /// Events checked (the branch's whole history, or up to the problem).
+    pub events: u64,
+    pub problem: Option<Problem>,
+}
+
+/// The first bad event of a branch and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    pub seq: u64,
+    pub what: String,
+}
+
+/// Errors of the journal, by what the caller should do about them.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// Against the rules (CLI exit 1, HTTP 422). Nothing was written.
+    #[error("rejected: {0}")]
+    Rejected(Rejection),
+    /// The expected seq is stale (CLI exit 1, HTTP 409).
+    #[error("conflict: expected seq {expected} but the head is {head}")]
+    Conflict { expected: u64, head: u64 },
+    /// Unknown game, branch or seq (CLI exit 2, HTTP 404).
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// Malformed input, unknown kind, bad pack or options (CLI exit 2, HTTP 400).
+    #[error("bad input: {0}")]
+    BadInput(String),
+    /// Token missing or wrong (HTTP 401/403).
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("store: {0}")]
+    Store(StoreError),
+    #[error("engine: {0}")]
+    Engine(EngineError),
+}
+
+impl JournalError {
+    /// A short stable code for machine output (`{"error": code}`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            JournalError::Rejected(_) => "rejected",
+            JournalError::Conflict { .. } => "conflict",
+            JournalError::NotFound(_) => "not_found",
+            JournalError::BadInput(_) => "bad_input",
+            JournalError::Forbidden(_) => "forbidden",
+            JournalError::Store(_) => "store",
+            JournalError::Engine(_) => "engine",
+        }
+    }
+}
+
+impl From<StoreError> for JournalError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict { expected, head } => JournalError::Conflict { expected, head },
+            e @ (StoreError::UnknownGame(_)
+            | StoreError::UnknownBranch { .. }
+            | StoreError::NoSuchSeq { .. }) => JournalError::NotFound(e.to_string()),
+            e @ (StoreError::GameExists(_)
+            | StoreError::BranchExists { .. }
+            | StoreError::BadName { .. }) => JournalError::BadInput(e.to_string()),
+            e => JournalError::Store(e),
+        }
+    }
+}
+
+impl From<EngineError> for JournalError {
+    fn from(e: EngineError) -> Self {
+        JournalError::Engine(e)
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn random<const N: usize>() -> Result<[u8; N], JournalError> {
+    let mut buf = [0u8; N];
+    getrandom::fill(&mut buf).map_err(|e| StoreError::Random(e.to_string()))?;
+    Ok(buf)
+}
+
+fn random_seed() -> Result<u64, JournalError> {
+    Ok(u64::from_le_bytes(random::<8>()?))
+}
+
+/// A fresh access token: 32 random bytes, hex.
+fn new_token() -> Result<String, JournalError> {
+    Ok(hex::encode(random::<32>()?))
+}
+
+/// Tokens are stored only as this hash.
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// "Ann", "Ann and Bo", "Ann, Bo and Cy".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The narration of a game's creation (the engine narrates only actions).
+fn creation_lines(created: &GameCreated) -> Vec<String> {
+    let title = tabletape_engine::kind(&created.kind)
+        .map_or_else(|| created.kind.clone(), |k| k.info().title.to_string());
+    let dice = match created.dice {
+        DiceMode::Digital => "Tabletape rolls the dice",
+        DiceMode::Physical => "the table rolls its own dice",
+    };
+    vec![format!(
+        "A game of {title} begins for {} (seed {}; {dice}).",
+        and_list(&created.players),
+        created.seed
+    )]
+}
+
+fn created_of(event: &Event) -> Result<&GameCreated, JournalError> {
+    match &event.body {
+        Body::GameCreated(c) => Ok(c),
+        _ => Err(JournalError::Store(StoreError::BadEvent {
+            game: event.game.clone(),
+            branch: event.branch.clone(),
+            seq: event.seq,
+            why: "the first event of a game is not its creation".into(),
+        })),
+    }
+}
+
+fn branch_info(r: BranchRecord) -> BranchInfo {
+    BranchInfo {
+        name: r.name,
+        parent: r.parent,
+        fork_seq: r.fork_seq,
+        head_seq: r.head_seq,
+        reseed: r.reseed,
+        created_at_ms: r.created_at_ms,
+    }
+}
+
+/// The seat an action is decided for: a seat's token holder acts only as
+/// that seat; the owner acts as any seat or for the whole table.
+fn acting_seat(actor: Actor, by: Option<Seat>) -> Result<Option<Seat>, JournalError> {
+    match (actor, by) {
+        (Actor::Seat(s), Some(b)) if b != s => Err(JournalError::Forbidden(format!(
+            "seat {s} cannot act as seat {b}"
+        ))),
+        (Actor::Seat(s), _) => Ok(Some(s)),
+        (Actor::Owner, by) => Ok(by),
+    }
+}
+
+fn io_error(what: &str, source: std::io::Error) -> JournalError {
+    JournalError::Store(StoreError::Io {
+        path: what.into(),
+        source,
+    })
+}
+
+impl Journal {
+    /// Opens (or creates) the sled store at `path`.
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let log = crate::log::SledLog::open(path)?;
+        Ok(Journal::with_log(Arc::new(log)))
+    }
+
+    /// A journal over any log backend.
+    pub fn with_log(log: Arc<dyn Log>) -> Journal {
+        Journal {
+            log,
+            heads: Arc::default(),
+            snapshot_every: SNAPSHOT_EVERY,
+        }
+    }
+
+    /// Caches a snapshot every `n` events folded instead of every
+    /// [`SNAPSHOT_EVERY`] (tests use small values to exercise the cache).
+    pub fn with_snapshot_every(mut self, n: u64) -> Journal {
+        self.snapshot_every = n.max(1);
+        self
+    }
+
+    /// The log underneath.
+    pub fn log(&self) -> &Arc<dyn Log> {
+        &self.log
+    }
+
+    fn meta(&self, game: &str) -> Result<GameMeta, JournalError> {
+        self.log
+            .game(game)?
+            .ok_or_else(|| JournalError::NotFound(format!("no game `{game}`")))
+    }
+
+    fn record(&self, game: &str, branch: &str) -> Result<BranchRecord, JournalError> {
+        self.meta(game)?;
+        self.log.branch(game, branch)?.ok_or_else(|| {
+            JournalError::NotFound(format!("game `{game}` has no branch `{branch}`"))
+        })
+    }
+
+    fn check_seat(meta: &GameMeta, seat: Option<Seat>) -> Result<(), JournalError> {
+        match seat {
+            Some(s) if s as usize >= meta.players.len() => Err(JournalError::BadInput(format!(
+                "seat {s} is not at this table: game `{}` has seats 0 to {}",
+                meta.game,
+                meta.players.len() - 1
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    fn cache_get(&self, game: &str, branch: &str) -> Option<Game> {
+        let heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        heads.get(&(game.to_string(), branch.to_string())).cloned()
+    }
+
+    fn cache_put(&self, game: &str, branch: &str, folded: &Game) {
+        let mut heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        if heads.len() >= HEAD_CACHE_MAX {
+            heads.clear();
+        }
+        heads.insert((game.to_string(), branch.to_string()), folded.clone());
+    }
+
+    /// Folds a branch up to `at` (its head when `None`), starting from the
+    /// closest of: the cached head, the nearest snapshot, the creation.
+    fn fold(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
+        let record = self.record(game, branch)?;
+        let head = record.head_seq;
+        let at = at.unwrap_or(head);
+        if at == 0 || at > head {
+            return Err(JournalError::NotFound(format!(
+                "branch `{branch}` of game `{game}` has no seq {at}: its events run from 1 to {head}"
+            )));
+        }
+        let mut folded = self.cache_get(game, branch).filter(|g| g.seq() <= at);
+        let best = folded.as_ref().map_or(0, Game::seq);
+        if best < at {
+            if let Some(snapshot) = self.log.snapshot_at_or_before(game, branch, at)? {
+                if snapshot.seq > best {
+                    let first = self.log.read(game, branch, 1, Some(1))?;
+                    match Game::restore(created_of(&first[0])?, &snapshot) {
+                        Ok(g) => folded = Some(g),
+                        // A snapshot is only a cache: one this build cannot
+                        // read is skipped and the events are folded instead.
+                        Err(e) => tracing::warn!(
+                            game,
+                            branch,
+                            seq = snapshot.seq,
+                            "unusable snapshot: {e}"
+                        ),
+                    }
+                }
+            }
+        }
+        let mut folded = match folded {
+            Some(g) => g,
+            None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+        };
+        while folded.seq() < at {
+            let upto = at.min(folded.seq() + FOLD_CHUNK);
+            for event in self.log.read(game, branch, folded.seq() + 1, Some(upto))? {
+                folded.apply(&event)?;
+                if event.seq % self.snapshot_every == 0 {
+                    if let Err(e) = self.log.put_snapshot(game, branch, &folded.snapshot()) {
+                        tracing::warn!(game, branch, seq = event.seq, "snapshot not cached: {e}");
+                    }
+                }
+            }
+        }
+        if at == head {
+            self.cache_put(game, branch, &folded);
+        }
+        Ok(folded)
+    }
+
+    /// The receipts of an earlier append, rebuilt from the log.
+    fn replayed_receipt(
+        &self,
+        game: &str,
+        branch: &str,
+        receipt: &Receipt,
+    ) -> Result<Vec<Acted>, JournalError> {
+        let mut folded = self.fold(game, branch, Some(receipt.first_seq - 1))?;
+        let events = self
+            .log
+            .read(game, branch, receipt.first_seq, Some(receipt.last_seq()))?;
+        let mut acted = Vec::with_capacity(events.len());
+        for event in &events {
+            let narration = folded.apply(event)?;
+            acted.push(Acted {
+                seq: event.seq,
+                hash: event.hash.clone(),
+                narration,
+                over: folded.is_over(),
+                retried: true,
+            });
+        }
+        Ok(acted)
+    }
+
+    /// Starts a game: checks kind, options, pack and players by laying the
+    /// game out before anything is written, then writes its creation at seq 1.
+    pub fn create(&self, req: NewGame) -> Result<Created, JournalError> {
+        let kind = tabletape_engine::kind(&req.kind).ok_or_else(|| {
+            JournalError::BadInput(EngineError::UnknownKind(req.kind.clone()).to_string())
+        })?;
+        if let Some(i) = req.players.iter().position(|p| p.trim().is_empty()) {
+            return Err(JournalError::BadInput(format!(
+                "player {} has an empty name",
+                i + 1
+            )));
+        }
+        let pack = match req.pack {
+            Some(source) => {
+                kind.check_pack(&source.json, &source.file)
+                    .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
+                source.json
+            }
+            None => kind.default_pack(),
+        };
+        let seed = match req.seed {
+            Some(seed) => seed,
+            None => random_seed()?,
+        };
+        let created = GameCreated {
+            kind: req.kind,
+            players: req.players,
+            seed,
+            dice: req.dice,
+            options: req.options,
+            pack,
+            public: req.public,
+        };
+        let started = Game::start(&created).map_err(|e| JournalError::BadInput(e.to_string()))?;
+        let owner_token = new_token()?;
+        let mut seats = Vec::with_capacity(created.players.len());
+        for (seat, player) in created.players.iter().enumerate() {
+            seats.push(SeatToken {
+                seat: seat as Seat,
+                player: player.clone(),
+                token: new_token()?,
+            });
+        }
+        let narration = creation_lines(&created);
+        let created_at_ms = now_ms();
+        let draft = Draft {
+            recorded_at_ms: created_at_ms,
+            actor: Actor::Owner,
+            body: Body::GameCreated(created.clone()),
+        };
+        for _ in 0..RACE_RETRIES {
+            let game = format!("g-{}", hex::encode(random::<4>()?));
+            let meta = GameMeta {
+                game: game.clone(),
+                kind: created.kind.clone(),
+                players: created.players.clone(),
+                created_at_ms,
+                public: created.public,
+                owner_token_hash: token_hash(&owner_token),
+                seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
+            };
+            match self.log.create_game(&meta, draft.clone()) {
+                // Ids are random: a taken one is simply drawn again.
+                Err(StoreError::GameExists(_)) => continue,
+                Err(e) => return Err(e.into()),
+                Ok(_) => {
+                    self.cache_put(&game, MAIN_BRANCH, &started);
+                    return Ok(Created {
+                        game,
+                        seed,
+                        owner_token,
+                        seats,
+                        seq: 1,
+                        narration,
+                    });
+                }
+            }
+        }
+        Err(JournalError::Store(StoreError::Random(
+            "could not draw an unused game id".into(),
+        )))
+    }
+
+    /// Records one action: decides it against the folded branch and appends
+    /// it. A rejection writes nothing; a known idempotency key returns the
+    /// original receipt with `retried` set.
+    pub fn act(&self, game: &str, req: ActRequest) -> Result<Acted, JournalError> {
+        let branch = req.branch.as_str();
+        let meta = self.meta(game)?;
+        self.record(game, branch)?;
+        let by = acting_seat(req.actor, req.by)?;
+        Self::check_seat(&meta, by)?;
+        let key = req.idempotency_key.as_deref();
+        if let Some(key) = key {
+            if let Some(receipt) = self.log.receipt(game, branch, key)? {
+                return self.last_acted(game, branch, &receipt);
+            }
+        }
+        let actor = by.map_or(req.actor, Actor::Seat);
+        let mut lost_race = None;
+        for _ in 0..RACE_RETRIES {
+            let mut folded = self.fold(game, branch, None)?;
+            let head = folded.seq();
+            if let Some(expected) = req.expect_seq {
+                if expected != head {
+                    return Err(JournalError::Conflict { expected, head });
+                }
+            }
+            let decision = folded
+                .decide(by, &req.action)
+                .map_err(JournalError::Rejected)?;
+            let draft = Draft {
+                recorded_at_ms: now_ms(),
+                actor,
+                body: Body::ActionAccepted(decision.body),
+            };
+            match self.log.append(game, branch, Some(head), key, vec![draft]) {
+                Ok(appended) if appended.receipt.retried => {
+                    return self.last_acted(game, branch, &appended.receipt)
+                }
+                Ok(appended) => {
+                    let event = &appended.events[0];
+                    folded.apply(event)?;
+                    self.cache_put(game, branch, &folded);
+                    return Ok(Acted {
+                        seq: event.seq,
+                        hash: event.hash.clone(),
+                        narration: decision.narration,
+                        over: folded.is_over(),
+                        retried: false,
+                    });
+                }
+                Err(StoreError::Conflict { expected, head }) if req.expect_seq.is_none() => {
+                    lost_race = Some(JournalError::Conflict { expected, head });
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    fn last_acted(
+        &self,
+        game: &str,
+        branch: &str,
+        receipt: &Receipt,
+    ) -> Result<Acted, JournalError> {
+        let mut acted = self.replayed_receipt(game, branch, receipt)?;
+        Ok(acted.pop().expect("a receipt lists at least one event"))
+    }
+
+    /// Decides every action in order against the evolving state and appends them all atomically
+    /// (all or nothing); the receipt lists each event's seq and narration.
+    pub fn act_batch(
+        &self,
+        game: &str,
+        branch: &str,
+        actor: Actor,
+        by: Option<Seat>,
+        actions: Vec<Value>,
+        expect_seq: Option<u64>,
+    ) -> Result<Vec<Acted>, JournalError> {
+        if actions.is_empty() {
+            return Err(JournalError::BadInput(
+                "a batch needs at least one action".into(),
+            ));
+        }
+        let meta = self.meta(game)?;
+        let by = acting_seat(actor, by)?;
+        Self::check_seat(&meta, by)?;
+        let actor = by.map_or(actor, Actor::Seat);
+        let mut lost_race = None;
+        for _ in 0..RACE_RETRIES {
+            let mut folded = self.fold(game, branch, None)?;
+            let head = folded.seq();
+            if let Some(expected) = expect_seq {
+                if expected != head {
+                    return Err(JournalError::Conflict { expected, head });
+                }
+            }
+            let mut drafts = Vec::with_capacity(actions.len());
+            let mut told = Vec::with_capacity(actions.len());
+            for (i, action) in actions.iter().enumerate() {
+                let decision = folded.decide(by, action).map_err(|r| {
+                    JournalError::Rejected(Rejection::new(
+                        r.rule,
+                        format!("action {} of {}: {}", i + 1, actions.len(), r.message),
+                    ))
+                })?;
+                let draft = Draft {
+                    recorded_at_ms: now_ms(),
+                    actor,
+                    body: Body::ActionAccepted(decision.body),
+                };
+                // Fold the decision so the next action is decided against it;
+                // apply reads only the seq and the body.
+                let provisional = Event {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                    seq: folded.seq() + 1,
+                    recorded_at_ms: draft.recorded_at_ms,
+                    actor,
+                    schema_version: tabletape_events::SCHEMA_VERSION,
+                    idempotency_key: None,
+                    prev_hash: String::new(),
+                    hash: String::new(),
+                    body: draft.body.clone(),
+                };
+                folded.apply(&provisional)?;
+                told.push((decision.narration, folded.is_over()));
+                drafts.push(draft);
+            }
+            match self.log.append(game, branch, Some(head), None, drafts) {
+                Ok(appended) => {
+                    self.cache_put(game, branch, &folded);
+                    return Ok(appended
+                        .events
+                        .iter()
+                        .zip(told)
+                        .map(|(event, (narration, over))| Acted {
+                            seq: event.seq,
+                            hash: event.hash.clone(),
+                            narration,
+                            over,
+                            retried: false,
+                        })
+                        .collect());
+                }
+                Err(StoreError::Conflict { expected, head }) if expect_seq.is_none() => {
+                    lost_race = Some(JournalError::Conflict { expected, head });
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    /// Who holds `token` for `game`: its owner, a seat, or (no token, public
+    /// game) the public.
+    pub fn access(&self, game: &str, token: Option<&str>) -> Result<Access, JournalError> {
+        let meta = self.meta(game)?;
+        let Some(token) = token else {
+            return if meta.public {
+                Ok(Access::Public)
+            } else {
+                Err(JournalError::Forbidden(format!(
+                    "game `{game}` is private: a token is needed"
+                )))
+            };
+        };
+        let hash = token_hash(token);
+        if hash == meta.owner_token_hash {
+            return Ok(Access::Owner);
+        }
+        match meta.seat_token_hashes.iter().position(|h| *h == hash) {
+            Some(seat) => Ok(Access::Seat(seat as Seat)),
+            None => Err(JournalError::Forbidden(format!(
+                "that token does not open game `{game}`"
+            ))),
+        }
+    }
+
+    pub fn games(&self) -> Result<Vec<GameSummary>, JournalError> {
+        let mut out = Vec::new();
+        for meta in self.log.games()? {
+            let branches = self.log.branches(&meta.game)?;
+            let main = branches.iter().find(|b| b.name == MAIN_BRANCH);
+            let seq = main.map_or(0, |b| b.head_seq);
+            // One unreadable game must not hide the others: it lists as not over.
+            let over = match self.fold(&meta.game, MAIN_BRANCH, None) {
+                Ok(g) => g.is_over(),
+                Err(e) => {
+                    tracing::warn!(game = meta.game, "cannot fold: {e}");
+                    false
+                }
+            };
+            out.push(GameSummary {
+                game: meta.game,
+                kind: meta.kind,
+                players: meta.players,
+                created_at_ms: meta.created_at_ms,
+                seq,
+                branches: branches.len(),
+                over,
+                public: meta.public,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The branch's events from `from_seq` to `to_seq` (inclusive, clamped to the head).
+    pub fn events(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<Event>, JournalError> {
+        self.record(game, branch)?;
+        Ok(self.log.read(game, branch, from_seq, to_seq)?)
+    }
+
+    /// The game folded to `at` (the head when `None`).
+    pub fn game_at(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
+        self.fold(game, branch, at)
+    }
+
+    pub fn legal(
+        &self,
+        game: &str,
+        branch: &str,
+        seat: Option<Seat>,
+    ) -> Result<Vec<LegalAction>, JournalError> {
+        Self::check_seat(&self.meta(game)?, seat)?;
+        Ok(self.fold(game, branch, None)?.legal(seat))
+    }
+
+    pub fn state(
+        &self,
+        game: &str,
+        branch: &str,
+        at: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<StateView, JournalError> {
+        let folded = self.fold(game, branch, at)?;
+        Ok(StateView {
+            game: game.to_string(),
+            branch: branch.to_string(),
+            seq: folded.seq(),
+            kind: folded.kind_name().to_string(),
+            over: folded.is_over(),
+            chapter: folded.chapter().to_string(),
+            view: folded.view(viewer),
+            text: folded.render(viewer),
+        })
+    }
+
+    /// One step per event up to `to` (the head when `None`), with what each changed.
+    pub fn replay(
+        &self,
+        game: &str,
+        branch: &str,
+        to: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<Vec<ReplayStep>, JournalError> {
+        let head = self.record(game, branch)?.head_seq;
+        let to = to.unwrap_or(head);
+        if to == 0 || to > head {
+            return Err(JournalError::NotFound(format!(
+                "branch `{branch}` of game `{game}` has no seq {to}: its events run from 1 to {head}"
+            )));
+        }
+        let events = self.log.read(game, branch, 1, Some(to))?;
+        let first = &events[0];
+        let mut folded = Game::from_first(first)?;
+        let mut steps = vec![ReplayStep {
+            seq: 1,
+            actor: first.actor,
+            recorded_at_ms: first.recorded_at_ms,
+            chapter: folded.chapter().to_string(),
+            action: None,
+            narration: creation_lines(created_of(first)?),
+            changes: Vec::new(),
+        }];
+        let mut before = folded.view(viewer);
+        for event in &events[1..] {
+            let chapter = folded.chapter().to_string();
+            let narration = folded.apply(event)?;
+            let after = folded.view(viewer);
+            steps.push(ReplayStep {
+                seq: event.seq,
+                actor: event.actor,
+                recorded_at_ms: event.recorded_at_ms,
+                chapter,
+                action: match &event.body {
+                    Body::ActionAccepted(a) => Some(a.action.clone()),
+                    _ => None,
+                },
+                narration,
+                changes: diff(&before, &after),
+            });
+            before = after;
+        }
+        Ok(steps)
+    }
+
+    /// Forks `from` after its seq `at`, copying nothing. The name defaults to
+    /// the first free `fork-N`; with `reseed`, the new branch opens with a
+    /// reseed event so its chance differs from the parent's from here on.
+    pub fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: Option<&str>,
+        reseed: Option<u64>,
+    ) -> Result<BranchInfo, JournalError> {
+        let head = self.record(game, from)?.head_seq;
+        if at == 0 || at > head {
+            return Err(JournalError::NotFound(format!(
+                "branch `{from}` of game `{game}` has no seq {at} to fork at: its events run from 1 to {head}"
+            )));
+        }
+        let name = match name {
+            Some(n) => n.to_string(),
+            None => {
+                let taken: Vec<String> = self
+                    .log
+                    .branches(game)?
+                    .into_iter()
+                    .map(|b| b.name)
+                    .collect();
+                (1..)
+                    .map(|n| format!("fork-{n}"))
+                    .find(|n| !taken.contains(n))
+                    .expect("some fork-N is free")
+            }
+        };
+        if reseed.is_some() {
+            // The reseed is the new branch's first event: the game must go on there.
+            let folded = self.fold(game, from, Some(at))?;
+            if folded.is_over() {
+                return Err(JournalError::BadInput(format!(
+                    "the game is over at seq {at}; a reseed there would change nothing"
+                )));
+            }
+        }
+        let now = now_ms();
+        let first = reseed.map(|seed| Draft {
+            recorded_at_ms: now,
+            actor: Actor::Owner,
+            body: Body::Reseeded { seed },
+        });
+        let record = self.log.fork(game, from, at, &name, now, first)?;
+        Ok(branch_info(record))
+    }
+
+    /// A game's branches in creation order (`main` first).
+    pub fn branches(&self, game: &str) -> Result<Vec<BranchInfo>, JournalError> {
+        self.meta(game)?;
+        Ok(self
+            .log
+            .branches(game)?
+            .into_iter()
+            .map(branch_info)
+            .collect())
+    }
+
+    pub fn narrate(&self, game: &str, branch: &str) -> Result<Narrative, JournalError> {
+        let meta = self.meta(game)?;
+        let events = self.events(game, branch, 1, None)?;
+        let title = tabletape_engine::kind(&meta.kind)
+            .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
+        let title = if branch == MAIN_BRANCH {
+            format!("{title}: game {game}")
+        } else {
+            format!("{title}: game {game}, branch {branch}")
+        };
+        let (narrative, _) = Narrative::tell(&title, &events)?;
+        Ok(narrative)
+    }
+
+    /// Writes JSON Lines, one stored event per line, in an order `import` can
+    /// replay: with a branch, its whole linear history; without, `main`'s
+    /// history and then each other branch's own events in creation order.
+    /// Returns the number of events written.
+    pub fn export(
+        &self,
+        game: &str,
+        branch: Option<&str>,
+        out: &mut dyn Write,
+    ) -> Result<u64, JournalError> {
+        self.meta(game)?;
+        let mut parts: Vec<(String, u64)> = Vec::new();
+        match branch {
+            Some(b) => {
+                self.record(game, b)?;
+                parts.push((b.to_string(), 1));
+            }
+            None => {
+                for b in self.log.branches(game)? {
+                    let from = b.fork_seq.map_or(1, |f| f + 1);
+                    parts.push((b.name, from));
+                }
+            }
+        }
+        let mut written = 0;
+        for (name, from) in parts {
+            let head = self.record(game, &name)?.head_seq;
+            let mut next = from;
+            while next <= head {
+                let upto = head.min(next + FOLD_CHUNK - 1);
+                for event in self.log.read(game, &name, next, Some(upto))? {
+                    let line = serde_json::to_string(&event).expect("events serialize");
+                    writeln!(out, "{line}").map_err(|e| io_error("export output", e))?;
+                    written += 1;
+                }
+                next = upto + 1;
+            }
+        }
+        out.flush().map_err(|e| io_error("export output", e))?;
+        Ok(written)
+    }
+
+    /// Recreates an exported game under its own id (which must be free),
+    /// checking every hash and link, and issues fresh tokens. Branches are
+    /// found by following each branch's first event's `prev_hash` to the
+    /// event it forked from; the parent recorded is the branch owning that
+    /// event.
+    pub fn import(&self, input: &mut dyn BufRead) -> Result<Imported, JournalError> {
+        let mut events: Vec<Event> = Vec::new();
+        // Every imported event's hash -> (owning branch, seq), to find fork points.
+        let mut by_hash: HashMap<String, (String, u64)> = HashMap::new();
+        let mut records: Vec<BranchRecord> = Vec::new();
+        // Each branch's head so far: (seq, hash).
+        let mut heads: HashMap<String, (u64, String)> = HashMap::new();
+        let mut line = String::new();
+        let mut line_no = 0;
+        loop {
+            line.clear();
+            line_no += 1;
+            if input
+                .read_line(&mut line)
+                .map_err(|e| io_error("import input", e))?
+                == 0
+            {
+                break;
+            }
+            let text = line.trim_end_matches(['\n', '\r']);
+            if text.trim().is_empty() {
+                continue;
+            }
+            let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
+            let event = decode_event(text.as_bytes()).map_err(bad)?;
+            if event_hash(&event) != event.hash {
+                return Err(bad(format!(
+                    "seq {} of branch `{}`: the hash does not match the event's content",
+                    event.seq, event.branch
+                )));
+            }
+            match events.first() {
+                None => {
+                    if event.seq != 1 || event.branch != MAIN_BRANCH || !event.prev_hash.is_empty()
+                    {
+                        return Err(bad(
+                            "the first line must be the game's creation: seq 1 of `main`".into(),
+                        ));
+                    }
+                    Game::from_first(&event).map_err(|e| bad(e.to_string()))?;
+                    if self.log.game(&event.game)?.is_some() {
+                        return Err(bad(format!(
+                            "game `{}` already exists in this store",
+                            event.game
+                        )));
+                    }
+                    records.push(BranchRecord {
+                        name: MAIN_BRANCH.to_string(),
+                        parent: None,
+                        fork_seq: None,
+                        created_at_ms: event.recorded_at_ms,
+                        reseed: None,
+                        order: 0,
+                        head_seq: 0,
+                        head_hash: String::new(),
+                    });
+                    heads.insert(MAIN_BRANCH.to_string(), (0, String::new()));
+                }
+                Some(first) if first.game != event.game => {
+                    return Err(bad(format!(
+                        "event of game `{}` in the log of `{}`",
+                        event.game, first.game
+                    )));
+                }
+                Some(_) => {}
+            }
+            if !heads.contains_key(&event.branch) {
+                let (parent, fork_seq) = by_hash
+                    .get(&event.prev_hash)
+                    .filter(|(_, seq)| seq + 1 == event.seq)
+                    .cloned()
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "branch `{}` starts at seq {} but no earlier event has its prev_hash",
+                            event.branch, event.seq
+                        ))
+                    })?;
+                records.push(BranchRecord {
+                    name: event.branch.clone(),
+                    parent: Some(parent),
+                    fork_seq: Some(fork_seq),
+                    created_at_ms: event.recorded_at_ms,
+                    reseed: match event.body {
+                        Body::Reseeded { seed } => Some(seed),
+                        _ => None,
+                    },
+                    order: records.len() as u64,
+                    head_seq: 0,
+                    head_hash: String::new(),
+                });
+                heads.insert(event.branch.clone(), (fork_seq, event.prev_hash.clone()));
+            }
+            let head = heads
+                .get_mut(&event.branch)
+                .expect("branch registered above");
+            if event.seq != head.0 + 1 || event.prev_hash != head.1 {
+                return Err(bad(format!(
+                    "seq {} of branch `{}` does not follow seq {} of that branch (a gap or a broken chain)",
+                    event.seq, event.branch, head.0
+                )));
+            }
+            *head = (event.seq, event.hash.clone());
+            by_hash.insert(event.hash.clone(), (event.branch.clone(), event.seq));
+            events.push(event);
+        }
+        let Some(first) = events.first() else {
+            return Err(JournalError::BadInput(
+                "import: the input holds no events".into(),
+            ));
+        };
+        let created = created_of(first)?.clone();
+        let game = first.game.clone();
+        let owner_token = new_token()?;
+        let mut seats = Vec::with_capacity(created.players.len());
+        for (seat, player) in created.players.iter().enumerate() {
+            seats.push(SeatToken {
+                seat: seat as Seat,
+                player: player.clone(),
+                token: new_token()?,
+            });
+        }
+        let meta = GameMeta {
+            game: game.clone(),
+            kind: created.kind.clone(),
+            players: created.players.clone(),
+            created_at_ms: first.recorded_at_ms,
+            public: created.public,
+            owner_token_hash: token_hash(&owner_token),
+            seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
+        };
+        self.log.import_game(&meta, &records, &events)?;
+        Ok(Imported {
+            game,
+            events: events.len() as u64,
+            branches: records.into_iter().map(|r| r.name).collect(),
+            owner_token,
+            seats,
+        })
+    }
+
+    /// Checks every branch of one game (or of all games): the hash of each
+    /// event, each `prev_hash` link, and a strict replay that re-decides every
+    /// stored action and compares the facts and chance draws it yields.
+    pub fn verify(&self, game: Option<&str>) -> Result<Vec<VerifyReport>, JournalError> {
+        let games = match game {
+            Some(g) => vec![self.meta(g)?],
+            None => self.log.games()?,
+        };
+        let mut reports = Vec::new();
+        for meta in games {
+            for branch in self.log.branches(&meta.game)? {
+                let (events, problem) = self.verify_branch(&meta.game, &branch)?;
+                reports.push(VerifyReport {
+                    game: meta.game.clone(),
+                    branch: branch.name,
+                    events,
+                    problem,
+                });
+            }
+        }
+        Ok(reports)
+    }
+
+    /// Returns how many events checked out, and the first problem.
+    fn verify_branch(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+    ) -> Result<(u64, Option<Problem>), JournalError> {
+        let problem =
+            |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
+        let mut folded: Option<Game> = None;
+        let mut prev_hash = String::new();
+        let mut next = 1;
+        while next <= branch.head_seq {
+            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
+            let events = match self.log.read(game, &branch.name, next, Some(upto)) {
+                Ok(events) => events,
+                Err(StoreError::BadEvent { seq, why, .. }) => return problem(seq, why),
+                Err(e) => return Err(e.into()),
+            };
+            for event in &events {
+                let seq = event.seq;
+                if event.game != game {
+                    return problem(seq, format!("the event names game `{}`", event.game));
+                }
+                if event.prev_hash != prev_hash {
+                    return problem(
+                        seq,
+                        "prev_hash does not match the hash of the event before it".into(),
+                    );
+                }
+                if event_hash(event) != event.hash {
+                    return problem(
+                        seq,
+                        "the hash does not match the event's content (tampered or corrupt)".into(),
+                    );
+                }
+                prev_hash = event.hash.clone();
+                let Some(g) = folded.as_mut() else {
+                    match Game::from_first(event) {
+                        Ok(g) => folded = Some(g),
+                        Err(e) => {
+                            return problem(seq, format!("the game cannot be laid out again: {e}"))
+                        }
+                    }
+                    continue;
+                };
+                if let Body::ActionAccepted(stored) = &event.body {
+                    let by = match event.actor {
+                        Actor::Seat(s) => Some(s),
+                        Actor::Owner => None,
+                    };
+                    let decided = match g.decide(by, &stored.action) {
+                        Ok(d) => d.body,
+                        Err(r) => {
+                            return problem(
+                                seq,
+                                format!("the rules now reject the stored action: {r}"),
+                            )
+                        }
+                    };
+                    if decided.facts != stored.facts {
+                        return problem(seq, fact_difference(&stored.facts, &decided.facts));
+                    }
+                    if decided.chance != stored.chance {
+                        return problem(
+                            seq,
+                            format!(
+                                "chance differs: stored {}, recomputed {}",
+                                serde_json::to_string(&stored.chance).expect("draws serialize"),
+                                serde_json::to_string(&decided.chance).expect("draws serialize")
+                            ),
+                        );
+                    }
+                }
+                if let Err(e) = g.apply(event) {
+                    return problem(seq, format!("cannot be folded: {e}"));
+                }
+            }
+            next = upto + 1;
+        }
+        if prev_hash != branch.head_hash {
+            return problem(
+                branch.head_seq,
+                "the branch head's recorded hash differs from its last event's".into(),
+            );
+        }
+        Ok((branch.head_seq, None))
+    }
+}
+
+/// Where re-decided facts part from the stored ones.
+fn fact_difference(stored: &[Value], decided: &[Value]) -> String {
+    if stored.len() != decided.len() {
+        return format!(
+            "decide now yields {} facts where {} are stored",
+            decided.len(),
+            stored.len()
+        );
+    }
+    for (i, (s, d)) in stored.iter().zip(decided).enumerate() {
+        if s != d {
+            let changes = diff(s, d);
+            return format!(
+                "fact {} differs from what decide yields now: {}",
+                i + 1,
+                changes.join("; ")
+            );
+        }
+    }
+    "facts differ".into()
+}

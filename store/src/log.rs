@@ -1,0 +1,970 @@
+//! The durable event log: the [`Log`] trait and its sled backend, [`SledLog`].
+//!
+//! A game is a tree of branches; each branch stores only its *own* events
+//! (those after its fork seq), so a fork is one small record whatever the
+//! length of the game. Reading seq `n` of a branch walks its ancestry: when
+//! `n <= fork_seq` the event belongs to the parent (or further up). Seqs are
+//! per branch, gap-free, from 1 (the creation). Every event carries the hash
+//! of the one before it in the branch's history; a fork's first own event
+//! chains to its parent's event at the fork seq.
+//!
+//! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
+//! `games` id -> [`GameMeta`]; `branches` game/branch -> [`BranchRecord`];
+//! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
+//! `events` game/branch/seq -> the event's JSON; `idempotency`
+//! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
+//! [`Snapshot`] (droppable; stored under the branch that owns that seq, so
+//! every descendant shares it).
+//!
+//! An append is one sled transaction over `heads`, `events` and `idempotency`:
+//! the head check, the new events, the new head and the receipt commit
+//! together or not at all.
+//!
+//! Durability. sled 0.34's `flush()` ends in `sync_file_range` on Linux, which
+//! does not force the drive's write cache, so an append is acknowledged only
+//! after `flush()` *and* a real `fsync` of every file in the database
+//! directory (`db`, `conf`, `blobs/*`, `snap.*`) and of the directories
+//! themselves. Those syncs are shared (group commit): after its transaction
+//! commits, each appender takes a ticket from a counter under a mutex. If no
+//! sync is running it becomes the leader: it notes the last ticket issued,
+//! syncs, and marks every ticket up to that one as synced. Otherwise it waits
+//! on a condvar until the synced mark reaches its ticket, or until the running
+//! sync ends without covering it, when it leads the next one. So one sync
+//! acknowledges every append that committed before it began.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use sled::transaction::{abort, TransactionError};
+use sled::Transactional;
+use tabletape_engine::Snapshot;
+use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+
+use crate::error::StoreError;
+use crate::upcast::upcast;
+
+/// An event before the log places it: everything but seq and the hash chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Draft {
+    pub recorded_at_ms: u64,
+    pub actor: Actor,
+    pub body: Body,
+}
+
+/// What an append wrote: the seq and hash of each event, in order. Kept under
+/// the idempotency key so a retry is answered with the original receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Receipt {
+    pub first_seq: u64,
+    pub hashes: Vec<String>,
+    /// True when this is the stored receipt of an earlier append with the same key.
+    #[serde(default)]
+    pub retried: bool,
+}
+
+impl Receipt {
+    /// The seq of the last event written.
+    pub fn last_seq(&self) -> u64 {
+        self.first_seq + self.hashes.len() as u64 - 1
+    }
+}
+
+/// The result of an append: the receipt, and the events written (empty on a retry).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Appended {
+    pub receipt: Receipt,
+    pub events: Vec<Event>,
+}
+
+/// A branch: a name, where it forked from, and its head. Forking copies no events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchRecord {
+    pub name: String,
+    /// `None` for `main`.
+    pub parent: Option<String>,
+    /// The last seq shared with the parent; `None` for `main`.
+    pub fork_seq: Option<u64>,
+    pub created_at_ms: u64,
+    /// The seed of the branch's reseed event, if it was forked with one.
+    #[serde(default)]
+    pub reseed: Option<u64>,
+    /// Creation order within the game (main is 0).
+    pub order: u64,
+    /// The seq of the branch's last event (its fork seq if it has none of its own).
+    pub head_seq: u64,
+    /// The hash of the event at `head_seq`.
+    #[serde(default)]
+    pub head_hash: String,
+}
+
+/// What the store knows about a game besides its events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameMeta {
+    pub game: String,
+    pub kind: String,
+    pub players: Vec<String>,
+    pub created_at_ms: u64,
+    pub public: bool,
+    /// SHA-256 hex of the owner's token; the token itself is never stored.
+    pub owner_token_hash: String,
+    /// SHA-256 hex of each seat's token, by seat.
+    pub seat_token_hashes: Vec<String>,
+}
+
+/// The durable log of every game. One trait so another backend (networked)
+/// can replace sled without touching the journal, the engine or the interfaces.
+pub trait Log: Send + Sync {
+    /// Writes a new game atomically: its metadata, its `main` branch and seq 1.
+    /// Fails with [`StoreError::GameExists`] if the id is taken.
+    fn create_game(&self, meta: &GameMeta, created: Draft) -> Result<Appended, StoreError>;
+
+    fn game(&self, game: &str) -> Result<Option<GameMeta>, StoreError>;
+
+    /// Every game, by id.
+    fn games(&self) -> Result<Vec<GameMeta>, StoreError>;
+
+    fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError>;
+
+    /// A game's branches in creation order (`main` first).
+    fn branches(&self, game: &str) -> Result<Vec<BranchRecord>, StoreError>;
+
+    /// Appends `drafts` to the end of a branch atomically, chaining their hashes.
+    /// A stale `expected_seq` fails with [`StoreError::Conflict`]; a known
+    /// `idempotency_key` returns the original receipt (`retried`) and writes nothing.
+    /// Returns only once the events are on stable storage.
+    fn append(
+        &self,
+        game: &str,
+        branch: &str,
+        expected_seq: Option<u64>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Appended, StoreError>;
+
+    /// The receipt stored under an idempotency key, if any.
+    fn receipt(
+        &self,
+        game: &str,
+        branch: &str,
+        idempotency_key: &str,
+    ) -> Result<Option<Receipt>, StoreError>;
+
+    /// Creates branch `name` sharing `from`'s first `at` events, in O(1). With
+    /// `first`, that draft is appended atomically as the branch's first own event.
+    fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: &str,
+        created_at_ms: u64,
+        first: Option<Draft>,
+    ) -> Result<BranchRecord, StoreError>;
+
+    /// The branch's linear history from `from_seq` to `to_seq` (inclusive; the head
+    /// when `None`), walking the ancestry for seqs at or before each fork.
+    fn read(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<Event>, StoreError>;
+
+    /// Caches a folded state at `seq` of a branch's history.
+    fn put_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot)
+        -> Result<(), StoreError>;
+
+    /// The cached state with the greatest seq `<= at` in the branch's history.
+    fn snapshot_at_or_before(
+        &self,
+        game: &str,
+        branch: &str,
+        at: u64,
+    ) -> Result<Option<Snapshot>, StoreError>;
+
+    /// Drops every cached snapshot; returns how many were dropped.
+    fn drop_snapshots(&self) -> Result<u64, StoreError>;
+
+    /// Writes a whole game at once (an import): metadata, branches and events,
+    /// as given (hashes included). Fails if the game exists.
+    fn import_game(
+        &self,
+        meta: &GameMeta,
+        branches: &[BranchRecord],
+        events: &[Event],
+    ) -> Result<(), StoreError>;
+}
+
+/// Hex SHA-256 of the event's canonical JSON with `hash` set to "".
+///
+/// Canonical because the envelope's field order is fixed by the struct and
+/// every free-form part is a `serde_json::Value`, whose maps are sorted.
+pub fn event_hash(event: &Event) -> String {
+    let mut unhashed = event.clone();
+    unhashed.hash = String::new();
+    let bytes = serde_json::to_vec(&unhashed).expect("events serialize");
+    hex::encode(Sha256::digest(&bytes))
+}
+
+/// The sled backend.
+pub struct SledLog {
+    db: sled::Db,
+    path: PathBuf,
+    games: sled::Tree,
+    branches: sled::Tree,
+    heads: sled::Tree,
+    events: sled::Tree,
+    idempotency: sled::Tree,
+    snapshots: sled::Tree,
+    sync: GroupCommit,
+}
+
+/// The group-commit state: tickets issued to committed appenders, and how
+/// far the syncs have got.
+#[derive(Default)]
+struct GroupCommit {
+    state: Mutex<SyncState>,
+    synced_cv: Condvar,
+}
+
+#[derive(Default)]
+struct SyncState {
+    issued: u64,
+    synced: u64,
+    syncing: bool,
+}
+
+const SEP: u8 = 0;
+
+fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
+    let why = if name.is_empty() {
+        "it is empty"
+    } else if name.len() > 200 {
+        "it is longer than 200 bytes"
+    } else if name.bytes().any(|b| b == SEP || b.is_ascii_control()) {
+        "it contains a control character"
+    } else {
+        return Ok(());
+    };
+    Err(StoreError::BadName {
+        what,
+        name: name.to_string(),
+        why,
+    })
+}
+
+fn branch_key(game: &str, branch: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(game.len() + branch.len() + 1);
+    k.extend_from_slice(game.as_bytes());
+    k.push(SEP);
+    k.extend_from_slice(branch.as_bytes());
+    k
+}
+
+fn game_prefix(game: &str) -> Vec<u8> {
+    let mut k = game.as_bytes().to_vec();
+    k.push(SEP);
+    k
+}
+
+fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
+    let mut k = branch_key(game, branch);
+    k.push(SEP);
+    k.extend_from_slice(&seq.to_be_bytes());
+    k
+}
+
+fn idem_key(game: &str, branch: &str, key: &str) -> Vec<u8> {
+    let mut k = branch_key(game, branch);
+    k.push(SEP);
+    k.extend_from_slice(key.as_bytes());
+    k
+}
+
+fn encode_head(seq: u64, hash: &str) -> Vec<u8> {
+    let mut v = seq.to_be_bytes().to_vec();
+    v.extend_from_slice(hash.as_bytes());
+    v
+}
+
+fn decode_head(raw: &[u8]) -> Result<(u64, String), StoreError> {
+    if raw.len() < 8 {
+        return Err(StoreError::corrupt("branch head", "shorter than 8 bytes"));
+    }
+    let seq = u64::from_be_bytes(raw[..8].try_into().expect("8 bytes"));
+    let hash =
+        std::str::from_utf8(&raw[8..]).map_err(|e| StoreError::corrupt("branch head hash", e))?;
+    Ok((seq, hash.to_string()))
+}
+
+fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).expect("store records serialize")
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(what: &str, raw: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(raw).map_err(|e| StoreError::corrupt(what, e))
+}
+
+/// Parses a stored event, bringing it to the current schema first.
+pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
+    let value: Value = serde_json::from_slice(raw).map_err(|e| format!("not JSON: {e}"))?;
+    let version = match value.get("schema_version") {
+        None => 0,
+        Some(v) => v
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| format!("schema_version is not a version number: {v}"))?,
+    };
+    let value = upcast(value, version).map_err(|e| e.to_string())?;
+    serde_json::from_value(value).map_err(|e| format!("not an event: {e}"))
+}
+
+/// Places drafts after `(head, head_hash)`, chaining their hashes.
+fn place(
+    game: &str,
+    branch: &str,
+    head: u64,
+    head_hash: &str,
+    key: Option<&str>,
+    drafts: &[Draft],
+) -> Vec<Event> {
+    let mut prev_hash = head_hash.to_string();
+    let mut events = Vec::with_capacity(drafts.len());
+    for (i, draft) in drafts.iter().enumerate() {
+        let mut event = Event {
+            game: game.to_string(),
+            branch: branch.to_string(),
+            seq: head + 1 + i as u64,
+            recorded_at_ms: draft.recorded_at_ms,
+            actor: draft.actor,
+            schema_version: SCHEMA_VERSION,
+            idempotency_key: key.map(str::to_string),
+            prev_hash: std::mem::take(&mut prev_hash),
+            hash: String::new(),
+            body: draft.body.clone(),
+        };
+        event.hash = event_hash(&event);
+        prev_hash = event.hash.clone();
+        events.push(event);
+    }
+    events
+}
+
+fn check_drafts(drafts: &[Draft], first_seq: u64) -> Result<(), StoreError> {
+    for (i, d) in drafts.iter().enumerate() {
+        let seq = first_seq + i as u64;
+        if matches!(d.body, Body::GameCreated(_)) != (seq == 1) {
+            return Err(StoreError::InvalidEvent {
+                seq,
+                why: "a game is created by its seq 1 and only there".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Turns a transaction result into ours.
+fn tx<T>(r: Result<T, TransactionError<StoreError>>) -> Result<T, StoreError> {
+    r.map_err(|e| match e {
+        TransactionError::Abort(e) => e,
+        TransactionError::Storage(e) => StoreError::Sled(e),
+    })
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Fsyncs every file under `dir`, then `dir` itself (so new names are durable too).
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+        let entry = entry.map_err(io_err(dir))?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(io_err(&path))?;
+        if kind.is_dir() {
+            sync_dir(&path)?;
+        } else if kind.is_file() {
+            match File::open(&path) {
+                Ok(f) => f.sync_all().map_err(io_err(&path))?,
+                // sled removes old snapshot files while we walk; a file that is
+                // gone holds nothing that needs to be durable.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_err(&path)(e)),
+            }
+        }
+    }
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_err(dir))
+}
+
+impl SledLog {
+    /// Opens (creating if needed) the database directory at `path`.
+    pub fn open(path: &Path) -> Result<SledLog, StoreError> {
+        let db = sled::Config::new().path(path).open()?;
+        Ok(SledLog {
+            games: db.open_tree("games")?,
+            branches: db.open_tree("branches")?,
+            heads: db.open_tree("heads")?,
+            events: db.open_tree("events")?,
+            idempotency: db.open_tree("idempotency")?,
+            snapshots: db.open_tree("snapshots")?,
+            path: path.to_path_buf(),
+            db,
+            sync: GroupCommit::default(),
+        })
+    }
+
+    /// Returns once everything committed so far is on stable storage, sharing
+    /// one sync among concurrent callers (see the module docs).
+    fn durable(&self) -> Result<(), StoreError> {
+        let mut state = self
+            .sync
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        state.issued += 1;
+        let ticket = state.issued;
+        loop {
+            if state.synced >= ticket {
+                return Ok(());
+            }
+            if state.syncing {
+                state = self
+                    .sync
+                    .synced_cv
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            state.syncing = true;
+            let covers = state.issued;
+            drop(state);
+            let result = self.sync_now();
+            state = self
+                .sync
+                .state
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            state.syncing = false;
+            if result.is_ok() {
+                state.synced = state.synced.max(covers);
+            }
+            self.sync.synced_cv.notify_all();
+            result?;
+        }
+    }
+
+    fn sync_now(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        sync_dir(&self.path)
+    }
+
+    fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
+        match self.heads.get(branch_key(game, branch))? {
+            Some(raw) => decode_head(&raw),
+            None => Err(self.missing(game, branch)?),
+        }
+    }
+
+    /// The error for a branch that is not there: an unknown game or branch.
+    fn missing(&self, game: &str, branch: &str) -> Result<StoreError, StoreError> {
+        Ok(if self.games.contains_key(game.as_bytes())? {
+            StoreError::UnknownBranch {
+                game: game.to_string(),
+                branch: branch.to_string(),
+            }
+        } else {
+            StoreError::UnknownGame(game.to_string())
+        })
+    }
+
+    fn record(&self, game: &str, branch: &str) -> Result<BranchRecord, StoreError> {
+        self.branch(game, branch)?
+            .map_or_else(|| Err(self.missing(game, branch)?), Ok)
+    }
+
+    /// The branch owning `seq` in `branch`'s history.
+    fn owner(&self, game: &str, branch: &str, seq: u64) -> Result<String, StoreError> {
+        let mut rec = self.record(game, branch)?;
+        while let (Some(fork_seq), Some(parent)) = (rec.fork_seq, &rec.parent) {
+            if seq > fork_seq {
+                break;
+            }
+            rec = self.record(game, &parent.clone())?;
+        }
+        Ok(rec.name)
+    }
+
+    /// Own events of one branch with seqs in `lo..=hi`, checked gap-free.
+    fn read_own(
+        &self,
+        game: &str,
+        branch: &str,
+        lo: u64,
+        hi: u64,
+        out: &mut Vec<Event>,
+    ) -> Result<(), StoreError> {
+        let mut expect = lo;
+        for item in self
+            .events
+            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
+        {
+            let (_, raw) = item?;
+            let event = decode_event(&raw).map_err(|why| StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq: expect,
+                why,
+            })?;
+            if event.seq != expect {
+                return Err(StoreError::BadEvent {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                    seq: expect,
+                    why: format!("missing: the next stored event says seq {}", event.seq),
+                });
+            }
+            out.push(event);
+            expect += 1;
+        }
+        if expect != hi + 1 {
+            return Err(StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq: expect,
+                why: "missing from the log".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Log for SledLog {
+    fn create_game(&self, meta: &GameMeta, created: Draft) -> Result<Appended, StoreError> {
+        check_name("game id", &meta.game)?;
+        check_drafts(std::slice::from_ref(&created), 1)?;
+        let game = meta.game.as_str();
+        let events = place(
+            game,
+            MAIN_BRANCH,
+            0,
+            "",
+            None,
+            std::slice::from_ref(&created),
+        );
+        let record = BranchRecord {
+            name: MAIN_BRANCH.to_string(),
+            parent: None,
+            fork_seq: None,
+            created_at_ms: meta.created_at_ms,
+            reseed: None,
+            order: self.db.generate_id()?,
+            head_seq: 1,
+            head_hash: events[0].hash.clone(),
+        };
+        let first = &events[0];
+        tx(
+            (&self.games, &self.branches, &self.heads, &self.events).transaction(
+                |(games, branches, heads, evs)| {
+                    if games.get(game.as_bytes())?.is_some() {
+                        return abort(StoreError::GameExists(game.to_string()));
+                    }
+                    games.insert(game.as_bytes(), to_json(meta))?;
+                    branches.insert(branch_key(game, MAIN_BRANCH), to_json(&record))?;
+                    heads.insert(branch_key(game, MAIN_BRANCH), encode_head(1, &first.hash))?;
+                    evs.insert(seq_key(game, MAIN_BRANCH, 1), to_json(first))?;
+                    Ok(())
+                },
+            ),
+        )?;
+        self.durable()?;
+        Ok(Appended {
+            receipt: Receipt {
+                first_seq: 1,
+                hashes: vec![first.hash.clone()],
+                retried: false,
+            },
+            events,
+        })
+    }
+
+    fn game(&self, game: &str) -> Result<Option<GameMeta>, StoreError> {
+        self.games
+            .get(game.as_bytes())?
+            .map(|raw| from_json("game record", &raw))
+            .transpose()
+    }
+
+    fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
+        self.games
+            .iter()
+            .map(|item| from_json("game record", &item?.1))
+            .collect()
+    }
+
+    fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError> {
+        let key = branch_key(game, branch);
+        let Some(raw) = self.branches.get(&key)? else {
+            return Ok(None);
+        };
+        let mut record: BranchRecord = from_json("branch record", &raw)?;
+        let raw_head = self.heads.get(&key)?.ok_or_else(|| {
+            StoreError::corrupt("branch head", format!("branch `{branch}` has none"))
+        })?;
+        (record.head_seq, record.head_hash) = decode_head(&raw_head)?;
+        Ok(Some(record))
+    }
+
+    fn branches(&self, game: &str) -> Result<Vec<BranchRecord>, StoreError> {
+        let mut records = Vec::new();
+        for item in self.branches.scan_prefix(game_prefix(game)) {
+            let (key, _) = item?;
+            let name = std::str::from_utf8(&key[game.len() + 1..])
+                .map_err(|e| StoreError::corrupt("branch key", e))?;
+            if let Some(r) = self.branch(game, name)? {
+                records.push(r);
+            }
+        }
+        records.sort_by_key(|r| r.order);
+        Ok(records)
+    }
+
+    fn append(
+        &self,
+        game: &str,
+        branch: &str,
+        expected_seq: Option<u64>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Appended, StoreError> {
+        if drafts.is_empty() {
+            return Err(StoreError::InvalidEvent {
+                seq: 0,
+                why: "an append needs at least one event".into(),
+            });
+        }
+        let bkey = branch_key(game, branch);
+        let result = tx((&self.heads, &self.events, &self.idempotency).transaction(
+            |(heads, evs, idem)| {
+                if let Some(key) = idempotency_key {
+                    if let Some(raw) = idem.get(idem_key(game, branch, key))? {
+                        let mut receipt: Receipt = match from_json("idempotency receipt", &raw) {
+                            Ok(r) => r,
+                            Err(e) => return abort(e),
+                        };
+                        receipt.retried = true;
+                        return Ok(Err(receipt));
+                    }
+                }
+                let Some(raw_head) = heads.get(&bkey)? else {
+                    return abort(StoreError::UnknownBranch {
+                        game: game.to_string(),
+                        branch: branch.to_string(),
+                    });
+                };
+                let (head, head_hash) = match decode_head(&raw_head) {
+                    Ok(h) => h,
+                    Err(e) => return abort(e),
+                };
+                if let Some(expected) = expected_seq {
+                    if expected != head {
+                        return abort(StoreError::Conflict { expected, head });
+                    }
+                }
+                if let Err(e) = check_drafts(&drafts, head + 1) {
+                    return abort(e);
+                }
+                let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
+                for event in &events {
+                    evs.insert(seq_key(game, branch, event.seq), to_json(event))?;
+                }
+                let last = events.last().expect("at least one draft");
+                heads.insert(bkey.as_slice(), encode_head(last.seq, &last.hash))?;
+                let receipt = Receipt {
+                    first_seq: head + 1,
+                    hashes: events.iter().map(|e| e.hash.clone()).collect(),
+                    retried: false,
+                };
+                if let Some(key) = idempotency_key {
+                    idem.insert(idem_key(game, branch, key), to_json(&receipt))?;
+                }
+                Ok(Ok(Appended { receipt, events }))
+            },
+        ));
+        let result = match result {
+            Err(StoreError::UnknownBranch { .. }) => return Err(self.missing(game, branch)?),
+            other => other?,
+        };
+        match result {
+            Ok(appended) => {
+                self.durable()?;
+                Ok(appended)
+            }
+            Err(receipt) => Ok(Appended {
+                receipt,
+                events: Vec::new(),
+            }),
+        }
+    }
+
+    fn receipt(
+        &self,
+        game: &str,
+        branch: &str,
+        idempotency_key: &str,
+    ) -> Result<Option<Receipt>, StoreError> {
+        let Some(raw) = self
+            .idempotency
+            .get(idem_key(game, branch, idempotency_key))?
+        else {
+            return Ok(None);
+        };
+        let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
+        receipt.retried = true;
+        Ok(Some(receipt))
+    }
+
+    fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: &str,
+        created_at_ms: u64,
+        first: Option<Draft>,
+    ) -> Result<BranchRecord, StoreError> {
+        check_name("branch name", name)?;
+        let (head, head_hash) = self.head(game, from)?;
+        if at == 0 || at > head {
+            return Err(StoreError::NoSuchSeq {
+                game: game.to_string(),
+                branch: from.to_string(),
+                seq: at,
+                head,
+            });
+        }
+        // Events up to the head never change, so the hash at `at` read here
+        // is still right when the transaction below commits.
+        let at_hash = if at == head {
+            head_hash
+        } else {
+            self.read(game, from, at, Some(at))?.remove(0).hash
+        };
+        let drafts: Vec<Draft> = first.into_iter().collect();
+        check_drafts(&drafts, at + 1)?;
+        let events = place(game, name, at, &at_hash, None, &drafts);
+        let reseed = events.first().and_then(|e| match e.body {
+            Body::Reseeded { seed } => Some(seed),
+            _ => None,
+        });
+        let record = BranchRecord {
+            name: name.to_string(),
+            parent: Some(from.to_string()),
+            fork_seq: Some(at),
+            created_at_ms,
+            reseed,
+            order: self.db.generate_id()?,
+            head_seq: events.last().map_or(at, |e| e.seq),
+            head_hash: events
+                .last()
+                .map_or_else(|| at_hash.clone(), |e| e.hash.clone()),
+        };
+        let bkey = branch_key(game, name);
+        tx(
+            (&self.branches, &self.heads, &self.events).transaction(|(branches, heads, evs)| {
+                if branches.get(&bkey)?.is_some() {
+                    return abort(StoreError::BranchExists {
+                        game: game.to_string(),
+                        branch: name.to_string(),
+                    });
+                }
+                branches.insert(bkey.as_slice(), to_json(&record))?;
+                let (head_seq, head_hash) = events
+                    .last()
+                    .map_or((at, at_hash.as_str()), |e| (e.seq, e.hash.as_str()));
+                heads.insert(bkey.as_slice(), encode_head(head_seq, head_hash))?;
+                for event in &events {
+                    evs.insert(seq_key(game, name, event.seq), to_json(event))?;
+                }
+                Ok(())
+            }),
+        )?;
+        self.durable()?;
+        Ok(record)
+    }
+
+    fn read(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<Event>, StoreError> {
+        let (head, _) = self.head(game, branch)?;
+        let from = from_seq.max(1);
+        let to = to_seq.map_or(head, |t| t.min(head));
+        if from > to {
+            return Ok(Vec::new());
+        }
+        // Segments of the history, newest branch first: (branch, lo, hi).
+        let mut segments = Vec::new();
+        let mut rec = self.record(game, branch)?;
+        let mut hi = to;
+        loop {
+            let lower = rec.fork_seq.unwrap_or(0);
+            if hi > lower {
+                segments.push((rec.name.clone(), from.max(lower + 1), hi));
+            }
+            match &rec.parent {
+                Some(parent) if from <= lower => {
+                    hi = hi.min(lower);
+                    rec = self.record(game, &parent.clone())?;
+                }
+                _ => break,
+            }
+        }
+        let mut out = Vec::with_capacity((to - from + 1) as usize);
+        for (name, lo, hi) in segments.iter().rev() {
+            self.read_own(game, name, *lo, *hi, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn put_snapshot(
+        &self,
+        game: &str,
+        branch: &str,
+        snapshot: &Snapshot,
+    ) -> Result<(), StoreError> {
+        let owner = self.owner(game, branch, snapshot.seq)?;
+        self.snapshots
+            .insert(seq_key(game, &owner, snapshot.seq), to_json(snapshot))?;
+        Ok(())
+    }
+
+    fn snapshot_at_or_before(
+        &self,
+        game: &str,
+        branch: &str,
+        at: u64,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        let mut rec = self.record(game, branch)?;
+        let mut hi = at;
+        loop {
+            let lower = rec.fork_seq.unwrap_or(0);
+            if hi > lower {
+                let range = seq_key(game, &rec.name, lower + 1)..=seq_key(game, &rec.name, hi);
+                if let Some(item) = self.snapshots.range(range).next_back() {
+                    let (_, raw) = item?;
+                    return Ok(Some(from_json("snapshot", &raw)?));
+                }
+            }
+            match &rec.parent {
+                Some(parent) => {
+                    hi = hi.min(lower);
+                    rec = self.record(game, &parent.clone())?;
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    fn drop_snapshots(&self) -> Result<u64, StoreError> {
+        let n = self.snapshots.len() as u64;
+        self.snapshots.clear()?;
+        Ok(n)
+    }
+
+    fn import_game(
+        &self,
+        meta: &GameMeta,
+        branches: &[BranchRecord],
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        let game = meta.game.as_str();
+        check_name("game id", game)?;
+        if self.games.contains_key(game.as_bytes())? {
+            return Err(StoreError::GameExists(game.to_string()));
+        }
+        // Events, branches and heads go first in plain batches (an import can
+        // be far bigger than a transaction should be); the game record is
+        // written last and is the commit point: until it exists the game is
+        // invisible, and a retried import overwrites any leftovers.
+        let mut heads: BTreeMap<&str, (u64, String)> = BTreeMap::new();
+        let mut branch_batch = sled::Batch::default();
+        let mut head_batch = sled::Batch::default();
+        for b in branches {
+            check_name("branch name", &b.name)?;
+            // Fresh creation-order ids keep imported branches ordered among
+            // the ones forked later in this database.
+            let record = BranchRecord {
+                order: self.db.generate_id()?,
+                ..b.clone()
+            };
+            branch_batch.insert(branch_key(game, &b.name), to_json(&record));
+            heads.insert(&b.name, (b.fork_seq.unwrap_or(0), String::new()));
+        }
+        let mut event_batch = sled::Batch::default();
+        for e in events {
+            let Some(head) = heads.get_mut(e.branch.as_str()) else {
+                return Err(StoreError::InvalidEvent {
+                    seq: e.seq,
+                    why: format!(
+                        "its branch `{}` is not among the imported branches",
+                        e.branch
+                    ),
+                });
+            };
+            if e.game != game || e.seq != head.0 + 1 {
+                return Err(StoreError::InvalidEvent {
+                    seq: e.seq,
+                    why: format!(
+                        "expected seq {} of game `{game}` on branch `{}`",
+                        head.0 + 1,
+                        e.branch
+                    ),
+                });
+            }
+            *head = (e.seq, e.hash.clone());
+            event_batch.insert(seq_key(game, &e.branch, e.seq), to_json(e));
+        }
+        for b in branches {
+            let (mut seq, mut hash) = heads[b.name.as_str()].clone();
+            if hash.is_empty() {
+                // A branch with no events of its own: its head is the fork point.
+                let fork_seq = b.fork_seq.unwrap_or(0);
+                let parent = b.parent.as_deref().unwrap_or(MAIN_BRANCH);
+                let parent_event = events
+                    .iter()
+                    .find(|e| e.seq == fork_seq && e.branch == parent)
+                    .ok_or_else(|| StoreError::InvalidEvent {
+                        seq: fork_seq,
+                        why: format!("branch `{}` forks at an event that is not imported", b.name),
+                    })?;
+                seq = fork_seq;
+                hash = parent_event.hash.clone();
+            }
+            head_batch.insert(branch_key(game, &b.name), encode_head(seq, &hash));
+        }
+        self.events.apply_batch(event_batch)?;
+        self.branches.apply_batch(branch_batch)?;
+        self.heads.apply_batch(head_batch)?;
+        let swapped =
+            self.games
+                .compare_and_swap(game.as_bytes(), None::<&[u8]>, Some(to_json(meta)))?;
+        if swapped.is_err() {
+            return Err(StoreError::GameExists(game.to_string()));
+        }
+        self.durable()
+    }
+}

@@ -1,0 +1,113 @@
+//! Upcasters: bring stored events of older schema versions to the current one.
+//!
+//! Events are never rewritten in the log; instead every stored JSON value is
+//! passed through [`upcast`] on read, which applies one step per version
+//! (`0 -> 1`, `1 -> 2`, ...) until it reaches [`SCHEMA_VERSION`]. Adding a
+//! version is adding its step to [`STEPS`]. A stored event without a
+//! `schema_version` field is version 0.
+//!
+//! An upcast event keeps the `hash` it was stored with, which was computed over
+//! its old shape; `verify` reports such events as hash mismatches until they
+//! are re-exported, so upcasters are for reading old logs, not for laundering them.
+
+use serde_json::{Map, Value};
+use tabletape_events::SCHEMA_VERSION;
+
+use crate::error::StoreError;
+
+/// A stored event as its JSON object.
+type RawEvent = Map<String, Value>;
+
+/// One migration step: turns an event of version `from` into version `from + 1`.
+struct Step {
+    from: u32,
+    /// What changed, for the docs and error messages.
+    what: &'static str,
+    apply: fn(RawEvent) -> Result<RawEvent, String>,
+}
+
+/// Every step, in version order.
+const STEPS: &[Step] = &[Step {
+    from: 0,
+    what: "the envelope's `time_ms` became `recorded_at_ms` and `schema_version` was added",
+    apply: v0_to_v1,
+}];
+
+/// Version 0 called the accept time `time_ms` and had no schema version.
+fn v0_to_v1(mut event: RawEvent) -> Result<RawEvent, String> {
+    let time = event
+        .remove("time_ms")
+        .ok_or_else(|| "a version 0 event has no `time_ms`".to_string())?;
+    if !time.is_u64() {
+        return Err(format!("`time_ms` is not a millisecond count: {time}"));
+    }
+    event.insert("recorded_at_ms".into(), time);
+    Ok(event)
+}
+
+/// Brings a stored event of schema version `from_version` to [`SCHEMA_VERSION`].
+pub fn upcast(value: Value, from_version: u32) -> Result<Value, StoreError> {
+    if from_version > SCHEMA_VERSION {
+        return Err(StoreError::Upcast {
+            from: from_version,
+            why: format!(
+                "this build reads schema versions up to {SCHEMA_VERSION}; upgrade Tabletape"
+            ),
+        });
+    }
+    let Value::Object(mut event) = value else {
+        return Err(StoreError::Upcast {
+            from: from_version,
+            why: "a stored event must be a JSON object".into(),
+        });
+    };
+    for version in from_version..SCHEMA_VERSION {
+        let step = STEPS
+            .iter()
+            .find(|s| s.from == version)
+            .ok_or_else(|| StoreError::Upcast {
+                from: version,
+                why: "no upcaster is registered for this version".into(),
+            })?;
+        event = (step.apply)(event).map_err(|why| StoreError::Upcast {
+            from: version,
+            why: format!("{why} (step: {})", step.what),
+        })?;
+        event.insert("schema_version".into(), Value::from(version + 1));
+    }
+    Ok(Value::Object(event))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_old_version_has_a_step() {
+        for v in 0..SCHEMA_VERSION {
+            assert!(
+                STEPS.iter().any(|s| s.from == v),
+                "no upcaster from version {v}"
+            );
+        }
+    }
+
+    #[test]
+    fn current_version_passes_through_unchanged() {
+        let v = json!({"seq": 3, "schema_version": SCHEMA_VERSION, "recorded_at_ms": 5});
+        assert_eq!(upcast(v.clone(), SCHEMA_VERSION).unwrap(), v);
+    }
+
+    #[test]
+    fn future_version_is_refused() {
+        let err = upcast(json!({}), SCHEMA_VERSION + 1).unwrap_err();
+        assert!(matches!(err, StoreError::Upcast { from, .. } if from == SCHEMA_VERSION + 1));
+    }
+
+    #[test]
+    fn v0_without_time_is_refused_naming_the_field() {
+        let err = upcast(json!({"seq": 1}), 0).unwrap_err();
+        assert!(err.to_string().contains("time_ms"), "{err}");
+    }
+}

@@ -1,0 +1,619 @@
+//! The journal service end to end on the `lostworlds` kind: create, act,
+//! rejection, conflict, idempotent retry, fork and reseed, export/import,
+//! verify (tampering included), upcasting on read, snapshots and replay.
+//!
+//! Actions are taken from `legal`, so these tests follow the kind as it
+//! grows. Where a test needs the rules to refuse something, it uses an action
+//! no kind accepts.
+
+use serde_json::{json, Value};
+use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
+use tabletape_store::{ActRequest, Journal, JournalError, NewGame, Viewer};
+
+fn journal(dir: &tempfile::TempDir) -> Journal {
+    Journal::open(&dir.path().join("store")).unwrap()
+}
+
+fn new_game(j: &Journal) -> tabletape_store::Created {
+    j.create(NewGame {
+        kind: "lostworlds".into(),
+        players: vec!["Ann".into(), "Bo".into()],
+        seed: Some(42),
+        ..NewGame::default()
+    })
+    .unwrap()
+}
+
+/// The first action the rules open to the table now, or (while the kind
+/// offers none) a note any permissive kind records.
+fn next_action(j: &Journal, game: &str, branch: &str, n: u64) -> Value {
+    j.legal(game, branch, None)
+        .unwrap()
+        .into_iter()
+        .find(|l| l.needs.is_empty())
+        .map_or_else(|| json!({"type": "note", "n": n}), |l| l.action)
+}
+
+fn owner_act(branch: &str, action: Value) -> ActRequest {
+    ActRequest {
+        branch: branch.into(),
+        actor: Actor::Owner,
+        by: None,
+        action,
+        expect_seq: None,
+        idempotency_key: None,
+    }
+}
+
+/// Plays `n` actions on a branch, returning the last seq.
+fn play(j: &Journal, game: &str, branch: &str, n: u64) -> u64 {
+    let mut seq = 0;
+    for i in 0..n {
+        let action = next_action(j, game, branch, i);
+        seq = j.act(game, owner_act(branch, action)).unwrap().seq;
+    }
+    seq
+}
+
+/// An action no kind has.
+fn nonsense() -> Value {
+    json!({"type": "juggle_the_moon"})
+}
+
+fn kind_rejects_nonsense(j: &Journal, game: &str) -> bool {
+    j.game_at(game, MAIN_BRANCH, None)
+        .unwrap()
+        .decide(None, &nonsense())
+        .is_err()
+}
+
+#[test]
+fn create_issues_an_id_tokens_and_seq_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let c = new_game(&j);
+    assert!(c.game.starts_with("g-") && c.game.len() == 10, "{}", c.game);
+    assert_eq!((c.seq, c.seed, c.seats.len()), (1, 42, 2));
+    assert!(!c.narration.is_empty());
+    assert_eq!(c.owner_token.len(), 64);
+    assert_eq!(
+        j.access(&c.game, Some(&c.owner_token)).unwrap(),
+        tabletape_store::Access::Owner
+    );
+    assert_eq!(
+        j.access(&c.game, Some(&c.seats[1].token)).unwrap(),
+        tabletape_store::Access::Seat(1)
+    );
+    assert!(matches!(
+        j.access(&c.game, Some("wrong")),
+        Err(JournalError::Forbidden(_))
+    ));
+    assert!(matches!(
+        j.access(&c.game, None),
+        Err(JournalError::Forbidden(_))
+    ));
+    let events = j.events(&c.game, MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 1);
+    assert!(matches!(events[0].body, Body::GameCreated(_)));
+    let games = j.games().unwrap();
+    assert_eq!((games.len(), games[0].seq, games[0].branches), (1, 1, 1));
+}
+
+#[test]
+fn create_checks_kind_and_players_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let unknown = j.create(NewGame {
+        kind: "chess".into(),
+        players: vec!["A".into(), "B".into()],
+        ..NewGame::default()
+    });
+    assert!(matches!(unknown, Err(JournalError::BadInput(m)) if m.contains("chess")));
+    let alone = j.create(NewGame {
+        kind: "lostworlds".into(),
+        players: vec!["Solo".into()],
+        ..NewGame::default()
+    });
+    assert!(matches!(alone, Err(JournalError::BadInput(_))), "{alone:?}");
+    assert!(j.games().unwrap().is_empty());
+}
+
+#[test]
+fn public_games_open_without_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let c = j
+        .create(NewGame {
+            kind: "lostworlds".into(),
+            players: vec!["Ann".into(), "Bo".into()],
+            public: true,
+            ..NewGame::default()
+        })
+        .unwrap();
+    assert_eq!(
+        j.access(&c.game, None).unwrap(),
+        tabletape_store::Access::Public
+    );
+}
+
+#[test]
+fn act_appends_and_state_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    let action = next_action(&j, &g, MAIN_BRANCH, 0);
+    let acted = j.act(&g, owner_act(MAIN_BRANCH, action.clone())).unwrap();
+    assert_eq!((acted.seq, acted.retried), (2, false));
+    let events = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events[1].hash, acted.hash);
+    match &events[1].body {
+        Body::ActionAccepted(a) => assert_eq!(a.action, action),
+        other => panic!("expected an accepted action, got {other:?}"),
+    }
+    let state = j.state(&g, MAIN_BRANCH, None, Viewer::Owner).unwrap();
+    assert_eq!((state.seq, state.kind.as_str()), (2, "lostworlds"));
+    assert_eq!(
+        j.state(&g, MAIN_BRANCH, Some(1), Viewer::Owner)
+            .unwrap()
+            .seq,
+        1
+    );
+    assert!(matches!(
+        j.state(&g, MAIN_BRANCH, Some(3), Viewer::Owner),
+        Err(JournalError::NotFound(_))
+    ));
+    assert!(matches!(
+        j.state("g-00000000", MAIN_BRANCH, None, Viewer::Owner),
+        Err(JournalError::NotFound(_))
+    ));
+}
+
+#[test]
+fn a_seat_acts_only_as_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    let req = ActRequest {
+        actor: Actor::Seat(0),
+        by: Some(1),
+        ..owner_act(MAIN_BRANCH, next_action(&j, &g, MAIN_BRANCH, 0))
+    };
+    assert!(matches!(j.act(&g, req), Err(JournalError::Forbidden(_))));
+    let out_of_range = ActRequest {
+        by: Some(7),
+        ..owner_act(MAIN_BRANCH, next_action(&j, &g, MAIN_BRANCH, 0))
+    };
+    assert!(matches!(
+        j.act(&g, out_of_range),
+        Err(JournalError::BadInput(_))
+    ));
+}
+
+#[test]
+fn a_rejected_action_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    if !kind_rejects_nonsense(&j, &g) {
+        eprintln!("skipped: the lostworlds kind is still the permissive placeholder");
+        return;
+    }
+    let err = j.act(&g, owner_act(MAIN_BRANCH, nonsense())).unwrap_err();
+    assert!(matches!(err, JournalError::Rejected(_)), "{err}");
+    // A batch is all or nothing: one good action then a bad one stores neither.
+    let good = next_action(&j, &g, MAIN_BRANCH, 0);
+    let err = j
+        .act_batch(
+            &g,
+            MAIN_BRANCH,
+            Actor::Owner,
+            None,
+            vec![good, nonsense()],
+            None,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&err, JournalError::Rejected(r) if r.message.contains("action 2 of 2")),
+        "{err}"
+    );
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 1);
+}
+
+#[test]
+fn a_stale_expected_seq_is_a_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 1);
+    let stale = ActRequest {
+        expect_seq: Some(1),
+        ..owner_act(MAIN_BRANCH, next_action(&j, &g, MAIN_BRANCH, 1))
+    };
+    assert!(matches!(
+        j.act(&g, stale),
+        Err(JournalError::Conflict {
+            expected: 1,
+            head: 2
+        })
+    ));
+    let fresh = ActRequest {
+        expect_seq: Some(2),
+        ..owner_act(MAIN_BRANCH, next_action(&j, &g, MAIN_BRANCH, 1))
+    };
+    assert_eq!(j.act(&g, fresh).unwrap().seq, 3);
+    let batch_stale = j.act_batch(
+        &g,
+        MAIN_BRANCH,
+        Actor::Owner,
+        None,
+        vec![next_action(&j, &g, MAIN_BRANCH, 2)],
+        Some(2),
+    );
+    assert!(matches!(
+        batch_stale,
+        Err(JournalError::Conflict {
+            expected: 2,
+            head: 3
+        })
+    ));
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 3);
+}
+
+#[test]
+fn a_retried_idempotency_key_returns_the_original_receipt() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    let keyed = ActRequest {
+        idempotency_key: Some("table-7-turn-1".into()),
+        ..owner_act(MAIN_BRANCH, next_action(&j, &g, MAIN_BRANCH, 0))
+    };
+    let first = j.act(&g, keyed.clone()).unwrap();
+    play(&j, &g, MAIN_BRANCH, 1);
+    let again = j.act(&g, keyed).unwrap();
+    assert!(again.retried);
+    assert_eq!(
+        (again.seq, &again.hash, &again.narration),
+        (first.seq, &first.hash, &first.narration)
+    );
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 3);
+    // Survives a restart too.
+    drop(j);
+    let j = journal(&dir);
+    let keyed = ActRequest {
+        idempotency_key: Some("table-7-turn-1".into()),
+        ..owner_act(MAIN_BRANCH, json!({"type": "anything"}))
+    };
+    assert_eq!(j.act(&g, keyed).unwrap().hash, first.hash);
+}
+
+#[test]
+fn batch_appends_every_action_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    let acted = j
+        .act_batch(
+            &g,
+            MAIN_BRANCH,
+            Actor::Owner,
+            None,
+            vec![next_action(&j, &g, MAIN_BRANCH, 0)],
+            Some(1),
+        )
+        .unwrap();
+    assert_eq!(acted.iter().map(|a| a.seq).collect::<Vec<_>>(), [2]);
+    assert!(matches!(
+        j.act_batch(&g, MAIN_BRANCH, Actor::Owner, None, vec![], None),
+        Err(JournalError::BadInput(_))
+    ));
+}
+
+#[test]
+fn fork_shares_history_and_reseed_opens_the_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 3);
+    let f = j.fork(&g, MAIN_BRANCH, 2, None, None).unwrap();
+    assert_eq!(
+        (f.name.as_str(), f.fork_seq, f.head_seq, f.reseed),
+        ("fork-1", Some(2), 2, None)
+    );
+    let main = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(j.events(&g, "fork-1", 1, None).unwrap(), main[..2]);
+    let r = j.fork(&g, MAIN_BRANCH, 2, Some("lucky"), Some(9)).unwrap();
+    assert_eq!((r.head_seq, r.reseed), (3, Some(9)));
+    let lucky = j.events(&g, "lucky", 1, None).unwrap();
+    assert_eq!(lucky[2].body, Body::Reseeded { seed: 9 });
+    assert_eq!(lucky[2].prev_hash, main[1].hash);
+    assert_eq!(j.game_at(&g, "lucky", None).unwrap().seed(), 9);
+    assert_eq!(play(&j, &g, "lucky", 1), 4);
+    assert_eq!(
+        j.fork(&g, MAIN_BRANCH, 1, None, None).unwrap().name,
+        "fork-2"
+    );
+    assert!(matches!(
+        j.fork(&g, MAIN_BRANCH, 9, None, None),
+        Err(JournalError::NotFound(_))
+    ));
+    assert!(matches!(
+        j.fork(&g, MAIN_BRANCH, 1, Some("lucky"), None),
+        Err(JournalError::BadInput(_))
+    ));
+    let names: Vec<String> = j
+        .branches(&g)
+        .unwrap()
+        .into_iter()
+        .map(|b| b.name)
+        .collect();
+    assert_eq!(names, ["main", "fork-1", "lucky", "fork-2"]);
+}
+
+#[test]
+fn an_unchanged_fork_replays_the_same_future() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 3);
+    j.fork(&g, MAIN_BRANCH, 1, Some("again"), None).unwrap();
+    let main = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    for event in &main[1..] {
+        let Body::ActionAccepted(a) = &event.body else {
+            continue;
+        };
+        j.act(&g, owner_act("again", a.action.clone())).unwrap();
+    }
+    let again = j.events(&g, "again", 1, None).unwrap();
+    for (m, a) in main.iter().zip(&again).skip(1) {
+        match (&m.body, &a.body) {
+            (Body::ActionAccepted(x), Body::ActionAccepted(y)) => {
+                assert_eq!((&x.facts, &x.chance), (&y.facts, &y.chance))
+            }
+            other => panic!("unexpected bodies {other:?}"),
+        }
+    }
+}
+
+fn export(j: &Journal, game: &str, branch: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::new();
+    j.export(game, branch, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn export_import_export_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 3);
+    j.fork(&g, MAIN_BRANCH, 2, Some("alt"), Some(5)).unwrap();
+    play(&j, &g, "alt", 1);
+    j.fork(&g, "alt", 3, Some("alt-alt"), None).unwrap();
+    play(&j, &g, "alt-alt", 1);
+    let exported = export(&j, &g, None);
+    assert_eq!(exported.iter().filter(|&&b| b == b'\n').count(), 4 + 2 + 1);
+
+    let other = tempfile::tempdir().unwrap();
+    let k = journal(&other);
+    let imported = k.import(&mut exported.as_slice()).unwrap();
+    assert_eq!((imported.game.as_str(), imported.events), (g.as_str(), 7));
+    assert_eq!(imported.branches, ["main", "alt", "alt-alt"]);
+    assert_eq!(export(&k, &g, None), exported);
+    for b in ["main", "alt", "alt-alt"] {
+        assert_eq!(
+            k.events(&g, b, 1, None).unwrap(),
+            j.events(&g, b, 1, None).unwrap(),
+            "branch {b}"
+        );
+    }
+    assert_eq!(k.branches(&g).unwrap()[1].reseed, Some(5));
+    assert!(k
+        .verify(Some(&g))
+        .unwrap()
+        .iter()
+        .all(|r| r.problem.is_none()));
+    assert_eq!(
+        k.access(&g, Some(&imported.owner_token)).unwrap(),
+        tabletape_store::Access::Owner
+    );
+    // The same game cannot land twice in one store.
+    assert!(matches!(
+        k.import(&mut exported.as_slice()),
+        Err(JournalError::BadInput(_))
+    ));
+    // One branch's linear history also imports, as a game with the branches it crosses.
+    let single = export(&j, &g, Some("alt-alt"));
+    let third = tempfile::tempdir().unwrap();
+    let l = journal(&third);
+    l.import(&mut single.as_slice()).unwrap();
+    assert_eq!(export(&l, &g, Some("alt-alt")), single);
+}
+
+#[test]
+fn import_refuses_a_broken_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 2);
+    let text = String::from_utf8(export(&j, &g, None)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let other = tempfile::tempdir().unwrap();
+    let k = journal(&other);
+    // A missing middle line breaks the chain.
+    let gap = format!("{}\n{}\n", lines[0], lines[2]);
+    let err = k.import(&mut gap.as_bytes()).unwrap_err();
+    assert!(
+        matches!(&err, JournalError::BadInput(m) if m.contains("line 2")),
+        "{err}"
+    );
+    // An edited line no longer matches its hash.
+    let mut edited: Event = serde_json::from_str(lines[1]).unwrap();
+    edited.recorded_at_ms += 1;
+    let edited = format!(
+        "{}\n{}\n",
+        lines[0],
+        serde_json::to_string(&edited).unwrap()
+    );
+    let err = k.import(&mut edited.as_bytes()).unwrap_err();
+    assert!(
+        matches!(&err, JournalError::BadInput(m) if m.contains("hash")),
+        "{err}"
+    );
+    assert!(matches!(
+        k.import(&mut "not json\n".as_bytes()),
+        Err(JournalError::BadInput(_))
+    ));
+    assert!(k.games().unwrap().is_empty());
+}
+
+/// Rewrites the stored event at `seq` of `main` straight in sled.
+fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
+    let db = sled::open(dir.path().join("store")).unwrap();
+    let events = db.open_tree("events").unwrap();
+    let (key, mut value) = events
+        .iter()
+        .map(Result::unwrap)
+        .map(|(k, v)| (k, serde_json::from_slice::<Value>(&v).unwrap()))
+        .find(|(_, v)| v["seq"] == seq && v["branch"] == MAIN_BRANCH)
+        .expect("the event is stored");
+    edit(&mut value);
+    events
+        .insert(key, serde_json::to_vec(&value).unwrap())
+        .unwrap();
+    db.flush().unwrap();
+}
+
+#[test]
+fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 4);
+        j.fork(&g, MAIN_BRANCH, 2, None, Some(3)).unwrap();
+        let reports = j.verify(None).unwrap();
+        assert_eq!(reports.len(), 2);
+        assert!(reports.iter().all(|r| r.problem.is_none()), "{reports:?}");
+        assert_eq!(reports[0].events, 5);
+        g
+    };
+    tamper(&dir, 3, |v| v["recorded_at_ms"] = json!(1));
+    let j = journal(&dir);
+    let reports = j.verify(Some(&g)).unwrap();
+    let main = &reports[0];
+    assert_eq!(main.problem.as_ref().map(|p| p.seq), Some(3), "{main:?}");
+    assert!(main.problem.as_ref().unwrap().what.contains("hash"));
+    // The fork shares seqs 1-2 only, so it is untouched.
+    assert!(reports[1].problem.is_none());
+}
+
+#[test]
+fn verify_finds_rehashed_facts_by_strict_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 3);
+        g
+    };
+    // A careful forger fixes the hash too; the chain to seq 4 then breaks,
+    // but first the strict replay sees facts decide would never yield.
+    tamper(&dir, 3, |v| {
+        v["body"]["facts"] = json!([{"type": "forged"}]);
+        let mut event: Event = serde_json::from_value(v.clone()).unwrap();
+        event.hash = tabletape_store::event_hash(&event);
+        *v = serde_json::to_value(&event).unwrap();
+    });
+    let j = journal(&dir);
+    let report = &j.verify(Some(&g)).unwrap()[0];
+    let problem = report.problem.as_ref().expect("tampering found");
+    assert_eq!(problem.seq, 3);
+    assert!(problem.what.contains("fact"), "{}", problem.what);
+}
+
+#[test]
+fn an_old_schema_event_in_the_store_is_upcast_on_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, before) = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 2);
+        let before = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+        (g, before)
+    };
+    // Rewrite seq 2 in the version 0 shape.
+    tamper(&dir, 2, |v| {
+        let map = v.as_object_mut().unwrap();
+        map.remove("schema_version");
+        let t = map.remove("recorded_at_ms").unwrap();
+        map.insert("time_ms".into(), t);
+    });
+    let j = journal(&dir);
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap(), before);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+}
+
+#[test]
+fn snapshots_are_a_cache_that_can_be_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 7);
+        g
+    };
+    let path = dir.path().join("store");
+    let j = Journal::open(&path).unwrap().with_snapshot_every(3);
+    let full = j.state(&g, MAIN_BRANCH, Some(8), Viewer::Owner).unwrap();
+    // Folding to 8 cached seqs 3 and 6.
+    let snap = j
+        .log()
+        .snapshot_at_or_before(&g, MAIN_BRANCH, 8)
+        .unwrap()
+        .unwrap();
+    assert_eq!(snap.seq, 6);
+    let from_snapshot = j.state(&g, MAIN_BRANCH, Some(7), Viewer::Owner).unwrap();
+    drop(j);
+    let j = Journal::open(&path).unwrap();
+    let cold = j.state(&g, MAIN_BRANCH, Some(7), Viewer::Owner).unwrap();
+    assert_eq!(from_snapshot.view, cold.view);
+    assert_eq!(j.log().drop_snapshots().unwrap(), 2);
+    assert_eq!(
+        j.state(&g, MAIN_BRANCH, Some(8), Viewer::Owner)
+            .unwrap()
+            .view,
+        full.view
+    );
+}
+
+#[test]
+fn replay_tells_every_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 3);
+    let steps = j.replay(&g, MAIN_BRANCH, None, Viewer::Owner).unwrap();
+    assert_eq!(
+        steps.iter().map(|s| s.seq).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert!(
+        steps[0].narration[0].contains("Ann and Bo"),
+        "{:?}",
+        steps[0].narration
+    );
+    assert!(steps[0].action.is_none() && steps[1].action.is_some());
+    assert_eq!(
+        j.replay(&g, MAIN_BRANCH, Some(2), Viewer::Owner)
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(matches!(
+        j.replay(&g, MAIN_BRANCH, Some(9), Viewer::Owner),
+        Err(JournalError::NotFound(_))
+    ));
+    let narrative = j.narrate(&g, MAIN_BRANCH).unwrap();
+    assert!(narrative.title.contains(&g));
+}

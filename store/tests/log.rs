@@ -1,0 +1,535 @@
+//! The log layer against hand-made events: appends, conflicts, idempotency,
+//! forks, snapshots, durability across reopen, upcasting, and a model test.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use common::{action, created, meta};
+use proptest::prelude::*;
+use serde_json::Value;
+use tabletape_engine::Snapshot;
+use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_store::upcast::upcast;
+use tabletape_store::{event_hash, Draft, Log, Receipt, SledLog, StoreError};
+
+fn open(dir: &tempfile::TempDir) -> SledLog {
+    SledLog::open(&dir.path().join("db")).unwrap()
+}
+
+fn fresh() -> (tempfile::TempDir, SledLog) {
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(&dir);
+    log.create_game(&meta("g-1"), created()).unwrap();
+    (dir, log)
+}
+
+/// Checks seqs run 1..=n and each event chains to the one before.
+fn assert_chain(events: &[Event]) {
+    let mut prev = String::new();
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(e.seq, i as u64 + 1, "gap before {e:?}");
+        assert_eq!(e.prev_hash, prev, "broken link at seq {}", e.seq);
+        assert_eq!(event_hash(e), e.hash, "bad hash at seq {}", e.seq);
+        prev = e.hash.clone();
+    }
+}
+
+#[test]
+fn create_writes_seq_one_and_refuses_a_taken_id() {
+    let (_dir, log) = fresh();
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].prev_hash, "");
+    assert_eq!(events[0].schema_version, SCHEMA_VERSION);
+    assert!(
+        matches!(log.create_game(&meta("g-1"), created()), Err(StoreError::GameExists(g)) if g == "g-1")
+    );
+    assert_eq!(log.games().unwrap(), vec![meta("g-1")]);
+}
+
+#[test]
+fn append_assigns_seqs_and_chains_hashes() {
+    let (_dir, log) = fresh();
+    let a = log
+        .append(
+            "g-1",
+            MAIN_BRANCH,
+            Some(1),
+            None,
+            vec![action(1), action(2)],
+        )
+        .unwrap();
+    assert_eq!(a.receipt.first_seq, 2);
+    assert_eq!(a.receipt.last_seq(), 3);
+    let b = log
+        .append("g-1", MAIN_BRANCH, None, None, vec![action(3)])
+        .unwrap();
+    assert_eq!(b.events[0].seq, 4);
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_chain(&events);
+    assert_eq!(events[1..3], a.events[..]);
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 2, Some(3)).unwrap(), a.events);
+}
+
+#[test]
+fn stale_expected_seq_is_a_conflict_and_writes_nothing() {
+    let (_dir, log) = fresh();
+    log.append("g-1", MAIN_BRANCH, Some(1), None, vec![action(1)])
+        .unwrap();
+    let err = log
+        .append("g-1", MAIN_BRANCH, Some(1), None, vec![action(2)])
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Conflict {
+                expected: 1,
+                head: 2
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap().len(), 2);
+}
+
+#[test]
+fn a_known_idempotency_key_returns_the_original_receipt() {
+    let (_dir, log) = fresh();
+    let first = log
+        .append("g-1", MAIN_BRANCH, Some(1), Some("k1"), vec![action(1)])
+        .unwrap();
+    log.append("g-1", MAIN_BRANCH, None, None, vec![action(2)])
+        .unwrap();
+    // Even with a now-stale expected seq and different content, the retry is
+    // answered with the original receipt and nothing is stored.
+    let again = log
+        .append("g-1", MAIN_BRANCH, Some(1), Some("k1"), vec![action(9)])
+        .unwrap();
+    assert!(again.receipt.retried);
+    assert!(again.events.is_empty());
+    assert_eq!(again.receipt.hashes, first.receipt.hashes);
+    assert_eq!(again.receipt.first_seq, 2);
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap().len(), 3);
+    assert_eq!(first.events[0].idempotency_key.as_deref(), Some("k1"));
+    assert_eq!(
+        log.receipt("g-1", MAIN_BRANCH, "k1").unwrap(),
+        Some(again.receipt)
+    );
+    assert_eq!(log.receipt("g-1", MAIN_BRANCH, "k2").unwrap(), None);
+}
+
+#[test]
+fn unknown_game_and_branch_are_told_apart() {
+    let (_dir, log) = fresh();
+    assert!(matches!(
+        log.append("g-2", MAIN_BRANCH, None, None, vec![action(1)]),
+        Err(StoreError::UnknownGame(_))
+    ));
+    assert!(matches!(
+        log.append("g-1", "nope", None, None, vec![action(1)]),
+        Err(StoreError::UnknownBranch { .. })
+    ));
+    assert!(matches!(
+        log.read("g-1", "nope", 1, None),
+        Err(StoreError::UnknownBranch { .. })
+    ));
+}
+
+#[test]
+fn a_creation_is_only_allowed_at_seq_one() {
+    let (_dir, log) = fresh();
+    let err = log
+        .append("g-1", MAIN_BRANCH, None, None, vec![created()])
+        .unwrap_err();
+    assert!(
+        matches!(err, StoreError::InvalidEvent { seq: 2, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn fork_shares_history_and_chains_to_the_fork_point() {
+    let (_dir, log) = fresh();
+    log.append(
+        "g-1",
+        MAIN_BRANCH,
+        None,
+        None,
+        (1..=5).map(action).collect(),
+    )
+    .unwrap();
+    let b = log
+        .fork("g-1", MAIN_BRANCH, 3, "what-if", 5_000, None)
+        .unwrap();
+    assert_eq!(
+        (b.fork_seq, b.head_seq, b.parent.as_deref()),
+        (Some(3), 3, Some(MAIN_BRANCH))
+    );
+    let own = log
+        .append("g-1", "what-if", Some(3), None, vec![action(40)])
+        .unwrap();
+    let main = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    let fork = log.read("g-1", "what-if", 1, None).unwrap();
+    assert_chain(&fork);
+    assert_eq!(fork[..3], main[..3]);
+    assert_eq!(own.events[0].prev_hash, main[2].hash);
+    assert_eq!(fork[3].branch, "what-if");
+    // A fork of a fork walks two levels of ancestry.
+    log.fork("g-1", "what-if", 2, "deeper", 6_000, None)
+        .unwrap();
+    log.append("g-1", "deeper", Some(2), None, vec![action(50)])
+        .unwrap();
+    let deeper = log.read("g-1", "deeper", 1, None).unwrap();
+    assert_chain(&deeper);
+    assert_eq!(deeper[..2], main[..2]);
+    assert_eq!(log.read("g-1", "deeper", 2, Some(3)).unwrap().len(), 2);
+    let names: Vec<String> = log
+        .branches("g-1")
+        .unwrap()
+        .into_iter()
+        .map(|b| b.name)
+        .collect();
+    assert_eq!(names, ["main", "what-if", "deeper"]);
+}
+
+#[test]
+fn fork_checks_its_seq_and_name() {
+    let (_dir, log) = fresh();
+    assert!(matches!(
+        log.fork("g-1", MAIN_BRANCH, 2, "x", 1, None),
+        Err(StoreError::NoSuchSeq {
+            seq: 2,
+            head: 1,
+            ..
+        })
+    ));
+    assert!(matches!(
+        log.fork("g-1", MAIN_BRANCH, 0, "x", 1, None),
+        Err(StoreError::NoSuchSeq { .. })
+    ));
+    assert!(matches!(
+        log.fork("g-1", MAIN_BRANCH, 1, "main", 1, None),
+        Err(StoreError::BranchExists { .. })
+    ));
+    assert!(matches!(
+        log.fork("g-1", MAIN_BRANCH, 1, "a\0b", 1, None),
+        Err(StoreError::BadName { .. })
+    ));
+}
+
+#[test]
+fn fork_with_a_first_event_writes_it_atomically() {
+    let (_dir, log) = fresh();
+    let reseed = Draft {
+        recorded_at_ms: 9,
+        actor: tabletape_events::Actor::Owner,
+        body: Body::Reseeded { seed: 99 },
+    };
+    let b = log
+        .fork("g-1", MAIN_BRANCH, 1, "r", 9, Some(reseed))
+        .unwrap();
+    assert_eq!((b.head_seq, b.reseed), (2, Some(99)));
+    let events = log.read("g-1", "r", 1, None).unwrap();
+    assert_chain(&events);
+    assert_eq!(events[1].body, Body::Reseeded { seed: 99 });
+}
+
+fn snap(seq: u64) -> Snapshot {
+    Snapshot {
+        seq,
+        seed: 7,
+        chapter: format!("at {seq}"),
+        state: Value::from(seq),
+    }
+}
+
+#[test]
+fn snapshots_are_found_along_the_ancestry_and_droppable() {
+    let (_dir, log) = fresh();
+    log.append(
+        "g-1",
+        MAIN_BRANCH,
+        None,
+        None,
+        (1..=9).map(action).collect(),
+    )
+    .unwrap();
+    log.fork("g-1", MAIN_BRANCH, 6, "f", 1, None).unwrap();
+    log.append("g-1", "f", None, None, (1..=4).map(action).collect())
+        .unwrap();
+    log.put_snapshot("g-1", MAIN_BRANCH, &snap(4)).unwrap();
+    log.put_snapshot("g-1", MAIN_BRANCH, &snap(8)).unwrap();
+    // Stored on the fork but at a seq main owns: shared with main.
+    log.put_snapshot("g-1", "f", &snap(5)).unwrap();
+    log.put_snapshot("g-1", "f", &snap(9)).unwrap();
+    let at = |b: &str, seq: u64| {
+        log.snapshot_at_or_before("g-1", b, seq)
+            .unwrap()
+            .map(|s| s.seq)
+    };
+    assert_eq!(at(MAIN_BRANCH, 3), None);
+    assert_eq!(at(MAIN_BRANCH, 7), Some(5));
+    assert_eq!(at(MAIN_BRANCH, 10), Some(8));
+    assert_eq!(
+        at("f", 8),
+        Some(5),
+        "main's seq 8 is not in the fork's history"
+    );
+    assert_eq!(at("f", 10), Some(9));
+    assert_eq!(log.drop_snapshots().unwrap(), 4);
+    assert_eq!(at("f", 10), None);
+}
+
+#[test]
+fn acknowledged_events_survive_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = {
+        let log = open(&dir);
+        log.create_game(&meta("g-1"), created()).unwrap();
+        log.append(
+            "g-1",
+            MAIN_BRANCH,
+            None,
+            Some("k"),
+            (1..=20).map(action).collect(),
+        )
+        .unwrap();
+        log.fork("g-1", MAIN_BRANCH, 10, "f", 1, None).unwrap();
+        log.read("g-1", MAIN_BRANCH, 1, None).unwrap()
+    };
+    let log = open(&dir);
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap(), written);
+    assert_eq!(log.branch("g-1", "f").unwrap().unwrap().head_seq, 10);
+    assert!(log.receipt("g-1", MAIN_BRANCH, "k").unwrap().is_some());
+}
+
+#[test]
+fn sixty_four_threads_append_gap_free() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Arc::new(open(&dir));
+    log.create_game(&meta("g-1"), created()).unwrap();
+    let threads: Vec<_> = (0..64u64)
+        .map(|t| {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut acked = Vec::new();
+                for i in 0..5 {
+                    let n = t * 100 + i;
+                    // Half the threads use optimistic concurrency and retry on conflict.
+                    loop {
+                        let expected = if t % 2 == 0 {
+                            Some(log.branch("g-1", MAIN_BRANCH).unwrap().unwrap().head_seq)
+                        } else {
+                            None
+                        };
+                        match log.append("g-1", MAIN_BRANCH, expected, None, vec![action(n)]) {
+                            Ok(a) => {
+                                acked.push(a.events[0].clone());
+                                break;
+                            }
+                            Err(StoreError::Conflict { .. }) => continue,
+                            Err(e) => panic!("append failed: {e}"),
+                        }
+                    }
+                }
+                acked
+            })
+        })
+        .collect();
+    let acked: Vec<Event> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
+    drop(log);
+    let log = open(&dir);
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 1 + 64 * 5);
+    assert_chain(&events);
+    for a in &acked {
+        assert_eq!(
+            &events[a.seq as usize - 1],
+            a,
+            "acknowledged event lost or changed"
+        );
+    }
+}
+
+#[test]
+fn v0_fixture_upcasts_to_the_current_event() {
+    let raw = include_str!("fixtures/v0_event.json");
+    let old: Value = serde_json::from_str(raw).unwrap();
+    assert!(old.get("schema_version").is_none() && old.get("time_ms").is_some());
+    let event: Event = serde_json::from_value(upcast(old, 0).unwrap()).unwrap();
+    assert_eq!(event.schema_version, SCHEMA_VERSION);
+    assert_eq!(event.recorded_at_ms, 1_700_000_000_123);
+    assert_eq!(event.seq, 2);
+    assert!(matches!(event.body, Body::ActionAccepted(_)));
+}
+
+/// One step of the model test.
+#[derive(Debug, Clone)]
+enum Op {
+    /// Append `n` events to branch `branch % len`; `stale` gives a wrong expected seq.
+    Append {
+        branch: usize,
+        n: u64,
+        expect: Option<bool>,
+        key: Option<u8>,
+    },
+    /// Fork branch `branch % len` at a point `at % head + 1`.
+    Fork {
+        branch: usize,
+        at: u64,
+        reseed: bool,
+    },
+    /// Close the database and open it again.
+    Reopen,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (any::<usize>(), 1..4u64, proptest::option::of(any::<bool>()), proptest::option::of(0..4u8))
+            .prop_map(|(branch, n, expect, key)| Op::Append { branch, n, expect, key }),
+        2 => (any::<usize>(), any::<u64>(), any::<bool>()).prop_map(|(branch, at, reseed)| Op::Fork { branch, at, reseed }),
+        1 => Just(Op::Reopen),
+    ]
+}
+
+/// The plain model: every branch's whole history as a Vec, and receipts by key.
+#[derive(Default)]
+struct Model {
+    branches: Vec<(String, Vec<Event>)>,
+    receipts: HashMap<(String, u8), Receipt>,
+    next_n: u64,
+}
+
+impl Model {
+    fn place(&self, branch: usize, drafts: &[Draft], key: Option<&str>) -> Vec<Event> {
+        let (name, history) = &self.branches[branch];
+        let mut prev = history.last().unwrap().hash.clone();
+        let mut out = Vec::new();
+        for (i, d) in drafts.iter().enumerate() {
+            let mut e = Event {
+                game: "g-1".into(),
+                branch: name.clone(),
+                seq: history.len() as u64 + 1 + i as u64,
+                recorded_at_ms: d.recorded_at_ms,
+                actor: d.actor,
+                schema_version: SCHEMA_VERSION,
+                idempotency_key: key.map(str::to_string),
+                prev_hash: prev.clone(),
+                hash: String::new(),
+                body: d.body.clone(),
+            };
+            e.hash = event_hash(&e);
+            prev = e.hash.clone();
+            out.push(e);
+        }
+        out
+    }
+}
+
+fn run_model(ops: Vec<Op>) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut log = open(&dir);
+    let first = log.create_game(&meta("g-1"), created()).unwrap();
+    let mut model = Model {
+        branches: vec![(MAIN_BRANCH.to_string(), first.events)],
+        ..Model::default()
+    };
+    for op in ops {
+        match op {
+            Op::Reopen => {
+                drop(log);
+                log = open(&dir);
+            }
+            Op::Append {
+                branch,
+                n,
+                expect,
+                key,
+            } => {
+                let b = branch % model.branches.len();
+                let name = model.branches[b].0.clone();
+                let head = model.branches[b].1.len() as u64;
+                let drafts: Vec<Draft> = (0..n).map(|i| action(model.next_n + i)).collect();
+                model.next_n += n;
+                let expected = expect.map(|fresh| if fresh { head } else { head + 1 });
+                let key_text = key.map(|k| format!("key-{k}"));
+                let got = log.append("g-1", &name, expected, key_text.as_deref(), drafts.clone());
+                if let Some(original) = key.and_then(|k| model.receipts.get(&(name.clone(), k))) {
+                    let got = got.unwrap();
+                    prop_assert!(got.receipt.retried && got.events.is_empty());
+                    prop_assert_eq!(&got.receipt.hashes, &original.hashes);
+                } else if expected.is_some_and(|e| e != head) {
+                    let is_conflict =
+                        matches!(got, Err(StoreError::Conflict { head: h, .. }) if h == head);
+                    prop_assert!(is_conflict);
+                } else {
+                    let want = model.place(b, &drafts, key_text.as_deref());
+                    let got = got.unwrap();
+                    prop_assert_eq!(&got.events, &want);
+                    if let Some(k) = key {
+                        model
+                            .receipts
+                            .insert((name.clone(), k), got.receipt.clone());
+                    }
+                    model.branches[b].1.extend(want);
+                }
+            }
+            Op::Fork { branch, at, reseed } => {
+                let b = branch % model.branches.len();
+                let head = model.branches[b].1.len() as u64;
+                let at = at % head + 1;
+                let name = format!("b{}", model.branches.len());
+                let first = reseed.then_some(Draft {
+                    recorded_at_ms: 3,
+                    actor: tabletape_events::Actor::Owner,
+                    body: Body::Reseeded { seed: at },
+                });
+                let record = log
+                    .fork(
+                        "g-1",
+                        &model.branches[b].0.clone(),
+                        at,
+                        &name,
+                        3,
+                        first.clone(),
+                    )
+                    .unwrap();
+                prop_assert_eq!(record.fork_seq, Some(at));
+                let shared = model.branches[b].1[..at as usize].to_vec();
+                model.branches.push((name, shared));
+                let new = model.branches.len() - 1;
+                if let Some(first) = first {
+                    let placed = model.place(new, &[first], None);
+                    model.branches[new].1.extend(placed);
+                }
+            }
+        }
+    }
+    // Check everything, then once more after a final reopen.
+    for round in 0..2 {
+        for (name, history) in &model.branches {
+            let got = log.read("g-1", name, 1, None).unwrap();
+            prop_assert_eq!(&got, history, "branch {} (round {})", name, round);
+            prop_assert_eq!(
+                log.branch("g-1", name).unwrap().unwrap().head_seq,
+                history.len() as u64
+            );
+        }
+        drop(log);
+        log = open(&dir);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn log_agrees_with_the_vec_model(ops in proptest::collection::vec(op(), 1..30)) {
+        run_model(ops)?;
+    }
+}

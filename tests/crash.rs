@@ -1,0 +1,124 @@
+//! A writer killed mid-game loses no acknowledged event: `tabletape act --file`
+//! prints each seq only once it is durable, the test kills the process after
+//! some of them with SIGKILL, and what survives must hold every printed seq and
+//! be an exact prefix of the intended game, with a clean `verify`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use serde_json::{json, Value};
+use tabletape_engine::rng::TableRng;
+use tabletape_events::{Actor, Body, DiceMode};
+use tabletape_store::{Journal, NewGame};
+use tabletape_tests::{play_random, seeds, Cli};
+
+/// Plays a random three-fighter duel in a scratch journal and returns its
+/// actions as `act --file` lines (`{"as": seat, "action": ...}` or the bare action).
+fn scripted_game(seed: u64) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = Journal::open(&dir.path().join("scratch")).unwrap();
+    let game = journal
+        .create(NewGame {
+            kind: "lostworlds".into(),
+            players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
+            seed: Some(seed),
+            dice: DiceMode::Digital,
+            options: Default::default(),
+            pack: None,
+            public: false,
+        })
+        .unwrap()
+        .game;
+    play_random(&journal, &game, "main", seed, 400);
+    journal
+        .events(&game, "main", 2, None)
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match (e.body, e.actor) {
+            (Body::ActionAccepted(a), Actor::Owner) => Some(a.action),
+            (Body::ActionAccepted(a), Actor::Seat(s)) => Some(json!({"as": s, "action": a.action})),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_writer_loses_no_acknowledged_event() {
+    for seed in seeds(0..4) {
+        let actions = scripted_game(seed);
+        assert!(
+            actions.len() >= 6,
+            "seed {seed}: game too short to kill mid-way"
+        );
+        let cli = Cli::new();
+        let created = cli.json(&[
+            "new",
+            "lostworlds",
+            "--player",
+            "Ada",
+            "--player",
+            "Bo",
+            "--player",
+            "Cy",
+            "--seed",
+            &seed.to_string(),
+        ]);
+        let game = created["game"].as_str().unwrap().to_string();
+        let file = cli.dir.path().join("actions.jsonl");
+        let mut f = std::fs::File::create(&file).unwrap();
+        for a in &actions {
+            writeln!(f, "{a}").unwrap();
+        }
+        drop(f);
+
+        let mut pick = TableRng::for_event(seed, 1);
+        let kill_after = pick.range(1, actions.len() as u32 - 1) as usize;
+        let mut child = cli
+            .command(&["--json", "act", &game, "--file", file.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut acked = Vec::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            let acted: Value = serde_json::from_str(&line).unwrap();
+            acked.push(acted["seq"].as_u64().unwrap());
+            if acked.len() == kill_after {
+                child.kill().unwrap(); // SIGKILL: no destructor, no flush
+                break;
+            }
+        }
+        child.wait().unwrap();
+
+        let log = cli.json(&["log", &game]);
+        let stored: Vec<u64> = log
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect();
+        for seq in &acked {
+            assert!(
+                stored.contains(seq),
+                "seed {seed}: acknowledged seq {seq} was lost (kept {stored:?})"
+            );
+        }
+        let expected: Vec<u64> = (1..=stored.len() as u64).collect();
+        assert_eq!(stored, expected, "seed {seed}: the log is gap-free");
+        for (i, event) in log.as_array().unwrap().iter().enumerate().skip(1) {
+            let want = &actions[i - 1];
+            let want = want.get("action").unwrap_or(want);
+            assert_eq!(
+                &event["body"]["action"],
+                want,
+                "seed {seed}: seq {} is not the scripted action",
+                i + 1
+            );
+        }
+        assert!(
+            cli.ok(&["verify", &game]).contains("ok"),
+            "seed {seed}: verify after the kill"
+        );
+    }
+}

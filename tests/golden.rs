@@ -1,0 +1,179 @@
+//! Golden games: every `tests/data/<kind>/<name>.jsonl` is a whole game, played
+//! through the journal and compared with `<name>.expected.md` (its narrative)
+//! and `<name>.state.json` (its final state). A missing expectation is written
+//! on first run; `UPDATE_EXPECT=1` rewrites them.
+//!
+//! A game file's first line creates the game:
+//! `{"new": {"kind": "lostworlds", "players": ["Ada", "Bo"], "seed": 7, "dice": "digital", "options": {}}}`.
+//! Every other line is an action, played by the owner or `"as"` a seat:
+//! `{"as": 1, "act": {...}}`; a line with `"rejected": "<rule>"` must be refused
+//! for that rule, and nothing may be written for it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabletape_engine::{Format, Game, Viewer};
+use tabletape_events::{Actor, DiceMode, Seat};
+use tabletape_store::{ActRequest, Journal, JournalError, NewGame};
+use tabletape_tests::{data_dir, expect_file};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Opening {
+    new: NewSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewSpec {
+    kind: String,
+    players: Vec<String>,
+    seed: u64,
+    #[serde(default)]
+    dice: DiceMode,
+    #[serde(default)]
+    options: BTreeMap<String, Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default, rename = "as")]
+    seat: Option<Seat>,
+    act: Value,
+    #[serde(default)]
+    rejected: Option<String>,
+}
+
+/// Plays one golden file; returns the failures found.
+fn play_golden(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, first) = lines.next().ok_or("empty golden file")?;
+    let opening: Opening = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let journal = Journal::open(&dir.path().join("store")).map_err(|e| e.to_string())?;
+    let created = journal
+        .create(NewGame {
+            kind: opening.new.kind,
+            players: opening.new.players,
+            seed: Some(opening.new.seed),
+            dice: opening.new.dice,
+            options: opening.new.options,
+            pack: None,
+            public: false,
+        })
+        .map_err(|e| format!("line 1: {e}"))?;
+    let game = created.game.as_str();
+    for (index, line) in lines {
+        let n = index + 1;
+        let step: Step = serde_json::from_str(line).map_err(|e| format!("line {n}: {e}"))?;
+        let before = journal
+            .events(game, "main", 1, None)
+            .map_err(|e| e.to_string())?
+            .len();
+        let result = journal.act(
+            game,
+            ActRequest {
+                branch: "main".into(),
+                actor: Actor::Owner,
+                by: step.seat,
+                action: step.act.clone(),
+                expect_seq: None,
+                idempotency_key: None,
+            },
+        );
+        match (result, &step.rejected) {
+            (Ok(_), None) => {}
+            (Err(e), None) => return Err(format!("line {n}: refused: {e}")),
+            (Ok(acted), Some(rule)) => {
+                return Err(format!(
+                    "line {n}: should be refused for {rule}, was accepted as seq {}",
+                    acted.seq
+                ))
+            }
+            (Err(JournalError::Rejected(r)), Some(rule)) if &r.rule == rule => {
+                let after = journal
+                    .events(game, "main", 1, None)
+                    .map_err(|e| e.to_string())?
+                    .len();
+                if after != before {
+                    return Err(format!(
+                        "line {n}: a refused action wrote {} events",
+                        after - before
+                    ));
+                }
+            }
+            (Err(e), Some(rule)) => {
+                return Err(format!("line {n}: should be refused for {rule}, got: {e}"))
+            }
+        }
+    }
+
+    let narrative = journal.narrate(game, "main").map_err(|e| e.to_string())?;
+    let state = journal
+        .state(game, "main", None, Viewer::Owner)
+        .map_err(|e| e.to_string())?;
+    let stem = path.with_extension("");
+    expect_file(
+        &stem.with_extension("expected.md"),
+        &narrative.render(Format::Markdown),
+    );
+    let final_state = json!({"seq": state.seq, "over": state.over, "state": state.view});
+    expect_file(
+        &stem.with_extension("state.json"),
+        &(serde_json::to_string_pretty(&final_state).expect("json") + "\n"),
+    );
+
+    // The same log folded from scratch equals the journal's live state.
+    let events = journal
+        .events(game, "main", 1, None)
+        .map_err(|e| e.to_string())?;
+    let folded = Game::fold(&events).map_err(|e| e.to_string())?;
+    let live = journal
+        .game_at(game, "main", None)
+        .map_err(|e| e.to_string())?;
+    if folded != live {
+        return Err("folding the stored log does not give the live state".into());
+    }
+    for report in journal.verify(Some(game)).map_err(|e| e.to_string())? {
+        if let Some(p) = report.problem {
+            return Err(format!("verify: seq {}: {}", p.seq, p.what));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn golden_games_replay_to_their_expected_narrative_and_state() {
+    let mut files: Vec<_> = std::fs::read_dir(data_dir())
+        .expect("tests/data")
+        .flat_map(|kind| {
+            std::fs::read_dir(kind.expect("entry").path())
+                .into_iter()
+                .flatten()
+        })
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no golden games under tests/data");
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            play_golden(f)
+                .err()
+                .map(|e| format!("{}: {e}", f.display()))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "golden games failed:\n{}",
+        failures.join("\n")
+    );
+}
