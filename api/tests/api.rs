@@ -159,6 +159,11 @@ impl Api {
             .json();
         let legal = legal.as_array().unwrap();
         assert!(!legal.is_empty(), "seat {seat} has no legal action");
+        // A seat's token asks for that seat's actions only.
+        assert!(
+            legal.iter().all(|l| l["action"]["seat"] == seat),
+            "{legal:?}"
+        );
         legal[0]["action"].clone()
     }
 
@@ -219,6 +224,39 @@ fn request(method: Method, uri: &str, token: Option<&str>) -> axum::http::reques
         Some(token) => builder.header(header::AUTHORIZATION, format!("Bearer {token}")),
         None => builder,
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_answers_over_tcp() {
+    let dir = TempDir::new().unwrap();
+    let journal = Journal::open(&dir.path().join("store")).unwrap();
+    // A port the OS just handed out is very likely still free a moment later.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let server = tokio::spawn(tabletape_api::serve(journal, addr));
+    let answer = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = (0..500)
+            .find_map(|_| {
+                std::net::TcpStream::connect(addr)
+                    .inspect_err(|_| std::thread::sleep(std::time::Duration::from_millis(10)))
+                    .ok()
+            })
+            .expect("the server listens");
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+    server.abort();
 }
 
 #[tokio::test]

@@ -87,24 +87,19 @@ impl Narrative {
     }
 
     fn markdown(&self) -> String {
-        let mut out = format!("# {}\n", self.title);
+        let mut sections = vec![format!("# {}", self.title)];
+        let mut section = |heading: &str, lines: &[String]| {
+            sections.push(format!("## {heading}"));
+            sections.extend(lines.iter().cloned());
+        };
         for c in &self.chapters {
-            out.push_str(&format!("\n## {}\n\n", c.heading));
-            for l in &c.lines {
-                out.push_str(l);
-                out.push_str("\n\n");
-            }
+            section(&c.heading, &c.lines);
         }
         if !self.epilogue.is_empty() {
-            out.push_str("\n## The end\n\n");
-            for l in &self.epilogue {
-                out.push_str(l);
-                out.push_str("\n\n");
-            }
+            section("The end", &self.epilogue);
         }
-        out.truncate(out.trim_end().len());
-        out.push('\n');
-        out
+        // One blank line between paragraphs and headings, as Markdown reads best.
+        sections.join("\n\n") + "\n"
     }
 
     fn text(&self) -> String {
@@ -196,7 +191,7 @@ mod tests {
         let md = n.render(Format::Markdown);
         assert_eq!(
             md,
-            "# A <duel>\n\n## Exchange 1\n\nNowa & Grim circle.\n\n\n## The end\n\nNowa wins.\n"
+            "# A <duel>\n\n## Exchange 1\n\nNowa & Grim circle.\n\n## The end\n\nNowa wins.\n"
         );
         let txt = n.render(Format::Text);
         assert!(

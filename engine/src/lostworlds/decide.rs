@@ -1022,7 +1022,7 @@ fn resolve(
                     value: score,
                 });
                 parts.push(Part {
-                    label: m.name.clone(),
+                    label: m.full_name(),
                     value: m.modifier,
                 });
                 let h = height_adjustment(sheet, defender, m.colour);

@@ -255,8 +255,9 @@ pub fn epilogue(state: &State) -> Vec<String> {
     match &state.outcome {
         Some(o) => lines.push(ending_line(state, o.ending, &o.victors)),
         None => lines.push(format!(
-            "The fight is still on after {} exchanges.",
-            state.exchanges
+            "The fight is still on after {} exchange{}.",
+            state.exchanges,
+            if state.exchanges == 1 { "" } else { "s" }
         )),
     }
     for st in &state.seats {

@@ -398,7 +398,7 @@ fn damage_adds_score_modifier_height_and_bonus() {
     assert_eq!(b.total, 4 + 3 + 1 + 2);
     assert_eq!(
         narration::sum(&b.parts, b.total),
-        "score 4 + Bash +3 + height +1 + bonus +2 = 10"
+        "score 4 + Down Swing Bash +3 + height +1 + bonus +2 = 10"
     );
     assert_eq!(state.seats[1].fighter().body, 8 - 10);
     assert_eq!(state.seats[1].fighter().condition, Condition::Unconscious);
