@@ -190,14 +190,17 @@ fn scratch_event(seq: u64, body: Body) -> Event {
 impl Script {
     /// A script continuing from the journal's current state of `game`.
     fn for_game(journal: &Journal, game: &str) -> Result<Script> {
-        let game = journal.game_at(game, MAIN_BRANCH, None)?;
+        Ok(Script::new(journal.game_at(game, MAIN_BRANCH, None)?))
+    }
+
+    fn new(game: Game) -> Script {
         let health = health(&game.view(Viewer::Owner));
-        Ok(Script {
+        Script {
             game,
             health,
             chosen: Vec::new(),
             cycle: None,
-        })
+        }
     }
 
     /// The next action the owner takes for the table.
@@ -606,6 +609,43 @@ mod tests {
         assert_eq!(period(&text(&["z"; 24])), Some(1));
         history.push("g".into());
         assert_eq!(period(&history), None);
+    }
+
+    /// The bench's game as the journal would lay it out, in memory.
+    fn endless_game() -> Game {
+        let kind = tabletape_engine::kind(KIND).expect("lostworlds is built in");
+        Game::start(&tabletape_events::GameCreated {
+            kind: KIND.into(),
+            players: vec!["Nowa".into(), "Grimbold".into()],
+            seed: 4_000,
+            dice: Default::default(),
+            options: [("exchange_limit".to_string(), json!(u32::MAX))].into_iter().collect(),
+            pack: kind.default_pack(),
+            public: false,
+        })
+        .expect("the bench game starts")
+    }
+
+    #[test]
+    fn script_settles_into_a_cycle_that_the_rules_accept_forever() {
+        let mut script = Script::new(endless_game());
+        let actions = script.take(3_000).expect("a long line of play");
+        let (cycle, _) = script.cycle.as_ref().expect("the script found a cycle");
+        let cycle_len = cycle.len();
+        // Fold every action for real, well past where the cycle was found.
+        let mut game = endless_game();
+        for (i, action) in actions.iter().enumerate() {
+            let decision = game.decide(None, action).unwrap_or_else(|r| panic!("action {i} {action} rejected: {r}"));
+            game.apply(&scratch_event(game.seq() + 1, Body::ActionAccepted(decision.body))).unwrap();
+            assert!(!game.is_over(), "the fight ended at action {i}");
+        }
+        assert!(script.chosen.len() < 3_000, "the cycle ({cycle_len} actions) was found early");
+        let before = health(&game.view(Viewer::Owner));
+        for action in script.take(cycle_len * 2).unwrap() {
+            let decision = game.decide(None, &action).unwrap();
+            game.apply(&scratch_event(game.seq() + 1, Body::ActionAccepted(decision.body))).unwrap();
+        }
+        assert_eq!(health(&game.view(Viewer::Owner)), before, "a cycle costs nobody body points");
     }
 
     #[test]
