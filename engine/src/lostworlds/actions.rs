@@ -164,7 +164,9 @@ pub struct Blow {
     pub page: u32,
     pub x_column: bool,
     pub picture: u32,
-    pub title: String,
+    /// Left out when the table recorded the picture without its title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,

@@ -13,7 +13,7 @@ use super::actions::{
     Resolution, Seen, Turn,
 };
 use super::content::{
-    Book, Character, Colour, Maneuver, Pack, PartyMark, Picture, Range, OPENING_PICTURE,
+    Book, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range, OPENING_PICTURE,
 };
 use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
@@ -156,13 +156,14 @@ pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State
                 {
                     Some(p) => Sight {
                         picture: OPENING_PICTURE,
-                        title: p.title.clone(),
+                        title: Some(p.title.clone()),
                         range: p.range,
                         party: p.party,
                     },
+                    // Record mode: the physical book's title is not known yet.
                     None => Sight {
                         picture: OPENING_PICTURE,
-                        title: format!("{} waits at extended range", foe.name),
+                        title: None,
                         range: Range::Extended,
                         party: None,
                     },
@@ -258,7 +259,7 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
 fn names(state: &State, seats: &[Seat]) -> String {
     seats
         .iter()
-        .map(|&s| state.seat(s).name().to_string())
+        .map(|&s| state.seat_name(s))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -270,7 +271,7 @@ pub fn check_maneuver(state: &State, seat: Seat, idx: usize) -> Result<(), Rejec
         return Ok(());
     }
     let st = state.seat(seat);
-    let name = st.name();
+    let name = state.seat_name(seat);
     let sheet = &st.fighter().sheet.maneuvers;
     let m = &sheet[idx];
     if m.is_extended() && c.mixed {
@@ -340,7 +341,7 @@ fn in_fight(state: &State, seat: Seat) -> Result<(), Rejection> {
     if st.status != SeatStatus::Fighting {
         return reject(
             "lostworlds.out",
-            format!("{} is out of the fight", st.name()),
+            format!("{} is out of the fight", state.seat_name(seat)),
         );
     }
     Ok(())
@@ -412,7 +413,7 @@ fn check_targets(state: &State, seat: Seat, targets: &[Seat]) -> Result<(), Reje
             "lostworlds.targets",
             format!(
                 "seat {t} is not one of {}'s opponents",
-                state.seat(seat).name()
+                state.seat_name(seat)
             ),
         );
     }
@@ -436,10 +437,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             if state.pending.contains_key(&seat) {
                 return reject(
                     "lostworlds.chosen",
-                    format!(
-                        "{} has already chosen this exchange",
-                        state.seat(seat).name()
-                    ),
+                    format!("{} has already chosen this exchange", state.seat_name(seat)),
                 );
             }
             let idx = find_maneuver(state, seat, *page, maneuver.as_deref())?;
@@ -462,10 +460,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             if matches!(state.pending.get(&seat), Some(Pending::Chosen { .. })) {
                 return reject(
                     "lostworlds.chosen",
-                    format!(
-                        "{} has already chosen this exchange",
-                        state.seat(seat).name()
-                    ),
+                    format!("{} has already chosen this exchange", state.seat_name(seat)),
                 );
             }
             let hash = hash.trim().to_ascii_lowercase();
@@ -489,7 +484,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             let Some(Pending::Committed { hash }) = state.pending.get(&seat) else {
                 return reject(
                     "lostworlds.reveal",
-                    format!("{} has no sealed choice to reveal", state.seat(seat).name()),
+                    format!("{} has no sealed choice to reveal", state.seat_name(seat)),
                 );
             };
             let got = commitment(*page, salt);
@@ -498,7 +493,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     "lostworlds.reveal",
                     format!(
                         "page {page} with that salt does not match {}'s commitment (SHA-256 of \"{page}:<salt>\" differs)",
-                        state.seat(seat).name()
+                        state.seat_name(seat)
                     ),
                 );
             }
@@ -538,7 +533,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             if st.escaping {
                 return reject(
                     "lostworlds.escape",
-                    format!("{} has already announced an escape", st.name()),
+                    format!("{} has already announced an escape", state.seat_name(seat)),
                 );
             }
             if let Some(f) = state
@@ -550,8 +545,8 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     "lostworlds.escape",
                     format!(
                         "{} must be at extended range to announce an escape, but stands at close range to {}",
-                        st.name(),
-                        state.seat(f).name()
+                        state.seat_name(seat),
+                        state.seat_name(f)
                     ),
                 );
             }
@@ -748,7 +743,7 @@ fn party_move(
     if state.pending.contains_key(&seat) {
         return reject(
             "lostworlds.party",
-            format!("{} has already chosen this exchange", st.name()),
+            format!("{} has already chosen this exchange", state.seat_name(seat)),
         );
     }
     if st.party_turn == Some(state.exchanges) {
@@ -770,7 +765,7 @@ fn party_move(
             format!(
                 "no ({}) picture of {} is open now",
                 mark.symbol(),
-                st.name()
+                state.seat_name(seat)
             ),
         );
     }
@@ -853,7 +848,7 @@ fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
             "lostworlds.exchange",
             format!(
                 "the exchange needs a maneuver from every fighter: {} (seat {s}) is missing",
-                state.seat(*s).name()
+                state.seat_name(*s)
             ),
         );
     }
@@ -887,6 +882,18 @@ pub fn height_adjustment(attacker: &Character, defender: &Character, colour: Col
     }
 }
 
+/// A picture reached in an exchange. Its title comes from the book, or from
+/// the table in record mode, where it may be left out.
+struct Reached {
+    picture: u32,
+    title: Option<String>,
+    range: Range,
+    score: Option<i32>,
+    critical: Option<Critical>,
+    tell: String,
+    party: Option<PartyMark>,
+}
+
 /// What the attacker saw: from the book, or as the table reported it.
 fn sighted(
     state: &State,
@@ -895,28 +902,44 @@ fn sighted(
     d: Seat,
     a_page: u32,
     d_page: u32,
-) -> Result<(u32, Picture), Rejection> {
+) -> Result<Reached, Rejection> {
     let defender = &state.seat(d).fighter().sheet;
     let Some(seen) = seen else {
         let book: &Book = &state.books[&defender.id];
-        let pic = book
+        let found = book
             .look_up(a_page, d_page)
-            .and_then(|p| book.pictures.get(&p).map(|pic| (p, pic.clone())))
-            .ok_or_else(|| {
-                Rejection::new(
-                    "lostworlds.book",
-                    format!(
-                        "{}'s book has no picture for page {a_page} against page {d_page}",
-                        defender.name
-                    ),
-                )
-            })?;
-        return Ok(pic);
+            .and_then(|p| book.pictures.get(&p).map(|pic| (p, pic)));
+        let Some((picture, pic)) = found else {
+            return reject(
+                "lostworlds.book",
+                format!(
+                    "{}'s book has no picture for page {a_page} against page {d_page}",
+                    state.seat_name(d)
+                ),
+            );
+        };
+        let Picture {
+            title,
+            range,
+            score,
+            critical,
+            tell,
+            party,
+        } = pic.clone();
+        return Ok(Reached {
+            picture,
+            title: Some(title),
+            range,
+            score,
+            critical,
+            tell,
+            party,
+        });
     };
-    let who = state.seat(a).name();
+    let who = state.seat_name(a);
     let several = state.foes(a).len() > 1;
     let against = if several {
-        format!(" against {}", defender.name)
+        format!(" against {}", state.seat_name(d))
     } else {
         String::new()
     };
@@ -958,20 +981,22 @@ fn sighted(
             format!("record mode: {who}'s critical burst needs the `score` beside it"),
         );
     }
-    Ok((
+    // A title left out stays out: the story then names the picture by number only.
+    let title = entry
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    Ok(Reached {
         picture,
-        Picture {
-            title: entry
-                .title
-                .clone()
-                .unwrap_or_else(|| format!("picture {picture}")),
-            range,
-            score: entry.score,
-            critical: entry.critical.clone(),
-            tell,
-            party: entry.party,
-        },
-    ))
+        title,
+        range,
+        score: entry.score,
+        critical: entry.critical.clone(),
+        tell,
+        party: entry.party,
+    })
 }
 
 fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
@@ -1009,10 +1034,11 @@ fn resolve(
             let defender = &state.seat(d).fighter().sheet;
             let (a_page, x_column) = turned_page(state, a, d, m);
             let (d_page, _) = turned_page(state, d, a, maneuver(d));
-            let (picture, pic) = sighted(state, seen, a, d, a_page, d_page)?;
+            let pic = sighted(state, seen, a, d, a_page, d_page)?;
+            let picture = pic.picture;
             let tell = read(
                 &pic.tell,
-                &format!("picture {picture} of {}'s book", defender.name),
+                &format!("picture {picture} of {}'s book", state.seat_name(d)),
             )?;
             let mut parts = Vec::new();
             let mut total = 0;

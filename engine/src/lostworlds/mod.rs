@@ -209,6 +209,17 @@ impl Rules for LostWorlds {
         }
     }
 
+    /// The state with the books named by character id: they are pack content
+    /// (tens of kilobytes each) that never change in play, and every state
+    /// view would otherwise carry them. The fold keeps them for look-ups.
+    fn view(state: &State, _viewer: Viewer) -> Value {
+        let mut view = serde_json::to_value(state).expect("Lost Worlds states serialize");
+        if let Some(books) = view.get_mut("books") {
+            *books = state.books.keys().cloned().collect::<Vec<_>>().into();
+        }
+        view
+    }
+
     fn render(state: &State, _viewer: Viewer) -> String {
         narration::render(state)
     }

@@ -1,10 +1,17 @@
-//! Lost Worlds told as prose: each exchange's maneuvers and pages, what each
-//! fighter saw, the damage sums, body points left and orders read; the end
-//! of the fight and the experience it brought; and [`render`], the text
-//! picture of the duel.
+//! Lost Worlds told as prose: who plays whom (said with the game's first
+//! fact, since the narrative core has no prologue of its own), each
+//! exchange's maneuvers and pages, what each fighter saw, the damage sums,
+//! body points after each blow and orders read; the end of the fight and the
+//! experience it brought; and [`render`], the text picture of the duel.
+//! Fighters are named by [`State::fighter_name`], which adds the player when
+//! two fighters share a character's name.
 
-use super::actions::{Blow, Condition, Ending, Fact, Part};
-use super::content::Maneuver;
+use std::collections::BTreeMap;
+
+use tabletape_events::Seat;
+
+use super::actions::{Blow, Condition, Ending, Fact, Part, Resolution};
+use super::content::{Maneuver, PartyMark, Range};
 use super::state::{Pending, Phase, SeatStatus, State};
 
 fn signed(n: i32) -> String {
@@ -28,30 +35,58 @@ pub fn sum(parts: &[Part], total: i32) -> String {
     format!("{out} = {total}")
 }
 
-fn name(state: &State, seat: u32) -> String {
-    state.seat(seat).name().to_string()
+/// "Ann", "Ann and Bob", "Ann, Bob and Cy".
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
-fn blow_lines(state: &State, b: &Blow, body_after: i32, max_body: i32) -> Vec<String> {
-    let a = name(state, b.attacker);
-    let d = name(state, b.defender);
+/// "picture 45: \"Brakka closes in behind a guard\"", or "picture 45" when
+/// the table recorded no title.
+fn picture_words(picture: u32, title: Option<&str>) -> String {
+    match title {
+        Some(t) => format!("picture {picture}: \"{t}\""),
+        None => format!("picture {picture}"),
+    }
+}
+
+/// Body points after a blow. At 0 or below a fighter is down, and "has -2
+/// of 12 left" would not read as English.
+fn body_words(who: &str, body: i32, max_body: i32) -> String {
+    if body > 0 {
+        format!("{who} has {body} of {max_body} body points left.")
+    } else {
+        format!("{who} is down at {body} body points (of {max_body}).")
+    }
+}
+
+fn blow_lines(state: &State, b: &Blow, body_after: i32) -> Vec<String> {
+    let a = state.seat_name(b.attacker);
+    let d = state.seat_name(b.defender);
+    let defender = state.seat(b.defender);
     let mut lines = Vec::new();
     let x = if b.x_column {
-        format!(" (the X page, {d} being at extended range)")
+        // Not naming the opponent again keeps "(Bo)" out of nested brackets.
+        " (the X page, this opponent being at extended range)".to_string()
     } else {
         String::new()
     };
     lines.push(format!(
-        "{a} turns to page {}{x} in {d}'s book and sees picture {}: \"{}\".",
-        b.page, b.picture, b.title
+        "{a} turns to page {} in {d}'s book{x} and sees {}.",
+        b.page,
+        picture_words(b.picture, b.title.as_deref())
     ));
     if b.score.is_some() {
         if !b.landed {
             lines.push(format!("{a} scores on {d} as well, but has no attack left this turn: the blow does not count."));
         } else if b.damage > 0 {
             lines.push(format!(
-                "{a} scores: {} damage. {d} has {body_after} of {max_body} body points left.",
-                sum(&b.parts, b.total)
+                "{a} scores: {} damage. {}",
+                sum(&b.parts, b.total),
+                body_words(&d, body_after, defender.fighter().sheet.body_points)
             ));
         } else {
             lines.push(format!(
@@ -67,11 +102,19 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, max_body: i32) -> Vec<St
         }
     }
     lines.push(format!("{a} tells {d}: \"{}\"", b.tell.text));
-    if let Some(mark) = b.party {
-        lines.push(format!(
-            "The picture bears the party mark ({}).",
-            mark.symbol()
-        ));
+    // The mark only matters to a side with someone to send in.
+    if defender.party.len() > 1 {
+        match b.party {
+            Some(PartyMark::StepIn) => lines.push(format!(
+                "The picture bears the party mark (P): another of {}'s party may step in for {d}.",
+                defender.player
+            )),
+            Some(PartyMark::Missile) => lines.push(format!(
+                "The picture bears the party mark (P**): another of {}'s party may fire a spell or missile past {d}.",
+                defender.player
+            )),
+            None => {}
+        }
     }
     lines
 }
@@ -80,41 +123,140 @@ fn maneuver_words(m: &Maneuver) -> String {
     format!("{} (page {}, {})", m.full_name(), m.page, m.colour.name())
 }
 
+/// Whether nothing has happened in the game yet: its first fact opens the story.
+fn untouched(state: &State) -> bool {
+    state.phase == Phase::Fighting
+        && state.exchanges == 0
+        && state.pending.is_empty()
+        && state
+            .seats
+            .iter()
+            .all(|s| !s.escaping && s.party_turn.is_none() && s.active == 0)
+}
+
+/// Who plays whom, said once before the first thing that happens.
+pub fn prologue(state: &State) -> Vec<String> {
+    let seats: Vec<String> = state
+        .seats
+        .iter()
+        .map(|st| {
+            let members: Vec<String> = st
+                .party
+                .iter()
+                .map(|f| {
+                    let s = &f.sheet;
+                    let title = if s.title.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", s.title)
+                    };
+                    format!(
+                        "{}{title} (height {}, {} body points)",
+                        s.name, s.height, s.body_points
+                    )
+                })
+                .collect();
+            format!("{} plays {}", st.player, and_list(&members))
+        })
+        .collect();
+    let mut lines = vec![seats.join("; ") + "."];
+    if state.seats.len() > 2 {
+        let others: Vec<String> = (1..state.seats.len() as Seat)
+            .map(|s| state.seat_name(s))
+            .collect();
+        lines.push(format!(
+            "{} fights {} at once.",
+            state.seat_name(0),
+            and_list(&others)
+        ));
+    }
+    for (i, st) in state.seats.iter().enumerate() {
+        if st.party.len() > 1 {
+            lines.push(format!(
+                "{} fights first for {}'s party.",
+                state.seat_name(i as Seat),
+                st.player
+            ));
+        }
+    }
+    lines
+}
+
+/// Why an escape failed, from what the exchange showed.
+fn escape_failure(state: &State, r: &Resolution, seat: Seat) -> String {
+    let who = state.seat_name(seat);
+    let close: Vec<String> = r
+        .blows
+        .iter()
+        .filter(|b| b.attacker == seat && b.range == Range::Close)
+        .map(|b| state.seat_name(b.defender))
+        .collect();
+    let scorers: Vec<String> = r
+        .blows
+        .iter()
+        .filter(|b| b.defender == seat && b.landed)
+        .map(|b| state.seat_name(b.attacker))
+        .collect();
+    let mut reasons = Vec::new();
+    if !close.is_empty() {
+        reasons.push(format!("came to close range with {}", and_list(&close)));
+    }
+    if !scorers.is_empty() {
+        reasons.push(format!("was scored on by {}", and_list(&scorers)));
+    }
+    if reasons.is_empty() {
+        reasons.push("fell".to_string());
+    }
+    format!("The escape fails: {who} {}.", reasons.join(" and "))
+}
+
 /// Prose for one fact, told from the state before it.
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let mut lines = if untouched(state) {
+        prologue(state)
+    } else {
+        Vec::new()
+    };
+    lines.extend(narrate_fact(state, fact));
+    lines
+}
+
+fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
         Fact::ManeuverChosen { seat, .. } => {
-            vec![format!("{} settles on a maneuver.", name(state, *seat))]
+            vec![format!("{} settles on a maneuver.", state.seat_name(*seat))]
         }
         Fact::ManeuverCommitted { seat, hash } => {
             vec![format!(
                 "{} seals a maneuver (commitment {}...).",
-                name(state, *seat),
+                state.seat_name(*seat),
                 &hash[..8.min(hash.len())]
             )]
         }
         Fact::ManeuverRevealed { seat, maneuver, .. } => {
             vec![format!(
                 "{} breaks the seal: {maneuver}, as committed.",
-                name(state, *seat)
+                state.seat_name(*seat)
             )]
         }
         Fact::EscapeAnnounced { seat } => {
-            vec![format!("{} calls out \"Escaping!\"", name(state, *seat))]
+            vec![format!(
+                "{} calls out \"Escaping!\"",
+                state.seat_name(*seat)
+            )]
         }
         Fact::MemberSteppedIn { seat, from, to } => {
-            let st = state.seat(*seat);
             vec![format!(
                 "{} steps aside and {} takes their place.",
-                st.party[*from].sheet.name, st.party[*to].sheet.name
+                state.fighter_name(*seat, *from),
+                state.fighter_name(*seat, *to)
             )]
         }
         Fact::MissileFired { seat, member, what } => {
-            let st = state.seat(*seat);
             vec![format!(
                 "{} looses {what} past {}; the orders stand as they were.",
-                st.party[*member].sheet.name,
-                st.name()
+                state.fighter_name(*seat, *member),
+                state.seat_name(*seat)
             )]
         }
         Fact::ExchangeResolved(r) => {
@@ -126,7 +268,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     let m = &state.seat(t.seat).party[t.member].sheet.maneuvers[t.maneuver];
                     format!(
                         "{}: {}",
-                        state.seat(t.seat).party[t.member].sheet.name,
+                        state.fighter_name(t.seat, t.member),
                         maneuver_words(m)
                     )
                 })
@@ -136,23 +278,24 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 for text in &t.set_aside {
                     lines.push(format!(
                         "{} cannot obey \"{text}\" together with the other orders; it is set aside this turn.",
-                        state.seat(t.seat).party[t.member].sheet.name
+                        state.fighter_name(t.seat, t.member)
                     ));
                 }
             }
+            // Body points as each blow lands, so a fighter struck twice
+            // reads the count after the first blow, then after the second.
+            let mut body: BTreeMap<Seat, i32> = BTreeMap::new();
             for b in &r.blows {
-                let d = state.seat(b.defender);
-                let taken: i32 = r
-                    .blows
-                    .iter()
-                    .filter(|x| x.defender == b.defender && x.landed)
-                    .map(|x| x.damage)
-                    .sum();
-                let after = d.fighter().body - taken;
-                lines.extend(blow_lines(state, b, after, d.fighter().sheet.body_points));
+                let left = body
+                    .entry(b.defender)
+                    .or_insert_with(|| state.seat(b.defender).fighter().body);
+                if b.landed {
+                    *left -= b.damage;
+                }
+                lines.extend(blow_lines(state, b, *left));
             }
             for f in &r.falls {
-                let who = &state.seat(f.seat).party[f.member].sheet.name;
+                let who = state.fighter_name(f.seat, f.member);
                 lines.push(match f.condition {
                     Condition::Dead => format!(
                         "{who} falls at {} body points and does not rise again: dead.",
@@ -164,11 +307,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             for &s in &r.escaped {
                 lines.push(format!(
                     "{} slips away unscored upon: escaped!",
-                    name(state, s)
+                    state.seat_name(s)
                 ));
             }
             for &s in &r.escapes_failed {
-                lines.push(format!("{}'s escape fails.", name(state, s)));
+                lines.push(escape_failure(state, r, s));
             }
             lines
         }
@@ -176,16 +319,15 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             let mut lines = vec![ending_line(state, outcome.ending, &outcome.victors)];
             for a in awards {
                 let f = &state.seat(a.seat).party[a.member];
+                let who = state.fighter_name(a.seat, a.member);
                 lines.push(format!(
-                    "{} gains {} experience (now {}).",
-                    f.sheet.name,
+                    "{who} gains {} experience (now {}).",
                     a.points,
                     f.sheet.experience + a.points
                 ));
                 if a.advancements > 0 {
                     lines.push(format!(
-                        "{} has now defeated {} body points of opponents: {} advancement{} to spend.",
-                        f.sheet.name,
+                        "{who} has now defeated {} body points of opponents: {} advancement{} to spend.",
                         f.sheet.defeated_body_points + a.points,
                         a.advancements,
                         if a.advancements == 1 { "" } else { "s" }
@@ -207,7 +349,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             };
             vec![format!(
                 "{} advances: {category} rises to {now}.",
-                f.sheet.name
+                state.fighter_name(*seat, *member)
             )]
         }
         Fact::ModifierImproved {
@@ -220,20 +362,24 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             let m = &f.sheet.maneuvers[*maneuver];
             vec![format!(
                 "{} trains {}: its modifier rises to {} for {cost} experience ({} left).",
-                f.sheet.name,
+                state.fighter_name(*seat, *member),
                 m.full_name(),
                 signed(m.modifier + 1),
                 f.sheet.experience.saturating_sub(*cost)
             )]
         }
-        Fact::JournalClosed => vec!["The book is closed.".into()],
+        Fact::JournalClosed => vec!["The journal of this fight is closed.".into()],
     }
 }
 
 fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
-    let names: Vec<String> = victors.iter().map(|&s| name(state, s)).collect();
+    let names: Vec<String> = victors.iter().map(|&s| state.seat_name(s)).collect();
     match ending {
-        Ending::Knockout => format!("{} stands victorious.", names.join(" and ")),
+        Ending::Knockout => format!(
+            "{} {} victorious.",
+            and_list(&names),
+            if names.len() == 1 { "stands" } else { "stand" }
+        ),
         Ending::MutualKnockout => "Both sides fall together: nobody wins.".into(),
         Ending::Escape => "The fight ends with an escape: nobody wins.".into(),
         Ending::Draw => format!(
@@ -250,26 +396,33 @@ pub fn chapter(state: &State) -> String {
     }
 }
 
+/// The end: how long the fight lasted (the outcome itself was told when it
+/// happened, so it is not repeated) and how every fighter came out of it.
 pub fn epilogue(state: &State) -> Vec<String> {
-    let mut lines = Vec::new();
-    match &state.outcome {
-        Some(o) => lines.push(ending_line(state, o.ending, &o.victors)),
-        None => lines.push(format!(
-            "The fight is still on after {} exchange{}.",
-            state.exchanges,
-            if state.exchanges == 1 { "" } else { "s" }
-        )),
-    }
+    let plural = if state.exchanges == 1 { "" } else { "s" };
+    let mut lines = vec![match &state.outcome {
+        Some(_) => format!("The fight lasted {} exchange{plural}.", state.exchanges),
+        None => format!(
+            "The fight is still on after {} exchange{plural}.",
+            state.exchanges
+        ),
+    }];
     for st in &state.seats {
         for f in &st.party {
             let condition = match f.condition {
+                Condition::Fit if st.status == SeatStatus::Escaped => "escaped",
                 Condition::Fit => "on their feet",
                 Condition::Unconscious => "unconscious",
                 Condition::Dead => "dead",
             };
+            let body = if f.body > 0 {
+                format!("{} of {} body points", f.body, f.sheet.body_points)
+            } else {
+                format!("{} body points (of {})", f.body, f.sheet.body_points)
+            };
             lines.push(format!(
-                "{} ({}): {} of {} body points, {condition}; {} experience.",
-                f.sheet.name, st.player, f.body, f.sheet.body_points, f.sheet.experience
+                "{} ({}): {body}, {condition}; {} experience.",
+                f.sheet.name, st.player, f.sheet.experience
             ));
         }
     }
@@ -306,10 +459,9 @@ pub fn render(state: &State) -> String {
                 .map(|m| format!(" ({})", m.symbol()))
                 .unwrap_or_default();
             out.push_str(&format!(
-                "  sees {}: picture {} \"{}\", {}{mark}\n",
-                state.seat(*foe).name(),
-                sight.picture,
-                sight.title,
+                "  sees {}: {}, {}{mark}\n",
+                state.seat_name(*foe),
+                picture_words(sight.picture, sight.title.as_deref()),
                 sight.range.words()
             ));
         }

@@ -166,6 +166,25 @@ impl Item {
         }
     }
 
+    /// The item as the kind of maneuver it names, to follow "is not":
+    /// "Green", "an extended-range maneuver", "a Jump", "Kick".
+    fn kind_words(&self) -> String {
+        match self {
+            Item::Colour(c) => c.name().to_string(),
+            Item::ExtendedRange => "an extended-range maneuver".into(),
+            Item::Term(t) if is_category_term(t) => {
+                let one = Item::Term(singular(t).to_string()).words();
+                let article = if one.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                format!("{article} {one}")
+            }
+            Item::Term(_) => self.words(),
+        }
+    }
+
     /// Why `m` falls under this item, for a rejection.
     fn because(&self, m: &Maneuver) -> String {
         match self {
@@ -179,6 +198,10 @@ impl Item {
 /// "Green or Yellow", "Kick, Yellow or Green".
 pub fn list_words(items: &[Item]) -> String {
     let words: Vec<String> = items.iter().map(Item::words).collect();
+    or_list(&words)
+}
+
+fn or_list(words: &[String]) -> String {
     match words.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -217,11 +240,8 @@ impl Clause {
                 if via_x {
                     return Ok(());
                 }
-                Err(format!(
-                    "{} is not among {}",
-                    m.full_name(),
-                    list_words(items)
-                ))
+                let kinds: Vec<String> = items.iter().map(Item::kind_words).collect();
+                Err(format!("{} is not {}", m.full_name(), or_list(&kinds)))
             }
             Clause::No { items, except, .. } => {
                 if except.iter().any(|e| e.admits(m)) {
@@ -718,7 +738,7 @@ mod tests {
         assert!(only.permits(&kick, &[], false).is_ok());
         assert_eq!(
             only.permits(&bash, &[], false).unwrap_err(),
-            "Down Swing Bash is not among Kick, Yellow or Green"
+            "Down Swing Bash is not Kick, Yellow or Green"
         );
         let no_red = &p("Do no Red next turn")[0];
         assert_eq!(

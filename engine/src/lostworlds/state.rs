@@ -95,7 +95,9 @@ impl Orders {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sight {
     pub picture: u32,
-    pub title: String,
+    /// Left out when the table recorded the picture without its title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,
@@ -216,5 +218,34 @@ impl State {
 
     pub fn seat(&self, seat: Seat) -> &SeatState {
         &self.seats[seat as usize]
+    }
+
+    /// A fighter as the story names them: the character's name, with the
+    /// player's in brackets when another fighter in the game bears the same
+    /// name ("Brakka (Bo)"), so two sample opponents can be told apart.
+    pub fn fighter_name(&self, seat: Seat, member: usize) -> String {
+        let st = self.seat(seat);
+        let name = &st.party[member].sheet.name;
+        let bearers = self
+            .seats
+            .iter()
+            .flat_map(|s| &s.party)
+            .filter(|f| &f.sheet.name == name)
+            .count();
+        if bearers > 1 {
+            format!("{name} ({})", st.player)
+        } else {
+            name.clone()
+        }
+    }
+
+    /// The seat's active fighter, named as in [`State::fighter_name`].
+    pub fn seat_name(&self, seat: Seat) -> String {
+        self.fighter_name(seat, self.seat(seat).active)
+    }
+
+    /// Whether some seat fields more than one character.
+    pub fn has_parties(&self) -> bool {
+        self.seats.iter().any(|s| s.party.len() > 1)
     }
 }

@@ -234,7 +234,9 @@ TITLES = {
     "score_heavy": "Your overhead blow crashes down on {n}",
     "score_exposed": "{n} is wide open and you hit hard",
     "score_kick": "Your kick sweeps {n} off their feet",
-    "score_charge": "You meet {n}'s rush with a solid hit",
+    # Reached when the holder charges a fighter who jumps back (or charges too) and when
+    # the book character charges into the holder's long weapon: the title names no rush.
+    "score_charge": "As the gap closes, your blow lands solidly on {n}",
     "score_crushed": "You crush {n}'s hand as they reach for the weapon",
 }
 
