@@ -420,16 +420,22 @@ fn start_server(journal: &Journal) -> Result<(tokio::runtime::Runtime, SocketAdd
 }
 
 /// Builds a game of `events` events with `act_batch`, returning its id.
-fn big_game(journal: &Journal, events: u64, seed: u64) -> Result<String> {
+/// With `progress`, says on stderr how far it is every tenth of the way.
+fn big_game(journal: &Journal, events: u64, seed: u64, progress: bool) -> Result<String> {
     let (game, _) = new_game(journal, seed)?;
     let mut script = Script::for_game(journal, &game)?;
     let mut head = 1u64;
+    let step = (events / 10).max(1);
     while head < events {
         let n = (events - head).min(BATCH as u64) as usize;
         let actions = script.take(n)?;
         let acted =
             journal.act_batch(&game, MAIN_BRANCH, Actor::Owner, None, actions, Some(head))?;
-        head = acted.last().map_or(head, |a| a.seq);
+        let reached = acted.last().map_or(head, |a| a.seq);
+        if progress && reached / step > head / step {
+            eprintln!("  built {reached} of {events} events");
+        }
+        head = reached;
     }
     Ok(game)
 }
@@ -460,8 +466,13 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     let mut dirs = TempStores(Vec::new());
     let journal = Journal::open(&dirs.path("store"))?;
     let mut rows = Vec::new();
-    let mut row =
-        |name: String, value: f64, unit: &'static str| rows.push(Row { name, value, unit });
+    let mut row = |name: String, value: f64, unit: &'static str| {
+        // A full run takes a while: show each result on stderr as it comes.
+        if !json {
+            eprintln!("  {name}: {value:.1} {unit}");
+        }
+        rows.push(Row { name, value, unit })
+    };
 
     row(
         "durable appends, journal, 1 writer".into(),
@@ -493,7 +504,7 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     row("fork a 10-event game".into(), ms(took), "ms");
 
     let n = sizes.big_game_events;
-    let (big, took) = timed(|| big_game(&journal, n, 4_000))?;
+    let (big, took) = timed(|| big_game(&journal, n, 4_000, !json))?;
     row(
         format!("build a {n}-event game (act_batch of {BATCH})"),
         n as f64 / took.as_secs_f64(),
@@ -619,7 +630,9 @@ mod tests {
             players: vec!["Nowa".into(), "Grimbold".into()],
             seed: 4_000,
             dice: Default::default(),
-            options: [("exchange_limit".to_string(), json!(u32::MAX))].into_iter().collect(),
+            options: [("exchange_limit".to_string(), json!(u32::MAX))]
+                .into_iter()
+                .collect(),
             pack: kind.default_pack(),
             public: false,
         })
@@ -635,17 +648,34 @@ mod tests {
         // Fold every action for real, well past where the cycle was found.
         let mut game = endless_game();
         for (i, action) in actions.iter().enumerate() {
-            let decision = game.decide(None, action).unwrap_or_else(|r| panic!("action {i} {action} rejected: {r}"));
-            game.apply(&scratch_event(game.seq() + 1, Body::ActionAccepted(decision.body))).unwrap();
+            let decision = game
+                .decide(None, action)
+                .unwrap_or_else(|r| panic!("action {i} {action} rejected: {r}"));
+            game.apply(&scratch_event(
+                game.seq() + 1,
+                Body::ActionAccepted(decision.body),
+            ))
+            .unwrap();
             assert!(!game.is_over(), "the fight ended at action {i}");
         }
-        assert!(script.chosen.len() < 3_000, "the cycle ({cycle_len} actions) was found early");
+        assert!(
+            script.chosen.len() < 3_000,
+            "the cycle ({cycle_len} actions) was found early"
+        );
         let before = health(&game.view(Viewer::Owner));
         for action in script.take(cycle_len * 2).unwrap() {
             let decision = game.decide(None, &action).unwrap();
-            game.apply(&scratch_event(game.seq() + 1, Body::ActionAccepted(decision.body))).unwrap();
+            game.apply(&scratch_event(
+                game.seq() + 1,
+                Body::ActionAccepted(decision.body),
+            ))
+            .unwrap();
         }
-        assert_eq!(health(&game.view(Viewer::Owner)), before, "a cycle costs nobody body points");
+        assert_eq!(
+            health(&game.view(Viewer::Owner)),
+            before,
+            "a cycle costs nobody body points"
+        );
     }
 
     #[test]

@@ -630,3 +630,141 @@ fn serve(store: &Path, a: ServeArgs) -> Result<()> {
         .block_on(tabletape_api::serve(journal, a.addr))
         .map_err(CliError::Serve)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// Runs one command line against `store`, returning stdout or the error.
+    fn run_in(store: &Path, words: &[&str]) -> std::result::Result<String, CliError> {
+        let mut argv = vec!["tabletape", "--store", store.to_str().unwrap()];
+        argv.extend_from_slice(words);
+        let cli = Cli::try_parse_from(argv).expect("test command lines parse");
+        let journal = Journal::open(&cli.store)?;
+        let mut out = Vec::new();
+        dispatch(&journal, cli.command, &mut out, cli.json)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    fn ok(store: &Path, words: &[&str]) -> String {
+        run_in(store, words).unwrap_or_else(|e| panic!("{words:?} failed: {e}"))
+    }
+
+    #[test]
+    fn a_game_from_new_to_export_and_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        let created: Value = serde_json::from_str(&ok(
+            &store,
+            &[
+                "--json",
+                "new",
+                "lostworlds",
+                "--player",
+                "Nowa",
+                "--player",
+                "Grim",
+                "--seed",
+                "7",
+            ],
+        ))
+        .unwrap();
+        let game = created["game"].as_str().unwrap().to_string();
+
+        // The first line of `legal` is ready to paste into `act`.
+        let legal = ok(&store, &["legal", &game, "--as", "Nowa"]);
+        let first = legal.lines().next().unwrap().to_string();
+        assert!(ok(&store, &["act", &game, &first, "--as", "0"]).starts_with("seq 2\n"));
+
+        // A move against the opening order is rejected (exit 1) and nothing is written.
+        let err = run_in(
+            &store,
+            &["act", &game, r#"{"type":"choose","seat":1,"page":36}"#],
+        )
+        .unwrap_err();
+        assert_eq!(err.exit_code(), 1, "{err}");
+        assert_eq!(err.rule(), Some("lostworlds.restriction"));
+        assert_eq!(
+            ok(&store, &["log", &game]).lines().count(),
+            3,
+            "header and two events"
+        );
+
+        // A stale --expect is a conflict (exit 1); an unknown seat is an input error (exit 2).
+        let stale = run_in(&store, &["act", &game, &first, "--expect", "1"]).unwrap_err();
+        assert_eq!((stale.exit_code(), stale.code()), (1, "conflict"));
+        let seat = run_in(&store, &["legal", &game, "--as", "Zed"]).unwrap_err();
+        assert_eq!((seat.exit_code(), seat.code()), (2, "bad_input"));
+
+        let replay = ok(&store, &["replay", &game]);
+        assert!(replay.starts_with("── seq 1 · owner"), "{replay}");
+        assert!(replay.contains("── seq 2 · Nowa (seat 0)"), "{replay}");
+
+        ok(&store, &["fork", &game, "--at", "1", "--name", "retry"]);
+        assert_eq!(
+            ok(&store, &["branches", &game]),
+            "main  (head seq 2)\n└─ retry  forked at seq 1  (head seq 1)\n"
+        );
+        assert!(ok(&store, &["verify", &game]).contains(&format!("{game} main: ok (2 events)")));
+
+        let file = dir.path().join("game.jsonl");
+        ok(&store, &["export", &game, "--out", file.to_str().unwrap()]);
+        let other = dir.path().join("other");
+        assert!(ok(&other, &["import", file.to_str().unwrap()])
+            .starts_with(&format!("imported game {game}")));
+        let again = dir.path().join("again.jsonl");
+        ok(&other, &["export", &game, "--out", again.to_str().unwrap()]);
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            std::fs::read(&again).unwrap()
+        );
+    }
+
+    #[test]
+    fn act_file_prints_each_seq_and_stops_at_the_first_bad_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        let created: Value = serde_json::from_str(&ok(
+            &store,
+            &[
+                "--json",
+                "new",
+                "lostworlds",
+                "--player",
+                "Nowa",
+                "--player",
+                "Grim",
+            ],
+        ))
+        .unwrap();
+        let game = created["game"].as_str().unwrap().to_string();
+        let file = dir.path().join("acts.jsonl");
+        let lines = [
+            r#"{"as": "Nowa", "action": {"type":"choose","page":50}}"#,
+            "",
+            r#"{"type":"choose","seat":1,"page":52}"#,
+            r#"{"type":"choose","seat":1,"page":999}"#,
+            r#"{"type":"choose","seat":0,"page":50}"#,
+        ];
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let err = run_in(
+            &store,
+            &["--json", "act", &game, "--file", file.to_str().unwrap()],
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}:4: rejected", file.display())),
+            "{err}"
+        );
+        assert_eq!(err.exit_code(), 1);
+        let log: Vec<Value> = serde_json::from_str(&ok(&store, &["--json", "log", &game])).unwrap();
+        assert_eq!(
+            log.len(),
+            3,
+            "the two good lines before the bad one were recorded"
+        );
+        assert_eq!(log[1]["actor"], json!({"seat": 0}));
+    }
+}

@@ -14,7 +14,7 @@ mod error;
 mod http;
 mod show;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -80,6 +80,8 @@ fn init_logging(serving: bool) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour only for a person watching, not in log files or test captures.
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init();
 }
 
