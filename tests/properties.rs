@@ -15,7 +15,7 @@ use tabletape_tests::{play_random, seeds};
 /// The kinds and table set-ups random play covers.
 fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
     let names = |n: usize| {
-        ["Ada", "Bo", "Cy", "Dee"][..n]
+        ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"][..n]
             .iter()
             .map(|s| s.to_string())
             .collect()
@@ -23,6 +23,22 @@ fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
     vec![
         ("lostworlds", names(2), BTreeMap::new()),
         ("lostworlds", names(3), BTreeMap::new()),
+        ("ludovia", names(3), BTreeMap::new()),
+        ("ludovia", names(5), BTreeMap::new()),
+        ("legend", names(3), BTreeMap::new()),
+        (
+            "legend",
+            names(4),
+            [
+                ("voting", "on"),
+                ("duels", "on"),
+                ("abilities", "on"),
+                ("first", "2"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Value::from(v)))
+            .collect(),
+        ),
     ]
 }
 

@@ -21,8 +21,8 @@ use serde_json::Value;
 use tabletape_engine::{Format, KindInfo, LegalAction};
 use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
 use tabletape_store::{
-    ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError, NewGame,
-    PackSource, ReplayStep, StateView, VerifyReport,
+    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError,
+    NewGame, PackSource, ReplayStep, StateView, VerifyReport,
 };
 
 use crate::auth::{acting_seat, holds_token, read_access, write_access};
@@ -272,7 +272,7 @@ async fn events(
     Params(q): Params<EventsQuery>,
 ) -> Result<Json<Vec<tabletape_events::Event>>, AppError> {
     blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
+        let access = read_access(&journal, &id, bearer.token())?;
         let from = q.from.unwrap_or(1);
         if let Some(to) = q.to {
             if to < from {
@@ -281,11 +281,12 @@ async fn events(
                 )));
             }
         }
-        Ok(Json(journal.events(
+        Ok(Json(journal.events_as(
             &id,
             &branch_or_main(q.branch),
             from,
             q.to,
+            access.viewer(),
         )?))
     })
     .await
@@ -423,8 +424,8 @@ async fn narrative(
         .parse()
         .map_err(AppError::BadRequest)?;
     let story = blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
-        Ok(journal.narrate(&id, &branch_or_main(q.branch))?)
+        let access = read_access(&journal, &id, bearer.token())?;
+        Ok(journal.narrate_as(&id, &branch_or_main(q.branch), access.viewer())?)
     })
     .await?;
     if format == Format::Json {
@@ -452,7 +453,22 @@ async fn export(
     Params(q): Params<BranchQuery>,
 ) -> Result<Response, AppError> {
     let (id, lines) = blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
+        let access = read_access(&journal, &id, bearer.token())?;
+        if access != Access::Owner {
+            // An export is the whole truth, secrets included: only the owner
+            // may take it while any exported branch is still being played.
+            let names: Vec<String> = match &q.branch {
+                Some(b) => vec![b.clone()],
+                None => journal.branches(&id)?.into_iter().map(|b| b.name).collect(),
+            };
+            for name in names {
+                if !journal.game_at(&id, &name, None)?.is_over() {
+                    return Err(AppError::Forbidden(format!(
+                        "branch `{name}` is still in play and its log holds every player's secrets: only the owner may export it before the game ends"
+                    )));
+                }
+            }
+        }
         let mut lines = Vec::new();
         journal.export(&id, q.branch.as_deref(), &mut lines)?;
         Ok((id, lines))

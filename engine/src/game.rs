@@ -54,13 +54,21 @@ pub trait DynRules: Send + Sync {
         action: &Value,
         chance: &mut Chance,
     ) -> Result<Vec<Value>, Rejection>;
-    /// Applies facts, returning their narration.
+    /// Applies facts, returning their narration as `viewer` may read it:
+    /// each fact is redacted for `viewer` against the state just before it.
     fn apply(
         &self,
         state: &mut dyn Any,
         facts: &[Value],
         seq: u64,
+        viewer: Viewer,
     ) -> Result<Vec<String>, EngineError>;
+    /// The facts as `viewer` may know them (see [`Rules::redact`]).
+    fn redact(&self, facts: &[Value], viewer: Viewer) -> Result<Vec<Value>, EngineError>;
+    /// The action as `viewer` may know it (see [`Rules::redact_action`]).
+    /// An action this kind cannot read is returned as is: it was stored, so
+    /// it is shown, and hiding is only for what the kind understands.
+    fn redact_action(&self, action: &Value, viewer: Viewer) -> Value;
     fn chapter(&self, state: &dyn Any) -> String;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
@@ -89,6 +97,13 @@ fn typed<R: Rules>(state: &dyn Any) -> &R::State {
     state
         .downcast_ref::<R::State>()
         .expect("state belongs to its kind")
+}
+
+fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> {
+    serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
+        seq,
+        message: format!("not a {} fact: {e}", R::KIND),
+    })
 }
 
 fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentError> {
@@ -194,21 +209,41 @@ impl<R: Rules> DynRules for Kind<R> {
         state: &mut dyn Any,
         facts: &[Value],
         seq: u64,
+        viewer: Viewer,
     ) -> Result<Vec<String>, EngineError> {
         let state = state
             .downcast_mut::<R::State>()
             .expect("state belongs to its kind");
         let mut lines = Vec::new();
         for fact in facts {
-            let fact: R::Fact =
-                serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
-                    seq,
-                    message: format!("not a {} fact: {e}", R::KIND),
-                })?;
-            lines.extend(R::narrate(state, &fact));
+            let fact = parse_fact::<R>(fact, seq)?;
+            // Narrated from the state before the fact, as the viewer knows it;
+            // the state itself always folds the real fact.
+            if viewer == Viewer::Owner {
+                lines.extend(R::narrate(state, &fact));
+            } else {
+                lines.extend(R::narrate(state, &R::redact(&fact, viewer)));
+            }
             R::apply(state, &fact);
         }
         Ok(lines)
+    }
+
+    fn redact(&self, facts: &[Value], viewer: Viewer) -> Result<Vec<Value>, EngineError> {
+        facts
+            .iter()
+            .map(|f| {
+                let fact = parse_fact::<R>(f, 0)?;
+                Ok(serde_json::to_value(R::redact(&fact, viewer)).expect("facts serialize"))
+            })
+            .collect()
+    }
+
+    fn redact_action(&self, action: &Value, viewer: Viewer) -> Value {
+        match serde_json::from_value::<R::Action>(action.clone()) {
+            Ok(a) => serde_json::to_value(R::redact_action(&a, viewer)).expect("actions serialize"),
+            Err(_) => action.clone(),
+        }
     }
 
     fn chapter(&self, state: &dyn Any) -> String {
@@ -357,6 +392,14 @@ impl Game {
     /// Folds the next event, returning its narration. The event must be the
     /// next seq; its body is trusted (the store checks the hash chain).
     pub fn apply(&mut self, event: &Event) -> Result<Vec<String>, EngineError> {
+        self.apply_as(event, Viewer::Owner)
+    }
+
+    /// Folds the next event (its real facts) and narrates it as `viewer` may
+    /// know it. Whether the viewer sees everything is decided on the state
+    /// before the event, in fold order, like the redaction itself.
+    pub fn apply_as(&mut self, event: &Event, viewer: Viewer) -> Result<Vec<String>, EngineError> {
+        let viewer = self.effective_viewer(viewer);
         if event.seq != self.seq + 1 {
             return Err(EngineError::BadEvent {
                 seq: event.seq,
@@ -372,7 +415,7 @@ impl Game {
             }
             Body::ActionAccepted(accepted) => {
                 self.kind
-                    .apply(self.state.as_mut(), &accepted.facts, event.seq)?
+                    .apply(self.state.as_mut(), &accepted.facts, event.seq, viewer)?
             }
             Body::Reseeded { seed } => {
                 self.seed = *seed;
@@ -389,6 +432,18 @@ impl Game {
     /// Checks `action` against the rules for the event that would get seq
     /// `self.seq() + 1`, drawing chance from that event's stream.
     pub fn decide(&self, by: Option<Seat>, action: &Value) -> Result<Decision, Rejection> {
+        self.decide_as(by, action, Viewer::Owner)
+    }
+
+    /// [`Game::decide`] with the narration told as `viewer` may know it (the
+    /// stored body is always the whole truth).
+    pub fn decide_as(
+        &self,
+        by: Option<Seat>,
+        action: &Value,
+        viewer: Viewer,
+    ) -> Result<Decision, Rejection> {
+        let viewer = self.effective_viewer(viewer);
         if self.is_over() {
             return Err(Rejection::new(
                 "game.over",
@@ -402,7 +457,7 @@ impl Game {
         let mut after = self.kind.clone_state(self.state.as_ref());
         let narration = self
             .kind
-            .apply(after.as_mut(), &facts, self.seq + 1)
+            .apply(after.as_mut(), &facts, self.seq + 1, viewer)
             .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
         Ok(Decision {
             body: ActionAccepted {
@@ -460,11 +515,119 @@ impl Game {
         self.kind.is_over(self.state.as_ref())
     }
 
+    /// Who `viewer` counts as here: once the game has ended every secret is
+    /// out and everyone sees what the owner sees. This is the one place that
+    /// rule lives; every viewer-aware read goes through it.
+    pub fn effective_viewer(&self, viewer: Viewer) -> Viewer {
+        if self.is_over() {
+            Viewer::Owner
+        } else {
+            viewer
+        }
+    }
+
+    /// `event` as `viewer` may know it, judged on this game (the state the
+    /// reader is looking from: a finished game hides nothing). When anything
+    /// was hidden, the event's chance draws are emptied too, since a physical
+    /// draw names the card.
+    pub fn redact_event(&self, event: &Event, viewer: Viewer) -> Result<Event, EngineError> {
+        let viewer = self.effective_viewer(viewer);
+        let Body::ActionAccepted(accepted) = &event.body else {
+            return Ok(event.clone());
+        };
+        if viewer == Viewer::Owner {
+            return Ok(event.clone());
+        }
+        let facts = self
+            .kind
+            .redact(&accepted.facts, viewer)
+            .map_err(|e| match e {
+                EngineError::BadEvent { message, .. } => EngineError::BadEvent {
+                    seq: event.seq,
+                    message,
+                },
+                other => other,
+            })?;
+        let action = self.kind.redact_action(&accepted.action, viewer);
+        let hid = facts != accepted.facts || action != accepted.action;
+        let mut out = event.clone();
+        out.body = Body::ActionAccepted(ActionAccepted {
+            action,
+            facts,
+            chance: if hid {
+                Vec::new()
+            } else {
+                accepted.chance.clone()
+            },
+        });
+        Ok(out)
+    }
+
     pub fn view(&self, viewer: Viewer) -> Value {
-        self.kind.view(self.state.as_ref(), viewer)
+        self.kind
+            .view(self.state.as_ref(), self.effective_viewer(viewer))
     }
 
     pub fn render(&self, viewer: Viewer) -> String {
-        self.kind.render(self.state.as_ref(), viewer)
+        self.kind
+            .render(self.state.as_ref(), self.effective_viewer(viewer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn duel() -> (Game, Event) {
+        let created = GameCreated {
+            kind: "lostworlds".into(),
+            players: vec!["Ada".into(), "Bo".into()],
+            seed: 3,
+            dice: DiceMode::Digital,
+            options: Default::default(),
+            pack: crate::registry::kind("lostworlds").unwrap().default_pack(),
+            public: false,
+        };
+        let game = Game::start(&created).unwrap();
+        let action = game.legal(None)[0].action.clone();
+        let decision = game.decide(None, &action).unwrap();
+        let event = Event {
+            game: "g".into(),
+            branch: "main".into(),
+            seq: 2,
+            recorded_at_ms: 0,
+            actor: tabletape_events::Actor::Owner,
+            schema_version: 1,
+            idempotency_key: None,
+            prev_hash: String::new(),
+            hash: String::new(),
+            body: Body::ActionAccepted(decision.body),
+        };
+        (game, event)
+    }
+
+    #[test]
+    fn a_kind_without_secrets_shows_every_viewer_everything() {
+        let (game, event) = duel();
+        for viewer in [Viewer::Owner, Viewer::Seat(1), Viewer::Public] {
+            assert_eq!(game.redact_event(&event, viewer).unwrap(), event);
+            assert_eq!(game.view(viewer), game.view(Viewer::Owner));
+        }
+        let mut a = game.clone();
+        let mut b = game.clone();
+        assert_eq!(
+            a.apply_as(&event, Viewer::Seat(0)).unwrap(),
+            b.apply(&event).unwrap()
+        );
+        assert!(a == b, "narrating for a seat folds the same state");
+    }
+
+    #[test]
+    fn only_a_finished_game_lifts_every_secret() {
+        let (game, _) = duel();
+        assert!(!game.is_over());
+        assert_eq!(game.effective_viewer(Viewer::Seat(1)), Viewer::Seat(1));
+        assert_eq!(game.effective_viewer(Viewer::Public), Viewer::Public);
+        assert_eq!(game.effective_viewer(Viewer::Owner), Viewer::Owner);
     }
 }

@@ -12,7 +12,9 @@
 pub mod chance;
 pub mod error;
 pub mod game;
+pub mod legend;
 pub mod lostworlds;
+pub mod ludovia;
 pub mod narrative;
 pub mod registry;
 pub mod rng;

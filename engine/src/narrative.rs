@@ -5,6 +5,7 @@ use tabletape_events::Event;
 
 use crate::error::EngineError;
 use crate::game::Game;
+use crate::rules::Viewer;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chapter {
@@ -49,6 +50,22 @@ impl Narrative {
         title: &str,
         events: impl IntoIterator<Item = &'a Event>,
     ) -> Result<(Narrative, Game), EngineError> {
+        Self::tell_as(title, events, Viewer::Owner)
+    }
+
+    /// [`Narrative::tell`] as `viewer` may know the story. A history that ends
+    /// the game is told in full to everyone: the secrets are out.
+    pub fn tell_as<'a>(
+        title: &str,
+        events: impl IntoIterator<Item = &'a Event>,
+        viewer: Viewer,
+    ) -> Result<(Narrative, Game), EngineError> {
+        let events: Vec<&Event> = events.into_iter().collect();
+        let viewer = if viewer == Viewer::Owner {
+            viewer
+        } else {
+            Game::fold(events.iter().copied())?.effective_viewer(viewer)
+        };
         let mut events = events.into_iter();
         let first = events.next().ok_or(EngineError::BadEvent {
             seq: 1,
@@ -58,7 +75,7 @@ impl Narrative {
         let mut chapters: Vec<Chapter> = Vec::new();
         for event in events {
             let heading = game.chapter().to_string();
-            let lines = game.apply(event)?;
+            let lines = game.apply_as(event, viewer)?;
             if lines.is_empty() {
                 continue;
             }

@@ -3,10 +3,12 @@
 use crate::game::{DynRules, Kind};
 
 static LOSTWORLDS: Kind<crate::lostworlds::LostWorlds> = Kind::new();
+static LEGEND: Kind<crate::legend::Legend> = Kind::new();
+static LUDOVIA: Kind<crate::ludovia::Ludovia> = Kind::new();
 
 /// Every kind, in the order `tabletape kinds` lists them.
 pub fn kinds() -> Vec<&'static dyn DynRules> {
-    vec![&LOSTWORLDS]
+    vec![&LOSTWORLDS, &LEGEND, &LUDOVIA]
 }
 
 /// The kind called `name`.

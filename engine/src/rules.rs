@@ -81,7 +81,7 @@ pub trait Rules: Send + Sync + 'static {
     type Options: Serialize + DeserializeOwned + Default + Debug;
     type Pack: Serialize + DeserializeOwned + Debug;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
-    type Action: Serialize + DeserializeOwned + Debug;
+    type Action: Serialize + DeserializeOwned + Debug + Clone;
     /// What happened, in the past tense (`ManeuversRevealed`).
     type Fact: Serialize + DeserializeOwned + Debug + Clone;
 
@@ -126,6 +126,19 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Whether the game has ended.
     fn is_over(state: &Self::State) -> bool;
+
+    /// A fact as `viewer` may know it: secrets replaced (a drawn card becomes
+    /// `None`), everything public kept. Kinds with secrets override this; the
+    /// default hides nothing. The caller has already decided the game is not
+    /// over (see `Game::effective_viewer`), so a kind never checks that itself.
+    fn redact(fact: &Self::Fact, _viewer: Viewer) -> Self::Fact {
+        fact.clone()
+    }
+
+    /// An action as `viewer` may know it (a physical draw named in it hidden).
+    fn redact_action(action: &Self::Action, _viewer: Viewer) -> Self::Action {
+        action.clone()
+    }
 
     /// The state as one viewer may see it. Kinds with secrets override this.
     fn view(state: &Self::State, _viewer: Viewer) -> Value {

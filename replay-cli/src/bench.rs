@@ -500,8 +500,11 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     let (small, _) = new_game(&journal, 3_000)?;
     let actions = Script::for_game(&journal, &small)?.take(9)?;
     journal.act_batch(&small, MAIN_BRANCH, Actor::Owner, None, actions, Some(1))?;
-    let (_, took) = timed(|| Ok(journal.fork(&small, MAIN_BRANCH, 5, None, None)?))?;
-    row("fork a 10-event game".into(), ms(took), "ms");
+    row(
+        "fork a 10-event game".into(),
+        fork_ms(&journal, &small, 5)?,
+        "ms",
+    );
 
     let n = sizes.big_game_events;
     let (big, took) = timed(|| big_game(&journal, n, 4_000, !json))?;
@@ -510,8 +513,11 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
         n as f64 / took.as_secs_f64(),
         "events/s",
     );
-    let (_, took) = timed(|| Ok(journal.fork(&big, MAIN_BRANCH, n / 2, None, None)?))?;
-    row(format!("fork a {n}-event game"), ms(took), "ms");
+    row(
+        format!("fork a {n}-event game"),
+        fork_ms(&journal, &big, n / 2)?,
+        "ms",
+    );
     let at = n * 618 / 1000 + 7;
     let (_, took) = timed(|| Ok(journal.state(&big, MAIN_BRANCH, Some(at), Viewer::Owner)?))?;
     row(
@@ -585,6 +591,20 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     drop(journal);
     drop(dirs);
     Ok(())
+}
+
+/// The median time of a few forks of `main` at `at`. One fork alone, right
+/// after a burst of writes, mostly times the fsync of whatever sled wrote in
+/// the background meanwhile, which has nothing to do with the game's size.
+fn fork_ms(journal: &Journal, game: &str, at: u64) -> Result<f64> {
+    const FORKS: usize = 5;
+    let mut times = Vec::with_capacity(FORKS);
+    for _ in 0..FORKS {
+        let (_, took) = timed(|| Ok(journal.fork(game, MAIN_BRANCH, at, None, None)?))?;
+        times.push(ms(took));
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[FORKS / 2])
 }
 
 fn ms(d: Duration) -> f64 {

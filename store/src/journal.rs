@@ -3,9 +3,23 @@
 //! Every write goes decide-then-append: the branch is folded (from the nearest
 //! snapshot), the engine decides the action against that state, and only an
 //! accepted decision is appended, with the folded head as the expected seq. A
-//! rejected action writes nothing. Reads fold the log on demand; snapshots
-//! every [`SNAPSHOT_EVERY`] events keep a fold at any seq short, and the last
-//! folded head of each recently used branch is kept in memory.
+//! rejected action writes nothing.
+//!
+//! Cost. Writes (`act`, `act_batch`, `import`) leave a snapshot of the folded
+//! state every `snapshot_every` events ([`SNAPSHOT_EVERY`] by default), so a
+//! fold at any seq restores the nearest snapshot and folds at most that many
+//! events; a fold that passes a missing one (after `drop_snapshots`) writes
+//! it again. Long reads go `FOLD_CHUNK` (4,096) events at a time (fold, verify,
+//! export) and an import is written as it is read, so memory does not grow
+//! with a game's length. The last folded head of each recently used branch
+//! is kept in memory behind an `Arc`: readers share it, and a writer takes it
+//! out and moves it on, so the hot path never copies a game.
+//!
+//! Export limit. An export is one stored event per line, and a branch is
+//! known to an import only by its events: a branch with no events of its own
+//! is not exported, and a branch forked from it comes back as a fork of the
+//! nearest ancestor that owns the fork seq (same seq, same history; only the
+//! parent's name differs).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
@@ -16,7 +30,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tabletape_engine::{EngineError, Game, LegalAction, Narrative, Rejection, Viewer};
+use tabletape_engine::{EngineError, Game, LegalAction, Narrative, Rejection, Snapshot, Viewer};
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 use thiserror::Error;
 
@@ -24,7 +38,7 @@ use crate::diff::diff;
 use crate::error::StoreError;
 use crate::log::{decode_event, event_hash, BranchRecord, Draft, GameMeta, Log, Receipt};
 
-/// A snapshot is cached every this many events folded.
+/// A snapshot is written every this many events (see the module docs).
 pub const SNAPSHOT_EVERY: u64 = 1000;
 
 /// How many times an append without an expected seq re-folds and retries
@@ -34,8 +48,15 @@ const RACE_RETRIES: usize = 8;
 /// At most this many branch heads are kept folded in memory.
 const HEAD_CACHE_MAX: usize = 256;
 
-/// Events read per batch while folding, to bound memory on long games.
+/// Events read per batch while folding, verifying or exporting, to bound
+/// memory on long games.
 const FOLD_CHUNK: u64 = 4096;
+
+/// Events an import holds in memory before writing them.
+const IMPORT_CHUNK: usize = 4096;
+
+/// Folded branch heads by (game, branch), shared by readers.
+type HeadCache = HashMap<(String, String), Arc<Game>>;
 
 /// The journal over one log. Cheap to clone; clones share the log.
 #[derive(Clone)]
@@ -44,7 +65,7 @@ pub struct Journal {
     /// The last folded head of recently used branches: (game, branch) -> game.
     /// Events never change once written, so a cached fold at seq n stays right
     /// and only needs the events after n.
-    heads: Arc<Mutex<HashMap<(String, String), Game>>>,
+    heads: Arc<Mutex<HeadCache>>,
     snapshot_every: u64,
 }
 
@@ -388,7 +409,7 @@ impl Journal {
         }
     }
 
-    /// Caches a snapshot every `n` events folded instead of every
+    /// Writes a snapshot every `n` events instead of every
     /// [`SNAPSHOT_EVERY`] (tests use small values to exercise the cache).
     pub fn with_snapshot_every(mut self, n: u64) -> Journal {
         self.snapshot_every = n.max(1);
@@ -424,22 +445,84 @@ impl Journal {
         }
     }
 
-    fn cache_get(&self, game: &str, branch: &str) -> Option<Game> {
-        let heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
-        heads.get(&(game.to_string(), branch.to_string())).cloned()
+    fn cache_key(game: &str, branch: &str) -> (String, String) {
+        (game.to_string(), branch.to_string())
     }
 
-    fn cache_put(&self, game: &str, branch: &str, folded: &Game) {
+    /// The cached fold of a branch, shared (no copy is made).
+    fn cache_get(&self, game: &str, branch: &str) -> Option<Arc<Game>> {
+        let heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        heads.get(&Self::cache_key(game, branch)).cloned()
+    }
+
+    /// Takes the cached fold of a branch out of the cache if it is at or
+    /// before `at`, for a caller that will move it on: unshared, it is moved
+    /// rather than copied. A later fold stays cached for others.
+    fn cache_take(&self, game: &str, branch: &str, at: u64) -> Option<Arc<Game>> {
+        let key = Self::cache_key(game, branch);
         let mut heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
-        if heads.len() >= HEAD_CACHE_MAX {
-            heads.clear();
+        if heads.get(&key)?.seq() > at {
+            return None;
         }
-        heads.insert((game.to_string(), branch.to_string()), folded.clone());
+        heads.remove(&key)
+    }
+
+    /// Caches a fold of a branch unless a later one is cached already.
+    fn cache_put(&self, game: &str, branch: &str, folded: Arc<Game>) {
+        let key = Self::cache_key(game, branch);
+        let mut heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        match heads.get(&key) {
+            Some(cached) if cached.seq() > folded.seq() => return,
+            Some(_) => {}
+            None if heads.len() >= HEAD_CACHE_MAX => heads.clear(),
+            None => {}
+        }
+        heads.insert(key, folded);
+    }
+
+    /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is
+    /// only a cache, so failing to write one is logged, not returned.
+    fn keep_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot) {
+        if let Err(e) = self.log.put_snapshot(game, branch, snapshot) {
+            tracing::warn!(game, branch, seq = snapshot.seq, "snapshot not cached: {e}");
+        }
+    }
+
+    /// Whether a snapshot belongs at `seq`: every `snapshot_every` events,
+    /// so a fold at any seq starts at most that many events back.
+    fn snapshot_due(&self, seq: u64) -> bool {
+        seq.is_multiple_of(self.snapshot_every)
     }
 
     /// Folds a branch up to `at` (its head when `None`), starting from the
-    /// closest of: the cached head, the nearest snapshot, the creation.
-    fn fold(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
+    /// closest of: the cached head, the nearest snapshot, the creation. The
+    /// events are read `FOLD_CHUNK` at a time, so memory stays bounded
+    /// however long the history. A fold of the head is cached (shared).
+    fn fold(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Arc<Game>, JournalError> {
+        let (folded, head) = self.fold_from(game, branch, at, false)?;
+        if folded.seq() == head {
+            self.cache_put(game, branch, Arc::clone(&folded));
+        }
+        Ok(folded)
+    }
+
+    /// [`Journal::fold`] for a caller that will change the game (a writer, a
+    /// replay): the cached head is taken, not shared, so it is not copied
+    /// unless some reader still holds it. Nothing is cached.
+    fn fold_owned(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
+        let (folded, _) = self.fold_from(game, branch, at, true)?;
+        Ok(Arc::try_unwrap(folded).unwrap_or_else(|shared| Game::clone(&shared)))
+    }
+
+    /// The fold behind [`Journal::fold`] and [`Journal::fold_owned`]; also
+    /// returns the branch's head seq.
+    fn fold_from(
+        &self,
+        game: &str,
+        branch: &str,
+        at: Option<u64>,
+        take: bool,
+    ) -> Result<(Arc<Game>, u64), JournalError> {
         let record = self.record(game, branch)?;
         let head = record.head_seq;
         let at = at.unwrap_or(head);
@@ -448,45 +531,45 @@ impl Journal {
                 "branch `{branch}` of game `{game}` has no seq {at}: its events run from 1 to {head}"
             )));
         }
-        let mut folded = self.cache_get(game, branch).filter(|g| g.seq() <= at);
-        let best = folded.as_ref().map_or(0, Game::seq);
-        if best < at {
-            if let Some(snapshot) = self.log.snapshot_at_or_before(game, branch, at)? {
-                if snapshot.seq > best {
-                    let first = self.log.read(game, branch, 1, Some(1))?;
-                    match Game::restore(created_of(&first[0])?, &snapshot) {
-                        Ok(g) => folded = Some(g),
-                        // A snapshot is only a cache: one this build cannot
-                        // read is skipped and the events are folded instead.
-                        Err(e) => tracing::warn!(
-                            game,
-                            branch,
-                            seq = snapshot.seq,
-                            "unusable snapshot: {e}"
-                        ),
+        let cached = if take {
+            self.cache_take(game, branch, at)
+        } else {
+            self.cache_get(game, branch)
+        };
+        let cached = cached.filter(|g| g.seq() <= at);
+        if let Some(g) = cached.as_ref().filter(|g| g.seq() == at) {
+            return Ok((Arc::clone(g), head));
+        }
+        let best = cached.as_ref().map_or(0, |g| g.seq());
+        let mut restored = None;
+        if let Some(snapshot) = self.log.snapshot_at_or_before(game, branch, at)? {
+            if snapshot.seq > best {
+                let first = self.log.read(game, branch, 1, Some(1))?;
+                match Game::restore(created_of(&first[0])?, &snapshot) {
+                    Ok(g) => restored = Some(g),
+                    // A snapshot is only a cache: one this build cannot
+                    // read is skipped and the events are folded instead.
+                    Err(e) => {
+                        tracing::warn!(game, branch, seq = snapshot.seq, "unusable snapshot: {e}")
                     }
                 }
             }
         }
-        let mut folded = match folded {
-            Some(g) => g,
-            None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+        let mut folded = match (restored, cached) {
+            (Some(g), _) => g,
+            (None, Some(g)) => Arc::try_unwrap(g).unwrap_or_else(|shared| Game::clone(&shared)),
+            (None, None) => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
         };
         while folded.seq() < at {
             let upto = at.min(folded.seq() + FOLD_CHUNK);
             for event in self.log.read(game, branch, folded.seq() + 1, Some(upto))? {
                 folded.apply(&event)?;
-                if event.seq % self.snapshot_every == 0 {
-                    if let Err(e) = self.log.put_snapshot(game, branch, &folded.snapshot()) {
-                        tracing::warn!(game, branch, seq = event.seq, "snapshot not cached: {e}");
-                    }
+                if self.snapshot_due(event.seq) {
+                    self.keep_snapshot(game, branch, &folded.snapshot());
                 }
             }
         }
-        if at == head {
-            self.cache_put(game, branch, &folded);
-        }
-        Ok(folded)
+        Ok((Arc::new(folded), head))
     }
 
     /// The receipts of an earlier append, rebuilt from the log.
@@ -495,14 +578,15 @@ impl Journal {
         game: &str,
         branch: &str,
         receipt: &Receipt,
+        viewer: Viewer,
     ) -> Result<Vec<Acted>, JournalError> {
-        let mut folded = self.fold(game, branch, Some(receipt.first_seq - 1))?;
+        let mut folded = self.fold_owned(game, branch, Some(receipt.first_seq - 1))?;
         let events = self
             .log
             .read(game, branch, receipt.first_seq, Some(receipt.last_seq()))?;
         let mut acted = Vec::with_capacity(events.len());
         for event in &events {
-            let narration = folded.apply(event)?;
+            let narration = folded.apply_as(event, viewer)?;
             acted.push(Acted {
                 seq: event.seq,
                 hash: event.hash.clone(),
@@ -580,7 +664,7 @@ impl Journal {
                 Err(StoreError::GameExists(_)) => continue,
                 Err(e) => return Err(e.into()),
                 Ok(_) => {
-                    self.cache_put(&game, MAIN_BRANCH, &started);
+                    self.cache_put(&game, MAIN_BRANCH, Arc::new(started));
                     return Ok(Created {
                         game,
                         seed,
@@ -606,25 +690,36 @@ impl Journal {
         self.record(game, branch)?;
         let by = acting_seat(req.actor, req.by)?;
         Self::check_seat(&meta, by)?;
+        // A seat acting reads the narration as that seat may know it.
+        let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let key = req.idempotency_key.as_deref();
         if let Some(key) = key {
             if let Some(receipt) = self.log.receipt(game, branch, key)? {
-                return self.last_acted(game, branch, &receipt);
+                return self.last_acted(game, branch, &receipt, viewer);
             }
         }
         let actor = by.map_or(req.actor, Actor::Seat);
         let mut lost_race = None;
         for _ in 0..RACE_RETRIES {
-            let mut folded = self.fold(game, branch, None)?;
+            let mut folded = self.fold_owned(game, branch, None)?;
             let head = folded.seq();
             if let Some(expected) = req.expect_seq {
                 if expected != head {
+                    self.cache_put(game, branch, Arc::new(folded));
                     return Err(JournalError::Conflict { expected, head });
                 }
             }
-            let decision = folded
-                .decide(by, &req.action)
-                .map_err(JournalError::Rejected)?;
+            let decided = folded
+                .decide_as(by, &req.action, viewer)
+                .map_err(JournalError::Rejected);
+            let decision = match decided {
+                Ok(decision) => decision,
+                Err(rejected) => {
+                    // Deciding changed nothing: the fold is still the head's.
+                    self.cache_put(game, branch, Arc::new(folded));
+                    return Err(rejected);
+                }
+            };
             let draft = Draft {
                 recorded_at_ms: now_ms(),
                 actor,
@@ -632,21 +727,27 @@ impl Journal {
             };
             match self.log.append(game, branch, Some(head), key, vec![draft]) {
                 Ok(appended) if appended.receipt.retried => {
-                    return self.last_acted(game, branch, &appended.receipt)
+                    return self.last_acted(game, branch, &appended.receipt, viewer)
                 }
                 Ok(appended) => {
                     let event = &appended.events[0];
                     folded.apply(event)?;
-                    self.cache_put(game, branch, &folded);
+                    if self.snapshot_due(event.seq) {
+                        self.keep_snapshot(game, branch, &folded.snapshot());
+                    }
+                    let over = folded.is_over();
+                    self.cache_put(game, branch, Arc::new(folded));
                     return Ok(Acted {
                         seq: event.seq,
                         hash: event.hash.clone(),
                         narration: decision.narration,
-                        over: folded.is_over(),
+                        over,
                         retried: false,
                     });
                 }
                 Err(StoreError::Conflict { expected, head }) if req.expect_seq.is_none() => {
+                    // Still a right fold at its seq: the retry folds on from it.
+                    self.cache_put(game, branch, Arc::new(folded));
                     lost_race = Some(JournalError::Conflict { expected, head });
                 }
                 Err(e) => return Err(e.into()),
@@ -660,8 +761,9 @@ impl Journal {
         game: &str,
         branch: &str,
         receipt: &Receipt,
+        viewer: Viewer,
     ) -> Result<Acted, JournalError> {
-        let mut acted = self.replayed_receipt(game, branch, receipt)?;
+        let mut acted = self.replayed_receipt(game, branch, receipt, viewer)?;
         Ok(acted.pop().expect("a receipt lists at least one event"))
     }
 
@@ -685,19 +787,25 @@ impl Journal {
         let by = acting_seat(actor, by)?;
         Self::check_seat(&meta, by)?;
         let actor = by.map_or(actor, Actor::Seat);
+        let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let mut lost_race = None;
         for _ in 0..RACE_RETRIES {
-            let mut folded = self.fold(game, branch, None)?;
+            // Taken from the cache: a rejected or lost batch leaves it folded
+            // past the head, so it goes back only once the append commits.
+            let mut folded = self.fold_owned(game, branch, None)?;
             let head = folded.seq();
             if let Some(expected) = expect_seq {
                 if expected != head {
+                    self.cache_put(game, branch, Arc::new(folded));
                     return Err(JournalError::Conflict { expected, head });
                 }
             }
             let mut drafts = Vec::with_capacity(actions.len());
             let mut told = Vec::with_capacity(actions.len());
+            // Snapshots due within the batch, written once it commits.
+            let mut snapshots = Vec::new();
             for (i, action) in actions.iter().enumerate() {
-                let decision = folded.decide(by, action).map_err(|r| {
+                let decision = folded.decide_as(by, action, viewer).map_err(|r| {
                     JournalError::Rejected(Rejection::new(
                         r.rule,
                         format!("action {} of {}: {}", i + 1, actions.len(), r.message),
@@ -723,12 +831,18 @@ impl Journal {
                     body: draft.body.clone(),
                 };
                 folded.apply(&provisional)?;
+                if self.snapshot_due(provisional.seq) {
+                    snapshots.push(folded.snapshot());
+                }
                 told.push((decision.narration, folded.is_over()));
                 drafts.push(draft);
             }
             match self.log.append(game, branch, Some(head), None, drafts) {
                 Ok(appended) => {
-                    self.cache_put(game, branch, &folded);
+                    for snapshot in &snapshots {
+                        self.keep_snapshot(game, branch, snapshot);
+                    }
+                    self.cache_put(game, branch, Arc::new(folded));
                     return Ok(appended
                         .events
                         .iter()
@@ -816,9 +930,45 @@ impl Journal {
         Ok(self.log.read(game, branch, from_seq, to_seq)?)
     }
 
+    /// [`Journal::events`] as `viewer` may know them: each seat sees only its
+    /// own secrets until the game is over (judged on the branch's head).
+    pub fn events_as(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<Vec<Event>, JournalError> {
+        let events = self.events(game, branch, from_seq, to_seq)?;
+        let viewer = self.effective_viewer(game, branch, viewer)?;
+        if viewer == Viewer::Owner {
+            return Ok(events);
+        }
+        let head = self.fold(game, branch, None)?;
+        events
+            .iter()
+            .map(|e| head.redact_event(e, viewer).map_err(JournalError::from))
+            .collect()
+    }
+
+    /// Who `viewer` counts as on this branch: everyone sees everything once
+    /// the branch's head has ended the game (see `Game::effective_viewer`).
+    fn effective_viewer(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Viewer, JournalError> {
+        if viewer == Viewer::Owner {
+            return Ok(viewer);
+        }
+        Ok(self.fold(game, branch, None)?.effective_viewer(viewer))
+    }
+
     /// The game folded to `at` (the head when `None`).
     pub fn game_at(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
-        self.fold(game, branch, at)
+        Ok(Game::clone(&*self.fold(game, branch, at)?))
     }
 
     pub fn legal(
@@ -839,6 +989,7 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<StateView, JournalError> {
         let folded = self.fold(game, branch, at)?;
+        let viewer = self.effective_viewer(game, branch, viewer)?;
         Ok(StateView {
             game: game.to_string(),
             branch: branch.to_string(),
@@ -867,6 +1018,8 @@ impl Journal {
             )));
         }
         let events = self.log.read(game, branch, 1, Some(to))?;
+        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let head = self.fold(game, branch, None)?;
         let first = &events[0];
         let mut folded = Game::from_first(first)?;
         let mut steps = vec![ReplayStep {
@@ -881,14 +1034,15 @@ impl Journal {
         let mut before = folded.view(viewer);
         for event in &events[1..] {
             let chapter = folded.chapter().to_string();
-            let narration = folded.apply(event)?;
+            let narration = folded.apply_as(event, viewer)?;
             let after = folded.view(viewer);
+            let shown = head.redact_event(event, viewer)?;
             steps.push(ReplayStep {
                 seq: event.seq,
                 actor: event.actor,
                 recorded_at_ms: event.recorded_at_ms,
                 chapter,
-                action: match &event.body {
+                action: match &shown.body {
                     Body::ActionAccepted(a) => Some(a.action.clone()),
                     _ => None,
                 },
@@ -963,6 +1117,16 @@ impl Journal {
     }
 
     pub fn narrate(&self, game: &str, branch: &str) -> Result<Narrative, JournalError> {
+        self.narrate_as(game, branch, Viewer::Owner)
+    }
+
+    /// The story as `viewer` may know it (everything, once the game is over).
+    pub fn narrate_as(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Narrative, JournalError> {
         let meta = self.meta(game)?;
         let events = self.events(game, branch, 1, None)?;
         let title = tabletape_engine::kind(&meta.kind)
@@ -972,14 +1136,16 @@ impl Journal {
         } else {
             format!("{title}: game {game}, branch {branch}")
         };
-        let (narrative, _) = Narrative::tell(&title, &events)?;
+        let (narrative, _) = Narrative::tell_as(&title, &events, viewer)?;
         Ok(narrative)
     }
 
     /// Writes JSON Lines, one stored event per line, in an order `import` can
     /// replay: with a branch, its whole linear history; without, `main`'s
     /// history and then each other branch's own events in creation order.
-    /// Returns the number of events written.
+    /// A branch with no events of its own has no line, so it does not survive
+    /// an export/import and its forks come back as forks of its parent (see
+    /// the module docs). Returns the number of events written.
     pub fn export(
         &self,
         game: &str,
@@ -1022,14 +1188,59 @@ impl Journal {
     /// checking every hash and link, and issues fresh tokens. Branches are
     /// found by following each branch's first event's `prev_hash` to the
     /// event it forked from; the parent recorded is the branch owning that
-    /// event.
+    /// event (so a branch with no events of its own is not recreated, and
+    /// its forks come back as forks of its parent: see the module docs).
+    ///
+    /// The input is streamed: events are written `IMPORT_CHUNK` (4,096) at a time
+    /// and the game becomes visible only once all are in. Every branch is
+    /// folded once (`main` on the way in), which leaves a snapshot every
+    /// `snapshot_every` events as writes do.
     pub fn import(&self, input: &mut dyn BufRead) -> Result<Imported, JournalError> {
-        let mut events: Vec<Event> = Vec::new();
-        // Every imported event's hash -> (owning branch, seq), to find fork points.
-        let mut by_hash: HashMap<String, (String, u64)> = HashMap::new();
+        let mut staged = None;
+        let imported = self.import_staged(input, &mut staged);
+        if imported.is_err() {
+            if let Some(game) = staged {
+                if let Err(e) = self.log.discard_import(&game) {
+                    tracing::warn!(game, "leftovers of a failed import not removed: {e}");
+                }
+            }
+        }
+        let (imported, main) = imported?;
+        match main {
+            Some(main) => self.cache_put(&imported.game, MAIN_BRANCH, Arc::new(main)),
+            None => tracing::warn!(game = imported.game, "imported but `main` cannot fold"),
+        }
+        // `main` was folded on the way in; the other branches fold from the
+        // snapshot at or before their fork, writing their own snapshots.
+        for branch in imported.branches.iter().filter(|b| *b != MAIN_BRANCH) {
+            if let Err(e) = self.fold(&imported.game, branch, None) {
+                tracing::warn!(
+                    game = imported.game,
+                    branch,
+                    "imported but cannot fold: {e}"
+                );
+            }
+        }
+        Ok(imported)
+    }
+
+    /// The import itself; sets `staged` to the game's id once events of it
+    /// may have been written, so a failure can remove them. Folds `main` as
+    /// it goes, staging its snapshots, and returns that fold (`None` if the
+    /// history does not fold: that is for `verify` to report, not import).
+    fn import_staged(
+        &self,
+        input: &mut dyn BufRead,
+        staged: &mut Option<String>,
+    ) -> Result<(Imported, Option<Game>), JournalError> {
+        let mut main: Option<Game> = None;
+        // The game's creation, once read.
+        let mut creation: Option<(String, GameCreated, u64)> = None;
+        // Every branch so far, its head being its last event read.
         let mut records: Vec<BranchRecord> = Vec::new();
-        // Each branch's head so far: (seq, hash).
-        let mut heads: HashMap<String, (u64, String)> = HashMap::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut pending: Vec<Event> = Vec::with_capacity(IMPORT_CHUNK);
+        let mut count = 0u64;
         let mut line = String::new();
         let mut line_no = 0;
         loop {
@@ -1054,7 +1265,7 @@ impl Journal {
                     event.seq, event.branch
                 )));
             }
-            match events.first() {
+            let game = match &creation {
                 None => {
                     if event.seq != 1 || event.branch != MAIN_BRANCH || !event.prev_hash.is_empty()
                     {
@@ -1062,7 +1273,7 @@ impl Journal {
                             "the first line must be the game's creation: seq 1 of `main`".into(),
                         ));
                     }
-                    Game::from_first(&event).map_err(|e| bad(e.to_string()))?;
+                    main = Some(Game::from_first(&event).map_err(|e| bad(e.to_string()))?);
                     if self.log.game(&event.game)?.is_some() {
                         return Err(bad(format!(
                             "game `{}` already exists in this store",
@@ -1079,62 +1290,78 @@ impl Journal {
                         head_seq: 0,
                         head_hash: String::new(),
                     });
-                    heads.insert(MAIN_BRANCH.to_string(), (0, String::new()));
+                    index.insert(MAIN_BRANCH.to_string(), 0);
+                    let created = created_of(&event)?.clone();
+                    creation = Some((event.game.clone(), created, event.recorded_at_ms));
+                    *staged = Some(event.game.clone());
+                    event.game.clone()
                 }
-                Some(first) if first.game != event.game => {
+                Some((game, ..)) if *game != event.game => {
                     return Err(bad(format!(
-                        "event of game `{}` in the log of `{}`",
-                        event.game, first.game
+                        "event of game `{}` in the log of `{game}`",
+                        event.game
                     )));
                 }
-                Some(_) => {}
-            }
-            if !heads.contains_key(&event.branch) {
-                let (parent, fork_seq) = by_hash
-                    .get(&event.prev_hash)
-                    .filter(|(_, seq)| seq + 1 == event.seq)
-                    .cloned()
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "branch `{}` starts at seq {} but no earlier event has its prev_hash",
-                            event.branch, event.seq
-                        ))
-                    })?;
+                Some((game, ..)) => game.clone(),
+            };
+            if !index.contains_key(&event.branch) {
+                // The fork point is among the events written so far.
+                self.log.import_events(&game, &pending)?;
+                pending.clear();
+                let parent = self.fork_point(&game, &records, &event)?.ok_or_else(|| {
+                    bad(format!(
+                        "branch `{}` starts at seq {} but no earlier event has its prev_hash",
+                        event.branch, event.seq
+                    ))
+                })?;
+                index.insert(event.branch.clone(), records.len());
                 records.push(BranchRecord {
                     name: event.branch.clone(),
                     parent: Some(parent),
-                    fork_seq: Some(fork_seq),
+                    fork_seq: Some(event.seq - 1),
                     created_at_ms: event.recorded_at_ms,
                     reseed: match event.body {
                         Body::Reseeded { seed } => Some(seed),
                         _ => None,
                     },
                     order: records.len() as u64,
-                    head_seq: 0,
-                    head_hash: String::new(),
+                    head_seq: event.seq - 1,
+                    head_hash: event.prev_hash.clone(),
                 });
-                heads.insert(event.branch.clone(), (fork_seq, event.prev_hash.clone()));
             }
-            let head = heads
-                .get_mut(&event.branch)
-                .expect("branch registered above");
-            if event.seq != head.0 + 1 || event.prev_hash != head.1 {
+            let head = &mut records[index[&event.branch]];
+            if event.seq != head.head_seq + 1 || event.prev_hash != head.head_hash {
                 return Err(bad(format!(
                     "seq {} of branch `{}` does not follow seq {} of that branch (a gap or a broken chain)",
-                    event.seq, event.branch, head.0
+                    event.seq, event.branch, head.head_seq
                 )));
             }
-            *head = (event.seq, event.hash.clone());
-            by_hash.insert(event.hash.clone(), (event.branch.clone(), event.seq));
-            events.push(event);
+            head.head_seq = event.seq;
+            head.head_hash = event.hash.clone();
+            if event.branch == MAIN_BRANCH && event.seq > 1 {
+                if let Some(folded) = main.as_mut() {
+                    if folded.apply(&event).is_err() {
+                        main = None;
+                    } else if self.snapshot_due(event.seq) {
+                        self.log
+                            .import_snapshot(&game, MAIN_BRANCH, &folded.snapshot())?;
+                    }
+                }
+            }
+            pending.push(event);
+            count += 1;
+            if pending.len() >= IMPORT_CHUNK {
+                self.log.import_events(&game, &pending)?;
+                pending.clear();
+            }
         }
-        let Some(first) = events.first() else {
+        let Some((game, created, created_at_ms)) = creation else {
             return Err(JournalError::BadInput(
                 "import: the input holds no events".into(),
             ));
         };
-        let created = created_of(first)?.clone();
-        let game = first.game.clone();
+        self.log.import_events(&game, &pending)?;
+        drop(pending);
         let owner_token = new_token()?;
         let mut seats = Vec::with_capacity(created.players.len());
         for (seat, player) in created.players.iter().enumerate() {
@@ -1148,19 +1375,43 @@ impl Journal {
             game: game.clone(),
             kind: created.kind.clone(),
             players: created.players.clone(),
-            created_at_ms: first.recorded_at_ms,
+            created_at_ms,
             public: created.public,
             owner_token_hash: token_hash(&owner_token),
             seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
         };
-        self.log.import_game(&meta, &records, &events)?;
-        Ok(Imported {
+        self.log.import_game(&meta, &records)?;
+        let imported = Imported {
             game,
-            events: events.len() as u64,
+            events: count,
             branches: records.into_iter().map(|r| r.name).collect(),
             owner_token,
             seats,
-        })
+        };
+        Ok((imported, main))
+    }
+
+    /// The branch owning the event `first` (a new branch's first event)
+    /// chains to: the one whose own event at the seq before has that hash.
+    fn fork_point(
+        &self,
+        game: &str,
+        records: &[BranchRecord],
+        first: &Event,
+    ) -> Result<Option<String>, JournalError> {
+        let Some(at) = first.seq.checked_sub(1).filter(|&at| at > 0) else {
+            return Ok(None);
+        };
+        for r in records {
+            // Only a branch's own events are stored under its name.
+            if r.fork_seq.unwrap_or(0) < at && at <= r.head_seq {
+                let event = self.log.own_event(game, &r.name, at)?;
+                if event.is_some_and(|e| e.hash == first.prev_hash) {
+                    return Ok(Some(r.name.clone()));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Checks every branch of one game (or of all games): the hash of each

@@ -18,7 +18,11 @@
 //!
 //! An append is one sled transaction over `heads`, `events` and `idempotency`:
 //! the head check, the new events, the new head and the receipt commit
-//! together or not at all.
+//! together or not at all. An import is staged instead (events in batches,
+//! then branches and heads) and committed by writing the game record last.
+//!
+//! Memory. sled's page cache is capped at [`CACHE_CAPACITY`] (256 MiB, not
+//! sled's default 1 GiB); reads never return more than the range asked for.
 //!
 //! Durability. sled 0.34's `flush()` ends in `sync_file_range` on Linux, which
 //! does not force the drive's write cache, so an append is acknowledged only
@@ -32,7 +36,6 @@
 //! sync ends without covering it, when it leads the next one. So one sync
 //! acknowledges every append that committed before it began.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -191,14 +194,34 @@ pub trait Log: Send + Sync {
     /// Drops every cached snapshot; returns how many were dropped.
     fn drop_snapshots(&self) -> Result<u64, StoreError>;
 
-    /// Writes a whole game at once (an import): metadata, branches and events,
-    /// as given (hashes included). Fails if the game exists.
-    fn import_game(
+    /// Stages part of an import: writes `events` (each under its own
+    /// branch) without making anything visible. Called chunk by chunk so an
+    /// import never holds a whole history; [`Log::import_game`] commits, and
+    /// [`Log::discard_import`] removes what a failed import staged.
+    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError>;
+
+    /// Stages a snapshot of an import: stored under `branch`, which must own
+    /// the snapshot's seq (it is not looked up: the game is not committed).
+    fn import_snapshot(
         &self,
-        meta: &GameMeta,
-        branches: &[BranchRecord],
-        events: &[Event],
+        game: &str,
+        branch: &str,
+        snapshot: &Snapshot,
     ) -> Result<(), StoreError>;
+
+    /// The event stored under exactly this branch at `seq` (its own events
+    /// only, no ancestry), whether or not its game is committed: an import
+    /// uses it to find the event a branch forked from.
+    fn own_event(&self, game: &str, branch: &str, seq: u64) -> Result<Option<Event>, StoreError>;
+
+    /// Commits an import whose events were staged with [`Log::import_events`]:
+    /// writes the branches (their heads as given in each record) and then the
+    /// game record, which makes the game visible. Fails if the game exists.
+    fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError>;
+
+    /// Removes everything staged for an import of `game` that was not
+    /// committed. Does nothing to a committed game.
+    fn discard_import(&self, game: &str) -> Result<(), StoreError>;
 }
 
 /// Hex SHA-256 of the event's canonical JSON with `hash` set to "".
@@ -241,6 +264,12 @@ struct SyncState {
 }
 
 const SEP: u8 = 0;
+
+/// sled's page cache, in bytes. sled's default is 1 GiB, which a long game
+/// fills (every event read or written passes through it) on top of what the
+/// process needs; 256 MiB keeps recent pages hot and the process small.
+/// Reads past it go to the OS page cache, which is cheap.
+pub const CACHE_CAPACITY: u64 = 256 * 1024 * 1024;
 
 fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
     let why = if name.is_empty() {
@@ -410,7 +439,10 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
-        let db = sled::Config::new().path(path).open()?;
+        let db = sled::Config::new()
+            .path(path)
+            .cache_capacity(CACHE_CAPACITY)
+            .open()?;
         Ok(SledLog {
             games: db.open_tree("games")?,
             branches: db.open_tree("branches")?,
@@ -885,22 +917,58 @@ impl Log for SledLog {
         Ok(n)
     }
 
-    fn import_game(
+    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+        check_name("game id", game)?;
+        let mut batch = sled::Batch::default();
+        for e in events {
+            if e.game != game {
+                return Err(StoreError::InvalidEvent {
+                    seq: e.seq,
+                    why: format!("it names game `{}`, not `{game}`", e.game),
+                });
+            }
+            check_name("branch name", &e.branch)?;
+            batch.insert(seq_key(game, &e.branch, e.seq), to_json(e));
+        }
+        self.events.apply_batch(batch)?;
+        Ok(())
+    }
+
+    fn import_snapshot(
         &self,
-        meta: &GameMeta,
-        branches: &[BranchRecord],
-        events: &[Event],
+        game: &str,
+        branch: &str,
+        snapshot: &Snapshot,
     ) -> Result<(), StoreError> {
+        self.snapshots
+            .insert(seq_key(game, branch, snapshot.seq), to_json(snapshot))?;
+        Ok(())
+    }
+
+    fn own_event(&self, game: &str, branch: &str, seq: u64) -> Result<Option<Event>, StoreError> {
+        let Some(raw) = self.events.get(seq_key(game, branch, seq))? else {
+            return Ok(None);
+        };
+        decode_event(&raw)
+            .map(Some)
+            .map_err(|why| StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq,
+                why,
+            })
+    }
+
+    fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError> {
         let game = meta.game.as_str();
         check_name("game id", game)?;
         if self.games.contains_key(game.as_bytes())? {
             return Err(StoreError::GameExists(game.to_string()));
         }
-        // Events, branches and heads go first in plain batches (an import can
-        // be far bigger than a transaction should be); the game record is
-        // written last and is the commit point: until it exists the game is
-        // invisible, and a retried import overwrites any leftovers.
-        let mut heads: BTreeMap<&str, (u64, String)> = BTreeMap::new();
+        // The events are staged already; branches and heads go in one batch,
+        // and the game record is written last as the commit point: until it
+        // exists the game is invisible, and a retried import overwrites any
+        // leftovers.
         let mut branch_batch = sled::Batch::default();
         let mut head_batch = sled::Batch::default();
         for b in branches {
@@ -912,51 +980,11 @@ impl Log for SledLog {
                 ..b.clone()
             };
             branch_batch.insert(branch_key(game, &b.name), to_json(&record));
-            heads.insert(&b.name, (b.fork_seq.unwrap_or(0), String::new()));
+            head_batch.insert(
+                branch_key(game, &b.name),
+                encode_head(b.head_seq, &b.head_hash),
+            );
         }
-        let mut event_batch = sled::Batch::default();
-        for e in events {
-            let Some(head) = heads.get_mut(e.branch.as_str()) else {
-                return Err(StoreError::InvalidEvent {
-                    seq: e.seq,
-                    why: format!(
-                        "its branch `{}` is not among the imported branches",
-                        e.branch
-                    ),
-                });
-            };
-            if e.game != game || e.seq != head.0 + 1 {
-                return Err(StoreError::InvalidEvent {
-                    seq: e.seq,
-                    why: format!(
-                        "expected seq {} of game `{game}` on branch `{}`",
-                        head.0 + 1,
-                        e.branch
-                    ),
-                });
-            }
-            *head = (e.seq, e.hash.clone());
-            event_batch.insert(seq_key(game, &e.branch, e.seq), to_json(e));
-        }
-        for b in branches {
-            let (mut seq, mut hash) = heads[b.name.as_str()].clone();
-            if hash.is_empty() {
-                // A branch with no events of its own: its head is the fork point.
-                let fork_seq = b.fork_seq.unwrap_or(0);
-                let parent = b.parent.as_deref().unwrap_or(MAIN_BRANCH);
-                let parent_event = events
-                    .iter()
-                    .find(|e| e.seq == fork_seq && e.branch == parent)
-                    .ok_or_else(|| StoreError::InvalidEvent {
-                        seq: fork_seq,
-                        why: format!("branch `{}` forks at an event that is not imported", b.name),
-                    })?;
-                seq = fork_seq;
-                hash = parent_event.hash.clone();
-            }
-            head_batch.insert(branch_key(game, &b.name), encode_head(seq, &hash));
-        }
-        self.events.apply_batch(event_batch)?;
         self.branches.apply_batch(branch_batch)?;
         self.heads.apply_batch(head_batch)?;
         let swapped =
@@ -966,5 +994,19 @@ impl Log for SledLog {
             return Err(StoreError::GameExists(game.to_string()));
         }
         self.durable()
+    }
+
+    fn discard_import(&self, game: &str) -> Result<(), StoreError> {
+        if self.games.contains_key(game.as_bytes())? {
+            return Ok(());
+        }
+        for tree in [&self.events, &self.branches, &self.heads, &self.snapshots] {
+            let mut batch = sled::Batch::default();
+            for key in tree.scan_prefix(game_prefix(game)).keys() {
+                batch.remove(key?);
+            }
+            tree.apply_batch(batch)?;
+        }
+        Ok(())
     }
 }

@@ -4,6 +4,7 @@
 //! `decide` checks an action and returns facts; nothing here changes state.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use tabletape_events::Seat;
@@ -104,7 +105,7 @@ pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State
                     format!("full mode needs a book showing `{}`; use books=record to read physical books", c.id),
                 );
             };
-            books.insert(c.id.clone(), b.clone());
+            books.insert(c.id.clone(), Arc::new(b.clone()));
         }
         // Every page a holder could turn to must be in the book they hold.
         for (seat, party) in parties.iter().enumerate() {

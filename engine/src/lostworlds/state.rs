@@ -7,6 +7,7 @@
 //! combat, cumulative penalties) and a lost weapon.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
@@ -183,8 +184,10 @@ pub enum Phase {
 pub struct State {
     pub books_mode: BooksMode,
     pub exchange_limit: u32,
-    /// The books in play by character id (full mode only).
-    pub books: BTreeMap<String, Book>,
+    /// The books in play by character id (full mode only). Shared, not
+    /// copied, when the state is cloned: books never change in play, and a
+    /// clone per decision (and per cached head) would otherwise copy them all.
+    pub books: BTreeMap<String, Arc<Book>>,
     pub seats: Vec<SeatState>,
     /// Exchanges resolved so far.
     pub exchanges: u32,

@@ -506,7 +506,7 @@ fn escape_takes_three_steps() {
     state.books = pack
         .books
         .iter()
-        .map(|b| (b.character.clone(), b.clone()))
+        .map(|b| (b.character.clone(), std::sync::Arc::new(b.clone())))
         .collect();
     let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
     assert_eq!(resolution(&facts).escaped, vec![0]);
@@ -523,7 +523,7 @@ fn escape_takes_three_steps() {
     state.books = pack
         .books
         .iter()
-        .map(|b| (b.character.clone(), b.clone()))
+        .map(|b| (b.character.clone(), std::sync::Arc::new(b.clone())))
         .collect();
     let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
     assert_eq!(resolution(&facts).escapes_failed, vec![0]);

@@ -1,0 +1,225 @@
+//! The LEGEND map: a 6x6 grid of Small Squares (columns a-f west to east,
+//! rows 1-6 north to south) grouped into 3x3 Large Squares ("Reaches"), the
+//! four Corners outside it, and the crossings where Obstacles sit. The pack
+//! only names itself: the map is the same in every box.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ContentError;
+
+/// Small squares per side.
+pub const SIDE: u8 = 6;
+
+/// One Small Square, written `c4` (column, then row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Sq {
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Sq {
+    pub fn new(x: u8, y: u8) -> Sq {
+        Sq { x, y }
+    }
+
+    pub fn parse(s: &str) -> Option<Sq> {
+        let mut chars = s.trim().chars();
+        let col = chars.next()?.to_ascii_lowercase();
+        let row: u8 = chars.as_str().parse().ok()?;
+        let x = (col as u32).checked_sub('a' as u32)? as u8;
+        if x < SIDE && (1..=SIDE).contains(&row) {
+            Some(Sq { x, y: row - 1 })
+        } else {
+            None
+        }
+    }
+
+    /// The Large Square (0..9, row by row from the north-west) holding this square.
+    pub fn large(self) -> u8 {
+        self.x / 2 + 3 * (self.y / 2)
+    }
+
+    /// King-move distance: diagonals count as one square.
+    pub fn distance(self, other: Sq) -> u8 {
+        self.x.abs_diff(other.x).max(self.y.abs_diff(other.y))
+    }
+
+    /// This square moved by (dx, dy), if still on the map.
+    pub fn shifted(self, dx: i8, dy: i8) -> Option<Sq> {
+        let x = self.x as i8 + dx;
+        let y = self.y as i8 + dy;
+        (0..SIDE as i8)
+            .contains(&x)
+            .then_some(())
+            .filter(|_| (0..SIDE as i8).contains(&y))
+            .map(|_| Sq::new(x as u8, y as u8))
+    }
+
+    pub fn neighbours(self) -> Vec<Sq> {
+        let mut out = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) != (0, 0) {
+                    out.extend(self.shifted(dx, dy));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn all() -> Vec<Sq> {
+        (0..SIDE)
+            .flat_map(|y| (0..SIDE).map(move |x| Sq::new(x, y)))
+            .collect()
+    }
+}
+
+impl fmt::Display for Sq {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.x) as char, self.y + 1)
+    }
+}
+
+impl From<Sq> for String {
+    fn from(s: Sq) -> String {
+        s.to_string()
+    }
+}
+
+impl TryFrom<String> for Sq {
+    type Error = String;
+    fn try_from(s: String) -> Result<Sq, String> {
+        Sq::parse(&s).ok_or_else(|| format!("`{s}` is not a square of the map (a1 to f6)"))
+    }
+}
+
+/// A crossing of grid lines, written `+c4`: the north-west corner of c4.
+/// Column g and row 7 name the crossings on the east and south edges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Crossing {
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Crossing {
+    pub fn parse(s: &str) -> Option<Crossing> {
+        let rest = s.trim().strip_prefix('+')?;
+        let mut chars = rest.chars();
+        let col = chars.next()?.to_ascii_lowercase();
+        let row: u8 = chars.as_str().parse().ok()?;
+        let x = (col as u32).checked_sub('a' as u32)? as u8;
+        (x <= SIDE && (1..=SIDE + 1).contains(&row)).then_some(Crossing { x, y: row - 1 })
+    }
+
+    /// The Small Squares this crossing touches (one to four).
+    pub fn touches(self) -> Vec<Sq> {
+        let mut out = Vec::new();
+        for (dx, dy) in [(-1i8, -1i8), (0, -1), (-1, 0), (0, 0)] {
+            let x = self.x as i8 + dx;
+            let y = self.y as i8 + dy;
+            if (0..SIDE as i8).contains(&x) && (0..SIDE as i8).contains(&y) {
+                out.push(Sq::new(x as u8, y as u8));
+            }
+        }
+        out
+    }
+
+    /// The Large Squares this crossing touches.
+    pub fn larges(self) -> Vec<u8> {
+        let mut out: Vec<u8> = self.touches().iter().map(|s| s.large()).collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    pub fn all() -> Vec<Crossing> {
+        (0..=SIDE)
+            .flat_map(|y| (0..=SIDE).map(move |x| Crossing { x, y }))
+            .collect()
+    }
+}
+
+impl fmt::Display for Crossing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "+{}{}", (b'a' + self.x) as char, self.y + 1)
+    }
+}
+
+impl From<Crossing> for String {
+    fn from(c: Crossing) -> String {
+        c.to_string()
+    }
+}
+
+impl TryFrom<String> for Crossing {
+    type Error = String;
+    fn try_from(s: String) -> Result<Crossing, String> {
+        Crossing::parse(&s).ok_or_else(|| {
+            format!("`{s}` is not a crossing (write +a1 to +g7: the north-west corner of a square)")
+        })
+    }
+}
+
+/// The Large Squares' names, row by row from the north-west.
+pub const REACHES: [&str; 9] = [
+    "the Northwest Reach",
+    "the Northern Reach",
+    "the Northeast Reach",
+    "the Western Reach",
+    "the Heartland",
+    "the Eastern Reach",
+    "the Southwest Reach",
+    "the Southern Reach",
+    "the Southeast Reach",
+];
+
+pub fn reach(large: u8) -> &'static str {
+    REACHES[large as usize]
+}
+
+/// The Corners, clockwise from the north-west.
+pub const CORNERS: [&str; 4] = [
+    "the north-west Corner",
+    "the north-east Corner",
+    "the south-east Corner",
+    "the south-west Corner",
+];
+
+/// The Small Square a piece enters from (and exits to) a Corner.
+pub fn corner_square(corner: u8) -> Sq {
+    match corner {
+        0 => Sq::new(0, 0),
+        1 => Sq::new(SIDE - 1, 0),
+        2 => Sq::new(SIDE - 1, SIDE - 1),
+        _ => Sq::new(0, SIDE - 1),
+    }
+}
+
+/// The Large Square beside a Corner: its owner's starting Large Square.
+pub fn corner_large(corner: u8) -> u8 {
+    corner_square(corner).large()
+}
+
+/// A LEGEND content pack: the box's name and version. Every object is a
+/// found object described in play, so the pack holds nothing else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pack {
+    pub pack: String,
+    pub version: u32,
+}
+
+pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    if pack.pack.trim().is_empty() {
+        return Err(ContentError {
+            file: file.to_string(),
+            path: "pack".into(),
+            message: "a pack needs a name".into(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! LEGEND: players explore an unmapped world with an Avatar made of a found
+//! object, drawing Scenery, claiming Reaches, placing Items, Monsters,
+//! Obstacles and Monuments, and try to carry another player's Talisman into a
+//! Monument (an instant win) or to hold the most points after seven rounds.
+//! Tabletape keeps the common record the rules ask for: every object with its
+//! name, category and description, every Obstacle passage, every explanation.
+//!
+//! The map: squares `a1`..`f6` (columns west to east, rows north to south),
+//! Large Squares ("Reaches") of 2x2, crossings `+a1`..`+g7` (`+c3` is the
+//! north-west corner of c3). Seat i holds Corner i, clockwise from the
+//! north-west (by a1, f1, f6, a6); its starting Large Square is the Reach
+//! beside it. Objects are numbered (`#3`) as they enter play.
+//!
+//! Readings this module makes, where the rules leave room:
+//!
+//! - **Setup.** Each seat sends `introduce` (Avatar, Talisman, Symbol, and an
+//!   Ability when Abilities are on); Symbols must differ. Option `first`
+//!   is the seat the oldest player chose; turns then go in seat order.
+//! - **Turns.** Two actions; an Ability action is one of them, at most one
+//!   Ability per turn. `pass` ends the turn early. After the last seat of
+//!   round 7 the game ends on points.
+//! - **Move.** One Move may move any number of the seat's pieces (`pieces`,
+//!   each with its `path` of one or two squares, diagonals allowed); `legal`
+//!   lists one-piece moves (one path per destination) to stay small.
+//!   Entering from a Corner (path = the Corner's square) or leaving into one
+//!   (`exit`, from that square) is the whole move of that piece. Battles
+//!   happen only where a piece ends. Entering a blank square needs its
+//!   Scenery in `scenery`; entering an unclaimed Reach claims it.
+//! - **Items.** Picked up on every square entered while the carrier has room
+//!   (one, two with Pocket); `swap` trades the held Item instead. Used Items
+//!   go to the user's Stockpile. Loose Items score for whoever placed them.
+//! - **Obstacles** sit on crossings; entering any square one touches needs an
+//!   Item and a `story`, unless the piece passed it before (the passage
+//!   record) or the Obstacle is the mover's own. Placement needs every Reach
+//!   the crossing touches claimed by the placer, none an opponent's start.
+//! - **Battles.** Avatar/Hero onto an enemy Monster: with an Item it wins
+//!   (Item and Monster to its Stockpile), without it is defeated. Monster onto
+//!   a Monster: the mover wins. Monster onto an Avatar/Hero: armed defenders
+//!   win and lose the Item, unarmed ones are defeated; against a Monument's
+//!   occupant the same, except an unarmed occupant also destroys the Monster
+//!   (removed from the game, no one's Stockpile). The `story` is the victor's.
+//!   A defeated Avatar returns to its Corner, a Hero goes to the victor's
+//!   Stockpile; what it carried stays on the square.
+//! - **Monuments.** One Reach, claimed by the builder. An Avatar/Hero on a
+//!   Monument's square occupies it; no other Avatar/Hero may enter while it
+//!   is occupied. The occupant's own player may still move it out (only
+//!   others need a Monster). Entering an unoccupied Monument holding another
+//!   player's Talisman wins at once, even in passing.
+//! - **Talismans.** Taken by leaving the map into the owner's Corner; a
+//!   dropped one is picked up in passing by anyone but its owner.
+//! - **Placement.** Heroes at the placer's own Corner; Items anywhere but the
+//!   placer's starting Reach, one loose Item per square; Monsters on squares
+//!   of the placer's own Reaches, as many as it covers (they must touch);
+//!   Monuments on squares of one own Reach. No Monster or Monument on a square
+//!   holding a character or Monster.
+//! - **Large Monsters** move by steps of their first square; a step that
+//!   touches more than one new square ends the move.
+//! - **Voting** (`voting=on`): an Item use may carry `votes`; a failed vote
+//!   may be `retold` and voted again; ties go to the teller. Twice failed: at
+//!   an Obstacle the piece keeps its Item and stops before it; attacking a
+//!   Monster it keeps its Item and falls back; attacked by a Monster it is
+//!   defeated and its Item stays on the square.
+//! - **Duels** (`duels=on`) are an action between characters on one square,
+//!   both armed or both unarmed; both accounts and the others' votes are
+//!   recorded; a tie is a coin flip (heads: the challenger wins). The loser
+//!   is defeated as in a battle; Items are kept.
+//! - **Abilities** (`abilities=on`): Rewrite (free during a Move via
+//!   `rewrite`, or an action), Shift (single-square objects and Obstacles of
+//!   one category, Avatars and Heroes counting as one; no battle follows),
+//!   Recycle (`place` with `recycle`: ignores Territory and home rules, not
+//!   Scenery), Long Arm (one target within two squares, or two Monsters next
+//!   to the user), Pocket (passive), Gamble (a named player flips; a loss on
+//!   the second action also skips the next turn), Charm (a Hero or Monster
+//!   with a square in a Reach the user claimed), Guile (a Placement action;
+//!   Obstacle to Monument needs a crossing inside one own Reach; Monument to
+//!   Obstacle names the crossing), Entropy (each seat removes one object to
+//!   its Stockpile, in turn order from the user; an Avatar chosen goes home
+//!   instead), and a custom Ability voted in at introduction and narrated.
+//! - **Score table.** Hero 1, Item 1 (held: its holder; loose: its placer),
+//!   Stockpiled Item/Hero/Monster 2, Obstacle 1, Monster 1, Monument 3
+//!   (the occupant's player if occupied), held Talisman 5; other Stockpiled
+//!   objects score nothing. Ties: Talismans held, then Monuments, then
+//!   Stockpile size; still level, the win is shared.
+//!
+//! Not modelled: the larger-map variant for five or more players.
+
+mod actions;
+mod apply;
+pub mod content;
+mod decide;
+mod narration;
+mod options;
+mod state;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+use tabletape_events::Seat;
+
+pub use actions::{AbilityName, Action, Category, Fact, Outcome, Score, Step, Use, Votes};
+pub use content::Pack;
+pub use decide::{scores, winners};
+pub use options::Options;
+pub use state::State;
+
+use crate::chance::Chance;
+use crate::error::{ContentError, Rejection};
+use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+
+/// The LEGEND kind.
+#[derive(Debug)]
+pub struct Legend;
+
+impl Rules for Legend {
+    const KIND: &'static str = "legend";
+    type Options = Options;
+    type Pack = Pack;
+    type State = State;
+    type Action = Action;
+    type Fact = Fact;
+
+    fn info() -> KindInfo {
+        KindInfo {
+            kind: Self::KIND,
+            title: "LEGEND",
+            summary: "Found objects become a world: explore, claim, build, and carry a rival's Talisman to a Monument.",
+            min_players: 3,
+            max_players: 4,
+            options: vec![
+                OptionInfo { name: "first", default: "0", help: "the seat that goes first; turns then follow seat order (clockwise)" },
+                OptionInfo { name: "voting", default: "off", help: "on: the table may vote down explanations of Item use" },
+                OptionInfo { name: "duels", default: "off", help: "on: Avatars and Heroes on one square may duel" },
+                OptionInfo { name: "abilities", default: "off", help: "on: each player picks an Ability when introduced" },
+            ],
+            default_pack: "legend-default",
+        }
+    }
+
+    fn default_pack() -> Value {
+        serde_json::json!({ "pack": "legend-default", "version": 1 })
+    }
+
+    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
+        content::validate(pack, file)
+    }
+
+    fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
+        decide::setup(setup.players, &setup.options, setup.dice)
+    }
+
+    fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+        decide::legal(state, seat)
+    }
+
+    fn decide(
+        state: &State,
+        by: Option<Seat>,
+        action: &Action,
+        chance: &mut Chance,
+    ) -> Result<Vec<Fact>, Rejection> {
+        decide::decide(state, by, action, chance)
+    }
+
+    fn apply(state: &mut State, fact: &Fact) {
+        apply::apply(state, fact)
+    }
+
+    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+        narration::narrate(state, fact)
+    }
+
+    fn chapter(state: &State) -> String {
+        narration::chapter(state)
+    }
+
+    fn epilogue(state: &State) -> Vec<String> {
+        narration::epilogue(state)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == state::Phase::Over
+    }
+
+    fn render(state: &State, _viewer: Viewer) -> String {
+        narration::render(state)
+    }
+}

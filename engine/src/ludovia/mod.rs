@@ -1,0 +1,270 @@
+//! The Rooftops of Ludovia: thieves on the rooftops of a rich district, police
+//! moved by dice, and a race to 15 Fame and Fortune.
+//!
+//! **Board geometry.** The rules say a board has 7 (3-4 players, 49 white
+//! cards) or 10 (5-6 players, 70 cards) ordinary blocks beside the Lair and
+//! the Prison, and every rooftop gets a card, so an ordinary block has 49/7 =
+//! 70/10 = 7 rooftops. With the block's two alleys that makes 9 spaces: the
+//! middle section of a piece is read as a 3x3 square (7 rooftops, 2 alleys).
+//! Block pieces meet along aisles; each side of a block is one street, and
+//! lamp posts stand where block corners meet, so a grid of `rows x cols`
+//! blocks has `(rows+1) x (cols+1)` lamp posts and every street runs between
+//! two neighbouring posts; posts and streets on the board's edge simply
+//! border fewer pieces. The 3x4 board is 3 rows by 4 columns. Where each
+//! piece's alleys sit is content (`content/ludovia/blocks.json`, sample);
+//! alleys never sit in the middle square, so each touches a street. See
+//! [`board`] for the names of spaces (`h1.2`, `v0.3`, `s4.7`, `p1.2`).
+//!
+//! Readings this module makes, where the rules leave room:
+//!
+//! - **Adjacency.** A block space touches the streets on the sides of the
+//!   block it borders (a corner space touches two). Rooftops and alleys link
+//!   orthogonally within a block; a thief climbs only from an alley. The two
+//!   alleys of a block link directly when one is a Black Market. The Lair and
+//!   the Prison are single spaces touching their block's four streets; a
+//!   thief walks into the Lair, but into the Prison only under arrest. A jump
+//!   goes from a block-edge rooftop to the rooftop straight across the street
+//!   in the next block, and only if that space is a rooftop.
+//! - **Face-down cards.** Which card lies on which rooftop is drawn (through
+//!   `Chance`) when the rooftop is robbed, from the cards still face down.
+//!   That is the same as a shuffled face-down deal, and it lets a physical
+//!   table name the card it turned up (`drew`). The equipment deck works the
+//!   same way: unseen cards are drawn by chance, cards put under the deck come
+//!   back in order once the unseen ones are gone.
+//! - **Turn order.** Everyone rolls; those tied for the highest roll again.
+//!   Play goes up the seat numbers from the winner ("clockwise"). The last
+//!   player in turn order places the first policeman, then the second-last.
+//!   Policemen never share a lamp post when placed.
+//! - **Policemen.** Turning and advancing follow the die (1-2 left, 3-4 right,
+//!   5-6 advance); a policeman left facing the edge turns about. He watches
+//!   every street ahead of him in a straight line to the board's edge, not
+//!   behind him. A thief carrying treasure is arrested when entering a watched
+//!   street (by moving, falling, or being knocked down onto it); standing on
+//!   a street that becomes watched is not passing it. A policeman at a lamp
+//!   post stops a thief with treasure moving from street to street through
+//!   that post. An arrest ends the arrested thief's turn.
+//! - **Robbing** costs 1 AP and needs room under the carrying limit (3, or 4
+//!   with the Backpack); only treasures are carried. Treasure does not end
+//!   the turn; an event is shown, resolved, discarded, and ends the turn. A
+//!   Dog on a thief with nothing to lose only ends the turn. A Stake-out
+//!   arrests the thief and, while fewer than players+1 policemen patrol and a
+//!   corner of the Prison is free, the thief places one there.
+//! - **Duels.** Steal and knock-down need both thieves on one rooftop. A steal
+//!   needs the target to carry treasure and the attacker to have room; ties go
+//!   to the target; the card taken is drawn by chance from the target's hand.
+//!   A knock-down's tie goes to the attacker, who names the street (of the
+//!   target's block) with the attempt. Losing ends the attacker's turn.
+//! - **Buying** (1 AP, Lair or Black Market) pays with any treasures covering
+//!   the price; change is lost. A thief cannot buy an item they already hold;
+//!   a fourth item must be given up at once (the thief chooses which). A
+//!   duplicate from an Equipment event is discarded at once (a blue one is the
+//!   old copy used up, with no effect to apply at that moment).
+//! - **Cashing in** (1 AP, Lair) turns any chosen treasures (all by default)
+//!   into Fame and Fortune, $100 a point. 15 points win at once.
+//! - **Prison.** A prisoner's turn opens by moving a policeman as they choose;
+//!   with treasure they stand trial (6 acquits, or 5 with the Lucky Charm),
+//!   else they are released. Acquitted or released, they play on from the
+//!   Prison. Convicted, they give up a chosen treasure and the turn ends.
+//! - **Secrets.** A thief's hand is secret from the other seats (its size is
+//!   not); the cards still face down are secret from every seat (a seat sees
+//!   only how many). Discards, purchases and cash-ins are public. After the
+//!   game, everyone sees everything.
+//! - **End.** 15 Fame and Fortune wins at once. When the last rooftop is robbed
+//!   and its event settled, the night ends: most Fame and Fortune, then most
+//!   treasure carried, else shared Great Thieves. As a safeguard so random play
+//!   always ends, the night also ends that way after `round_limit` rounds
+//!   (default 100).
+//!
+//! Sample equipment effects (our design, in the content pack): Mask (blue,
+//! one move past the police), Make-up (blue, +2 on your duel die), Rope and
+//! Grapple (blue, a sure jump), Backpack (red, carry 4), Lucky Charm (red, a
+//! 5 acquits too), Soft Shoes (red, +1 on jump rolls), Whistle (green, 1 AP:
+//! move a policeman by a die), Bolas (green: knock down a thief on a
+//! neighbouring rooftop of your block).
+
+mod actions;
+mod apply;
+pub mod board;
+pub mod content;
+mod decide;
+mod narration;
+mod options;
+mod state;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{json, Value};
+use tabletape_events::Seat;
+
+pub use actions::{Action, Fact, Step};
+pub use content::Pack;
+pub use options::Options;
+pub use state::State;
+
+use crate::chance::Chance;
+use crate::error::{ContentError, Rejection};
+use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+
+/// The Rooftops of Ludovia kind.
+#[derive(Debug)]
+pub struct Ludovia;
+
+const BLOCKS: &str = include_str!("../../content/ludovia/blocks.json");
+const ROOFTOPS: &str = include_str!("../../content/ludovia/rooftops.json");
+const EQUIPMENT: &str = include_str!("../../content/ludovia/equipment.json");
+
+fn bundled(text: &str, field: &str) -> Value {
+    let v: Value = serde_json::from_str(text).expect("bundled Ludovia content is valid JSON");
+    v[field].clone()
+}
+
+/// Whether a seat viewer may see `seat`'s secrets.
+fn sees(viewer: Viewer, seat: Seat) -> bool {
+    match viewer {
+        Viewer::Owner => true,
+        Viewer::Seat(s) => s == seat,
+        Viewer::Public => false,
+    }
+}
+
+impl Rules for Ludovia {
+    const KIND: &'static str = "ludovia";
+    type Options = Options;
+    type Pack = Pack;
+    type State = State;
+    type Action = Action;
+    type Fact = Fact;
+
+    fn info() -> KindInfo {
+        KindInfo {
+            kind: Self::KIND,
+            title: "The Rooftops of Ludovia",
+            summary: "Thieves rob rooftops by night, dodge policemen moved by dice, and race to 15 Fame and Fortune.",
+            min_players: 3,
+            max_players: 6,
+            options: vec![
+                OptionInfo {
+                    name: "layout",
+                    default: "<shuffled>",
+                    help: "physical dice only: block ids row by row as the table laid them (9 or 12)",
+                },
+                OptionInfo {
+                    name: "offer",
+                    default: "<shuffled>",
+                    help: "physical dice only: the three equipment cards turned up first",
+                },
+                OptionInfo {
+                    name: "round_limit",
+                    default: "100",
+                    help: "rounds after which the night ends as if the rooftops had run out",
+                },
+            ],
+            default_pack: "ludovia-default",
+        }
+    }
+
+    fn default_pack() -> Value {
+        json!({
+            "pack": "ludovia-default",
+            "version": 1,
+            "sample": true,
+            "blocks": bundled(BLOCKS, "blocks"),
+            "rooftop_cards": bundled(ROOFTOPS, "cards"),
+            "equipment": bundled(EQUIPMENT, "items"),
+        })
+    }
+
+    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
+        content::validate(pack, file)
+    }
+
+    fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
+        decide::setup(
+            setup.players,
+            &setup.options,
+            &setup.pack,
+            setup.dice,
+            chance,
+        )
+    }
+
+    fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+        decide::legal(state, seat, state.dice)
+    }
+
+    fn decide(
+        state: &State,
+        by: Option<Seat>,
+        action: &Action,
+        chance: &mut Chance,
+    ) -> Result<Vec<Fact>, Rejection> {
+        decide::decide(state, by, action, chance)
+    }
+
+    fn apply(state: &mut State, fact: &Fact) {
+        apply::apply(state, fact)
+    }
+
+    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+        narration::narrate(state, fact)
+    }
+
+    fn chapter(state: &State) -> String {
+        narration::chapter(state)
+    }
+
+    fn epilogue(state: &State) -> Vec<String> {
+        narration::epilogue(state)
+    }
+
+    fn is_over(state: &State) -> bool {
+        matches!(state.phase, state::Phase::Over)
+    }
+
+    fn redact(fact: &Fact, viewer: Viewer) -> Fact {
+        let mut fact = fact.clone();
+        match &mut fact {
+            Fact::RooftopRobbed {
+                seat, card, event, ..
+            } if event.is_none() && !sees(viewer, *seat) => *card = None,
+            Fact::StealTried {
+                seat, from, card, ..
+            } if !sees(viewer, *seat) && !sees(viewer, *from) => *card = None,
+            _ => {}
+        }
+        fact
+    }
+
+    fn redact_action(action: &Action, viewer: Viewer) -> Action {
+        let mut action = action.clone();
+        if viewer != Viewer::Owner {
+            // The action does not say who acted, so a named card is hidden
+            // from every seat; the facts tell the actor what they drew.
+            match &mut action {
+                Action::Rob { drew, .. } => *drew = None,
+                Action::Steal { took, .. } => *took = None,
+                _ => {}
+            }
+        }
+        action
+    }
+
+    fn view(state: &State, viewer: Viewer) -> Value {
+        let mut v = serde_json::to_value(state).expect("kind states serialize");
+        if viewer == Viewer::Owner {
+            return v;
+        }
+        for (i, t) in state.thieves.iter().enumerate() {
+            if !sees(viewer, i as Seat) {
+                v["thieves"][i]["hand"] = json!({ "secret": t.hand.len() });
+            }
+        }
+        v["pool"] = json!({ "face_down": state.pool.len() });
+        v
+    }
+
+    fn render(state: &State, viewer: Viewer) -> String {
+        narration::render(state, viewer)
+    }
+}

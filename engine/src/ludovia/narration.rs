@@ -1,0 +1,557 @@
+//! Ludovia in words: a line of prose per fact, chapter headings by round, the
+//! epilogue, and the board drawn as text.
+//!
+//! Narration reads facts as the viewer may know them: a redacted robbery
+//! says "a treasure" where the owner reads the card's name.
+
+use tabletape_events::Seat;
+
+use super::actions::{ArrestCause, Fact, FallCause, Step};
+use super::board::{Post, Space, Street};
+use super::content::RooftopEvent;
+use super::state::{CellKind, Phase, State};
+use crate::rules::Viewer;
+
+fn place(state: &State, space: Space) -> String {
+    match space {
+        Space::Lair => "the Lair".into(),
+        Space::Prison => "the Prison".into(),
+        Space::Street(s) => format!("street {s}"),
+        Space::Cell { row, col } => {
+            let block = &state.block(row / 3, col / 3).name;
+            let what = match state.cell(row, col) {
+                Some(CellKind::Rooftop) => "the rooftop",
+                Some(CellKind::Alley) => "the alley",
+                Some(CellKind::BlackMarket) => "the Black Market alley",
+                None => "the space",
+            };
+            format!("{what} {space} of {block}")
+        }
+    }
+}
+
+fn card(state: &State, name: &str) -> String {
+    match state.value(name) {
+        0 => name.to_string(),
+        v => format!("{name} (${v})"),
+    }
+}
+
+fn cards(state: &State, names: &[String]) -> String {
+    let list: Vec<String> = names.iter().map(|n| card(state, n)).collect();
+    and_list(&list)
+}
+
+fn and_list(list: &[String]) -> String {
+    match list.len() {
+        0 => "nothing".into(),
+        1 => list[0].clone(),
+        n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
+    }
+}
+
+fn names(state: &State, seats: &[Seat]) -> String {
+    if seats.is_empty() {
+        return "no one".into();
+    }
+    let list: Vec<String> = seats.iter().map(|&s| state.name(s).to_string()).collect();
+    and_list(&list)
+}
+
+fn event_words(e: RooftopEvent) -> &'static str {
+    match e {
+        RooftopEvent::Dog => "a Dog, which bites",
+        RooftopEvent::Equipment => "a stash of Equipment",
+        RooftopEvent::StakeOut => "a Stake-out",
+        RooftopEvent::Trap => "a Trap",
+    }
+}
+
+pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let line = match fact {
+        Fact::OrderRolled { rolls } => {
+            let said: Vec<String> = rolls
+                .iter()
+                .map(|r| format!("{} rolls {}", state.name(r.seat), r.roll))
+                .collect();
+            let best = rolls.iter().map(|r| r.roll).max().unwrap_or(0);
+            let top: Vec<Seat> = rolls.iter().filter(|r| r.roll == best).map(|r| r.seat).collect();
+            let mut s = format!("The thieves roll for the lead: {}.", said.join(", "));
+            if top.len() > 1 {
+                s.push_str(&format!(" {} tie and roll again.", names(state, &top)));
+            }
+            s
+        }
+        Fact::OrderSettled { order } => format!(
+            "{} goes first, and play passes round the table: {}.",
+            state.name(order[0]),
+            names(state, order)
+        ),
+        Fact::PolicemanPlaced {
+            seat,
+            at,
+            facing,
+            stake_out,
+        } => {
+            if *stake_out {
+                format!(
+                    "The stake-out brings a new policeman to lamp post {at} by the Prison, facing {} (posted by {}).",
+                    facing.word(),
+                    state.name(*seat)
+                )
+            } else {
+                format!(
+                    "{} posts a policeman at lamp post {at}, facing {}.",
+                    state.name(*seat),
+                    facing.word()
+                )
+            }
+        }
+        Fact::PolicemanMoved {
+            seat,
+            policeman,
+            roll,
+            step,
+            from,
+            to,
+            facing,
+            turned_about,
+        } => {
+            let who = match roll {
+                Some(r) => format!("{} rolls {r}:", state.name(*seat)),
+                None => format!("From the cell, {} chooses:", state.name(*seat)),
+            };
+            let did = match step {
+                Step::Left => format!("turns left at {from}"),
+                Step::Right => format!("turns right at {from}"),
+                Step::Advance => format!("walks from {from} to {to}"),
+            };
+            let about = if *turned_about {
+                ", turns about with his back to the edge,"
+            } else {
+                ""
+            };
+            format!(
+                "{who} policeman {policeman} {did}{about} and now faces {}.",
+                facing.word()
+            )
+        }
+        Fact::TurnBegan { .. }
+        | Fact::StageSet { .. }
+        | Fact::ActionPointSpent { .. }
+        | Fact::ChoiceAwaited { .. }
+        | Fact::TurnEnded { .. } => return Vec::new(),
+        Fact::Released { seat } => format!(
+            "{} carries no loot, has served the time, and walks out of the Prison.",
+            state.name(*seat)
+        ),
+        Fact::TrialHeld {
+            seat,
+            roll,
+            acquitted,
+        } => {
+            if *acquitted {
+                format!(
+                    "{} stands trial and rolls {roll}: acquitted, keeping every treasure.",
+                    state.name(*seat)
+                )
+            } else {
+                format!(
+                    "{} stands trial and rolls {roll}: convicted of one theft, and stays in the cell.",
+                    state.name(*seat)
+                )
+            }
+        }
+        Fact::ThiefMoved {
+            seat,
+            from,
+            to,
+            masked,
+        } => {
+            let how = if *masked { "slips, masked," } else { "moves" };
+            format!(
+                "{} {how} from {} to {}.",
+                state.name(*seat),
+                place(state, *from),
+                place(state, *to)
+            )
+        }
+        Fact::ThiefArrested {
+            seat,
+            cause,
+            street,
+        } => match (cause, street) {
+            (ArrestCause::Watched, Some(s)) => format!(
+                "A policeman watching street {s} spots {} with loot: arrested and marched to the Prison.",
+                state.name(*seat)
+            ),
+            _ => format!(
+                "It was a stake-out: {} is arrested on the spot and taken to the Prison.",
+                state.name(*seat)
+            ),
+        },
+        Fact::RooftopRobbed {
+            seat,
+            rooftop,
+            card: name,
+            event,
+        } => {
+            let who = state.name(*seat);
+            let at = place(state, *rooftop);
+            match (event, name) {
+                (Some(e), _) => format!(
+                    "{who} robs the house under {at} and finds {}! The turn is over.",
+                    event_words(*e)
+                ),
+                (None, Some(n)) => format!("{who} robs the house under {at} and pockets {}.", card(state, n)),
+                (None, None) => format!("{who} robs the house under {at} and pockets a treasure, kept secret."),
+            }
+        }
+        Fact::JumpMade { seat, from, to, roll } => {
+            let carried = state.thief(*seat).hand.len();
+            let how = match roll {
+                Some(r) => format!(" (rolls {r}, carrying {carried} treasure{})", plural(carried)),
+                None => String::new(),
+            };
+            format!(
+                "{} leaps from {} to {}{how}.",
+                state.name(*seat),
+                place(state, *from),
+                place(state, *to)
+            )
+        }
+        Fact::ThiefFell {
+            seat,
+            street,
+            cause,
+            roll,
+        } => {
+            let who = state.name(*seat);
+            match cause {
+                FallCause::Jump => {
+                    let carried = state.thief(*seat).hand.len();
+                    format!(
+                        "{who} rolls {}, carrying {carried} treasure{}, and falls short into street {street}. The turn is over.",
+                        roll.unwrap_or(0),
+                        plural(carried)
+                    )
+                }
+                FallCause::Trap => format!("The roof gives way: {who} falls into street {street}."),
+                FallCause::KnockedDown => format!("{who} tumbles off the roof into street {street}."),
+            }
+        }
+        Fact::StealTried {
+            seat,
+            from,
+            rolls,
+            won,
+            card: taken,
+        } => {
+            let (a, d) = (state.name(*seat), state.name(*from));
+            let dice = if rolls[0] == rolls[1] {
+                format!("{} against {}, and a tie favours the victim", rolls[0], rolls[1])
+            } else {
+                format!("{} against {}", rolls[0], rolls[1])
+            };
+            match (won, taken) {
+                (true, Some(c)) => format!("{a} picks {d}'s pocket ({dice}) and takes {}.", card(state, c)),
+                (true, None) => format!("{a} picks {d}'s pocket ({dice}) and takes a treasure."),
+                (false, _) => format!("{a} tries to pick {d}'s pocket ({dice}) and is caught at it. The turn is over."),
+            }
+        }
+        Fact::KnockDownTried {
+            seat,
+            target,
+            rolls,
+            won,
+        } => {
+            let (a, d) = (state.name(*seat), state.name(*target));
+            let dice = if rolls[0] == rolls[1] {
+                format!("{} against {}, and a tie favours the attacker", rolls[0], rolls[1])
+            } else {
+                format!("{} against {}", rolls[0], rolls[1])
+            };
+            if *won {
+                format!("{a} knocks {d} off the roof ({dice}).")
+            } else {
+                format!("{a} tries to shove {d} off the roof ({dice}) and fails. The turn is over.")
+            }
+        }
+        Fact::EquipmentBought {
+            seat,
+            item,
+            paid,
+            lost,
+        } => {
+            let change = if *lost > 0 {
+                format!("; the ${lost} over the price is lost")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} buys a {item} with {}{change}.",
+                state.name(*seat),
+                cards(state, paid)
+            )
+        }
+        Fact::OfferRenewed { to_bottom, drawn } => {
+            let under = if to_bottom.is_empty() {
+                String::new()
+            } else {
+                format!("puts {} under the deck and ", and_list(to_bottom))
+            };
+            if drawn.is_empty() {
+                format!("The Black Market {under}has nothing more to offer.")
+            } else {
+                format!("The Black Market {under}now offers {}.", and_list(drawn))
+            }
+        }
+        Fact::EquipmentFound { seat, item } => match item {
+            Some(i) => format!("{} takes a {i} from the stash, free.", state.name(*seat)),
+            None => format!("The equipment deck is empty: {} finds nothing.", state.name(*seat)),
+        },
+        Fact::EquipmentUsed { seat, item } => format!("{} uses up a {item}.", state.name(*seat)),
+        Fact::EquipmentDiscarded { seat, item } => format!("{} gives up a {item}.", state.name(*seat)),
+        Fact::TreasureDiscarded { seat, card: c } => {
+            format!("{} gives up {}.", state.name(*seat), card(state, c))
+        }
+        Fact::FameGained {
+            seat,
+            cards: c,
+            points,
+            fame,
+        } => format!(
+            "In the Lair, {} shows off {} for {points} Fame and Fortune (now {fame}).",
+            state.name(*seat),
+            cards(state, c)
+        ),
+        Fact::NightEnded { outcome } => format!("The night is over: {}.", outcome.why),
+    };
+    vec![line]
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+pub fn chapter(state: &State) -> String {
+    match state.phase {
+        Phase::Order { .. } | Phase::Placing { .. } => "Setting out".into(),
+        Phase::Playing(_) | Phase::Over => format!("Round {}", state.round),
+    }
+}
+
+pub fn epilogue(state: &State) -> Vec<String> {
+    let Some(outcome) = &state.outcome else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if outcome.winners.len() == 1 {
+        lines.push(format!(
+            "{} is the most famous thief in Ludovia and leads the guild.",
+            state.name(outcome.winners[0])
+        ));
+    } else {
+        lines.push(format!(
+            "Ludovia has {} Great Thieves: {}.",
+            outcome.winners.len(),
+            names(state, &outcome.winners)
+        ));
+    }
+    for (seat, t) in state.thieves.iter().enumerate() {
+        lines.push(format!(
+            "{}: {} Fame and Fortune, ${} in treasure still carried.",
+            t.player,
+            t.fame,
+            state.hand_value(seat as Seat)
+        ));
+    }
+    lines
+}
+
+/// Marks for the seats on one space: digits, `*` for more than fit.
+fn marks(seats: &[usize], width: usize) -> String {
+    let s: String = seats
+        .iter()
+        .map(|s| char::from(b'0' + (*s as u8 % 10)))
+        .collect();
+    if s.len() > width {
+        "*".repeat(width)
+    } else {
+        s
+    }
+}
+
+fn centred(text: &str, fill: char, width: usize) -> String {
+    let pad = width.saturating_sub(text.chars().count());
+    let left = pad / 2;
+    format!(
+        "{}{text}{}",
+        fill.to_string().repeat(left),
+        fill.to_string().repeat(pad - left)
+    )
+}
+
+/// The board as text: lamp posts (`+`, or a policeman's arrow), streets with
+/// the seats on them, block spaces (`R` rooftop with its card, `.` robbed, `a`
+/// alley, `$` Black Market), the Lair `L` and Prison `P`; then the legend.
+pub fn render(state: &State, viewer: Viewer) -> String {
+    let at = |space: Space| -> Vec<usize> {
+        state
+            .thieves
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.at == space)
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let post_mark = |p: Post| match state.policeman_at(p) {
+        Some(i) => state.policemen[i].facing.arrow(),
+        None => '+',
+    };
+    let mut out = String::new();
+    for r in 0..=state.rows {
+        let mut line = String::new();
+        for c in 0..=state.cols {
+            line.push(post_mark(Post { r, c }));
+            if c < state.cols {
+                line.push_str(&centred(
+                    &marks(&at(Space::Street(Street::H { r, c })), 9),
+                    '-',
+                    9,
+                ));
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+        if r == state.rows {
+            break;
+        }
+        for i in 0..3 {
+            let mut line = String::new();
+            for c in 0..=state.cols {
+                let street = at(Space::Street(Street::V { r, c }));
+                line.push(if i == 1 && !street.is_empty() {
+                    marks(&street, 1).chars().next().unwrap_or('|')
+                } else {
+                    '|'
+                });
+                if c == state.cols {
+                    break;
+                }
+                let block = state.block(r, c);
+                for j in 0..3 {
+                    let (row, col) = (3 * r + i, 3 * c + j);
+                    let cell = match block.special {
+                        Some(special) => {
+                            let space = if special == super::content::Special::Lair {
+                                Space::Lair
+                            } else {
+                                Space::Prison
+                            };
+                            let letter = if space == Space::Lair { "L" } else { "P" };
+                            if (i, j) == (1, 1) && !at(space).is_empty() {
+                                centred(&marks(&at(space), 3), ' ', 3)
+                            } else {
+                                centred(letter, ' ', 3)
+                            }
+                        }
+                        None => {
+                            let here = at(Space::Cell { row, col });
+                            if here.is_empty() {
+                                let sym = match state.cell(row, col) {
+                                    Some(CellKind::Rooftop)
+                                        if state.robbed.contains(&Space::Cell { row, col }) =>
+                                    {
+                                        "."
+                                    }
+                                    Some(CellKind::Rooftop) => "R",
+                                    Some(CellKind::Alley) => "a",
+                                    Some(CellKind::BlackMarket) => "$",
+                                    None => "?",
+                                };
+                                centred(sym, ' ', 3)
+                            } else {
+                                centred(&marks(&here, 3), ' ', 3)
+                            }
+                        }
+                    };
+                    line.push_str(&cell);
+                }
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out.push_str(
+        "\nKey: R rooftop with its card, . robbed rooftop, a alley, $ Black Market, L Lair, P Prison, \
+         digits thieves by seat, + lamp post, ^ > v < a policeman and his facing.\n",
+    );
+    out.push_str("Blocks (north-west first): ");
+    let blocks: Vec<String> = state
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            format!(
+                "{}.{} {}",
+                i as u32 / state.cols,
+                i as u32 % state.cols,
+                b.name
+            )
+        })
+        .collect();
+    out.push_str(&blocks.join("; "));
+    out.push('\n');
+    for (i, p) in state.policemen.iter().enumerate() {
+        out.push_str(&format!(
+            "Policeman {i}: lamp post {}, facing {}\n",
+            p.at,
+            p.facing.word()
+        ));
+    }
+    let left = state.rooftop_total as usize - state.robbed.len();
+    out.push_str(&format!(
+        "Rooftops left: {left} of {}. On offer: {}.\n",
+        state.rooftop_total,
+        if state.offer.is_empty() {
+            "nothing".to_string()
+        } else {
+            state.offer.join(", ")
+        }
+    ));
+    for (i, t) in state.thieves.iter().enumerate() {
+        let sees = matches!(viewer, Viewer::Owner) || viewer == Viewer::Seat(i as Seat);
+        let hand = if sees {
+            cards(state, &t.hand)
+        } else {
+            format!("{} secret card{}", t.hand.len(), plural(t.hand.len()))
+        };
+        let jail = if t.in_prison { " (imprisoned)" } else { "" };
+        let gear = if t.equipment.is_empty() {
+            "no equipment".to_string()
+        } else {
+            t.equipment.join(", ")
+        };
+        out.push_str(&format!(
+            "Thief {i} {}: {}{jail}; {} Fame and Fortune; carrying {hand}; {gear}\n",
+            t.player,
+            place(state, t.at),
+            t.fame
+        ));
+    }
+    if let Phase::Playing(turn) = &state.phase {
+        out.push_str(&format!(
+            "Round {}: {}'s turn, {} action point{} left.\n",
+            state.round,
+            state.name(turn.seat),
+            turn.ap,
+            plural(turn.ap as usize)
+        ));
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! Ludovia options, as given with `--option K=V`.
+//!
+//! - `layout=lair,mint,...`: the block pieces as the table laid them out, row
+//!   by row from the north-west (9 for 3-4 players, 12 for 5-6). Required with
+//!   physical dice (the engine cannot see the table); with digital dice the
+//!   board is shuffled from the seed and this option is refused.
+//! - `offer=Mask,Whistle,Bolas`: the first three equipment cards the table
+//!   turned up. Required with physical dice, refused with digital dice.
+//! - `round_limit=100`: a safeguard so every game ends: after this many rounds
+//!   the game ends as if the rooftops had run out.
+//!
+//! Values may arrive as JSON strings, numbers or lists.
+
+use std::collections::BTreeMap;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+/// The default number of rounds after which a game is called.
+pub const DEFAULT_ROUND_LIMIT: u32 = 100;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    pub layout: Option<Vec<String>>,
+    pub offer: Option<Vec<String>>,
+    pub round_limit: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            layout: None,
+            offer: None,
+            round_limit: DEFAULT_ROUND_LIMIT,
+        }
+    }
+}
+
+fn list(option: &str, v: &Value) -> Result<Vec<String>, String> {
+    let items: Vec<String> = match v {
+        Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                Value::String(s) => Ok(s.trim().to_string()),
+                other => Err(format!("option `{option}`: `{other}` is not a name")),
+            })
+            .collect::<Result<_, _>>()?,
+        Value::String(s) => s.split(',').map(|p| p.trim().to_string()).collect(),
+        other => return Err(format!("option `{option}`: expected a list, not {other}")),
+    };
+    if items.iter().any(String::is_empty) {
+        return Err(format!("option `{option}`: a name in the list is empty"));
+    }
+    Ok(items)
+}
+
+impl Options {
+    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
+        let mut o = Options::default();
+        for (key, v) in map {
+            match key.as_str() {
+                "layout" => o.layout = Some(list(key, v)?),
+                "offer" => o.offer = Some(list(key, v)?),
+                "round_limit" => {
+                    let t = match v {
+                        Value::String(s) => s.trim().to_string(),
+                        other => other.to_string(),
+                    };
+                    o.round_limit = match t.parse::<u32>() {
+                        Ok(n) if n >= 1 => n,
+                        _ => {
+                            return Err(format!(
+                                "option `round_limit`: `{t}` is not a whole number of at least 1"
+                            ))
+                        }
+                    };
+                }
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}`; Ludovia knows layout, offer, round_limit"
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, Value>::deserialize(d)?;
+        Options::from_map(&map).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Options, String> {
+        serde_json::from_value::<Options>(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn options_read_lists_and_limits() {
+        let o =
+            read(json!({"layout": "lair, mint", "offer": ["Mask"], "round_limit": "7"})).unwrap();
+        assert_eq!(o.layout.unwrap(), vec!["lair", "mint"]);
+        assert_eq!(o.offer.unwrap(), vec!["Mask"]);
+        assert_eq!(o.round_limit, 7);
+        assert_eq!(read(json!({})).unwrap(), Options::default());
+        assert!(read(json!({"round_limit": 0}))
+            .unwrap_err()
+            .contains("round_limit"));
+        assert!(read(json!({"layout": "lair,,mint"}))
+            .unwrap_err()
+            .contains("empty"));
+        assert!(read(json!({"dice": 1}))
+            .unwrap_err()
+            .contains("unknown option `dice`"));
+    }
+}

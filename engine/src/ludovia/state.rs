@@ -1,0 +1,310 @@
+//! The folded state of a night in Ludovia.
+//!
+//! The board (blocks by grid position, which rooftops were robbed), the
+//! rooftop cards not yet seen (`pool`), the equipment deck as cards not yet
+//! seen (`deck_unseen`) above the cards put back under it (`deck_bottom`),
+//! the Black Market's offer, the policemen, the thieves with their secret
+//! hands, and whose turn it is at which stage.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use tabletape_events::{DiceMode, Seat};
+
+use super::board::{Facing, Grid, Post, Space, Street};
+use super::content::{Effect, Item, RooftopEvent, Special};
+
+/// One block piece where it lies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub special: Option<Special>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layout: Vec<String>,
+}
+
+/// What a block space is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellKind {
+    Rooftop,
+    Alley,
+    BlackMarket,
+}
+
+/// A rooftop card face: a treasure's value or an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    Treasure(u32),
+    Event(RooftopEvent),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policeman {
+    pub at: Post,
+    pub facing: Facing,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thief {
+    pub player: String,
+    pub at: Space,
+    /// Treasure cards carried, by name. Secret to the other seats.
+    pub hand: Vec<String>,
+    pub equipment: Vec<String>,
+    pub fame: u32,
+    /// Arrested and not yet freed or acquitted.
+    pub in_prison: bool,
+}
+
+/// A choice the acting thief owes before play goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Choice {
+    /// Convicted at trial: give up one treasure.
+    ConvictionDiscard,
+    /// Bitten by a Dog: give up an item or a treasure.
+    DogDiscard,
+    /// Caught in a Trap: pick a street of the block to land on.
+    TrapLanding,
+    /// A Stake-out: place a policeman beside the Prison.
+    StakeOutPoliceman,
+    /// Four items: give one up.
+    EquipmentOverflow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The turn opens by moving a policeman.
+    Policeman,
+    /// In prison with treasure: the trial roll is due.
+    Trial,
+    /// Spending action points.
+    Actions,
+    Choice(Choice),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub seat: Seat,
+    pub stage: Stage,
+    pub ap: u32,
+    /// The turn ends once the pending choice is made (an event was robbed).
+    pub ending: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// Rolling for who starts; only `contenders` roll (all, or those tied).
+    Order {
+        contenders: Vec<Seat>,
+    },
+    /// The last players in turn order place the first two policemen.
+    Placing {
+        seat: Seat,
+    },
+    Playing(Turn),
+    Over,
+}
+
+/// How the night ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One winner, or several Great Thieves sharing the title.
+    pub winners: Vec<Seat>,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The game's dice mode: `legal` says which outcomes the table must supply.
+    pub dice: DiceMode,
+    pub rows: u32,
+    pub cols: u32,
+    /// Row-major, `rows * cols`.
+    pub blocks: Vec<Block>,
+    /// Rooftop spaces whose card was taken, as `s<row>.<col>`.
+    pub robbed: BTreeSet<Space>,
+    /// Every rooftop card face by name.
+    pub faces: BTreeMap<String, Face>,
+    /// Rooftop cards still face down on the board, by name (sorted). Which
+    /// rooftop holds which is drawn when it is robbed.
+    pub pool: Vec<String>,
+    /// Rooftop cards discarded (Dog, conviction, buying) or turned into Fame.
+    pub rooftop_discard: Vec<String>,
+    /// How many rooftop cards this game uses (49 or 70).
+    pub rooftop_total: u32,
+    pub items: BTreeMap<String, Item>,
+    /// Equipment cards never yet seen, by name (sorted): the deck's top part.
+    pub deck_unseen: Vec<String>,
+    /// Equipment cards put under the deck, top first.
+    pub deck_bottom: Vec<String>,
+    pub offer: Vec<String>,
+    pub equipment_discard: Vec<String>,
+    pub equipment_total: u32,
+    pub policemen: Vec<Policeman>,
+    pub thieves: Vec<Thief>,
+    /// Seats in turn order, once rolled.
+    pub order: Vec<Seat>,
+    pub round: u32,
+    pub round_limit: u32,
+    pub phase: Phase,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    pub fn grid(&self) -> Grid {
+        Grid {
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
+
+    pub fn block(&self, r: u32, c: u32) -> &Block {
+        &self.blocks[(r * self.cols + c) as usize]
+    }
+
+    /// The grid position of the Lair or the Prison.
+    pub fn special_at(&self, special: Special) -> (u32, u32) {
+        let i = self
+            .blocks
+            .iter()
+            .position(|b| b.special == Some(special))
+            .expect("every board has its Lair and Prison") as u32;
+        (i / self.cols, i % self.cols)
+    }
+
+    /// What the block space at `(row, col)` is; `None` off the board or on
+    /// the Lair or Prison piece.
+    pub fn cell(&self, row: u32, col: u32) -> Option<CellKind> {
+        if row >= 3 * self.rows || col >= 3 * self.cols {
+            return None;
+        }
+        let b = self.block(row / 3, col / 3);
+        let ch = b
+            .layout
+            .get((row % 3) as usize)?
+            .chars()
+            .nth((col % 3) as usize)?;
+        match ch {
+            'R' => Some(CellKind::Rooftop),
+            'A' => Some(CellKind::Alley),
+            'M' => Some(CellKind::BlackMarket),
+            _ => None,
+        }
+    }
+
+    pub fn is_rooftop(&self, space: Space) -> bool {
+        matches!(space, Space::Cell { row, col } if self.cell(row, col) == Some(CellKind::Rooftop))
+    }
+
+    /// Every rooftop space on the board.
+    pub fn rooftops(&self) -> Vec<Space> {
+        let mut out = Vec::new();
+        for row in 0..3 * self.rows {
+            for col in 0..3 * self.cols {
+                if self.cell(row, col) == Some(CellKind::Rooftop) {
+                    out.push(Space::Cell { row, col });
+                }
+            }
+        }
+        out
+    }
+
+    pub fn thief(&self, seat: Seat) -> &Thief {
+        &self.thieves[seat as usize]
+    }
+
+    pub fn name(&self, seat: Seat) -> &str {
+        &self.thieves[seat as usize].player
+    }
+
+    pub fn has(&self, seat: Seat, effect: Effect) -> bool {
+        self.thief(seat)
+            .equipment
+            .iter()
+            .any(|n| self.items.get(n).is_some_and(|i| i.effect == effect))
+    }
+
+    /// The name of the item with `effect` that `seat` holds.
+    pub fn item_with(&self, seat: Seat, effect: Effect) -> Option<String> {
+        self.thief(seat)
+            .equipment
+            .iter()
+            .find(|n| self.items.get(*n).is_some_and(|i| i.effect == effect))
+            .cloned()
+    }
+
+    /// How many rooftop cards `seat` may carry.
+    pub fn carry_limit(&self, seat: Seat) -> usize {
+        if self.has(seat, Effect::Backpack) {
+            4
+        } else {
+            3
+        }
+    }
+
+    pub fn value(&self, card: &str) -> u32 {
+        match self.faces.get(card) {
+            Some(Face::Treasure(v)) => *v,
+            _ => 0,
+        }
+    }
+
+    pub fn hand_value(&self, seat: Seat) -> u32 {
+        self.thief(seat).hand.iter().map(|c| self.value(c)).sum()
+    }
+
+    /// Every street some policeman watches.
+    pub fn watched(&self) -> BTreeSet<Street> {
+        self.policemen
+            .iter()
+            .flat_map(|p| self.grid().watched(p.at, p.facing))
+            .collect()
+    }
+
+    pub fn policeman_at(&self, post: Post) -> Option<usize> {
+        self.policemen.iter().position(|p| p.at == post)
+    }
+
+    pub fn max_policemen(&self) -> usize {
+        self.thieves.len() + 1
+    }
+
+    pub fn turn(&self) -> Option<&Turn> {
+        match &self.phase {
+            Phase::Playing(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The seat after `seat` in turn order.
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        let i = self.order.iter().position(|&s| s == seat).unwrap_or(0);
+        self.order[(i + 1) % self.order.len()]
+    }
+
+    /// Rooftop cards in hands, counted by the engine for the conservation check.
+    pub fn cards_accounted(&self) -> usize {
+        self.pool.len()
+            + self.rooftop_discard.len()
+            + self.thieves.iter().map(|t| t.hand.len()).sum::<usize>()
+    }
+
+    pub fn items_accounted(&self) -> usize {
+        self.deck_unseen.len()
+            + self.deck_bottom.len()
+            + self.offer.len()
+            + self.equipment_discard.len()
+            + self
+                .thieves
+                .iter()
+                .map(|t| t.equipment.len())
+                .sum::<usize>()
+    }
+}
