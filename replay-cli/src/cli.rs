@@ -76,6 +76,9 @@ pub enum Command {
     /// Tell a game as a story in Markdown, plain text, HTML or JSON.
     Narrate(NarrateArgs),
     /// Write a game's events as JSON Lines (one event per line, envelope included).
+    #[command(
+        after_help = "A branch with no events of its own is not exported; its forks re-import as forks of its parent."
+    )]
     Export(ExportArgs),
     /// Recreate a game from a JSON Lines export (same id, same hashes, new tokens).
     Import(ImportArgs),
