@@ -114,10 +114,13 @@ fn an_illegal_maneuver_exits_1_naming_the_restriction() {
         1,
     );
     assert!(
-        stderr.contains("lostworlds.restriction") || stderr.contains("lostworlds.extended_range"),
+        stderr.contains("(rule: lostworlds.restriction)"),
         "{stderr}"
     );
-    assert!(stderr.to_lowercase().contains("extended range"), "{stderr}");
+    assert!(
+        stderr.contains("\"Do only Extended Range next turn\""),
+        "the message quotes the order in force: {stderr}"
+    );
     let events = cli.json(&["log", &game]);
     assert_eq!(
         events.as_array().map(Vec::len),
@@ -250,7 +253,7 @@ fn verify_finds_a_hand_tampered_event() {
         db.flush().unwrap();
     }
     let (stdout, _) = cli.fails(&["verify", &game], 1);
-    assert!(stdout.contains("seq 3") || stdout.contains("3"), "{stdout}");
+    assert!(stdout.contains(": BAD at seq 3:"), "{stdout}");
     let report = cli.run(&["--json", "verify", &game]);
     // The report is the first line; the error object follows it.
     let stdout = String::from_utf8(report.stdout).unwrap();

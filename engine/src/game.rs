@@ -22,11 +22,36 @@ pub struct LegalAction {
     pub needs: Vec<String>,
 }
 
-/// What `decide` made of an action: the body to store and its narration.
-#[derive(Debug, Clone, PartialEq)]
+/// What `decide` made of an action: the body to store, its narration, and
+/// the state it leads to.
+#[derive(Debug)]
 pub struct Decision {
     pub body: ActionAccepted,
     pub narration: Vec<String>,
+    /// The state after the facts, already folded to narrate them; hand it to
+    /// [`Game::accept`] once the event is stored instead of folding it again.
+    pub next: NextState,
+}
+
+/// The folded state a [`Decision`] leads to, for the event at `seq`.
+pub struct NextState {
+    seq: u64,
+    state: Box<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for NextState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NextState")
+            .field("seq", &self.seq)
+            .finish_non_exhaustive()
+    }
+}
+
+impl NextState {
+    /// The seq of the event this state follows.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
 }
 
 /// A folded state that can be cached and restored (a snapshot).
@@ -466,7 +491,29 @@ impl Game {
                 chance: chance.into_draws(),
             },
             narration,
+            next: NextState {
+                seq: self.seq + 1,
+                state: after,
+            },
         })
+    }
+
+    /// Moves on to the state a decision of this game led to, once its event
+    /// is stored: the same as folding that event, without folding it twice.
+    pub fn accept(&mut self, next: NextState) -> Result<(), EngineError> {
+        if next.seq != self.seq + 1 {
+            return Err(EngineError::BadEvent {
+                seq: next.seq,
+                message: format!(
+                    "a decision for seq {} accepted at seq {}",
+                    next.seq, self.seq
+                ),
+            });
+        }
+        self.state = next.state;
+        self.seq = next.seq;
+        self.chapter = self.kind.chapter(self.state.as_ref());
+        Ok(())
     }
 
     pub fn legal(&self, seat: Option<Seat>) -> Vec<LegalAction> {

@@ -731,7 +731,7 @@ impl Journal {
                 }
                 Ok(appended) => {
                     let event = &appended.events[0];
-                    folded.apply(event)?;
+                    folded.accept(decision.next)?;
                     if self.snapshot_due(event.seq) {
                         self.keep_snapshot(game, branch, &folded.snapshot());
                     }
@@ -816,22 +816,10 @@ impl Journal {
                     actor,
                     body: Body::ActionAccepted(decision.body),
                 };
-                // Fold the decision so the next action is decided against it;
-                // apply reads only the seq and the body.
-                let provisional = Event {
-                    game: game.to_string(),
-                    branch: branch.to_string(),
-                    seq: folded.seq() + 1,
-                    recorded_at_ms: draft.recorded_at_ms,
-                    actor,
-                    schema_version: tabletape_events::SCHEMA_VERSION,
-                    idempotency_key: None,
-                    prev_hash: String::new(),
-                    hash: String::new(),
-                    body: draft.body.clone(),
-                };
-                folded.apply(&provisional)?;
-                if self.snapshot_due(provisional.seq) {
+                // The next action is decided against this one's outcome.
+                let seq = decision.next.seq();
+                folded.accept(decision.next)?;
+                if self.snapshot_due(seq) {
                     snapshots.push(folded.snapshot());
                 }
                 told.push((decision.narration, folded.is_over()));
