@@ -165,6 +165,7 @@ pub fn play_random(
             .legal(game, branch, None)
             .expect("legal")
             .into_iter()
+            .map(|l| l.with_words())
             .filter(|l| l.needs.is_empty())
             .collect();
         if legal.is_empty() {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{Body, DiceMode, Event};
-use tabletape_store::{Journal, NewGame};
+use tabletape_store::{Access, Journal, NewGame};
 use tabletape_tests::{play_random, seeds};
 
 /// The kinds and table set-ups random play covers.
@@ -95,7 +95,9 @@ fn random_legal_play_replays_forks_and_round_trips() {
             for i in 0..3 {
                 let k = pick.range(1, head as u32) as u64;
                 let name = format!("what-if-{i}");
-                let branch = journal.fork(&game, "main", k, Some(&name), None).unwrap();
+                let branch = journal
+                    .fork(&game, "main", k, Some(&name), None, Access::Owner)
+                    .unwrap();
                 assert_eq!(branch.head_seq, k, "{ctx}: fork head");
                 let forked = journal.game_at(&game, &name, None).unwrap();
                 let prefix = Game::fold(&events[..k as usize]).unwrap();

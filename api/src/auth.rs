@@ -56,11 +56,6 @@ pub fn acting_seat(
     }
 }
 
-/// Whether the caller holds one of the game's tokens (not just public access).
-pub fn holds_token(access: &Access) -> bool {
-    !matches!(access, Access::Public)
-}
-
 fn refused(err: JournalError, token: Option<&str>) -> AppError {
     match err {
         JournalError::Forbidden(message) if token.is_none() => AppError::Unauthorized(message),

@@ -6,7 +6,7 @@
 //! header; whether the token is needed, and whose it is, is decided by the
 //! journal (see `auth`).
 
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
@@ -37,6 +37,25 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
         let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
         Ok(Params(value))
+    }
+}
+
+/// The `{id}` segment of a game's route; one that is not UTF-8 once
+/// percent-decoded (`/games/%ff`) is a 400 JSON error, not axum's plain text.
+#[derive(Debug)]
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(GameId(id)),
+            Err(rejection) => Err(AppError::BadRequest(format!(
+                "the game id in the path cannot be read: {}",
+                rejection.body_text()
+            ))),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -21,13 +21,13 @@ use serde_json::Value;
 use tabletape_engine::{Format, KindInfo, LegalAction};
 use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
 use tabletape_store::{
-    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError,
-    NewGame, PackSource, ReplayStep, StateView, VerifyReport,
+    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
+    Listing, NewGame, PackSource, ReplayStep, ShownEvent, StateView, VerifyReport, GAMES_PAGE_MAX,
 };
 
-use crate::auth::{acting_seat, holds_token, read_access, write_access};
+use crate::auth::{acting_seat, read_access, write_access};
 use crate::error::{too_large_message, AppError};
-use crate::extract::{idempotency_header, Bearer, JsonBody, Params};
+use crate::extract::{idempotency_header, Bearer, GameId, JsonBody, Params};
 
 /// Every route, before the journal is attached.
 pub fn router() -> Router<Journal> {
@@ -49,6 +49,7 @@ pub fn router() -> Router<Journal> {
         .route("/games/{id}/narrative", get(narrative))
         .route("/games/{id}/export", get(export))
         .route("/games/{id}/verify", get(verify))
+        .route("/backup", get(backup))
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
 }
@@ -94,27 +95,34 @@ async fn kinds() -> Json<Vec<KindInfo>> {
     Json(tabletape_engine::kinds().iter().map(|k| k.info()).collect())
 }
 
-/// Public games, plus every game the caller's token belongs to.
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    /// List the games with ids after this one (the `next` of the page before).
+    after: Option<String>,
+    limit: Option<usize>,
+}
+
+/// A page of the public games and the games the caller's token opens (every
+/// game for the admin), read from stored records (no game is folded).
 async fn list_games(
     State(journal): State<Journal>,
     bearer: Bearer,
-) -> Result<Json<Vec<GameSummary>>, AppError> {
+    Params(q): Params<ListQuery>,
+) -> Result<Json<GamesPage>, AppError> {
     blocking(move || {
-        let mut visible = Vec::new();
-        for game in journal.games()? {
-            let readable = game.public
-                || match bearer.token() {
-                    // A token of another game is not an error here: the list just skips it.
-                    Some(token) => journal
-                        .access(&game.game, Some(token))
-                        .is_ok_and(|a| holds_token(&a)),
-                    None => false,
-                };
-            if readable {
-                visible.push(game);
+        let listing = if journal.is_admin(bearer.token())? {
+            Listing::Everything
+        } else {
+            Listing::For {
+                token: bearer.token(),
             }
-        }
-        Ok(Json(visible))
+        };
+        let limit = q.limit.unwrap_or(GAMES_PAGE_MAX);
+        Ok(Json(journal.list_games(
+            listing,
+            q.after.as_deref(),
+            limit,
+        )?))
     })
     .await
 }
@@ -159,32 +167,16 @@ async fn create_game(
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)).into_response())
 }
 
-/// One game's summary. Built from this game's record alone: `Journal::games`
-/// folds every game in the store, which one summary should not pay for.
+/// One game's summary, as the caller may know it: the seed is the owner's
+/// until the game is over; everyone sees the commitment to it.
 async fn summary(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
 ) -> Result<Json<GameSummary>, AppError> {
     blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
-        let meta = journal
-            .log()
-            .game(&id)
-            .map_err(JournalError::from)?
-            .ok_or_else(|| AppError::NotFound(format!("no game `{id}`")))?;
-        let branches = journal.branches(&id)?;
-        let main = journal.game_at(&id, MAIN_BRANCH, None)?;
-        Ok(Json(GameSummary {
-            game: meta.game,
-            kind: meta.kind,
-            players: meta.players,
-            created_at_ms: meta.created_at_ms,
-            seq: main.seq(),
-            branches: branches.len(),
-            over: main.is_over(),
-            public: meta.public,
-        }))
+        let access = read_access(&journal, &id, bearer.token())?;
+        Ok(Json(journal.summary(&id, access.viewer())?))
     })
     .await
 }
@@ -199,7 +191,7 @@ struct LegalQuery {
 /// owner (for any seat, or the whole table) and each seat (for itself).
 async fn legal(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<LegalQuery>,
 ) -> Result<Json<Vec<LegalAction>>, AppError> {
@@ -223,7 +215,7 @@ struct ActBody {
 
 async fn act(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     headers: HeaderMap,
     JsonBody(body): JsonBody<ActBody>,
@@ -267,10 +259,10 @@ struct EventsQuery {
 
 async fn events(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<EventsQuery>,
-) -> Result<Json<Vec<tabletape_events::Event>>, AppError> {
+) -> Result<Json<Vec<ShownEvent>>, AppError> {
     blocking(move || {
         let access = read_access(&journal, &id, bearer.token())?;
         let from = q.from.unwrap_or(1);
@@ -300,7 +292,7 @@ struct StateQuery {
 
 async fn state(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<StateQuery>,
 ) -> Result<Json<StateView>, AppError> {
@@ -324,7 +316,7 @@ struct ReplayQuery {
 
 async fn replay(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<ReplayQuery>,
 ) -> Result<Json<Vec<ReplayStep>>, AppError> {
@@ -342,12 +334,12 @@ async fn replay(
 
 async fn branches(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
 ) -> Result<Json<Vec<BranchInfo>>, AppError> {
     blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
-        Ok(Json(journal.branches(&id)?))
+        let access = read_access(&journal, &id, bearer.token())?;
+        Ok(Json(journal.branches_as(&id, access.viewer())?))
     })
     .await
 }
@@ -372,29 +364,26 @@ struct Forked {
 }
 
 /// Forking is open to every token holder: exploring "what if" changes nothing
-/// on the branch forked from.
+/// on the branch forked from. A seat's fork never inherits the dice to come
+/// (see `Journal::fork`).
 async fn fork(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     JsonBody(body): JsonBody<ForkBody>,
 ) -> Result<(StatusCode, Json<Forked>), AppError> {
     let forked = blocking(move || {
-        write_access(&journal, &id, bearer.token())?;
+        let access = write_access(&journal, &id, bearer.token())?;
         let from = branch_or_main(body.from);
-        let branch = journal.fork(&id, &from, body.at, body.name.as_deref(), body.reseed)?;
-        let mut narration = Vec::new();
-        if branch.head_seq > body.at {
-            // Only the branch's own events (a reseed) are new; fold to the fork
-            // point (from a snapshot) and tell just those.
-            let mut game = journal.game_at(&id, &branch.name, Some(body.at))?;
-            for event in journal.events(&id, &branch.name, body.at + 1, None)? {
-                narration.extend(
-                    game.apply(&event)
-                        .map_err(|err| AppError::Internal(err.to_string()))?,
-                );
-            }
-        }
+        let branch = journal.fork(
+            &id,
+            &from,
+            body.at,
+            body.name.as_deref(),
+            body.reseed,
+            access,
+        )?;
+        let narration = journal.narrate_since(&id, &branch.name, body.at, access.viewer())?;
         Ok(Forked {
             seq: branch.head_seq,
             branch,
@@ -413,7 +402,7 @@ struct NarrativeQuery {
 
 async fn narrative(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<NarrativeQuery>,
 ) -> Result<Response, AppError> {
@@ -448,7 +437,7 @@ struct BranchQuery {
 /// branch) main's then every other branch's own events.
 async fn export(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<BranchQuery>,
 ) -> Result<Response, AppError> {
@@ -474,7 +463,19 @@ async fn export(
         Ok((id, lines))
     })
     .await?;
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{id}.jsonl\""))
+    // Ids are checked at creation and import, but a store written by an
+    // older build may hold any: only safe characters reach the header.
+    let file: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file}.jsonl\""))
         .map_err(|err| AppError::Internal(format!("game id is not a header value: {err}")))?;
     Ok((
         [
@@ -489,11 +490,18 @@ async fn export(
         .into_response())
 }
 
-/// Recreates an exported game (same id, same hashes) with fresh tokens.
+/// Recreates an exported game (same id, same hashes) with fresh tokens,
+/// which go to the admin: only the store's admin may import.
 async fn import(
     State(journal): State<Journal>,
+    bearer: Bearer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), AppError> {
+    let admin = {
+        let journal = journal.clone();
+        blocking(move || admin_only(&journal, bearer.token(), "importing a game")).await
+    };
+    admin?;
     let body = body.map_err(|rejection| match rejection.status() {
         StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge(too_large_message()),
         _ => AppError::BadRequest(rejection.body_text()),
@@ -507,6 +515,44 @@ async fn import(
     Ok((StatusCode::CREATED, Json(imported)))
 }
 
+/// Refuses anyone but the store's admin: 401 without a token, 403 with another.
+fn admin_only(journal: &Journal, token: Option<&str>, what: &str) -> Result<(), AppError> {
+    if journal.is_admin(token)? {
+        return Ok(());
+    }
+    let message = format!("{what} needs the store's admin token (printed once by `tabletape serve`, or set with --admin-token-file)");
+    Err(match token {
+        None => AppError::Unauthorized(message),
+        Some(_) => AppError::Forbidden(message),
+    })
+}
+
+/// Every game of the store as one JSON Lines backup (see `Journal::backup`),
+/// for the admin; safe while the store is served.
+async fn backup(State(journal): State<Journal>, bearer: Bearer) -> Result<Response, AppError> {
+    let lines = blocking(move || {
+        admin_only(&journal, bearer.token(), "a backup")?;
+        let mut lines = Vec::new();
+        journal.backup(&mut lines)?;
+        Ok(lines)
+    })
+    .await?;
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("application/x-ndjson"),
+            ),
+            (
+                CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"tabletape-backup.jsonl\""),
+            ),
+        ],
+        lines,
+    )
+        .into_response())
+}
+
 /// The result of checking one game: every branch's hash chain and strict replay.
 #[derive(Debug, Serialize)]
 struct Verified {
@@ -517,12 +563,12 @@ struct Verified {
 
 async fn verify(
     State(journal): State<Journal>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     bearer: Bearer,
 ) -> Result<Json<Verified>, AppError> {
     blocking(move || {
-        read_access(&journal, &id, bearer.token())?;
-        let branches = journal.verify(Some(&id))?;
+        let access = read_access(&journal, &id, bearer.token())?;
+        let branches = journal.verify_as(&id, access.viewer())?;
         Ok(Json(Verified {
             ok: branches.iter().all(|b| b.problem.is_none()),
             game: id,

@@ -2,229 +2,14 @@
 //! store: every endpoint, every status the design brief names, and the token
 //! rules. Actions come from the game's own `legal` list, never hand-guessed.
 
+mod common;
+
 use axum::body::Body;
-use axum::http::{header, HeaderMap, Method, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::{header, Method, Request, StatusCode};
+use common::{request, Api, Table};
 use serde_json::{json, Value};
-use tabletape_api::app;
 use tabletape_store::Journal;
 use tempfile::TempDir;
-use tower::ServiceExt;
-
-/// One API over its own temporary store.
-struct Api {
-    app: Router,
-    _dir: TempDir,
-}
-
-/// A response, read whole.
-struct Reply {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).expect("UTF-8 body")
-    }
-
-    fn content_type(&self) -> &str {
-        self.headers
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap())
-            .unwrap_or("")
-    }
-
-    /// Asserts the status, printing the body when it differs.
-    fn expect(self, status: StatusCode) -> Reply {
-        assert_eq!(
-            self.status,
-            status,
-            "unexpected status; body: {}",
-            String::from_utf8_lossy(&self.body)
-        );
-        self
-    }
-
-    /// Asserts a JSON error response with this status and code.
-    fn expect_error(self, status: StatusCode, code: &str) -> Value {
-        let reply = self.expect(status);
-        assert!(
-            reply.content_type().starts_with("application/json"),
-            "{}",
-            reply.content_type()
-        );
-        let body = reply.json();
-        assert_eq!(body["error"], code, "{body}");
-        assert!(!body["message"].as_str().unwrap().is_empty(), "{body}");
-        body
-    }
-}
-
-/// A game created through the API, with its tokens.
-struct Table {
-    id: String,
-    owner: String,
-    seats: Vec<String>,
-}
-
-impl Api {
-    fn new() -> Api {
-        let dir = TempDir::new().unwrap();
-        let journal = Journal::open(&dir.path().join("store")).unwrap();
-        Api {
-            app: app(journal),
-            _dir: dir,
-        }
-    }
-
-    async fn send(&self, request: Request<Body>) -> Reply {
-        let response = self.app.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .unwrap()
-            .to_bytes()
-            .to_vec();
-        Reply {
-            status,
-            headers,
-            body,
-        }
-    }
-
-    async fn get(&self, uri: &str, token: Option<&str>) -> Reply {
-        self.send(
-            request(Method::GET, uri, token)
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn post(&self, uri: &str, token: Option<&str>, body: &Value) -> Reply {
-        self.send(
-            request(Method::POST, uri, token)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn create(&self, extra: Value) -> Table {
-        let mut body = json!({"kind": "lostworlds", "players": ["Nowa", "Grim"], "seed": 7});
-        for (k, v) in extra.as_object().unwrap() {
-            body[k] = v.clone();
-        }
-        let reply = self
-            .post("/games", None, &body)
-            .await
-            .expect(StatusCode::CREATED);
-        let created = reply.json();
-        let id = created["game"].as_str().unwrap().to_string();
-        assert_eq!(
-            reply.headers.get(header::LOCATION).unwrap(),
-            &format!("/games/{id}")
-        );
-        Table {
-            id,
-            owner: created["owner_token"].as_str().unwrap().to_string(),
-            seats: created["seats"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["token"].as_str().unwrap().to_string())
-                .collect(),
-        }
-    }
-
-    /// The first action open to `seat` now, asked with that seat's token.
-    async fn first_legal(&self, table: &Table, seat: usize) -> Value {
-        let uri = format!("/games/{}/legal", table.id);
-        let legal = self
-            .get(&uri, Some(&table.seats[seat]))
-            .await
-            .expect(StatusCode::OK)
-            .json();
-        let legal = legal.as_array().unwrap();
-        assert!(!legal.is_empty(), "seat {seat} has no legal action");
-        // A seat's token asks for that seat's actions only.
-        assert!(
-            legal.iter().all(|l| l["action"]["seat"] == seat),
-            "{legal:?}"
-        );
-        legal[0]["action"].clone()
-    }
-
-    /// Plays the first legal action of whichever seat can act on `main`, as that seat.
-    async fn play_one(&self, table: &Table) -> Value {
-        self.play_one_on(table, "main").await
-    }
-
-    /// Plays the first legal action of whichever seat can act on `branch`.
-    async fn play_one_on(&self, table: &Table, branch: &str) -> Value {
-        for (seat, token) in table.seats.iter().enumerate() {
-            let uri = format!("/games/{}/legal?branch={branch}", table.id);
-            let legal = self
-                .get(&uri, Some(token))
-                .await
-                .expect(StatusCode::OK)
-                .json();
-            if let Some(first) = legal.as_array().unwrap().first() {
-                let action = json!({"action": first["action"], "branch": branch, "seat": seat});
-                return self
-                    .post(
-                        &format!("/games/{}/actions", table.id),
-                        Some(token),
-                        &action,
-                    )
-                    .await
-                    .expect(StatusCode::CREATED)
-                    .json();
-            }
-        }
-        panic!("no seat can act on {branch}");
-    }
-
-    async fn import(&self, ndjson: Vec<u8>) -> Reply {
-        let req = Request::post("/games/import")
-            .header(header::CONTENT_TYPE, "application/x-ndjson")
-            .body(Body::from(ndjson))
-            .unwrap();
-        self.send(req).await
-    }
-
-    async fn head(&self, table: &Table) -> u64 {
-        let events = self
-            .get(&format!("/games/{}/events", table.id), Some(&table.owner))
-            .await
-            .expect(StatusCode::OK)
-            .json();
-        let events = events.as_array().unwrap();
-        let last = events.last().unwrap()["seq"].as_u64().unwrap();
-        assert_eq!(last, events.len() as u64, "events are gap-free from seq 1");
-        last
-    }
-}
-
-fn request(method: Method, uri: &str, token: Option<&str>) -> axum::http::request::Builder {
-    let builder = Request::builder().method(method).uri(uri);
-    match token {
-        Some(token) => builder.header(header::AUTHORIZATION, format!("Bearer {token}")),
-        None => builder,
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_answers_over_tcp() {
@@ -765,7 +550,8 @@ async fn a_public_game_is_readable_without_a_token() {
         .expect_error(StatusCode::UNAUTHORIZED, "unauthorized");
 
     let anyone = api.get("/games", None).await.expect(StatusCode::OK).json();
-    let ids: Vec<&str> = anyone
+    assert_eq!(anyone["next"], Value::Null, "{anyone}");
+    let ids: Vec<&str> = anyone["games"]
         .as_array()
         .unwrap()
         .iter()
@@ -777,7 +563,7 @@ async fn a_public_game_is_readable_without_a_token() {
         .await
         .expect(StatusCode::OK)
         .json();
-    let mut ids: Vec<&str> = seated
+    let mut ids: Vec<&str> = seated["games"]
         .as_array()
         .unwrap()
         .iter()
@@ -787,6 +573,24 @@ async fn a_public_game_is_readable_without_a_token() {
     let mut want = vec![public.id.as_str(), private.id.as_str()];
     want.sort();
     assert_eq!(ids, want);
+    // Pages of one: the first game, then the second from where it stopped.
+    let first = api
+        .get("/games?limit=1", Some(&private.seats[1]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(first["games"].as_array().unwrap().len(), 1, "{first}");
+    assert_eq!(first["games"][0]["game"], want[0]);
+    let after = first["next"].as_str().unwrap();
+    let second = api
+        .get(
+            &format!("/games?limit=1&after={after}"),
+            Some(&private.seats[1]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(second["games"][0]["game"], want[1], "{second}");
 }
 
 #[tokio::test]
@@ -877,10 +681,12 @@ async fn forks_with_and_without_reseed() {
     api.play_one(&table).await;
     let uri = format!("/games/{}/branches", table.id);
 
+    // The owner may inherit the parent's dice (a seat's fork never does:
+    // see adversary.rs).
     let plain = api
         .post(
             &uri,
-            Some(&table.seats[0]),
+            Some(&table.owner),
             &json!({"at": 2, "name": "what-if"}),
         )
         .await

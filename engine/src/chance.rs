@@ -48,7 +48,10 @@ impl Chance {
         });
     }
 
-    fn check_supplied<T>(
+    /// Rejects an outcome supplied in digital mode. Deciders call it up front
+    /// for a field they may never reach, so whether it is refused cannot
+    /// depend on what the dice would have done.
+    pub fn check_supplied<T>(
         &self,
         what: &str,
         field: &str,
@@ -102,6 +105,32 @@ impl Chance {
         field: &str,
         supplied: Option<&str>,
     ) -> Result<usize, Rejection> {
+        self.pick_from(what, options, field, supplied, None)
+    }
+
+    /// [`Chance::pick`] among options the one acting may not see (another
+    /// seat's hand, cards face down): a rejection names the kind of value
+    /// wanted (`wanted`, such as "a card from Bo's hand") and never lists
+    /// the options.
+    pub fn pick_hidden(
+        &mut self,
+        what: &str,
+        options: &[String],
+        field: &str,
+        supplied: Option<&str>,
+        wanted: &str,
+    ) -> Result<usize, Rejection> {
+        self.pick_from(what, options, field, supplied, Some(wanted))
+    }
+
+    fn pick_from(
+        &mut self,
+        what: &str,
+        options: &[String],
+        field: &str,
+        supplied: Option<&str>,
+        hidden: Option<&str>,
+    ) -> Result<usize, Rejection> {
         self.check_supplied(what, field, &supplied)?;
         if options.is_empty() {
             return reject(
@@ -114,10 +143,15 @@ impl Chance {
             (DiceMode::Physical, None) => {
                 return reject(
                     "physical.draw_needed",
-                    format!(
-                        "draw needed: the {what}; give it as `{field}`, one of {}",
-                        options.join(", ")
-                    ),
+                    match hidden {
+                        Some(wanted) => format!(
+                            "draw needed: the {what}; give it as `{field}`, naming {wanted} as the table drew it"
+                        ),
+                        None => format!(
+                            "draw needed: the {what}; give it as `{field}`, one of {}",
+                            options.join(", ")
+                        ),
+                    },
                 )
             }
             (DiceMode::Physical, Some(name)) => match options.iter().position(|o| o == name) {
@@ -125,10 +159,15 @@ impl Chance {
                 None => {
                     return reject(
                         "physical.impossible_draw",
-                        format!(
-                            "impossible draw for the {what}: `{name}` is not among {}",
-                            options.join(", ")
-                        ),
+                        match hidden {
+                            Some(wanted) => format!(
+                                "impossible draw for the {what}: `{name}` is not {wanted}"
+                            ),
+                            None => format!(
+                                "impossible draw for the {what}: `{name}` is not among {}",
+                                options.join(", ")
+                            ),
+                        },
                     )
                 }
             },

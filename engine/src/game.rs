@@ -8,18 +8,81 @@ use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletape_events::{ActionAccepted, Body, DiceMode, Event, GameCreated, Seat};
+use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
 
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
-use crate::rules::{KindInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Rules, Setup, Viewer};
 
-/// One action open now, as JSON ready to submit.
+/// One action open now, as JSON ready to submit once `needs` is met.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegalAction {
     pub action: Value,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub needs: Vec<String>,
+}
+
+/// What a need for free text says after the field's path.
+const OWN_WORDS: &str = "the table's own words in place of ";
+
+impl LegalAction {
+    /// The action with each placeholder replaced by its own words without
+    /// the brackets (`<avatar of Bo>` becomes `avatar of Bo`) and the needs
+    /// for them met: plain, distinct text for tests and quick tables.
+    pub fn with_words(&self) -> LegalAction {
+        fn fill(value: &mut Value) {
+            match value {
+                Value::String(s) if is_placeholder(s) => *s = s[1..s.len() - 1].to_string(),
+                Value::Array(items) => items.iter_mut().for_each(fill),
+                Value::Object(map) => map.values_mut().for_each(fill),
+                _ => {}
+            }
+        }
+        let mut action = self.action.clone();
+        fill(&mut action);
+        LegalAction {
+            action,
+            needs: self
+                .needs
+                .iter()
+                .filter(|n| !n.contains(OWN_WORDS))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Whether a string is a `legal` placeholder (`<avatar of Bo>`).
+fn is_placeholder(s: &str) -> bool {
+    s.len() > 2 && s.starts_with('<') && s.ends_with('>')
+}
+
+/// Every placeholder `legal` left in an action, with its path
+/// (`avatar.name`), in document order: free text the table must write.
+pub fn placeholders(action: &Value) -> Vec<(String, String)> {
+    fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::String(s) if is_placeholder(s) => out.push((path.join("."), s.clone())),
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    walk(v, path, out);
+                    path.pop();
+                }
+            }
+            Value::Object(map) => {
+                for (k, v) in map {
+                    path.push(k.clone());
+                    walk(v, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(action, &mut Vec::new(), &mut out);
+    out
 }
 
 /// What `decide` made of an action: the body to store, its narration, and
@@ -79,21 +142,38 @@ pub trait DynRules: Send + Sync {
         action: &Value,
         chance: &mut Chance,
     ) -> Result<Vec<Value>, Rejection>;
-    /// Applies facts, returning their narration as `viewer` may read it:
-    /// each fact is redacted for `viewer` against the state just before it.
+    /// Applies the facts of the event at `seq`, acted by `by`, returning
+    /// their narration as `viewer` may read it: each fact is redacted for
+    /// `viewer` against the state just before it.
     fn apply(
         &self,
         state: &mut dyn Any,
         facts: &[Value],
         seq: u64,
+        by: Option<Seat>,
         viewer: Viewer,
     ) -> Result<Vec<String>, EngineError>;
-    /// The facts as `viewer` may know them (see [`Rules::redact`]).
-    fn redact(&self, facts: &[Value], viewer: Viewer) -> Result<Vec<Value>, EngineError>;
+    /// The facts of the event at `seq`, acted by `by`, as `viewer` may know
+    /// them judged from `head` (see [`Rules::redact`]).
+    fn redact(
+        &self,
+        head: &dyn Any,
+        facts: &[Value],
+        seq: u64,
+        by: Option<Seat>,
+        viewer: Viewer,
+    ) -> Result<Vec<Value>, EngineError>;
     /// The action as `viewer` may know it (see [`Rules::redact_action`]).
     /// An action this kind cannot read is returned as is: it was stored, so
     /// it is shown, and hiding is only for what the kind understands.
-    fn redact_action(&self, action: &Value, viewer: Viewer) -> Value;
+    fn redact_action(
+        &self,
+        head: &dyn Any,
+        action: &Value,
+        seq: u64,
+        by: Option<Seat>,
+        viewer: Viewer,
+    ) -> Value;
     fn chapter(&self, state: &dyn Any) -> String;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
@@ -196,9 +276,21 @@ impl<R: Rules> DynRules for Kind<R> {
     fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction> {
         R::legal(typed::<R>(state), seat)
             .into_iter()
-            .map(|l| LegalAction {
-                action: serde_json::to_value(&l.action).expect("actions serialize"),
-                needs: l.needs,
+            .map(|l| {
+                let action = serde_json::to_value(&l.action).expect("actions serialize");
+                let mut needs = l.needs;
+                // Free text is the table's to write; say so for each field.
+                // (A field the kind already explains keeps its own words.)
+                let said: Vec<String> = needs.clone();
+                needs.extend(
+                    placeholders(&action)
+                        .into_iter()
+                        .filter(|(path, _)| {
+                            !said.iter().any(|n| n.starts_with(&format!("{path}:")))
+                        })
+                        .map(|(path, p)| format!("{path}: {OWN_WORDS}{p}")),
+                );
+                LegalAction { action, needs }
             })
             .collect()
     }
@@ -234,6 +326,7 @@ impl<R: Rules> DynRules for Kind<R> {
         state: &mut dyn Any,
         facts: &[Value],
         seq: u64,
+        by: Option<Seat>,
         viewer: Viewer,
     ) -> Result<Vec<String>, EngineError> {
         let state = state
@@ -247,26 +340,55 @@ impl<R: Rules> DynRules for Kind<R> {
             if viewer == Viewer::Owner {
                 lines.extend(R::narrate(state, &fact));
             } else {
-                lines.extend(R::narrate(state, &R::redact(&fact, viewer)));
+                let cx = Context { by, seq, state };
+                let shown = R::redact(&fact, viewer, &cx);
+                lines.extend(R::narrate(state, &shown));
             }
             R::apply(state, &fact);
         }
+        R::folded(state, seq);
         Ok(lines)
     }
 
-    fn redact(&self, facts: &[Value], viewer: Viewer) -> Result<Vec<Value>, EngineError> {
+    fn redact(
+        &self,
+        head: &dyn Any,
+        facts: &[Value],
+        seq: u64,
+        by: Option<Seat>,
+        viewer: Viewer,
+    ) -> Result<Vec<Value>, EngineError> {
+        let cx = Context {
+            by,
+            seq,
+            state: typed::<R>(head),
+        };
         facts
             .iter()
             .map(|f| {
-                let fact = parse_fact::<R>(f, 0)?;
-                Ok(serde_json::to_value(R::redact(&fact, viewer)).expect("facts serialize"))
+                let fact = parse_fact::<R>(f, seq)?;
+                Ok(serde_json::to_value(R::redact(&fact, viewer, &cx)).expect("facts serialize"))
             })
             .collect()
     }
 
-    fn redact_action(&self, action: &Value, viewer: Viewer) -> Value {
+    fn redact_action(
+        &self,
+        head: &dyn Any,
+        action: &Value,
+        seq: u64,
+        by: Option<Seat>,
+        viewer: Viewer,
+    ) -> Value {
+        let cx = Context {
+            by,
+            seq,
+            state: typed::<R>(head),
+        };
         match serde_json::from_value::<R::Action>(action.clone()) {
-            Ok(a) => serde_json::to_value(R::redact_action(&a, viewer)).expect("actions serialize"),
+            Ok(a) => {
+                serde_json::to_value(R::redact_action(&a, viewer, &cx)).expect("actions serialize")
+            }
             Err(_) => action.clone(),
         }
     }
@@ -302,6 +424,14 @@ impl<R: Rules> DynRules for Kind<R> {
                 message: format!("snapshot is not a {} state: {e}", R::KIND),
             })?;
         Ok(Box::new(state))
+    }
+}
+
+/// The seat that acted an event, `None` when the owner did.
+fn acting(event: &Event) -> Option<Seat> {
+    match event.actor {
+        Actor::Seat(s) => Some(s),
+        Actor::Owner => None,
     }
 }
 
@@ -438,15 +568,27 @@ impl Game {
                     message: "a game is created only once".into(),
                 })
             }
-            Body::ActionAccepted(accepted) => {
-                self.kind
-                    .apply(self.state.as_mut(), &accepted.facts, event.seq, viewer)?
-            }
+            Body::ActionAccepted(accepted) => self.kind.apply(
+                self.state.as_mut(),
+                &accepted.facts,
+                event.seq,
+                acting(event),
+                viewer,
+            )?,
             Body::Reseeded { seed } => {
                 self.seed = *seed;
-                vec![format!(
-                    "Fate is reseeded ({seed}): every roll from here on is new."
-                )]
+                // A seed in play is the owner's secret: with it, every later
+                // roll and draw on this branch could be worked out.
+                if viewer == Viewer::Owner {
+                    vec![format!(
+                        "Fate is reseeded ({seed}): every roll from here on is new."
+                    )]
+                } else {
+                    vec![
+                        "Fate is reseeded from sealed randomness: every roll from here on is new."
+                            .to_string(),
+                    ]
+                }
             }
         };
         self.seq = event.seq;
@@ -482,7 +624,7 @@ impl Game {
         let mut after = self.kind.clone_state(self.state.as_ref());
         let narration = self
             .kind
-            .apply(after.as_mut(), &facts, self.seq + 1, viewer)
+            .apply(after.as_mut(), &facts, self.seq + 1, by, viewer)
             .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
         Ok(Decision {
             body: ActionAccepted {
@@ -574,8 +716,10 @@ impl Game {
     }
 
     /// `event` as `viewer` may know it, judged on this game (the state the
-    /// reader is looking from: a finished game hides nothing). When anything
-    /// was hidden, the event's chance draws are emptied too, since a physical
+    /// reader is looking from, normally the branch head: a finished game
+    /// hides nothing, and a secret that later play revealed is shown). The
+    /// kind is told who acted, from the event's actor. When anything was
+    /// hidden, the event's chance draws are emptied too, since a physical
     /// draw names the card.
     pub fn redact_event(&self, event: &Event, viewer: Viewer) -> Result<Event, EngineError> {
         let viewer = self.effective_viewer(viewer);
@@ -585,17 +729,14 @@ impl Game {
         if viewer == Viewer::Owner {
             return Ok(event.clone());
         }
+        let by = acting(event);
+        let head = self.state.as_ref();
         let facts = self
             .kind
-            .redact(&accepted.facts, viewer)
-            .map_err(|e| match e {
-                EngineError::BadEvent { message, .. } => EngineError::BadEvent {
-                    seq: event.seq,
-                    message,
-                },
-                other => other,
-            })?;
-        let action = self.kind.redact_action(&accepted.action, viewer);
+            .redact(head, &accepted.facts, event.seq, by, viewer)?;
+        let action = self
+            .kind
+            .redact_action(head, &accepted.action, event.seq, by, viewer);
         let hid = facts != accepted.facts || action != accepted.action;
         let mut out = event.clone();
         out.body = Body::ActionAccepted(ActionAccepted {
@@ -636,7 +777,14 @@ mod tests {
             public: false,
         };
         let game = Game::start(&created).unwrap();
-        let action = game.legal(None)[0].action.clone();
+        // A whole exchange called by the owner: it resolves at once, so
+        // nothing in it is held back from anyone.
+        let action = game
+            .legal(None)
+            .into_iter()
+            .find(|l| l.action["type"] == "exchange")
+            .unwrap()
+            .action;
         let decision = game.decide(None, &action).unwrap();
         let event = Event {
             game: "g".into(),
@@ -648,13 +796,14 @@ mod tests {
             idempotency_key: None,
             prev_hash: String::new(),
             hash: String::new(),
+            salt: String::new(),
             body: Body::ActionAccepted(decision.body),
         };
         (game, event)
     }
 
     #[test]
-    fn a_kind_without_secrets_shows_every_viewer_everything() {
+    fn an_event_without_secrets_shows_every_viewer_everything() {
         let (game, event) = duel();
         for viewer in [Viewer::Owner, Viewer::Seat(1), Viewer::Public] {
             assert_eq!(game.redact_event(&event, viewer).unwrap(), event);

@@ -22,7 +22,7 @@ pub mod rules;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
-pub use game::{Decision, DynRules, Game, Kind, LegalAction, NextState, Snapshot};
+pub use game::{placeholders, Decision, DynRules, Game, Kind, LegalAction, NextState, Snapshot};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
-pub use rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+pub use rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};

@@ -26,6 +26,21 @@ pub enum Viewer {
     Public,
 }
 
+/// What the redaction hooks may consult besides the fact or action itself.
+#[derive(Debug)]
+pub struct Context<'a, S> {
+    /// The seat that acted (the event's actor); `None` when the owner acted,
+    /// so an action without a `seat` field can still be told apart.
+    pub by: Option<Seat>,
+    /// The seq of the event the fact or action belongs to.
+    pub seq: u64,
+    /// The state the reader judges from: the branch head for a stored event
+    /// (`Game::redact_event`), the state just before the fact when narrating.
+    /// A secret that later play has made public (an exchange since resolved)
+    /// can be shown by checking it here, against `seq`.
+    pub state: &'a S,
+}
+
 /// What `tabletape kinds` says about a kind.
 #[derive(Debug, Clone, Serialize)]
 pub struct KindInfo {
@@ -130,15 +145,27 @@ pub trait Rules: Send + Sync + 'static {
     /// A fact as `viewer` may know it: secrets replaced (a drawn card becomes
     /// `None`), everything public kept. Kinds with secrets override this; the
     /// default hides nothing. The caller has already decided the game is not
-    /// over (see `Game::effective_viewer`), so a kind never checks that itself.
-    fn redact(fact: &Self::Fact, _viewer: Viewer) -> Self::Fact {
+    /// over (see `Game::effective_viewer`) and that the viewer is not the
+    /// owner, so a kind never checks either itself. Whatever is hidden must
+    /// be hidden the same way whatever its value, or the difference tells.
+    fn redact(fact: &Self::Fact, _viewer: Viewer, _cx: &Context<'_, Self::State>) -> Self::Fact {
         fact.clone()
     }
 
-    /// An action as `viewer` may know it (a physical draw named in it hidden).
-    fn redact_action(action: &Self::Action, _viewer: Viewer) -> Self::Action {
+    /// An action as `viewer` may know it (a physical draw named in it hidden),
+    /// with the same guarantees as [`Rules::redact`].
+    fn redact_action(
+        action: &Self::Action,
+        _viewer: Viewer,
+        _cx: &Context<'_, Self::State>,
+    ) -> Self::Action {
         action.clone()
     }
+
+    /// Called once all the facts of the event at `seq` are folded, for a kind
+    /// whose secrets last until something happens to date it in its state
+    /// (for [`Rules::redact`] to compare with [`Context::seq`]). Default: nothing.
+    fn folded(_state: &mut Self::State, _seq: u64) {}
 
     /// The state as one viewer may see it. Kinds with secrets override this.
     fn view(state: &Self::State, _viewer: Viewer) -> Value {

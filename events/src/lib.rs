@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// The schema version written by this build. Older versions are upcast on read
 /// (see the store's upcaster registry).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The name of the first branch of every game.
 pub const MAIN_BRANCH: &str = "main";
@@ -60,8 +60,14 @@ pub struct Event {
     pub idempotency_key: Option<String>,
     /// Hex hash of the event before this one in the branch's history ("" for seq 1).
     pub prev_hash: String,
-    /// Hex hash of this event's canonical JSON with `hash` set to "".
+    /// Hex hash of the envelope and the salted commitments of the body's
+    /// parts (schema 2), or of the whole event's JSON (schema 1, no salt).
     pub hash: String,
+    /// The event's secret: random hex from which the salt of each part's
+    /// commitment is derived, so a hash reveals nothing a viewer may not see.
+    /// Shown only to those who may see every part. Empty on schema 1 events.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub salt: String,
     pub body: Body,
 }
 

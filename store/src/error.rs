@@ -27,7 +27,7 @@ pub enum StoreError {
         head: u64,
     },
     /// A game id or branch name the key layout cannot hold.
-    #[error("bad {what} `{name}`: {why}")]
+    #[error("bad {what} {name:?}: {why}")]
     BadName {
         what: &'static str,
         name: String,
@@ -51,8 +51,18 @@ pub enum StoreError {
     /// An old event shape no upcaster can bring to the current schema.
     #[error("cannot upcast event from schema version {from}: {why}")]
     Upcast { from: u32, why: String },
-    #[error(transparent)]
+    #[error("{}", sled_message(.0))]
     Sled(#[from] sled::Error),
+    /// The store's files hold data sled cannot read back.
+    #[error("the store at {path} is damaged: sled cannot read back its data file {path}/db or its snapshot {path}/snap.* ({detail}). Keep the damaged copy: move the directory aside, then restore your last backup into a fresh store with `tabletape --store NEW_PATH restore BACKUP.jsonl` (README: Recovery)")]
+    Damaged { path: PathBuf, detail: String },
+    /// Another process holds the store open.
+    #[error("the store at {path} is in use by another process{}: stop it, or use another --store", holder.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())]
+    Locked {
+        path: PathBuf,
+        /// Who holds it, when a `tabletape serve` said so in the store.
+        holder: Option<String>,
+    },
     #[error("io on {path}: {source}")]
     Io {
         path: PathBuf,
@@ -60,6 +70,16 @@ pub enum StoreError {
     },
     #[error("operating system randomness failed: {0}")]
     Random(String),
+}
+
+/// sled's own words, with what to do when they speak of corruption.
+fn sled_message(e: &sled::Error) -> String {
+    match e {
+        sled::Error::Corruption { .. } => format!(
+            "the store's data file (`db` in the store directory) is damaged ({e}); restore your last backup into a fresh store with `tabletape --store NEW_PATH restore BACKUP.jsonl` (README: Recovery)"
+        ),
+        other => format!("sled: {other}"),
+    }
 }
 
 impl StoreError {

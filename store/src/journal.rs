@@ -36,7 +36,10 @@ use thiserror::Error;
 
 use crate::diff::diff;
 use crate::error::StoreError;
-use crate::log::{decode_event, event_hash, BranchRecord, Draft, GameMeta, Log, Receipt};
+use crate::log::{
+    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, GameMeta, Log, Receipt,
+};
+use crate::seal::{check_shown, event_hash, ShownEvent};
 
 /// A snapshot is written every this many events (see the module docs).
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -44,6 +47,12 @@ pub const SNAPSHOT_EVERY: u64 = 1000;
 /// How many times an append without an expected seq re-folds and retries
 /// after losing a race to a concurrent writer.
 const RACE_RETRIES: usize = 8;
+
+/// The most games one page of a listing holds.
+pub const GAMES_PAGE_MAX: usize = 200;
+
+/// How many generated `fork-N` names a fork tries before giving up.
+const FORK_NAME_TRIES: usize = 64;
 
 /// At most this many branch heads are kept folded in memory.
 const HEAD_CACHE_MAX: usize = 256;
@@ -66,6 +75,10 @@ pub struct Journal {
     /// Events never change once written, so a cached fold at seq n stays right
     /// and only needs the events after n.
     heads: Arc<Mutex<HeadCache>>,
+    /// Held by an import from its first line to its commit or clean-up, so
+    /// two imports of one id never interleave: a failed one's clean-up
+    /// could otherwise remove what the other staged.
+    importing: Arc<Mutex<()>>,
     snapshot_every: u64,
 }
 
@@ -175,6 +188,31 @@ pub struct GameSummary {
     /// Whether `main` has ended.
     pub over: bool,
     pub public: bool,
+    /// The game's seed, for a viewer who may see it (the owner, or anyone
+    /// once `main` is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The commitment to the seed made at creation (see `seal`): once the
+    /// seed is out, anyone can check it is the seed the game began with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_commitment: Option<String>,
+}
+
+/// Which games a listing may show.
+#[derive(Debug, Clone, Copy)]
+pub enum Listing<'a> {
+    /// Every game (the store's admin, or its owner at the terminal).
+    Everything,
+    /// The public games and those the token (if any) opens.
+    For { token: Option<&'a str> },
+}
+
+/// A page of a listing of games.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GamesPage {
+    pub games: Vec<GameSummary>,
+    /// The id to list after for the next page; `None` on the last page.
+    pub next: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -211,6 +249,10 @@ pub struct BranchInfo {
     pub parent: Option<String>,
     pub fork_seq: Option<u64>,
     pub head_seq: u64,
+    /// Whether the branch opens with a reseed (its chance is its own).
+    #[serde(default)]
+    pub reseeded: bool,
+    /// The reseed's seed, for a viewer who may see it.
     pub reseed: Option<u64>,
     pub created_at_ms: u64,
 }
@@ -220,6 +262,8 @@ pub struct Imported {
     pub game: String,
     pub events: u64,
     pub branches: Vec<String>,
+    /// Fresh tokens for the imported game; empty when a restore kept the
+    /// game's own (see `backup`).
     pub owner_token: String,
     pub seats: Vec<SeatToken>,
 }
@@ -337,17 +381,23 @@ fn and_list(names: &[String]) -> String {
 }
 
 /// The narration of a game's creation (the engine narrates only actions).
-fn creation_lines(created: &GameCreated) -> Vec<String> {
+/// The seed is told only to a viewer who may see it (the owner, or anyone
+/// once the game is over); others are told that it is sealed.
+fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
     let title = tabletape_engine::kind(&created.kind)
         .map_or_else(|| created.kind.clone(), |k| k.info().title.to_string());
     let dice = match created.dice {
         DiceMode::Digital => "Tabletape rolls the dice",
         DiceMode::Physical => "the table rolls its own dice",
     };
+    let seed = if viewer == Viewer::Owner {
+        format!("seed {}", created.seed)
+    } else {
+        "the seed is sealed until the game ends".to_string()
+    };
     vec![format!(
-        "A game of {title} begins for {} (seed {}; {dice}).",
+        "A game of {title} begins for {} ({seed}; {dice}).",
         and_list(&created.players),
-        created.seed
     )]
 }
 
@@ -369,9 +419,46 @@ fn branch_info(r: BranchRecord) -> BranchInfo {
         parent: r.parent,
         fork_seq: r.fork_seq,
         head_seq: r.head_seq,
+        reseeded: r.reseed.is_some(),
         reseed: r.reseed,
         created_at_ms: r.created_at_ms,
     }
+}
+
+/// Refuses an action that still holds a placeholder from `legal`
+/// (`"<avatar of Bo>"`): the table meant to put its own words there.
+fn check_no_placeholder(action: &Value) -> Result<(), JournalError> {
+    match tabletape_engine::placeholders(action).into_iter().next() {
+        None => Ok(()),
+        Some((path, placeholder)) => Err(JournalError::Rejected(Rejection::new(
+            "action.placeholder",
+            format!(
+                "`{path}` still holds the placeholder {placeholder:?} from `legal`: put the table's own words or value there"
+            ),
+        ))),
+    }
+}
+
+/// The longest player name, in characters.
+pub const PLAYER_NAME_MAX: usize = 64;
+
+/// Checks the players' names: each is shown in every narration and state,
+/// so none may be empty, overlong, or hold a control character or a line
+/// break (which would split a line of the story or move a terminal's cursor).
+fn check_players(players: &[String]) -> Result<(), String> {
+    for (i, name) in players.iter().enumerate() {
+        let why = if name.trim().is_empty() {
+            "is empty"
+        } else if name.chars().count() > PLAYER_NAME_MAX {
+            "is longer than 64 characters"
+        } else if name.chars().any(breaks_lines) {
+            "contains a control character or a line break"
+        } else {
+            continue;
+        };
+        return Err(format!("players[{i}]: the name of player {} {why}", i + 1));
+    }
+    Ok(())
 }
 
 /// The seat an action is decided for: a seat's token holder acts only as
@@ -386,7 +473,7 @@ fn acting_seat(actor: Actor, by: Option<Seat>) -> Result<Option<Seat>, JournalEr
     }
 }
 
-fn io_error(what: &str, source: std::io::Error) -> JournalError {
+pub(crate) fn io_error(what: &str, source: std::io::Error) -> JournalError {
     JournalError::Store(StoreError::Io {
         path: what.into(),
         source,
@@ -405,6 +492,7 @@ impl Journal {
         Journal {
             log,
             heads: Arc::default(),
+            importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
         }
     }
@@ -604,12 +692,7 @@ impl Journal {
         let kind = tabletape_engine::kind(&req.kind).ok_or_else(|| {
             JournalError::BadInput(EngineError::UnknownKind(req.kind.clone()).to_string())
         })?;
-        if let Some(i) = req.players.iter().position(|p| p.trim().is_empty()) {
-            return Err(JournalError::BadInput(format!(
-                "player {} has an empty name",
-                i + 1
-            )));
-        }
+        check_players(&req.players).map_err(JournalError::BadInput)?;
         let pack = match req.pack {
             Some(source) => {
                 kind.check_pack(&source.json, &source.file)
@@ -641,13 +724,13 @@ impl Journal {
                 token: new_token()?,
             });
         }
-        let narration = creation_lines(&created);
+        let narration = creation_lines(&created, Viewer::Owner);
         let created_at_ms = now_ms();
-        let draft = Draft {
-            recorded_at_ms: created_at_ms,
-            actor: Actor::Owner,
-            body: Body::GameCreated(created.clone()),
-        };
+        let draft = Draft::new(
+            created_at_ms,
+            Actor::Owner,
+            Body::GameCreated(created.clone()),
+        )?;
         for _ in 0..RACE_RETRIES {
             let game = format!("g-{}", hex::encode(random::<4>()?));
             let meta = GameMeta {
@@ -658,6 +741,7 @@ impl Journal {
                 public: created.public,
                 owner_token_hash: token_hash(&owner_token),
                 seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
+                over: false,
             };
             match self.log.create_game(&meta, draft.clone()) {
                 // Ids are random: a taken one is simply drawn again.
@@ -690,11 +774,13 @@ impl Journal {
         self.record(game, branch)?;
         let by = acting_seat(req.actor, req.by)?;
         Self::check_seat(&meta, by)?;
+        check_no_placeholder(&req.action)?;
         // A seat acting reads the narration as that seat may know it.
         let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let key = req.idempotency_key.as_deref();
         if let Some(key) = key {
             if let Some(receipt) = self.log.receipt(game, branch, key)? {
+                self.check_retry(game, branch, key, &receipt, &req)?;
                 return self.last_acted(game, branch, &receipt, viewer);
             }
         }
@@ -720,14 +806,12 @@ impl Journal {
                     return Err(rejected);
                 }
             };
-            let draft = Draft {
-                recorded_at_ms: now_ms(),
-                actor,
-                body: Body::ActionAccepted(decision.body),
-            };
+            let draft = Draft::new(now_ms(), actor, Body::ActionAccepted(decision.body))?;
             match self.log.append(game, branch, Some(head), key, vec![draft]) {
                 Ok(appended) if appended.receipt.retried => {
-                    return self.last_acted(game, branch, &appended.receipt, viewer)
+                    let key = key.expect("only a keyed append is retried");
+                    self.check_retry(game, branch, key, &appended.receipt, &req)?;
+                    return self.last_acted(game, branch, &appended.receipt, viewer);
                 }
                 Ok(appended) => {
                     let event = &appended.events[0];
@@ -736,6 +820,7 @@ impl Journal {
                         self.keep_snapshot(game, branch, &folded.snapshot());
                     }
                     let over = folded.is_over();
+                    self.note_over(game, branch, over);
                     self.cache_put(game, branch, Arc::new(folded));
                     return Ok(Acted {
                         seq: event.seq,
@@ -754,6 +839,37 @@ impl Journal {
             }
         }
         Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    /// Refuses a request that reuses an idempotency key for something else:
+    /// a retry must be the same action by the same actor, or answering it
+    /// with the first receipt would silently drop it.
+    fn check_retry(
+        &self,
+        game: &str,
+        branch: &str,
+        key: &str,
+        receipt: &Receipt,
+        req: &ActRequest,
+    ) -> Result<(), JournalError> {
+        let stored = self
+            .log
+            .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
+        let same = stored.first().is_some_and(|e| {
+            let actor = req.by.map_or(req.actor, Actor::Seat);
+            e.actor == actor && matches!(&e.body, Body::ActionAccepted(a) if a.action == req.action)
+        });
+        if same {
+            Ok(())
+        } else {
+            Err(JournalError::Rejected(Rejection::new(
+                "idempotency.key_reused",
+                format!(
+                    "idempotency key `{key}` was already used for another request (seq {}); use a new key for a new action",
+                    receipt.first_seq
+                ),
+            )))
+        }
     }
 
     fn last_acted(
@@ -788,6 +904,15 @@ impl Journal {
         Self::check_seat(&meta, by)?;
         let actor = by.map_or(actor, Actor::Seat);
         let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
+        for (i, action) in actions.iter().enumerate() {
+            check_no_placeholder(action).map_err(|e| match e {
+                JournalError::Rejected(r) => JournalError::Rejected(Rejection::new(
+                    r.rule,
+                    format!("action {} of {}: {}", i + 1, actions.len(), r.message),
+                )),
+                other => other,
+            })?;
+        }
         let mut lost_race = None;
         for _ in 0..RACE_RETRIES {
             // Taken from the cache: a rejected or lost batch leaves it folded
@@ -811,11 +936,7 @@ impl Journal {
                         format!("action {} of {}: {}", i + 1, actions.len(), r.message),
                     ))
                 })?;
-                let draft = Draft {
-                    recorded_at_ms: now_ms(),
-                    actor,
-                    body: Body::ActionAccepted(decision.body),
-                };
+                let draft = Draft::new(now_ms(), actor, Body::ActionAccepted(decision.body))?;
                 // The next action is decided against this one's outcome.
                 let seq = decision.next.seq();
                 folded.accept(decision.next)?;
@@ -830,6 +951,7 @@ impl Journal {
                     for snapshot in &snapshots {
                         self.keep_snapshot(game, branch, snapshot);
                     }
+                    self.note_over(game, branch, folded.is_over());
                     self.cache_put(game, branch, Arc::new(folded));
                     return Ok(appended
                         .events
@@ -851,6 +973,38 @@ impl Journal {
             }
         }
         Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    /// Makes sure the store has an admin token: returns a newly drawn one
+    /// (to show once; only its hash is kept) when none was set, `None` when
+    /// one exists already.
+    pub fn ensure_admin_token(&self) -> Result<Option<String>, JournalError> {
+        if self.log.admin_token_hash()?.is_some() {
+            return Ok(None);
+        }
+        let token = new_token()?;
+        self.log.set_admin_token_hash(&token_hash(&token))?;
+        Ok(Some(token))
+    }
+
+    /// Sets the admin token (from `--admin-token-file`), replacing any other.
+    pub fn set_admin_token(&self, token: &str) -> Result<(), JournalError> {
+        let token = token.trim();
+        if token.len() < 16 || token.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            return Err(JournalError::BadInput(
+                "an admin token is at least 16 visible characters with no spaces".into(),
+            ));
+        }
+        Ok(self.log.set_admin_token_hash(&token_hash(token))?)
+    }
+
+    /// Whether `token` is the store's admin token.
+    pub fn is_admin(&self, token: Option<&str>) -> Result<bool, JournalError> {
+        let Some(token) = token else { return Ok(false) };
+        Ok(self
+            .log
+            .admin_token_hash()?
+            .is_some_and(|h| h == token_hash(token)))
     }
 
     /// Who holds `token` for `game`: its owner, a seat, or (no token, public
@@ -878,32 +1032,127 @@ impl Journal {
         }
     }
 
+    /// Every game in the store, by id, from stored records (no game is
+    /// folded): for the owner of the store at its own terminal.
     pub fn games(&self) -> Result<Vec<GameSummary>, JournalError> {
         let mut out = Vec::new();
-        for meta in self.log.games()? {
-            let branches = self.log.branches(&meta.game)?;
-            let main = branches.iter().find(|b| b.name == MAIN_BRANCH);
-            let seq = main.map_or(0, |b| b.head_seq);
-            // One unreadable game must not hide the others: it lists as not over.
-            let over = match self.fold(&meta.game, MAIN_BRANCH, None) {
-                Ok(g) => g.is_over(),
-                Err(e) => {
-                    tracing::warn!(game = meta.game, "cannot fold: {e}");
-                    false
-                }
-            };
-            out.push(GameSummary {
-                game: meta.game,
-                kind: meta.kind,
-                players: meta.players,
-                created_at_ms: meta.created_at_ms,
-                seq,
-                branches: branches.len(),
-                over,
-                public: meta.public,
-            });
+        let mut after: Option<String> = None;
+        loop {
+            let page = self.list_games(Listing::Everything, after.as_deref(), GAMES_PAGE_MAX)?;
+            out.extend(page.games);
+            match page.next {
+                Some(next) => after = Some(next),
+                None => return Ok(out),
+            }
         }
-        Ok(out)
+    }
+
+    /// A page of the games `listing` may see, by id, after `after`: at most
+    /// `limit` (capped at [`GAMES_PAGE_MAX`]) summaries read from stored
+    /// records, never folds, and the id to ask for the next page from.
+    pub fn list_games(
+        &self,
+        listing: Listing<'_>,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<GamesPage, JournalError> {
+        let limit = limit.clamp(1, GAMES_PAGE_MAX);
+        let token_hash = match listing {
+            Listing::For { token: Some(t) } => Some(token_hash(t)),
+            _ => None,
+        };
+        let mut games = Vec::new();
+        let mut cursor = after.map(str::to_string);
+        let mut exhausted = false;
+        while games.len() < limit && !exhausted {
+            let metas = self.log.games_after(cursor.as_deref(), GAMES_PAGE_MAX)?;
+            exhausted = metas.len() < GAMES_PAGE_MAX;
+            for meta in metas {
+                cursor = Some(meta.game.clone());
+                let visible = match listing {
+                    Listing::Everything => true,
+                    Listing::For { .. } => {
+                        meta.public
+                            || token_hash.as_ref().is_some_and(|h| {
+                                *h == meta.owner_token_hash || meta.seat_token_hashes.contains(h)
+                            })
+                    }
+                };
+                if visible {
+                    games.push(self.listed(meta)?);
+                    if games.len() == limit {
+                        break;
+                    }
+                }
+            }
+        }
+        // A full page may be the last one; the next then comes back empty.
+        let next = if games.len() == limit {
+            games.last().map(|g| g.game.clone())
+        } else {
+            None
+        };
+        Ok(GamesPage { games, next })
+    }
+
+    /// A listing's row: the record, `main`'s head and the branch count.
+    fn listed(&self, meta: GameMeta) -> Result<GameSummary, JournalError> {
+        let branches = self.log.branches(&meta.game)?;
+        let seq = branches
+            .iter()
+            .find(|b| b.name == MAIN_BRANCH)
+            .map_or(0, |b| b.head_seq);
+        Ok(GameSummary {
+            game: meta.game,
+            kind: meta.kind,
+            players: meta.players,
+            created_at_ms: meta.created_at_ms,
+            seq,
+            branches: branches.len(),
+            over: meta.over,
+            public: meta.public,
+            seed: None,
+            seed_commitment: None,
+        })
+    }
+
+    /// Marks a game over in its record once `main` has ended, for listings.
+    /// Only a cache of what the fold says, so a failure is logged.
+    fn note_over(&self, game: &str, branch: &str, over: bool) {
+        if over && branch == MAIN_BRANCH {
+            if let Err(e) = self.log.mark_over(game) {
+                tracing::warn!(game, "not marked over: {e}");
+            }
+        }
+    }
+
+    /// One game's summary as `viewer` may know it, from its record and the
+    /// fold of `main`'s head (cached).
+    pub fn summary(&self, game: &str, viewer: Viewer) -> Result<GameSummary, JournalError> {
+        let meta = self.meta(game)?;
+        let branches = self.log.branches(game)?.len();
+        let main = self.fold(game, MAIN_BRANCH, None)?;
+        if !meta.over {
+            // A crash between an ending append and its mark leaves it unmarked.
+            self.note_over(game, MAIN_BRANCH, main.is_over());
+        }
+        let viewer = main.effective_viewer(viewer);
+        let first = self.events_as(game, MAIN_BRANCH, 1, Some(1), viewer)?;
+        Ok(GameSummary {
+            game: meta.game,
+            kind: meta.kind,
+            players: meta.players,
+            created_at_ms: meta.created_at_ms,
+            seq: main.seq(),
+            branches,
+            over: main.is_over(),
+            public: meta.public,
+            seed: (viewer == Viewer::Owner).then(|| main.created().seed),
+            seed_commitment: first
+                .first()
+                .and_then(|e| e.seed_commitment())
+                .map(str::to_string),
+        })
     }
 
     /// The branch's events from `from_seq` to `to_seq` (inclusive, clamped to the head).
@@ -919,7 +1168,10 @@ impl Journal {
     }
 
     /// [`Journal::events`] as `viewer` may know them: each seat sees only its
-    /// own secrets until the game is over (judged on the branch's head).
+    /// own secrets, and no one but the owner sees a seed or an event's salt,
+    /// until the game is over (judged on the branch's head). Every event
+    /// carries the seals of its parts, so any viewer can check the chain it
+    /// sees with [`crate::seal::check_shown`].
     pub fn events_as(
         &self,
         game: &str,
@@ -927,16 +1179,19 @@ impl Journal {
         from_seq: u64,
         to_seq: Option<u64>,
         viewer: Viewer,
-    ) -> Result<Vec<Event>, JournalError> {
+    ) -> Result<Vec<ShownEvent>, JournalError> {
         let events = self.events(game, branch, from_seq, to_seq)?;
         let viewer = self.effective_viewer(game, branch, viewer)?;
         if viewer == Viewer::Owner {
-            return Ok(events);
+            return Ok(events.iter().map(ShownEvent::full).collect());
         }
         let head = self.fold(game, branch, None)?;
         events
             .iter()
-            .map(|e| head.redact_event(e, viewer).map_err(JournalError::from))
+            .map(|e| {
+                let redacted = head.redact_event(e, viewer)?;
+                Ok(ShownEvent::partial(e, &redacted))
+            })
             .collect()
     }
 
@@ -1016,7 +1271,7 @@ impl Journal {
             recorded_at_ms: first.recorded_at_ms,
             chapter: folded.chapter().to_string(),
             action: None,
-            narration: creation_lines(created_of(first)?),
+            narration: creation_lines(created_of(first)?, viewer),
             changes: Vec::new(),
         }];
         let mut before = folded.view(viewer);
@@ -1045,6 +1300,11 @@ impl Journal {
     /// Forks `from` after its seq `at`, copying nothing. The name defaults to
     /// the first free `fork-N`; with `reseed`, the new branch opens with a
     /// reseed event so its chance differs from the parent's from here on.
+    ///
+    /// Only the owner may inherit the parent's future: a fork made by a seat
+    /// that names no reseed is reseeded from fresh, secret randomness (kept
+    /// for the owner), so no seat can draw on a fork to learn what the
+    /// parent's dice and decks will give.
     pub fn fork(
         &self,
         game: &str,
@@ -1052,6 +1312,7 @@ impl Journal {
         at: u64,
         name: Option<&str>,
         reseed: Option<u64>,
+        by: Access,
     ) -> Result<BranchInfo, JournalError> {
         let head = self.record(game, from)?.head_seq;
         if at == 0 || at > head {
@@ -1059,48 +1320,102 @@ impl Journal {
                 "branch `{from}` of game `{game}` has no seq {at} to fork at: its events run from 1 to {head}"
             )));
         }
-        let name = match name {
-            Some(n) => n.to_string(),
-            None => {
-                let taken: Vec<String> = self
-                    .log
-                    .branches(game)?
-                    .into_iter()
-                    .map(|b| b.name)
-                    .collect();
-                (1..)
-                    .map(|n| format!("fork-{n}"))
-                    .find(|n| !taken.contains(n))
-                    .expect("some fork-N is free")
+        let over_at = self.fold(game, from, Some(at))?.is_over();
+        let (actor, reseed) = match by {
+            Access::Owner => (Actor::Owner, reseed),
+            Access::Seat(seat) if reseed.is_none() && !over_at => {
+                (Actor::Seat(seat), Some(random_seed()?))
+            }
+            Access::Seat(seat) => (Actor::Seat(seat), reseed),
+            Access::Public => {
+                return Err(JournalError::Forbidden(
+                    "forking needs the owner's or a seat's token".into(),
+                ))
             }
         };
-        if reseed.is_some() {
+        if reseed.is_some() && over_at {
             // The reseed is the new branch's first event: the game must go on there.
-            let folded = self.fold(game, from, Some(at))?;
-            if folded.is_over() {
-                return Err(JournalError::BadInput(format!(
-                    "the game is over at seq {at}; a reseed there would change nothing"
-                )));
-            }
+            return Err(JournalError::BadInput(format!(
+                "the game is over at seq {at}; a reseed there would change nothing"
+            )));
         }
         let now = now_ms();
-        let first = reseed.map(|seed| Draft {
-            recorded_at_ms: now,
-            actor: Actor::Owner,
-            body: Body::Reseeded { seed },
-        });
-        let record = self.log.fork(game, from, at, &name, now, first)?;
-        Ok(branch_info(record))
+        let first = reseed
+            .map(|seed| Draft::new(now, actor, Body::Reseeded { seed }))
+            .transpose()?;
+        if let Some(name) = name {
+            let record = self.log.fork(game, from, at, name, now, first)?;
+            return Ok(self.shown_branch(game, record, by.viewer()));
+        }
+        // A generated name is the first free `fork-N`; a concurrent fork may
+        // take it between the look and the write, so a taken one is skipped.
+        let mut taken: Vec<String> = self
+            .log
+            .branches(game)?
+            .into_iter()
+            .map(|b| b.name)
+            .collect();
+        for _ in 0..FORK_NAME_TRIES {
+            let name = (1..)
+                .map(|n| format!("fork-{n}"))
+                .find(|n| !taken.contains(n))
+                .expect("some fork-N is free");
+            match self.log.fork(game, from, at, &name, now, first.clone()) {
+                Ok(record) => return Ok(self.shown_branch(game, record, by.viewer())),
+                Err(StoreError::BranchExists { .. }) => taken.push(name),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(JournalError::BadInput(format!(
+            "every fork name tried was taken by a concurrent fork ({FORK_NAME_TRIES} tries): name the branch"
+        )))
     }
 
-    /// A game's branches in creation order (`main` first).
+    /// A branch record as `viewer` may know it: a reseed's seed is shown to
+    /// the owner, or to anyone once that branch's game is over.
+    fn shown_branch(&self, game: &str, r: BranchRecord, viewer: Viewer) -> BranchInfo {
+        let reseeded = r.reseed.is_some();
+        let shows_seed = viewer == Viewer::Owner
+            || (reseeded && self.fold(game, &r.name, None).is_ok_and(|g| g.is_over()));
+        let mut info = branch_info(r);
+        info.reseeded = reseeded;
+        if !shows_seed {
+            info.reseed = None;
+        }
+        info
+    }
+
+    /// The narration of a branch's events after seq `after`, as `viewer`
+    /// may know it (a fork's reseed, say).
+    pub fn narrate_since(
+        &self,
+        game: &str,
+        branch: &str,
+        after: u64,
+        viewer: Viewer,
+    ) -> Result<Vec<String>, JournalError> {
+        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let mut folded = self.fold_owned(game, branch, Some(after))?;
+        let mut lines = Vec::new();
+        for event in self.log.read(game, branch, after + 1, None)? {
+            lines.extend(folded.apply_as(&event, viewer)?);
+        }
+        Ok(lines)
+    }
+
+    /// A game's branches in creation order (`main` first), as the owner sees them.
     pub fn branches(&self, game: &str) -> Result<Vec<BranchInfo>, JournalError> {
+        self.branches_as(game, Viewer::Owner)
+    }
+
+    /// A game's branches as `viewer` may know them (see `shown_branch`).
+    pub fn branches_as(&self, game: &str, viewer: Viewer) -> Result<Vec<BranchInfo>, JournalError> {
         self.meta(game)?;
         Ok(self
             .log
             .branches(game)?
             .into_iter()
-            .map(branch_info)
+            .map(|r| self.shown_branch(game, r, viewer))
             .collect())
     }
 
@@ -1184,8 +1499,24 @@ impl Journal {
     /// folded once (`main` on the way in), which leaves a snapshot every
     /// `snapshot_every` events as writes do.
     pub fn import(&self, input: &mut dyn BufRead) -> Result<Imported, JournalError> {
+        self.import_keeping(input, None)
+    }
+
+    /// [`Journal::import`], keeping the tokens of `kept` (a backup's record
+    /// of the same game) instead of issuing fresh ones: the returned tokens
+    /// are then empty, since only their hashes were ever stored.
+    pub(crate) fn import_keeping(
+        &self,
+        input: &mut dyn BufRead,
+        kept: Option<&GameMeta>,
+    ) -> Result<Imported, JournalError> {
+        // Imports are rare and the store is one process's: one at a time.
+        let importing = self
+            .importing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let mut staged = None;
-        let imported = self.import_staged(input, &mut staged);
+        let imported = self.import_staged(input, &mut staged, kept);
         if imported.is_err() {
             if let Some(game) = staged {
                 if let Err(e) = self.log.discard_import(&game) {
@@ -1194,8 +1525,12 @@ impl Journal {
             }
         }
         let (imported, main) = imported?;
+        drop(importing);
         match main {
-            Some(main) => self.cache_put(&imported.game, MAIN_BRANCH, Arc::new(main)),
+            Some(main) => {
+                self.note_over(&imported.game, MAIN_BRANCH, main.is_over());
+                self.cache_put(&imported.game, MAIN_BRANCH, Arc::new(main))
+            }
             None => tracing::warn!(game = imported.game, "imported but `main` cannot fold"),
         }
         // `main` was folded on the way in; the other branches fold from the
@@ -1220,6 +1555,7 @@ impl Journal {
         &self,
         input: &mut dyn BufRead,
         staged: &mut Option<String>,
+        kept: Option<&GameMeta>,
     ) -> Result<(Imported, Option<Game>), JournalError> {
         let mut main: Option<Game> = None;
         // The game's creation, once read.
@@ -1261,6 +1597,8 @@ impl Journal {
                             "the first line must be the game's creation: seq 1 of `main`".into(),
                         ));
                     }
+                    check_game_id(&event.game).map_err(|e| bad(e.to_string()))?;
+                    check_players(&created_of(&event)?.players).map_err(bad)?;
                     main = Some(Game::from_first(&event).map_err(|e| bad(e.to_string()))?);
                     if self.log.game(&event.game)?.is_some() {
                         return Err(bad(format!(
@@ -1350,30 +1688,39 @@ impl Journal {
         };
         self.log.import_events(&game, &pending)?;
         drop(pending);
-        let owner_token = new_token()?;
+        let kept = kept.filter(|k| k.game == game);
+        let fresh = || kept.is_none().then(new_token).transpose();
+        let owner_token = fresh()?;
         let mut seats = Vec::with_capacity(created.players.len());
         for (seat, player) in created.players.iter().enumerate() {
             seats.push(SeatToken {
                 seat: seat as Seat,
                 player: player.clone(),
-                token: new_token()?,
+                token: fresh()?.unwrap_or_default(),
             });
         }
-        let meta = GameMeta {
-            game: game.clone(),
-            kind: created.kind.clone(),
-            players: created.players.clone(),
-            created_at_ms,
-            public: created.public,
-            owner_token_hash: token_hash(&owner_token),
-            seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
+        let meta = match kept {
+            Some(kept) => GameMeta {
+                over: false,
+                ..kept.clone()
+            },
+            None => GameMeta {
+                game: game.clone(),
+                kind: created.kind.clone(),
+                players: created.players.clone(),
+                created_at_ms,
+                public: created.public,
+                owner_token_hash: token_hash(owner_token.as_deref().unwrap_or_default()),
+                seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
+                over: false,
+            },
         };
         self.log.import_game(&meta, &records)?;
         let imported = Imported {
             game,
             events: count,
             branches: records.into_iter().map(|r| r.name).collect(),
-            owner_token,
+            owner_token: owner_token.unwrap_or_default(),
             seats,
         };
         Ok((imported, main))
@@ -1423,6 +1770,75 @@ impl Journal {
             }
         }
         Ok(reports)
+    }
+
+    /// [`Journal::verify`] for one game as `viewer` may check it. The owner,
+    /// and anyone on a branch whose game is over, gets the full check. A seat
+    /// or the public checks the chain it can see: every visible part against
+    /// its commitment, every hash against its envelope and seals, every link
+    /// (re-deciding needs the secrets, so that is the owner's check).
+    pub fn verify_as(&self, game: &str, viewer: Viewer) -> Result<Vec<VerifyReport>, JournalError> {
+        let meta = self.meta(game)?;
+        let mut reports = Vec::new();
+        for branch in self.log.branches(&meta.game)? {
+            let (events, problem) =
+                if self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner {
+                    self.verify_branch(&meta.game, &branch)?
+                } else {
+                    self.verify_shown(&meta.game, &branch, viewer)?
+                };
+            reports.push(VerifyReport {
+                game: meta.game.clone(),
+                branch: branch.name,
+                events,
+                problem,
+            });
+        }
+        Ok(reports)
+    }
+
+    /// The visible chain of one branch, `FOLD_CHUNK` events at a time.
+    fn verify_shown(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+        viewer: Viewer,
+    ) -> Result<(u64, Option<Problem>), JournalError> {
+        let mut next = 1;
+        let mut last: Option<ShownEvent> = None;
+        while next <= branch.head_seq {
+            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
+            let shown = match self.events_as(game, &branch.name, next, Some(upto), viewer) {
+                Ok(shown) => shown,
+                Err(JournalError::Store(StoreError::BadEvent { seq, why, .. })) => {
+                    return Ok((seq.saturating_sub(1), Some(Problem { seq, what: why })))
+                }
+                Err(e) => return Err(e),
+            };
+            // The link into this chunk is checked with the chunk before's last event.
+            let chunk: Vec<ShownEvent> = last.take().into_iter().chain(shown).collect();
+            if let Err(brk) = check_shown(&chunk) {
+                return Ok((
+                    brk.seq.saturating_sub(1),
+                    Some(Problem {
+                        seq: brk.seq,
+                        what: brk.what,
+                    }),
+                ));
+            }
+            last = chunk.into_iter().last();
+            next = upto + 1;
+        }
+        if last.is_some_and(|e| e.hash != branch.head_hash) {
+            return Ok((
+                branch.head_seq,
+                Some(Problem {
+                    seq: branch.head_seq,
+                    what: "the branch head's recorded hash differs from its last event's".into(),
+                }),
+            ));
+        }
+        Ok((branch.head_seq, None))
     }
 
     /// Returns how many events checked out, and the first problem.

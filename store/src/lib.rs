@@ -11,17 +11,24 @@
 //! tokens); the engine below it has neither. Snapshots of folded state are a
 //! cache: the events are always the source of truth.
 
+pub mod backup;
 pub mod diff;
 pub mod error;
 pub mod journal;
 pub mod log;
+pub mod seal;
 pub mod upcast;
 
+pub use backup::{BackedUp, Restored};
 pub use error::StoreError;
 pub use journal::{
-    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, Imported, Journal, JournalError,
-    NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView, VerifyReport,
+    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
+    JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView,
+    VerifyReport, GAMES_PAGE_MAX,
 };
-pub use log::{event_hash, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog};
+pub use log::{
+    clear_holder, note_holder, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog,
+};
+pub use seal::{check_shown, event_hash, ChainBreak, Seal, ShownEvent};
 pub use tabletape_engine::{Format, Game, LegalAction, Narrative, Rejection, Viewer};
 pub use tabletape_events::{Actor, DiceMode, Event, Seat, MAIN_BRANCH};

@@ -37,18 +37,19 @@
 //! acknowledges every append that committed before it began.
 
 use std::fs::File;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use sled::transaction::{abort, TransactionError};
 use sled::Transactional;
 use tabletape_engine::Snapshot;
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 
 use crate::error::StoreError;
+use crate::seal::event_hash;
 use crate::upcast::upcast;
 
 /// An event before the log places it: everything but seq and the hash chain.
@@ -56,7 +57,23 @@ use crate::upcast::upcast;
 pub struct Draft {
     pub recorded_at_ms: u64,
     pub actor: Actor,
+    /// The event's secret salt (see [`crate::seal`]); [`Draft::new`] draws one.
+    pub salt: String,
     pub body: Body,
+}
+
+impl Draft {
+    /// A draft with a fresh random salt.
+    pub fn new(recorded_at_ms: u64, actor: Actor, body: Body) -> Result<Draft, StoreError> {
+        let mut salt = [0u8; crate::seal::SALT_BYTES];
+        getrandom::fill(&mut salt).map_err(|e| StoreError::Random(e.to_string()))?;
+        Ok(Draft {
+            recorded_at_ms,
+            actor,
+            salt: hex::encode(salt),
+            body,
+        })
+    }
 }
 
 /// What an append wrote: the seq and hash of each event, in order. Kept under
@@ -117,6 +134,10 @@ pub struct GameMeta {
     pub owner_token_hash: String,
     /// SHA-256 hex of each seat's token, by seat.
     pub seat_token_hashes: Vec<String>,
+    /// Whether `main` has ended, as the journal last marked it: listings
+    /// read it instead of folding every game.
+    #[serde(default)]
+    pub over: bool,
 }
 
 /// The durable log of every game. One trait so another backend (networked)
@@ -130,6 +151,20 @@ pub trait Log: Send + Sync {
 
     /// Every game, by id.
     fn games(&self) -> Result<Vec<GameMeta>, StoreError>;
+
+    /// At most `max` games with ids after `after` (from the first when
+    /// `None`), by id: a listing reads a page without loading every record.
+    fn games_after(&self, after: Option<&str>, max: usize) -> Result<Vec<GameMeta>, StoreError>;
+
+    /// The SHA-256 hex of the store's admin token, if one was set.
+    fn admin_token_hash(&self) -> Result<Option<String>, StoreError>;
+
+    /// Sets (or replaces) the hash of the store's admin token, durably.
+    fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError>;
+
+    /// Records that `main` of `game` has ended (an ended game stays ended:
+    /// its events never change).
+    fn mark_over(&self, game: &str) -> Result<(), StoreError>;
 
     fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError>;
 
@@ -224,17 +259,6 @@ pub trait Log: Send + Sync {
     fn discard_import(&self, game: &str) -> Result<(), StoreError>;
 }
 
-/// Hex SHA-256 of the event's canonical JSON with `hash` set to "".
-///
-/// Canonical because the envelope's field order is fixed by the struct and
-/// every free-form part is a `serde_json::Value`, whose maps are sorted.
-pub fn event_hash(event: &Event) -> String {
-    let mut unhashed = event.clone();
-    unhashed.hash = String::new();
-    let bytes = serde_json::to_vec(&unhashed).expect("events serialize");
-    hex::encode(Sha256::digest(&bytes))
-}
-
 /// The sled backend.
 pub struct SledLog {
     db: sled::Db,
@@ -245,8 +269,13 @@ pub struct SledLog {
     events: sled::Tree,
     idempotency: sled::Tree,
     snapshots: sled::Tree,
+    /// Store-wide settings: the admin token's hash.
+    settings: sled::Tree,
     sync: GroupCommit,
 }
+
+/// The key of the admin token's hash in `settings`.
+const ADMIN_TOKEN_KEY: &[u8] = b"admin_token_hash";
 
 /// The group-commit state: tickets issued to committed appenders, and how
 /// far the syncs have got.
@@ -272,19 +301,51 @@ const SEP: u8 = 0;
 /// exports. Reads past it go to the OS page cache.
 pub const CACHE_CAPACITY: u64 = 64 * 1024 * 1024;
 
-fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
-    let why = if name.is_empty() {
+/// Whether `c` would break a line or a terminal: a control character (NUL,
+/// C0, DEL, C1 such as U+0085) or a line or paragraph separator.
+pub fn breaks_lines(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// Checks a branch name (or other free-form name the key layout holds).
+pub fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
+    let why = if name.trim().is_empty() {
         "it is empty"
     } else if name.len() > 200 {
         "it is longer than 200 bytes"
-    } else if name.bytes().any(|b| b == SEP || b.is_ascii_control()) {
-        "it contains a control character"
+    } else if name.chars().any(breaks_lines) {
+        "it contains a control character or a line break"
     } else {
         return Ok(());
     };
     Err(StoreError::BadName {
         what,
         name: name.to_string(),
+        why,
+    })
+}
+
+/// Checks a game id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`, not
+/// starting with `.`, so an id is safe in a URL path, a header and a file
+/// name as it is.
+pub fn check_game_id(game: &str) -> Result<(), StoreError> {
+    let why = if game.is_empty() {
+        "it is empty"
+    } else if game.len() > 64 {
+        "it is longer than 64 characters"
+    } else if game.starts_with('.') {
+        "it starts with `.`"
+    } else if !game
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        "only ASCII letters, digits, `-`, `_` and `.` may be used"
+    } else {
+        return Ok(());
+    };
+    Err(StoreError::BadName {
+        what: "game id",
+        name: game.to_string(),
         why,
     })
 }
@@ -377,6 +438,7 @@ fn place(
             idempotency_key: key.map(str::to_string),
             prev_hash: std::mem::take(&mut prev_hash),
             hash: String::new(),
+            salt: draft.salt.clone(),
             body: draft.body.clone(),
         };
         event.hash = event_hash(&event);
@@ -393,6 +455,12 @@ fn check_drafts(drafts: &[Draft], first_seq: u64) -> Result<(), StoreError> {
             return Err(StoreError::InvalidEvent {
                 seq,
                 why: "a game is created by its seq 1 and only there".into(),
+            });
+        }
+        if d.salt.len() != 2 * crate::seal::SALT_BYTES {
+            return Err(StoreError::InvalidEvent {
+                seq,
+                why: "a new event needs a salt (Draft::new draws one)".into(),
             });
         }
     }
@@ -437,6 +505,22 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_err(dir))
 }
 
+/// The file in a store directory where a serving process says who it is,
+/// so another process that finds the store locked can name the holder.
+pub const HOLDER_FILE: &str = "holder.txt";
+
+/// Says in the store at `path` who holds it (`tabletape serve, pid 41, on
+/// 127.0.0.1:7878`), until [`clear_holder`].
+pub fn note_holder(path: &Path, who: &str) -> Result<(), StoreError> {
+    let file = path.join(HOLDER_FILE);
+    std::fs::write(&file, who).map_err(io_err(&file))
+}
+
+/// Removes what [`note_holder`] wrote.
+pub fn clear_holder(path: &Path) {
+    let _ = std::fs::remove_file(path.join(HOLDER_FILE));
+}
+
 /// How long `open` waits for a lock that a just-closed handle still holds.
 const LOCK_WAIT_MS: u64 = 2_000;
 
@@ -452,13 +536,29 @@ impl SledLog {
         let mut waited_ms = 0;
         let db = loop {
             match config.open() {
-                Err(sled::Error::Io(e))
-                    if waited_ms < LOCK_WAIT_MS
-                        && e.to_string().contains("could not acquire lock") =>
-                {
+                Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
+                    if waited_ms >= LOCK_WAIT_MS {
+                        return Err(StoreError::Locked {
+                            path: path.to_path_buf(),
+                            holder: std::fs::read_to_string(path.join(HOLDER_FILE))
+                                .ok()
+                                .map(|h| h.trim().to_string())
+                                .filter(|h| !h.is_empty()),
+                        });
+                    }
                     std::thread::sleep(std::time::Duration::from_millis(20));
                     waited_ms += 20;
                 }
+                Err(sled::Error::Corruption { at, .. }) => {
+                    return Err(StoreError::Damaged {
+                        path: path.to_path_buf(),
+                        detail: match at {
+                            Some(at) => format!("corrupt data at {at:?}"),
+                            None => "a checksum or a log position does not match".into(),
+                        },
+                    })
+                }
+                Err(sled::Error::Io(e)) => return Err(io_err(path)(e)),
                 other => break other?,
             }
         };
@@ -469,6 +569,7 @@ impl SledLog {
             events: db.open_tree("events")?,
             idempotency: db.open_tree("idempotency")?,
             snapshots: db.open_tree("snapshots")?,
+            settings: db.open_tree("settings")?,
             path: path.to_path_buf(),
             db,
             sync: GroupCommit::default(),
@@ -602,7 +703,7 @@ impl SledLog {
 
 impl Log for SledLog {
     fn create_game(&self, meta: &GameMeta, created: Draft) -> Result<Appended, StoreError> {
-        check_name("game id", &meta.game)?;
+        check_game_id(&meta.game)?;
         check_drafts(std::slice::from_ref(&created), 1)?;
         let game = meta.game.as_str();
         let events = place(
@@ -661,6 +762,49 @@ impl Log for SledLog {
             .iter()
             .map(|item| from_json("game record", &item?.1))
             .collect()
+    }
+
+    fn games_after(&self, after: Option<&str>, max: usize) -> Result<Vec<GameMeta>, StoreError> {
+        let range = match after {
+            Some(after) => self
+                .games
+                .range::<&[u8], _>((Bound::Excluded(after.as_bytes()), Bound::Unbounded)),
+            None => self.games.iter(),
+        };
+        range
+            .take(max)
+            .map(|item| from_json("game record", &item?.1))
+            .collect()
+    }
+
+    fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
+        self.settings
+            .get(ADMIN_TOKEN_KEY)?
+            .map(|raw| {
+                String::from_utf8(raw.to_vec())
+                    .map_err(|e| StoreError::corrupt("admin token hash", e))
+            })
+            .transpose()
+    }
+
+    fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError> {
+        self.settings.insert(ADMIN_TOKEN_KEY, hash.as_bytes())?;
+        self.durable()
+    }
+
+    fn mark_over(&self, game: &str) -> Result<(), StoreError> {
+        self.games.fetch_and_update(game.as_bytes(), |raw| {
+            let raw = raw?;
+            match serde_json::from_slice::<GameMeta>(raw) {
+                Ok(mut meta) if !meta.over => {
+                    meta.over = true;
+                    Some(to_json(&meta))
+                }
+                // Already marked, or unreadable (left for its reader to report).
+                _ => Some(raw.to_vec()),
+            }
+        })?;
+        Ok(())
     }
 
     fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError> {
@@ -937,7 +1081,7 @@ impl Log for SledLog {
     }
 
     fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
-        check_name("game id", game)?;
+        check_game_id(game)?;
         let mut batch = sled::Batch::default();
         for e in events {
             if e.game != game {
@@ -980,7 +1124,7 @@ impl Log for SledLog {
 
     fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError> {
         let game = meta.game.as_str();
-        check_name("game id", game)?;
+        check_game_id(game)?;
         if self.games.contains_key(game.as_bytes())? {
             return Err(StoreError::GameExists(game.to_string()));
         }

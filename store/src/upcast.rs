@@ -27,11 +27,25 @@ struct Step {
 }
 
 /// Every step, in version order.
-const STEPS: &[Step] = &[Step {
-    from: 0,
-    what: "the envelope's `time_ms` became `recorded_at_ms` and `schema_version` was added",
-    apply: v0_to_v1,
-}];
+const STEPS: &[Step] = &[
+    Step {
+        from: 0,
+        what: "the envelope's `time_ms` became `recorded_at_ms` and `schema_version` was added",
+        apply: v0_to_v1,
+    },
+    Step {
+        from: 1,
+        what: "events gained a secret `salt` and a hash over salted commitments",
+        apply: v1_to_v2,
+    },
+];
+
+/// Version 1 events have no salt: their shape is already version 2's (the
+/// salt is optional), and they keep their clear hash, which `seal` checks
+/// for any event without a salt.
+fn v1_to_v2(event: RawEvent) -> Result<RawEvent, String> {
+    Ok(event)
+}
 
 /// Version 0 called the accept time `time_ms` and had no schema version.
 fn v0_to_v1(mut event: RawEvent) -> Result<RawEvent, String> {

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
-use tabletape_store::{ActRequest, Journal, JournalError, NewGame, Viewer};
+use tabletape_store::{Access, ActRequest, Journal, JournalError, NewGame, Viewer};
 
 fn journal(dir: &tempfile::TempDir) -> Journal {
     Journal::open(&dir.path().join("store")).unwrap()
@@ -270,7 +270,7 @@ fn a_retried_idempotency_key_returns_the_original_receipt() {
     };
     let first = j.act(&g, keyed.clone()).unwrap();
     play(&j, &g, MAIN_BRANCH, 1);
-    let again = j.act(&g, keyed).unwrap();
+    let again = j.act(&g, keyed.clone()).unwrap();
     assert!(again.retried);
     assert_eq!(
         (again.seq, &again.hash, &again.narration),
@@ -280,11 +280,30 @@ fn a_retried_idempotency_key_returns_the_original_receipt() {
     // Survives a restart too.
     drop(j);
     let j = journal(&dir);
-    let keyed = ActRequest {
+    assert_eq!(j.act(&g, keyed.clone()).unwrap().hash, first.hash);
+    // The same key with another action is refused, not answered with the
+    // first receipt, and writes nothing.
+    let reused = ActRequest {
         idempotency_key: Some("table-7-turn-1".into()),
         ..owner_act(MAIN_BRANCH, json!({"type": "anything"}))
     };
-    assert_eq!(j.act(&g, keyed).unwrap().hash, first.hash);
+    match j.act(&g, reused) {
+        Err(JournalError::Rejected(r)) => {
+            assert_eq!(r.rule, "idempotency.key_reused");
+            assert!(r.message.contains("table-7-turn-1"), "{}", r.message);
+        }
+        other => panic!("a reused key was not refused: {other:?}"),
+    }
+    // So is the same action from another seat.
+    let other_seat = ActRequest {
+        by: Some(1),
+        ..keyed
+    };
+    assert!(matches!(
+        j.act(&g, other_seat),
+        Err(JournalError::Rejected(r)) if r.rule == "idempotency.key_reused"
+    ));
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 3);
 }
 
 #[test]
@@ -315,14 +334,18 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
     let j = journal(&dir);
     let g = new_game(&j).game;
     play(&j, &g, MAIN_BRANCH, 3);
-    let f = j.fork(&g, MAIN_BRANCH, 2, None, None).unwrap();
+    let f = j
+        .fork(&g, MAIN_BRANCH, 2, None, None, Access::Owner)
+        .unwrap();
     assert_eq!(
         (f.name.as_str(), f.fork_seq, f.head_seq, f.reseed),
         ("fork-1", Some(2), 2, None)
     );
     let main = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
     assert_eq!(j.events(&g, "fork-1", 1, None).unwrap(), main[..2]);
-    let r = j.fork(&g, MAIN_BRANCH, 2, Some("lucky"), Some(9)).unwrap();
+    let r = j
+        .fork(&g, MAIN_BRANCH, 2, Some("lucky"), Some(9), Access::Owner)
+        .unwrap();
     assert_eq!((r.head_seq, r.reseed), (3, Some(9)));
     let lucky = j.events(&g, "lucky", 1, None).unwrap();
     assert_eq!(lucky[2].body, Body::Reseeded { seed: 9 });
@@ -330,15 +353,17 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
     assert_eq!(j.game_at(&g, "lucky", None).unwrap().seed(), 9);
     assert_eq!(play(&j, &g, "lucky", 1), 4);
     assert_eq!(
-        j.fork(&g, MAIN_BRANCH, 1, None, None).unwrap().name,
+        j.fork(&g, MAIN_BRANCH, 1, None, None, Access::Owner)
+            .unwrap()
+            .name,
         "fork-2"
     );
     assert!(matches!(
-        j.fork(&g, MAIN_BRANCH, 9, None, None),
+        j.fork(&g, MAIN_BRANCH, 9, None, None, Access::Owner),
         Err(JournalError::NotFound(_))
     ));
     assert!(matches!(
-        j.fork(&g, MAIN_BRANCH, 1, Some("lucky"), None),
+        j.fork(&g, MAIN_BRANCH, 1, Some("lucky"), None, Access::Owner),
         Err(JournalError::BadInput(_))
     ));
     let names: Vec<String> = j
@@ -356,7 +381,8 @@ fn an_unchanged_fork_replays_the_same_future() {
     let j = journal(&dir);
     let g = new_game(&j).game;
     play(&j, &g, MAIN_BRANCH, 3);
-    j.fork(&g, MAIN_BRANCH, 1, Some("again"), None).unwrap();
+    j.fork(&g, MAIN_BRANCH, 1, Some("again"), None, Access::Owner)
+        .unwrap();
     let main = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
     for event in &main[1..] {
         let Body::ActionAccepted(a) = &event.body else {
@@ -387,9 +413,11 @@ fn export_import_export_is_byte_identical() {
     let j = journal(&dir);
     let g = new_game(&j).game;
     play(&j, &g, MAIN_BRANCH, 3);
-    j.fork(&g, MAIN_BRANCH, 2, Some("alt"), Some(5)).unwrap();
+    j.fork(&g, MAIN_BRANCH, 2, Some("alt"), Some(5), Access::Owner)
+        .unwrap();
     play(&j, &g, "alt", 1);
-    j.fork(&g, "alt", 3, Some("alt-alt"), None).unwrap();
+    j.fork(&g, "alt", 3, Some("alt-alt"), None, Access::Owner)
+        .unwrap();
     play(&j, &g, "alt-alt", 1);
     let exported = export(&j, &g, None);
     assert_eq!(exported.iter().filter(|&&b| b == b'\n').count(), 4 + 2 + 1);
@@ -491,7 +519,8 @@ fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 4);
-        j.fork(&g, MAIN_BRANCH, 2, None, Some(3)).unwrap();
+        j.fork(&g, MAIN_BRANCH, 2, None, Some(3), Access::Owner)
+            .unwrap();
         let reports = j.verify(None).unwrap();
         assert_eq!(reports.len(), 2);
         assert!(reports.iter().all(|r| r.problem.is_none()), "{reports:?}");
@@ -668,7 +697,8 @@ fn snapshotted_game(j: &Journal) -> String {
         )
         .unwrap();
     assert_eq!(acted.last().unwrap().seq, 8);
-    j.fork(&g, MAIN_BRANCH, 5, Some("alt"), None).unwrap();
+    j.fork(&g, MAIN_BRANCH, 5, Some("alt"), None, Access::Owner)
+        .unwrap();
     assert_eq!(play(j, &g, "alt", 3), 8);
     g
 }
@@ -751,7 +781,8 @@ fn a_failed_import_leaves_nothing_behind() {
     let j = journal(&dir);
     let g = new_game(&j).game;
     play(&j, &g, MAIN_BRANCH, 3);
-    j.fork(&g, MAIN_BRANCH, 2, Some("alt"), None).unwrap();
+    j.fork(&g, MAIN_BRANCH, 2, Some("alt"), None, Access::Owner)
+        .unwrap();
     play(&j, &g, "alt", 3);
     let text = String::from_utf8(export(&j, &g, None)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -781,8 +812,10 @@ fn an_empty_branch_is_not_exported_and_its_fork_rehomes() {
     let j = journal(&dir);
     let g = new_game(&j).game;
     play(&j, &g, MAIN_BRANCH, 4);
-    j.fork(&g, MAIN_BRANCH, 4, Some("empty"), None).unwrap();
-    j.fork(&g, "empty", 3, Some("child"), None).unwrap();
+    j.fork(&g, MAIN_BRANCH, 4, Some("empty"), None, Access::Owner)
+        .unwrap();
+    j.fork(&g, "empty", 3, Some("child"), None, Access::Owner)
+        .unwrap();
     play(&j, &g, "child", 1);
     let exported = export(&j, &g, None);
     let other = tempfile::tempdir().unwrap();
@@ -798,4 +831,135 @@ fn an_empty_branch_is_not_exported_and_its_fork_rehomes() {
         k.events(&g, "child", 1, None).unwrap(),
         j.events(&g, "child", 1, None).unwrap()
     );
+}
+
+#[test]
+fn concurrent_unnamed_forks_all_get_their_own_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 2);
+    let names: Vec<String> = std::thread::scope(|s| {
+        let forks: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..4)
+                        .map(|_| {
+                            j.fork(&g, MAIN_BRANCH, 2, None, None, Access::Owner)
+                                .unwrap()
+                                .name
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        forks.into_iter().flat_map(|f| f.join().unwrap()).collect()
+    });
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 32, "{names:?}");
+    assert_eq!(j.branches(&g).unwrap().len(), 33);
+}
+
+#[test]
+fn concurrent_imports_of_one_game_leave_one_whole_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    play(&j, &g, MAIN_BRANCH, 6);
+    j.fork(&g, MAIN_BRANCH, 3, Some("alt"), Some(4), Access::Owner)
+        .unwrap();
+    play(&j, &g, "alt", 2);
+    let mut log = Vec::new();
+    j.export(&g, None, &mut log).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let target = journal(&other);
+    // Half of the imports break half-way, so their clean-up races the others.
+    let mut cut = log[..log.len() / 2].to_vec();
+    cut.extend_from_slice(b"\n{broken\n");
+    let cut = &cut[..];
+    let outcomes: Vec<bool> = std::thread::scope(|s| {
+        let runs: Vec<_> = (0..8)
+            .map(|i| {
+                let target = &target;
+                let input: &[u8] = if i % 2 == 0 { &log } else { cut };
+                s.spawn(move || target.import(&mut &input[..]).is_ok())
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(outcomes.iter().filter(|ok| **ok).count(), 1, "{outcomes:?}");
+    let reports = target.verify(Some(&g)).unwrap();
+    assert_eq!(reports.len(), 2);
+    assert!(reports.iter().all(|r| r.problem.is_none()), "{reports:?}");
+    let mut again = Vec::new();
+    target.export(&g, None, &mut again).unwrap();
+    assert_eq!(again, log);
+}
+
+#[test]
+fn a_backup_restores_every_game_with_its_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    j.set_admin_token("admin-token-for-this-test").unwrap();
+    let games: Vec<_> = (0..5).map(|_| new_game(&j)).collect();
+    play(&j, &games[0].game, MAIN_BRANCH, 5);
+    j.fork(
+        &games[0].game,
+        MAIN_BRANCH,
+        3,
+        Some("alt"),
+        Some(8),
+        Access::Owner,
+    )
+    .unwrap();
+    play(&j, &games[0].game, "alt", 2);
+    let mut backup = Vec::new();
+    let done = j.backup(&mut backup).unwrap();
+    assert_eq!(done.games, 5);
+    assert_eq!(done.events, 5 + 5 + 1 + 2);
+
+    let fresh = tempfile::tempdir().unwrap();
+    let j = journal(&fresh);
+    let restored = j.restore(&mut backup.as_slice()).unwrap();
+    assert_eq!(restored.games.len(), 5);
+    assert!(restored.skipped.is_empty());
+    assert!(j.verify(None).unwrap().iter().all(|r| r.problem.is_none()));
+    // Every token opens its game as before, and the admin token is kept.
+    for created in &games {
+        assert_eq!(
+            j.access(&created.game, Some(&created.owner_token)).unwrap(),
+            Access::Owner
+        );
+        assert_eq!(
+            j.access(&created.game, Some(&created.seats[1].token))
+                .unwrap(),
+            Access::Seat(1)
+        );
+    }
+    assert!(j.is_admin(Some("admin-token-for-this-test")).unwrap());
+    let mut again = Vec::new();
+    j.backup(&mut again).unwrap();
+    assert_eq!(again, backup, "backup, restore, backup is the identity");
+    // A second restore changes nothing and says so.
+    let twice = j.restore(&mut backup.as_slice()).unwrap();
+    assert!(twice.games.is_empty());
+    assert_eq!(twice.skipped.len(), 5);
+}
+
+#[test]
+fn a_store_held_by_another_handle_says_so_and_names_the_holder() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = journal(&dir);
+    let path = dir.path().join("store");
+    tabletape_store::note_holder(&path, "tabletape serve, pid 41, on 127.0.0.1:7878").unwrap();
+    let err = match Journal::open(&path) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a held store opened twice"),
+    };
+    assert!(err.contains("in use by another process"), "{err}");
+    assert!(err.contains("tabletape serve, pid 41"), "{err}");
+    tabletape_store::clear_holder(&path);
+    drop(held);
 }

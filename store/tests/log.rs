@@ -222,11 +222,12 @@ fn fork_checks_its_seq_and_name() {
 #[test]
 fn fork_with_a_first_event_writes_it_atomically() {
     let (_dir, log) = fresh();
-    let reseed = Draft {
-        recorded_at_ms: 9,
-        actor: tabletape_events::Actor::Owner,
-        body: Body::Reseeded { seed: 99 },
-    };
+    let reseed = Draft::new(
+        9,
+        tabletape_events::Actor::Owner,
+        Body::Reseeded { seed: 99 },
+    )
+    .unwrap();
     let b = log
         .fork("g-1", MAIN_BRANCH, 1, "r", 9, Some(reseed))
         .unwrap();
@@ -421,6 +422,7 @@ impl Model {
                 idempotency_key: key.map(str::to_string),
                 prev_hash: prev.clone(),
                 hash: String::new(),
+                salt: d.salt.clone(),
                 body: d.body.clone(),
             };
             e.hash = event_hash(&e);
@@ -484,10 +486,13 @@ fn run_model(ops: Vec<Op>) -> Result<(), TestCaseError> {
                 let head = model.branches[b].1.len() as u64;
                 let at = at % head + 1;
                 let name = format!("b{}", model.branches.len());
-                let first = reseed.then_some(Draft {
-                    recorded_at_ms: 3,
-                    actor: tabletape_events::Actor::Owner,
-                    body: Body::Reseeded { seed: at },
+                let first = reseed.then(|| {
+                    Draft::new(
+                        3,
+                        tabletape_events::Actor::Owner,
+                        Body::Reseeded { seed: at },
+                    )
+                    .unwrap()
                 });
                 let record = log
                     .fork(

@@ -81,6 +81,10 @@
 //!   (the occupant's player if occupied), held Talisman 5; other Stockpiled
 //!   objects score nothing. Ties: Talismans held, then Monuments, then
 //!   Stockpile size; still level, the win is shared.
+//! - **Secrets.** None: every object, passage and explanation is on the
+//!   common record, so every viewer sees the whole state, every event and
+//!   every rejection. Duel accounts are written apart but arrive together in
+//!   one `duel` action, so nothing is held between events.
 //!
 //! Not modelled: the larger-map variant for five or more players.
 

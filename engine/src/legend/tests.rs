@@ -56,6 +56,7 @@ impl Table {
             idempotency_key: None,
             prev_hash: String::new(),
             hash: String::new(),
+            salt: String::new(),
             body: Body::ActionAccepted(ActionAccepted {
                 action,
                 facts: d.body.facts,
@@ -191,6 +192,7 @@ fn seeded_random_legal_games_run_to_their_end() {
                     .game
                     .legal(None)
                     .into_iter()
+                    .map(|l| l.with_words())
                     .filter(|l| l.needs.is_empty())
                     .collect();
                 if legal.is_empty() {

@@ -74,12 +74,16 @@ pub enum Action {
         seat: Option<Seat>,
         hash: String,
     },
-    /// Opens a sealed choice.
+    /// Opens a sealed choice. Both `page` and `salt` are required; they are
+    /// optional here only so that a copy shown to another seat can leave
+    /// them out (the salt with the public commitment would give the page).
     Reveal {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
-        page: u32,
-        salt: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         targets: Vec<Seat>,
     },
@@ -251,13 +255,18 @@ pub struct Award {
     pub advancements: u32,
 }
 
+/// `page` and `maneuver` of a chosen or revealed maneuver are always set in
+/// a stored fact; they are left out (and `targets` emptied) only in a copy
+/// shown to another seat before the exchange resolves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Fact {
     ManeuverChosen {
         seat: Seat,
-        page: u32,
-        maneuver: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        maneuver: Option<String>,
         targets: Vec<Seat>,
     },
     ManeuverCommitted {
@@ -266,8 +275,10 @@ pub enum Fact {
     },
     ManeuverRevealed {
         seat: Seat,
-        page: u32,
-        maneuver: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        maneuver: Option<String>,
         targets: Vec<Seat>,
     },
     EscapeAnnounced {

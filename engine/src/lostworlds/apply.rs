@@ -8,13 +8,13 @@ pub fn apply(state: &mut State, fact: &Fact) {
     match fact {
         Fact::ManeuverChosen {
             seat,
-            page,
+            page: Some(page),
             targets,
             ..
         }
         | Fact::ManeuverRevealed {
             seat,
-            page,
+            page: Some(page),
             targets,
             ..
         } => {
@@ -26,6 +26,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 },
             );
         }
+        // Without its page a choice is a copy redacted for another seat;
+        // `decide` never makes one, so the fold never meets one.
+        Fact::ManeuverChosen { page: None, .. } | Fact::ManeuverRevealed { page: None, .. } => {}
         Fact::ManeuverCommitted { seat, hash } => {
             state
                 .pending

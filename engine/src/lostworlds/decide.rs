@@ -190,6 +190,7 @@ pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State
         seats,
         exchanges: 0,
         pending: BTreeMap::new(),
+        settled: 0,
         falls: Vec::new(),
         phase: Phase::Fighting,
         outcome: None,
@@ -447,11 +448,11 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             let m = &state.seat(seat).fighter().sheet.maneuvers[idx];
             let fact = Fact::ManeuverChosen {
                 seat,
-                page: m.page,
-                maneuver: m.full_name(),
+                page: Some(m.page),
+                maneuver: Some(m.full_name()),
                 targets: targets.clone(),
             };
-            held_then_resolve(state, seat, m.page, targets, fact)
+            held_then_resolve(state, by, seat, m.page, targets, fact)
         }
         Action::Commit { seat, hash } => {
             let seat = acting_seat(state, by, *seat)?;
@@ -488,6 +489,12 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     format!("{} has no sealed choice to reveal", state.seat_name(seat)),
                 );
             };
+            let (Some(page), Some(salt)) = (page, salt) else {
+                return reject(
+                    "lostworlds.reveal",
+                    "give both the `page` and the `salt` committed to",
+                );
+            };
             let got = commitment(*page, salt);
             if &got != hash {
                 return reject(
@@ -504,11 +511,11 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             let m = &state.seat(seat).fighter().sheet.maneuvers[idx];
             let fact = Fact::ManeuverRevealed {
                 seat,
-                page: *page,
-                maneuver: m.full_name(),
+                page: Some(*page),
+                maneuver: Some(m.full_name()),
                 targets: targets.clone(),
             };
-            held_then_resolve(state, seat, *page, targets, fact)
+            held_then_resolve(state, by, seat, *page, targets, fact)
         }
         Action::Exchange { maneuvers } => {
             if by.is_some() {
@@ -792,16 +799,18 @@ fn party_move(
 }
 
 /// Records one seat's held choice and resolves the exchange if it was the last.
+/// `by` is who acts: a seat is not told why an exchange could not resolve.
 fn held_then_resolve(
     state: &State,
+    by: Option<Seat>,
     seat: Seat,
     page: u32,
     targets: &[Seat],
     fact: Fact,
 ) -> Result<Vec<Fact>, Rejection> {
-    let mut picks: BTreeMap<Seat, (usize, Vec<Seat>)> = BTreeMap::new();
+    let mut held: BTreeMap<Seat, (u32, Vec<Seat>)> = BTreeMap::new();
     for s in state.fighting_seats() {
-        let (p, t) = if s == seat {
+        let pick = if s == seat {
             (page, targets.to_vec())
         } else {
             match state.pending.get(&s) {
@@ -809,11 +818,27 @@ fn held_then_resolve(
                 _ => return Ok(vec![fact]),
             }
         };
-        let idx = find_maneuver(state, s, Some(p), None)?;
-        picks.insert(s, (idx, t));
+        held.insert(s, pick);
     }
+    let resolved = held
+        .into_iter()
+        .map(|(s, (p, t))| Ok((s, (find_maneuver(state, s, Some(p), None)?, t))))
+        .collect::<Result<BTreeMap<_, _>, Rejection>>()
+        .and_then(|picks| resolve(state, &picks, None));
+    let resolved = match resolved {
+        Ok(facts) => facts,
+        // Only a broken pack gets here, and its reason names the pages and
+        // pictures the other seats' held choices lead to.
+        Err(_) if by.is_some() => {
+            return reject(
+                "lostworlds.unresolvable",
+                "the exchange cannot be resolved with this game's books; the owner can see why",
+            )
+        }
+        Err(e) => return Err(e),
+    };
     let mut facts = vec![fact];
-    facts.extend(resolve(state, &picks, None)?);
+    facts.extend(resolved);
     Ok(facts)
 }
 
@@ -1323,8 +1348,8 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                         Some(Pending::Committed { .. }) => out.push(Legal {
                             action: Action::Reveal {
                                 seat: Some(s),
-                                page: 0,
-                                salt: "<salt>".into(),
+                                page: Some(0),
+                                salt: Some("<salt>".into()),
                                 targets: vec![],
                             },
                             needs: vec!["page and salt: the ones committed to".into()],

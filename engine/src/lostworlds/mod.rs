@@ -69,6 +69,21 @@
 //!   at once. In `books=record` mode only `exchange` is used and each seat
 //!   reports, per opponent, the picture, range, tell, and score and critical
 //!   burst when printed.
+//! - **Secrets.** A maneuver chosen (`choose`) or revealed (`reveal`) before
+//!   the exchange resolves is known only to its seat and the owner: other
+//!   seats and the public read that the seat has chosen or broken its seal,
+//!   with no page, maneuver or targets, in the state (`pending`), the stored
+//!   action and fact, and the narration. A reveal is hidden too, because it
+//!   can come before an opponent has settled (or while their commitment may
+//!   still be replaced). Once the exchange resolves (judged at the reader's
+//!   head) every maneuver is public, as the resolution itself tells them. A
+//!   commitment is public: its hash says nothing without the salt, so a
+//!   salt is hidden with its page. Record mode holds nothing back: its
+//!   `exchange` is told in one action and resolves at once, and everything
+//!   in `seen` is what the fighters read aloud to each other at the table.
+//!   A seat whose choice would close an exchange the pack cannot resolve is
+//!   not told why (the reason names the other seats' pages). After the
+//!   fight everyone sees everything.
 //!
 //! Nowa's sheet (content/lostworlds/characters/nowa.json) follows the rule
 //! text; its Jump Back line is not legible there, so it is read as page 62
@@ -97,7 +112,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
 
 /// The Lost Worlds kind.
 #[derive(Debug)]
@@ -111,6 +126,22 @@ const BOOKS: [&str; 2] = [
     include_str!("../../content/lostworlds/books/nowa.json"),
     include_str!("../../content/lostworlds/books/brakka.json"),
 ];
+
+/// Whether `viewer` may see what `seat` holds back.
+fn sees(viewer: Viewer, seat: Seat) -> bool {
+    match viewer {
+        Viewer::Owner => true,
+        Viewer::Seat(s) => s == seat,
+        Viewer::Public => false,
+    }
+}
+
+/// Whether `viewer` may know the choice `seat` made in the event at
+/// `cx.seq`: always its own seat, anyone once that exchange has resolved at
+/// `cx.state`. Only the seat and the dates decide, never the choice itself.
+fn knows_choice(viewer: Viewer, seat: Option<Seat>, cx: &Context<'_, State>) -> bool {
+    seat.is_some_and(|s| sees(viewer, s)) || cx.seq <= cx.state.settled
+}
 
 fn parse_bundled(text: &str) -> Value {
     serde_json::from_str(text).expect("bundled Lost Worlds content is valid JSON")
@@ -209,18 +240,79 @@ impl Rules for LostWorlds {
         }
     }
 
+    fn redact(fact: &Fact, viewer: Viewer, cx: &Context<'_, State>) -> Fact {
+        match fact {
+            Fact::ManeuverChosen { seat, .. } if !knows_choice(viewer, Some(*seat), cx) => {
+                Fact::ManeuverChosen {
+                    seat: *seat,
+                    page: None,
+                    maneuver: None,
+                    targets: Vec::new(),
+                }
+            }
+            Fact::ManeuverRevealed { seat, .. } if !knows_choice(viewer, Some(*seat), cx) => {
+                Fact::ManeuverRevealed {
+                    seat: *seat,
+                    page: None,
+                    maneuver: None,
+                    targets: Vec::new(),
+                }
+            }
+            _ => fact.clone(),
+        }
+    }
+
+    /// A `choose` or `reveal` sent with a seat's token names no seat: the
+    /// chooser is then the actor, `cx.by`.
+    fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
+        match action {
+            Action::Choose { seat, .. } if !knows_choice(viewer, seat.or(cx.by), cx) => {
+                Action::Choose {
+                    seat: *seat,
+                    page: None,
+                    maneuver: None,
+                    targets: Vec::new(),
+                }
+            }
+            Action::Reveal { seat, .. } if !knows_choice(viewer, seat.or(cx.by), cx) => {
+                Action::Reveal {
+                    seat: *seat,
+                    page: None,
+                    salt: None,
+                    targets: Vec::new(),
+                }
+            }
+            _ => action.clone(),
+        }
+    }
+
+    fn folded(state: &mut State, seq: u64) {
+        if state.pending.is_empty() {
+            state.settled = seq;
+        }
+    }
+
     /// The state with the books named by character id: they are pack content
     /// (tens of kilobytes each) that never change in play, and every state
     /// view would otherwise carry them. The fold keeps them for look-ups.
-    fn view(state: &State, _viewer: Viewer) -> Value {
+    /// Another seat's held choice shows only as made.
+    fn view(state: &State, viewer: Viewer) -> Value {
         let mut view = serde_json::to_value(state).expect("Lost Worlds states serialize");
         if let Some(books) = view.get_mut("books") {
             *books = state.books.keys().cloned().collect::<Vec<_>>().into();
         }
+        if let Some(map) = view.as_object_mut() {
+            map.remove("settled");
+        }
+        for (seat, held) in &state.pending {
+            if matches!(held, state::Pending::Chosen { .. }) && !sees(viewer, *seat) {
+                view["pending"][seat.to_string()] = serde_json::json!({ "held": "chosen" });
+            }
+        }
         view
     }
 
-    fn render(state: &State, _viewer: Viewer) -> String {
-        narration::render(state)
+    fn render(state: &State, viewer: Viewer) -> String {
+        narration::render(state, viewer)
     }
 }

@@ -12,7 +12,9 @@ use tabletape_events::Seat;
 
 use super::actions::{Blow, Condition, Ending, Fact, Part, Resolution};
 use super::content::{Maneuver, PartyMark, Range};
+use super::sees;
 use super::state::{Pending, Phase, SeatStatus, State};
+use crate::rules::Viewer;
 
 fn signed(n: i32) -> String {
     if n >= 0 {
@@ -233,12 +235,14 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                 &hash[..8.min(hash.len())]
             )]
         }
-        Fact::ManeuverRevealed { seat, maneuver, .. } => {
-            vec![format!(
-                "{} breaks the seal: {maneuver}, as committed.",
+        Fact::ManeuverRevealed { seat, maneuver, .. } => match maneuver {
+            Some(m) => vec![format!(
+                "{} breaks the seal: {m}, as committed.",
                 state.seat_name(*seat)
-            )]
-        }
+            )],
+            // Hidden from this reader until the exchange resolves.
+            None => vec![format!("{} breaks the seal.", state.seat_name(*seat))],
+        },
         Fact::EscapeAnnounced { seat } => {
             vec![format!(
                 "{} calls out \"Escaping!\"",
@@ -430,8 +434,9 @@ pub fn epilogue(state: &State) -> Vec<String> {
 }
 
 /// The text picture of the duel: each fighter's body points, the picture
-/// they see, the orders in force and what is held for this exchange.
-pub fn render(state: &State) -> String {
+/// they see, the orders in force and what is held for this exchange (which
+/// maneuver only for those who may see it, see [`super::sees`]).
+pub fn render(state: &State, viewer: Viewer) -> String {
     let mut out = format!("Lost Worlds: {}\n", chapter(state));
     for (i, st) in state.seats.iter().enumerate() {
         let f = st.fighter();
@@ -477,6 +482,14 @@ pub fn render(state: &State) -> String {
         }
         match state.pending.get(&(i as u32)) {
             Some(Pending::Committed { .. }) => out.push_str("  choice: sealed\n"),
+            Some(Pending::Chosen { page, .. }) if sees(viewer, i as Seat) => {
+                match f.sheet.maneuver_at(*page) {
+                    Some((_, m)) => {
+                        out.push_str(&format!("  choice: made ({})\n", maneuver_words(m)))
+                    }
+                    None => out.push_str(&format!("  choice: made (page {page})\n")),
+                }
+            }
             Some(Pending::Chosen { .. }) => out.push_str("  choice: made\n"),
             None => {}
         }

@@ -192,6 +192,12 @@ pub struct State {
     /// Exchanges resolved so far.
     pub exchanges: u32,
     pub pending: BTreeMap<Seat, Pending>,
+    /// The seq of the last event after which nothing was held: a choice made
+    /// in a later event belongs to the exchange still open. Bookkeeping for
+    /// redaction, left out of every view. A snapshot from before it existed
+    /// reads 0, which hides every choice until the next exchange resolves.
+    #[serde(default)]
+    pub settled: u64,
     /// Everyone who fell, for the experience at the end.
     pub falls: Vec<Fall>,
     pub phase: Phase,

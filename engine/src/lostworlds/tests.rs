@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
+use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated};
 
 use super::actions::{Action, Condition, Ending, Fact};
 use super::content::{
@@ -15,7 +16,8 @@ use super::restriction::Restriction;
 use super::state::{Orders, Phase, State};
 use super::{narration, LostWorlds};
 use crate::error::Rejection;
-use crate::rules::Rules;
+use crate::game::Game;
+use crate::rules::{Rules, Viewer};
 
 fn m(
     category: &str,
@@ -837,7 +839,7 @@ fn play(pack: &Pack, players: usize, opts: Value, mut seed: u64) -> State {
         assert!(
             !legal.is_empty(),
             "nothing legal in an open game:\n{}",
-            narration::render(&state)
+            narration::render(&state, Viewer::Owner)
         );
         let pick = &legal[(next(&mut seed) % legal.len() as u64) as usize].action;
         let facts = decide::decide(&state, None, pick)
@@ -849,7 +851,10 @@ fn play(pack: &Pack, players: usize, opts: Value, mut seed: u64) -> State {
         let round: State = serde_json::from_value(serde_json::to_value(&state).unwrap()).unwrap();
         assert_eq!(round, state, "state survives JSON");
     }
-    panic!("the duel did not end:\n{}", narration::render(&state));
+    panic!(
+        "the duel did not end:\n{}",
+        narration::render(&state, Viewer::Owner)
+    );
 }
 
 #[test]
@@ -874,7 +879,7 @@ fn random_legal_duels_end() {
         // And one against two, with a party on seat 1.
         let state = play(&pack, 3, json!({"seat1": "brakka+nowa"}), s);
         assert!(state.outcome.is_some(), "seed {s}");
-        assert!(!narration::render(&state).is_empty());
+        assert!(!narration::render(&state, Viewer::Owner).is_empty());
     }
     assert!(
         knockouts >= 4,
@@ -1001,7 +1006,7 @@ fn a_record_without_a_title_names_the_picture_by_number() {
         "{story}"
     );
     assert_eq!(state.seats[0].sights[&1].title, None);
-    assert!(narration::render(&state).contains("sees Bryn: picture 23, close range"));
+    assert!(narration::render(&state, Viewer::Owner).contains("sees Bryn: picture 23, close range"));
 }
 
 #[test]
@@ -1123,4 +1128,215 @@ fn the_owner_view_names_books_by_id() {
         "the view should leave the books out: {shown} of {full} bytes"
     );
     assert_eq!(view["seats"][0]["party"][0]["sheet"]["name"], "Nowa");
+}
+
+// ---------------------------------------------------------------- secrets
+
+/// A duel of Ash (seat 0) and Bryn (seat 1) on the mini pack, as the
+/// journal plays it: through `Game`.
+fn duel_game(books: &str) -> Game {
+    let created = GameCreated {
+        kind: "lostworlds".into(),
+        players: vec!["Ada".into(), "Bo".into()],
+        seed: 1,
+        dice: DiceMode::Digital,
+        options: BTreeMap::from([
+            ("characters".to_string(), json!("ash,bryn")),
+            ("books".to_string(), json!(books)),
+        ]),
+        pack: serde_json::to_value(mini_pack()).unwrap(),
+        public: false,
+    };
+    Game::start(&created).unwrap()
+}
+
+/// Decides `action` for `by` (`None`: the owner) and folds the event the
+/// journal would store for it, with the actor the journal would record.
+fn step(game: &mut Game, by: Option<u32>, action: Value) -> Event {
+    let decision = game
+        .decide(by, &action)
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+    let event = Event {
+        game: "g".into(),
+        branch: "main".into(),
+        seq: game.seq() + 1,
+        recorded_at_ms: 0,
+        actor: by.map_or(Actor::Owner, Actor::Seat),
+        schema_version: 1,
+        idempotency_key: None,
+        prev_hash: String::new(),
+        hash: String::new(),
+        salt: String::new(),
+        body: Body::ActionAccepted(decision.body),
+    };
+    game.apply(&event).unwrap();
+    event
+}
+
+fn json_text(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v).unwrap()
+}
+
+/// Asserts none of `secrets` appears in `text`.
+fn hides(text: &str, secrets: &[&str], what: &str) {
+    for s in secrets {
+        assert!(!text.contains(s), "{what} gives away `{s}`: {text}");
+    }
+}
+
+const OTHERS: [Viewer; 2] = [Viewer::Seat(1), Viewer::Public];
+
+#[test]
+fn a_choice_is_hidden_from_the_other_seat_until_the_exchange_resolves() {
+    let mut game = duel_game("full");
+    let before = game.clone();
+    // A seat token's choice names no seat: the actor is the chooser.
+    let chose = step(&mut game, Some(0), json!({"type": "choose", "page": 50}));
+    let secrets = ["50", "Charge"];
+    assert!(json_text(&chose).contains("\"page\":50"));
+    for viewer in OTHERS {
+        let shown = game.redact_event(&chose, viewer).unwrap();
+        hides(&json_text(&shown), &secrets, "the redacted event");
+        let Body::ActionAccepted(a) = &shown.body else {
+            unreachable!()
+        };
+        assert_eq!(a.action, json!({"type": "choose"}));
+        assert_eq!(
+            a.facts[0],
+            json!({"type": "maneuver_chosen", "seat": 0, "targets": []})
+        );
+        let view = game.view(viewer);
+        assert_eq!(view["pending"], json!({"0": {"held": "chosen"}}));
+        let render = game.render(viewer);
+        hides(&render, &["Charge", "page 50"], "the render");
+        assert!(render.contains("choice: made\n"), "{render}");
+        let lines = before.clone().apply_as(&chose, viewer).unwrap();
+        assert_eq!(lines.last().unwrap(), "Ash settles on a maneuver.");
+        hides(&lines.join("\n"), &["Charge", "page 50"], "the narration");
+    }
+    // The chooser and the owner know it.
+    for viewer in [Viewer::Owner, Viewer::Seat(0)] {
+        assert_eq!(game.redact_event(&chose, viewer).unwrap(), chose);
+        assert_eq!(game.view(viewer)["pending"]["0"]["page"], 50);
+        let render = game.render(viewer);
+        assert!(
+            render.contains("choice: made (Extended Range Charge (page 50"),
+            "{render}"
+        );
+    }
+
+    // Bryn answers; the exchange resolves and both maneuvers are public.
+    let mid = game.clone();
+    let answer = step(
+        &mut game,
+        Some(1),
+        json!({"type": "choose", "maneuver": "Extended Range Dodge"}),
+    );
+    for viewer in OTHERS {
+        assert_eq!(game.redact_event(&chose, viewer).unwrap(), chose);
+        assert_eq!(game.redact_event(&answer, viewer).unwrap(), answer);
+        let lines = mid.clone().apply_as(&answer, viewer).unwrap().join("\n");
+        assert!(
+            lines.contains("Ash: Extended Range Charge (page 50"),
+            "{lines}"
+        );
+    }
+
+    // Exchange 2: the owner calls Ash's choice for the table. It is hidden
+    // again, while the choice of exchange 1 stays public.
+    let second = step(
+        &mut game,
+        None,
+        json!({"type": "choose", "seat": 0, "maneuver": "Down Swing Bash"}),
+    );
+    for viewer in OTHERS {
+        let shown = json_text(&game.redact_event(&second, viewer).unwrap());
+        hides(&shown, &["36", "Bash"], "the owner's call");
+        assert_eq!(game.redact_event(&chose, viewer).unwrap(), chose);
+    }
+    assert_eq!(game.redact_event(&second, Viewer::Seat(0)).unwrap(), second);
+}
+
+#[test]
+fn a_commitment_is_public_and_a_reveal_waits_for_the_exchange() {
+    let mut game = duel_game("full");
+    let hash = commitment(52, "moss-and-fern");
+    let sealed = step(&mut game, Some(0), json!({"type": "commit", "hash": hash}));
+    for viewer in OTHERS {
+        assert_eq!(game.redact_event(&sealed, viewer).unwrap(), sealed);
+        assert_eq!(game.view(viewer)["pending"]["0"]["hash"], hash);
+    }
+    // Opened before Bryn has chosen: Bryn must not read the page, nor the
+    // salt (with the public hash it gives the page away).
+    let before = game.clone();
+    let reveal = json!({"type": "reveal", "page": 52, "salt": "moss-and-fern"});
+    let told = game.decide_as(Some(0), &reveal, Viewer::Seat(0)).unwrap();
+    assert_eq!(
+        told.narration,
+        vec!["Ash breaks the seal: Extended Range Dodge, as committed."]
+    );
+    let opened = step(&mut game, Some(0), reveal);
+    let secrets = ["52", "moss-and-fern", "Dodge"];
+    for viewer in OTHERS {
+        let shown = json_text(&game.redact_event(&opened, viewer).unwrap());
+        hides(&shown, &secrets, "the redacted reveal");
+        assert!(shown.contains("maneuver_revealed"), "{shown}");
+        assert_eq!(
+            game.view(viewer)["pending"],
+            json!({"0": {"held": "chosen"}})
+        );
+        let lines = before.clone().apply_as(&opened, viewer).unwrap();
+        assert_eq!(lines, vec!["Ash breaks the seal."]);
+    }
+    assert_eq!(game.redact_event(&opened, Viewer::Seat(0)).unwrap(), opened);
+    // Bryn chooses; the exchange resolves and the reveal is public.
+    step(&mut game, Some(1), json!({"type": "choose", "page": 50}));
+    for viewer in OTHERS {
+        let shown = game.redact_event(&opened, viewer).unwrap();
+        assert_eq!(shown, opened);
+        assert!(json_text(&shown).contains("moss-and-fern"));
+    }
+}
+
+#[test]
+fn a_recorded_exchange_hides_nothing() {
+    let mut game = duel_game("record");
+    let event = step(
+        &mut game,
+        None,
+        json!({"type": "exchange", "maneuvers": [
+            {"seat": 0, "page": 52, "seen": [{"picture": 23, "range": "close", "tell": "Do no Red next turn"}]},
+            {"seat": 1, "page": 50, "seen": [{"picture": 5, "range": "close", "tell": "No restrictions next turn"}]}]}),
+    );
+    for viewer in OTHERS {
+        assert_eq!(game.redact_event(&event, viewer).unwrap(), event);
+        assert_eq!(game.view(viewer), game.view(Viewer::Owner));
+    }
+}
+
+#[test]
+fn a_seat_is_not_told_why_a_broken_pack_cannot_resolve_its_exchange() {
+    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    act(&mut state, Some(0), json!({"type": "choose", "page": 56})).unwrap();
+    // A pack that slipped past validation: Bryn's book lost its matrices.
+    std::sync::Arc::make_mut(state.books.get_mut("bryn").unwrap())
+        .matrices
+        .clear();
+    let seat = act(
+        &mut state.clone(),
+        Some(1),
+        json!({"type": "choose", "page": 52}),
+    )
+    .unwrap_err();
+    assert_eq!(seat.rule, "lostworlds.unresolvable");
+    hides(&seat.message, &["56", "Block and Close"], "the rejection");
+    // The owner, acting for the table, is told where the pack is broken.
+    let owner = act(
+        &mut state,
+        None,
+        json!({"type": "choose", "seat": 1, "page": 52}),
+    )
+    .unwrap_err();
+    assert_eq!(owner.rule, "lostworlds.book");
+    assert!(owner.message.contains("page 56"), "{}", owner.message);
 }

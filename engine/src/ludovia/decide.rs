@@ -781,6 +781,8 @@ fn take_action(
             make_up,
         } => {
             let target = *from;
+            // Refused before the dice, so a refusal says nothing of them.
+            chance.check_supplied("stolen treasure", "took", took)?;
             face_off(&out.s, seat, target, false)?;
             if out.s.thief(target).hand.is_empty() {
                 return reject(
@@ -813,7 +815,13 @@ fn take_action(
             let card = if won {
                 let mut hand = out.s.thief(target).hand.clone();
                 hand.sort();
-                let k = chance.pick("stolen treasure", &hand, "took", took.as_deref())?;
+                let k = chance.pick_hidden(
+                    "stolen treasure",
+                    &hand,
+                    "took",
+                    took.as_deref(),
+                    &format!("a card from {}'s hand", out.s.name(target)),
+                )?;
                 Some(hand[k].clone())
             } else {
                 None
@@ -1044,6 +1052,8 @@ fn rob(
     found: Option<&str>,
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
+    // Refused before the card is drawn, so a refusal says nothing of it.
+    chance.check_supplied("equipment card", "found", &found)?;
     if !out.s.is_rooftop(here) {
         return reject("ludovia.rob_rooftop", "only a rooftop can be robbed");
     }
@@ -1064,7 +1074,13 @@ fn rob(
         );
     }
     let pool = out.s.pool.clone();
-    let k = chance.pick("rooftop card", &pool, "drew", drew)?;
+    let k = chance.pick_hidden(
+        "rooftop card",
+        &pool,
+        "drew",
+        drew,
+        "a rooftop card still face down",
+    )?;
     let card = pool[k].clone();
     let event = match out.s.faces.get(&card) {
         Some(Face::Event(e)) => Some(*e),

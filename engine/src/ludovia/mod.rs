@@ -67,8 +67,15 @@
 //!   Prison. Convicted, they give up a chosen treasure and the turn ends.
 //! - **Secrets.** A thief's hand is secret from the other seats (its size is
 //!   not); the cards still face down are secret from every seat (a seat sees
-//!   only how many). Discards, purchases and cash-ins are public. After the
-//!   game, everyone sees everything.
+//!   only how many). Discards, purchases and cash-ins are public. A treasure
+//!   robbed is known to the robber; a card stolen to the thief and the one
+//!   robbed (in the facts, and in the action's `drew`/`took` when a seat's
+//!   token acted; when the owner acted, the action names no seat, so its card
+//!   is hidden from every seat). Rejections and `legal` never list a hidden
+//!   card: a physical draw refused asks for "a card from Bo's hand" or "a
+//!   rooftop card still face down". With digital dice a named `took` or
+//!   `found` is refused before any die is cast, so the refusal cannot tell
+//!   what the dice would have done. After the game, everyone sees everything.
 //! - **End.** 15 Fame and Fortune wins at once. When the last rooftop is robbed
 //!   and its event settled, the night ends: most Fame and Fortune, then most
 //!   treasure carried, else shared Great Thieves. As a safeguard so random play
@@ -104,7 +111,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
 
 /// The Rooftops of Ludovia kind.
 #[derive(Debug)]
@@ -222,7 +229,7 @@ impl Rules for Ludovia {
         matches!(state.phase, state::Phase::Over)
     }
 
-    fn redact(fact: &Fact, viewer: Viewer) -> Fact {
+    fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
         let mut fact = fact.clone();
         match &mut fact {
             Fact::RooftopRobbed {
@@ -236,16 +243,16 @@ impl Rules for Ludovia {
         fact
     }
 
-    fn redact_action(action: &Action, viewer: Viewer) -> Action {
+    fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
         let mut action = action.clone();
-        if viewer != Viewer::Owner {
-            // The action does not say who acted, so a named card is hidden
-            // from every seat; the facts tell the actor what they drew.
-            match &mut action {
-                Action::Rob { drew, .. } => *drew = None,
-                Action::Steal { took, .. } => *took = None,
-                _ => {}
-            }
+        // The thief who acted saw the card; the one robbed knows what they
+        // lost. When the owner acted for the table no seat is named, so the
+        // card stays hidden from every seat (the facts still tell the thief).
+        let actor_sees = cx.by.is_some_and(|b| sees(viewer, b));
+        match &mut action {
+            Action::Rob { drew, .. } if !actor_sees => *drew = None,
+            Action::Steal { from, took, .. } if !actor_sees && !sees(viewer, *from) => *took = None,
+            _ => {}
         }
         action
     }

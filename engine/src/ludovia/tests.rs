@@ -21,7 +21,7 @@ use crate::chance::Chance;
 use crate::error::Rejection;
 use crate::game::Game;
 use crate::rng::TableRng;
-use crate::rules::{Rules, Viewer};
+use crate::rules::{Context, Rules, Viewer};
 
 const LAYOUT: [&str; 9] = [
     "belltower",
@@ -823,11 +823,16 @@ fn seats_see_their_own_hand_only() {
         card: Some("Ruby Crown".into()),
         event: None,
     };
-    let hidden = Ludovia::redact(&robbed, Viewer::Seat(1));
+    let cx = Context {
+        by: Some(0),
+        seq: 2,
+        state: &s,
+    };
+    let hidden = Ludovia::redact(&robbed, Viewer::Seat(1), &cx);
     assert!(matches!(&hidden, Fact::RooftopRobbed { card: None, .. }));
     assert!(Ludovia::narrate(&s, &hidden)[0].contains("a treasure, kept secret"));
     assert_eq!(
-        serde_json::to_value(Ludovia::redact(&robbed, Viewer::Seat(0))).unwrap(),
+        serde_json::to_value(Ludovia::redact(&robbed, Viewer::Seat(0), &cx)).unwrap(),
         serde_json::to_value(&robbed).unwrap()
     );
     let dog = Fact::RooftopRobbed {
@@ -837,7 +842,7 @@ fn seats_see_their_own_hand_only() {
         event: Some(super::content::RooftopEvent::Dog),
     };
     assert!(matches!(
-        Ludovia::redact(&dog, Viewer::Public),
+        Ludovia::redact(&dog, Viewer::Public, &cx),
         Fact::RooftopRobbed { card: Some(_), .. }
     ));
 }
@@ -868,6 +873,7 @@ fn event(seq: u64, body: ActionAccepted) -> Event {
         idempotency_key: None,
         prev_hash: String::new(),
         hash: String::new(),
+        salt: String::new(),
         body: Body::ActionAccepted(body),
     }
 }
@@ -1347,4 +1353,184 @@ fn every_sample_item_does_what_its_card_says() {
         ),
         "ludovia.equipment_duplicate"
     );
+}
+
+// ---------------------------------------------------------------- secrets
+
+/// The hand-made table as a `Game` (restored from a snapshot of it), so the
+/// test reads it the way the journal does.
+fn game_of(s: &State) -> Game {
+    let created = created(3, 1, s.dice);
+    let snapshot = crate::game::Snapshot {
+        seq: 10,
+        seed: 1,
+        chapter: "Round 1".into(),
+        state: serde_json::to_value(s).unwrap(),
+    };
+    Game::restore(&created, &snapshot).unwrap()
+}
+
+/// The event the journal would store for `by`'s decision, folded into `game`.
+fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Event {
+    let d = game
+        .decide(by, &action)
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+    let ev = Event {
+        actor: by.map_or(Actor::Owner, Actor::Seat),
+        ..event(game.seq() + 1, d.body)
+    };
+    game.apply(&ev).unwrap();
+    ev
+}
+
+fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
+    game.decide(by, &action)
+        .map(|_| panic!("{action} was accepted"))
+        .unwrap_err()
+}
+
+#[test]
+fn a_refused_steal_or_robbery_names_no_hidden_card() {
+    let mut s = table();
+    for seat in [0, 1] {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    give(&mut s, 1, &["Ruby Crown", "Silver Spoons"]);
+    let game = game_of(&s);
+    let bo = ["Ruby Crown", "Silver Spoons"];
+    for by in [Some(0), None] {
+        let e = rejection(
+            &game,
+            by,
+            json!({"type": "steal", "from": 1, "rolls": [5, 4]}),
+        );
+        assert_eq!(e.rule, "physical.draw_needed");
+        hides_cards(&e.message, &bo);
+        assert!(e.message.contains("a card from Bo's hand"), "{}", e.message);
+        let e = rejection(
+            &game,
+            by,
+            json!({"type": "steal", "from": 1, "rolls": [5, 4], "took": "Gold Candlestick"}),
+        );
+        assert_eq!(e.rule, "physical.impossible_draw");
+        hides_cards(&e.message, &bo);
+        // A robbery refused for want of a card names none still face down.
+        let e = rejection(&game, by, json!({"type": "rob"}));
+        assert_eq!(e.rule, "physical.draw_needed");
+        hides_cards(
+            &e.message,
+            &s.pool.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        let e = rejection(&game, by, json!({"type": "rob", "drew": "Diamond Tiara"}));
+        assert_eq!(e.rule, "physical.impossible_draw");
+        hides_cards(
+            &e.message,
+            &s.pool.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+    }
+    // What Ada may do lists none of Bo's cards, nor what she might draw.
+    let legal = serde_json::to_string(&game.legal(Some(0))).unwrap();
+    assert!(legal.contains("\"steal\""), "{legal}");
+    hides_cards(&legal, &bo);
+    hides_cards(
+        &legal,
+        &["Gold Candlestick", "Pearl Necklace", "Dog", "Trap"],
+    );
+}
+
+fn hides_cards(text: &str, cards: &[&str]) {
+    for c in cards {
+        assert!(!text.contains(c), "`{c}` is named in: {text}");
+    }
+}
+
+#[test]
+fn a_stolen_card_is_known_to_the_thief_and_the_robbed_only() {
+    let mut s = table();
+    for seat in [0, 1] {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    give(&mut s, 1, &["Ruby Crown"]);
+    let mut game = game_of(&s);
+    let before = game.clone();
+    // Ada's token: the action names no seat, the actor does.
+    let stole = step(
+        &mut game,
+        Some(0),
+        json!({"type": "steal", "from": 1, "rolls": [5, 4], "took": "Ruby Crown"}),
+    );
+    for viewer in [Viewer::Seat(2), Viewer::Public] {
+        let shown = serde_json::to_string(&game.redact_event(&stole, viewer).unwrap()).unwrap();
+        hides_cards(&shown, &["Ruby Crown"]);
+        let lines = before.clone().apply_as(&stole, viewer).unwrap().join("\n");
+        hides_cards(&lines, &["Ruby Crown"]);
+        assert!(lines.contains("takes a treasure"), "{lines}");
+        // The view names every card of the box (`faces`), so look at the hands.
+        let view = game.view(viewer);
+        hides_cards(&view["thieves"].to_string(), &["Ruby Crown"]);
+        assert_eq!(view["thieves"][0]["hand"], json!({"secret": 1}));
+    }
+    for viewer in [Viewer::Owner, Viewer::Seat(0), Viewer::Seat(1)] {
+        assert_eq!(game.redact_event(&stole, viewer).unwrap(), stole);
+        let lines = before.clone().apply_as(&stole, viewer).unwrap().join("\n");
+        assert!(lines.contains("Ruby Crown"), "{viewer:?}: {lines}");
+    }
+    // The owner acting for the table: no seat is named as the thief, so the
+    // action's card is hidden from every seat; the facts still tell Ada.
+    let mut game = game_of(&s);
+    let stole = step(
+        &mut game,
+        None,
+        json!({"type": "steal", "from": 1, "rolls": [5, 4], "took": "Ruby Crown"}),
+    );
+    let Body::ActionAccepted(a) = &game.redact_event(&stole, Viewer::Seat(0)).unwrap().body else {
+        unreachable!()
+    };
+    assert!(a.action.get("took").is_none());
+    assert!(a.facts.iter().any(|f| f["card"] == "Ruby Crown"));
+    // Once the night is over, everyone reads it.
+    game_over(&mut game);
+    assert_eq!(game.redact_event(&stole, Viewer::Seat(2)).unwrap(), stole);
+}
+
+/// Ends the night on `game` as the owner would read it afterwards.
+fn game_over(game: &mut Game) {
+    let mut s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+    s.phase = Phase::Over;
+    *game = game_of(&s);
+    assert!(game.is_over());
+}
+
+#[test]
+fn digital_dice_refuse_a_named_card_before_drawing_it() {
+    let mut s = table();
+    s.dice = DiceMode::Digital;
+    for seat in [0, 1] {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    give(&mut s, 1, &["Ruby Crown"]);
+    let game = game_of(&s);
+    // Refused alike whatever the dice would say, so a refusal tells nothing.
+    for seed in 0..8 {
+        let mut g = game.clone();
+        if seed > 0 {
+            let created = created(3, seed, DiceMode::Digital);
+            g = Game::restore(
+                &created,
+                &crate::game::Snapshot {
+                    seed,
+                    ..g.snapshot()
+                },
+            )
+            .unwrap();
+        }
+        let e = rejection(
+            &g,
+            Some(0),
+            json!({"type": "steal", "from": 1, "took": "Ruby Crown"}),
+        );
+        assert_eq!(e.rule, "dice.digital");
+        let e = rejection(&g, Some(0), json!({"type": "rob", "found": "Mask"}));
+        assert_eq!(e.rule, "dice.digital");
+    }
 }

@@ -17,14 +17,15 @@ pub fn meta(game: &str) -> GameMeta {
         public: false,
         owner_token_hash: "0".repeat(64),
         seat_token_hashes: vec!["1".repeat(64), "2".repeat(64)],
+        over: false,
     }
 }
 
 pub fn created() -> Draft {
-    Draft {
-        recorded_at_ms: 1_000,
-        actor: Actor::Owner,
-        body: Body::GameCreated(GameCreated {
+    Draft::new(
+        1_000,
+        Actor::Owner,
+        Body::GameCreated(GameCreated {
             kind: "lostworlds".into(),
             players: vec!["Ann".into(), "Bo".into()],
             seed: 7,
@@ -33,18 +34,20 @@ pub fn created() -> Draft {
             pack: json!(null),
             public: false,
         }),
-    }
+    )
+    .unwrap()
 }
 
 /// A hand-made accepted action, told apart by `n`.
 pub fn action(n: u64) -> Draft {
-    Draft {
-        recorded_at_ms: 2_000 + n,
-        actor: Actor::Seat((n % 2) as u32),
-        body: Body::ActionAccepted(ActionAccepted {
+    Draft::new(
+        2_000 + n,
+        Actor::Seat((n % 2) as u32),
+        Body::ActionAccepted(ActionAccepted {
             action: json!({"type": "note", "n": n}),
             facts: vec![json!({"type": "noted", "n": n})],
             chance: vec![],
         }),
-    }
+    )
+    .unwrap()
 }

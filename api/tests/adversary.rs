@@ -1,0 +1,343 @@
+//! The API as a hostile seat sees it: holding only its own token (or none,
+//! on a public game), a reader tries every route and format for what the
+//! rules hide. Every kind the build knows is played here, so a new kind is
+//! covered by default: its seed, every event salt and every hidden part's
+//! salt must never reach a seat while the game is in play, the chain a seat
+//! sees must check out, and a seat's fork must not inherit the dice to come.
+//! Kind-specific secrets (a thief's hand, a fighter's pending choice) are
+//! tested by value in the kinds' own tests and in `api.rs`.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{Api, Table};
+use serde_json::{json, Value};
+use tabletape_store::seal::{commitment, part_salt, SEED_PART};
+use tabletape_store::{check_shown, ShownEvent};
+
+/// A seed no route has any other reason to print.
+const SEED: u64 = 8_675_309_123_457;
+
+/// Every read route and format a token holder can ask for.
+fn read_routes(game: &str) -> Vec<String> {
+    let mut routes: Vec<String> = [
+        "",
+        "/events",
+        "/state",
+        "/state?at=1",
+        "/replay",
+        "/branches",
+        "/verify",
+        "/legal",
+        "/export",
+    ]
+    .iter()
+    .map(|r| format!("/games/{game}{r}"))
+    .collect();
+    for format in ["md", "txt", "html", "json"] {
+        routes.push(format!("/games/{game}/narrative?format={format}"));
+    }
+    routes.push("/games".into());
+    routes
+}
+
+/// Replaces `<placeholder>` strings of a legal action with plain words.
+fn fill(action: &mut Value) {
+    match action {
+        Value::String(s) if s.starts_with('<') && s.ends_with('>') => *s = "a lamp".into(),
+        Value::Array(items) => items.iter_mut().for_each(fill),
+        Value::Object(map) => map.values_mut().for_each(fill),
+        _ => {}
+    }
+}
+
+/// Plays up to `steps` actions as the owner, each the `step`-th ready one
+/// (wrapping) of the legal list, preferring actions that need nothing added.
+async fn play(api: &Api, table: &Table, steps: usize) {
+    for step in 0..steps {
+        let legal = api
+            .get(&format!("/games/{}/legal", table.id), Some(&table.owner))
+            .await
+            .expect(StatusCode::OK)
+            .json();
+        let legal = legal.as_array().unwrap();
+        if legal.is_empty() {
+            return;
+        }
+        let ready: Vec<&Value> = legal.iter().filter(|l| l.get("needs").is_none()).collect();
+        let pool = if ready.is_empty() {
+            legal.iter().collect()
+        } else {
+            ready
+        };
+        let mut action = pool[step * 7 % pool.len()]["action"].clone();
+        fill(&mut action);
+        let reply = api
+            .post(
+                &format!("/games/{}/actions", table.id),
+                Some(&table.owner),
+                &json!({ "action": action }),
+            )
+            .await;
+        assert!(
+            reply.status == StatusCode::CREATED || reply.status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{}: {}",
+            reply.status,
+            reply.text()
+        );
+    }
+}
+
+/// Every salt the owner sees: each event's own, and each part's.
+fn owner_salts(events: &Value) -> Vec<String> {
+    let mut salts = Vec::new();
+    for e in events.as_array().unwrap() {
+        if let Some(s) = e["salt"].as_str() {
+            salts.push(s.to_string());
+        }
+        for seal in e["seals"].as_array().into_iter().flatten() {
+            salts.push(seal["salt"].as_str().unwrap().to_string());
+        }
+    }
+    salts
+}
+
+/// The salts of the parts a reader sees: the owner's salts it may hold.
+fn shown_salts(events: &Value) -> Vec<String> {
+    events
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["seals"].as_array().cloned().unwrap_or_default())
+        .filter_map(|s| s["salt"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Asks every route as `token` (or no token) and fails on a leak.
+async fn assert_nothing_leaks(api: &Api, table: &Table, token: Option<&str>, who: &str) {
+    let owner_events = api
+        .get(&format!("/games/{}/events", table.id), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert!(
+        owner_events.to_string().contains(&SEED.to_string()),
+        "the owner reads the seed, so a leak could be seen"
+    );
+    let theirs = api
+        .get(&format!("/games/{}/events", table.id), token)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let allowed = shown_salts(&theirs);
+    let secret: Vec<String> = owner_salts(&owner_events)
+        .into_iter()
+        .filter(|s| !allowed.contains(s))
+        .collect();
+    assert!(
+        !secret.is_empty(),
+        "{who}: at least the seed's salt is secret"
+    );
+    for route in read_routes(&table.id) {
+        let reply = api.get(&route, token).await;
+        let text = reply.text();
+        assert!(
+            !text.contains(&SEED.to_string()),
+            "{who} reads the seed in {route}: {text}"
+        );
+        for salt in &secret {
+            assert!(
+                !text.contains(salt.as_str()),
+                "{who} reads a hidden salt in {route}: {text}"
+            );
+        }
+    }
+    // The chain the reader sees checks out, and the route says so too.
+    let shown: Vec<ShownEvent> = serde_json::from_value(theirs).unwrap();
+    check_shown(&shown).unwrap_or_else(|e| panic!("{who}: {e:?}"));
+    let verified = api
+        .get(&format!("/games/{}/verify", table.id), token)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(verified["ok"], true, "{who}: {verified}");
+    // Everyone sees the same commitment to the seed.
+    let summary = api
+        .get(&format!("/games/{}", table.id), token)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert!(summary.get("seed").is_none(), "{who}: {summary}");
+    assert_eq!(
+        summary["seed_commitment"],
+        shown[0].seed_commitment().unwrap(),
+        "{who}"
+    );
+}
+
+#[tokio::test]
+async fn no_seat_and_no_spectator_learns_the_seed_or_a_hidden_salt_of_any_kind() {
+    let api = Api::new();
+    let kinds = api.get("/kinds", None).await.expect(StatusCode::OK).json();
+    for kind in kinds.as_array().unwrap() {
+        let name = kind["kind"].as_str().unwrap();
+        let players: Vec<String> = (0..kind["min_players"].as_u64().unwrap())
+            .map(|i| format!("P{i}"))
+            .collect();
+        for public in [false, true] {
+            let table = api
+                .create(json!({"kind": name, "players": players, "seed": SEED, "public": public}))
+                .await;
+            play(&api, &table, 12).await;
+            let over = api
+                .get(&format!("/games/{}/state", table.id), Some(&table.owner))
+                .await
+                .json()["over"]
+                == true;
+            assert!(!over, "{name}: the game should still be in play");
+            for (seat, token) in table.seats.iter().enumerate() {
+                assert_nothing_leaks(&api, &table, Some(token), &format!("{name} seat {seat}"))
+                    .await;
+            }
+            if public {
+                assert_nothing_leaks(&api, &table, None, &format!("{name} public")).await;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_seat_fork_draws_fresh_secret_dice_and_an_owner_fork_may_inherit() {
+    let api = Api::new();
+    let table = api
+        .create(json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": SEED}))
+        .await;
+    play(&api, &table, 4).await;
+    let head = api
+        .get(&format!("/games/{}", table.id), Some(&table.owner))
+        .await
+        .json()["seq"]
+        .as_u64()
+        .unwrap();
+    let forked = api
+        .post(
+            &format!("/games/{}/branches", table.id),
+            Some(&table.seats[1]),
+            &json!({"at": head}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let name = forked["name"].as_str().unwrap().to_string();
+    assert_eq!(forked["reseeded"], true, "{forked}");
+    assert_eq!(forked["reseed"], Value::Null, "{forked}");
+    assert_eq!(forked["head_seq"], head + 1);
+    let told = forked["narration"].to_string();
+    assert!(told.contains("reseeded"), "{told}");
+
+    let list = |token: String| {
+        let api = &api;
+        let uri = format!("/games/{}/branches", table.id);
+        async move {
+            api.get(&uri, Some(&token))
+                .await
+                .expect(StatusCode::OK)
+                .json()
+        }
+    };
+    let by_seat = list(table.seats[1].clone()).await;
+    let by_owner = list(table.owner.clone()).await;
+    let find = |all: &Value| {
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(find(&by_seat)["reseed"], Value::Null);
+    let seed = find(&by_owner)["reseed"]
+        .as_u64()
+        .expect("the owner sees the fork's seed");
+    assert_ne!(seed, SEED);
+    // The seat's reading of the reseed event has no seed either.
+    let events = api
+        .get(
+            &format!("/games/{}/events?branch={name}&from={}", table.id, head + 1),
+            Some(&table.seats[1]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(!events.contains(&seed.to_string()), "{events}");
+    assert!(events.contains("\"reseeded\""), "{events}");
+
+    // The owner forks without a reseed and inherits the parent's future.
+    let inherited = api
+        .post(
+            &format!("/games/{}/branches", table.id),
+            Some(&table.owner),
+            &json!({"at": head}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    assert_eq!(inherited["reseeded"], false, "{inherited}");
+    assert_eq!(inherited["head_seq"], head);
+}
+
+#[tokio::test]
+async fn once_the_game_is_over_everyone_can_check_the_seed_against_its_commitment() {
+    let api = Api::new();
+    let table = api
+        .create(json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": SEED, "options": {"round_limit": 1}}))
+        .await;
+    let during = api
+        .get(&format!("/games/{}", table.id), Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let promised = during["seed_commitment"].as_str().unwrap().to_string();
+    for _ in 0..200 {
+        let state = api
+            .get(&format!("/games/{}/state", table.id), Some(&table.owner))
+            .await
+            .json();
+        if state["over"] == true {
+            break;
+        }
+        play(&api, &table, 1).await;
+    }
+    let after = api
+        .get(&format!("/games/{}", table.id), Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(after["over"], true, "{after}");
+    assert_eq!(after["seed"], SEED);
+    assert_eq!(after["seed_commitment"], promised.as_str());
+    // The seed and the creation's salt are out: the commitment opens.
+    let events = api
+        .get(
+            &format!("/games/{}/events", table.id),
+            Some(&table.seats[0]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let salt = events[0]["salt"]
+        .as_str()
+        .expect("the creation's salt is out");
+    let opened = commitment(&part_salt(salt, SEED_PART), SEED_PART, &json!(SEED));
+    assert_eq!(opened, promised);
+    // And the full check (every draw re-decided from the seed) is open to all.
+    let verified = api
+        .get(
+            &format!("/games/{}/verify", table.id),
+            Some(&table.seats[2]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(verified["ok"], true, "{verified}");
+}

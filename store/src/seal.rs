@@ -1,0 +1,447 @@
+//! Sealed hashing: a hash chain that every viewer can check and that tells
+//! nobody what they may not see.
+//!
+//! An event's body is cut into parts: a creation is its public setup
+//! (`game`) and its `seed`; an accepted action is its `action`, each fact
+//! (`fact.0`, `fact.1`, ...) and each chance draw (`chance.0`, ...); a reseed
+//! is its `seed`. Each part is committed on its own:
+//!
+//! ```text
+//! part salt  = HMAC-SHA256(key = event salt, message = part label)
+//! commitment = SHA-256("tabletape.seal.v1" 0 part-salt 0 label 0 canonical JSON of the part)
+//! hash       = SHA-256(canonical JSON of the envelope with the commitments in place of the body)
+//! ```
+//!
+//! The event salt is 16 random bytes drawn by the journal and stored with
+//! the event; only those who may see every part get it. A reader who may see
+//! a part gets that part and its own part salt, so it can recompute the
+//! commitment; for a hidden part it gets the commitment alone, which says
+//! nothing about the value (the salt is secret and random, so even a value
+//! from a handful of possibilities cannot be guessed by trying them). So a
+//! seat checks the whole chain over what it sees ([`check_shown`]), and the
+//! owner (or anyone, once the game is over and every salt is out) checks
+//! every part as well.
+//!
+//! Events written before salts existed (schema 1) have none: their hash is
+//! SHA-256 of the whole event's JSON, and they are shown in full to whoever
+//! may read the game, as they always were.
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tabletape_events::{Actor, Body, Event};
+
+/// The bytes of an event salt.
+pub const SALT_BYTES: usize = 16;
+
+/// The part label of a seed (a creation's or a reseed's).
+pub const SEED_PART: &str = "seed";
+
+/// One committed part of an event, as a reader may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seal {
+    /// Which part (`game`, `seed`, `action`, `fact.2`, `chance.0`).
+    pub part: String,
+    /// Hex SHA-256 commitment to the part's value.
+    pub commitment: String,
+    /// The part's salt, when the reader may see the part and so check the
+    /// commitment; absent for a hidden part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+}
+
+/// The parts of a body in hash order, with their labels.
+pub fn parts(body: &Body) -> Vec<(String, Value)> {
+    match body {
+        Body::GameCreated(created) => {
+            let mut game = serde_json::to_value(created).expect("creations serialize");
+            let seed = game
+                .as_object_mut()
+                .and_then(|m| m.remove(SEED_PART))
+                .unwrap_or(Value::Null);
+            vec![("game".into(), game), (SEED_PART.into(), seed)]
+        }
+        Body::ActionAccepted(accepted) => {
+            let mut out = Vec::with_capacity(1 + accepted.facts.len() + accepted.chance.len());
+            out.push(("action".into(), accepted.action.clone()));
+            for (i, fact) in accepted.facts.iter().enumerate() {
+                out.push((format!("fact.{i}"), fact.clone()));
+            }
+            for (i, draw) in accepted.chance.iter().enumerate() {
+                out.push((
+                    format!("chance.{i}"),
+                    serde_json::to_value(draw).expect("draws serialize"),
+                ));
+            }
+            out
+        }
+        Body::Reseeded { seed } => vec![(SEED_PART.into(), json!(seed))],
+    }
+}
+
+/// The salt of one part, derived from the event's salt.
+pub fn part_salt(event_salt: &str, part: &str) -> String {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(event_salt.as_bytes()).expect("HMAC takes any key length");
+    mac.update(part.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// The commitment to one part's value under its salt.
+pub fn commitment(part_salt: &str, part: &str, value: &Value) -> String {
+    let mut h = Sha256::new();
+    h.update(b"tabletape.seal.v1\0");
+    h.update(part_salt.as_bytes());
+    h.update(b"\0");
+    h.update(part.as_bytes());
+    h.update(b"\0");
+    h.update(serde_json::to_vec(value).expect("JSON values serialize"));
+    hex::encode(h.finalize())
+}
+
+/// Every part of a salted event, committed, each with its salt.
+pub fn seals(event: &Event) -> Vec<Seal> {
+    parts(&event.body)
+        .into_iter()
+        .map(|(part, value)| {
+            let salt = part_salt(&event.salt, &part);
+            Seal {
+                commitment: commitment(&salt, &part, &value),
+                part,
+                salt: Some(salt),
+            }
+        })
+        .collect()
+}
+
+/// The body's type tag, as it appears in the event's JSON.
+fn body_type(body: &Body) -> &'static str {
+    match body {
+        Body::GameCreated(_) => "game_created",
+        Body::ActionAccepted(_) => "action_accepted",
+        Body::Reseeded { .. } => "reseeded",
+    }
+}
+
+/// The envelope fields that a hash covers besides the commitments.
+#[derive(Serialize)]
+struct HashForm<'a> {
+    game: &'a str,
+    branch: &'a str,
+    seq: u64,
+    recorded_at_ms: u64,
+    actor: Actor,
+    schema_version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    idempotency_key: Option<&'a str>,
+    prev_hash: &'a str,
+    body: &'a str,
+    seals: Vec<&'a str>,
+}
+
+/// Hex SHA-256 of the envelope and the commitments.
+fn sealed_hash(envelope: &ShownEvent, commitments: Vec<&str>) -> String {
+    let form = HashForm {
+        game: &envelope.game,
+        branch: &envelope.branch,
+        seq: envelope.seq,
+        recorded_at_ms: envelope.recorded_at_ms,
+        actor: envelope.actor,
+        schema_version: envelope.schema_version,
+        idempotency_key: envelope.idempotency_key.as_deref(),
+        prev_hash: &envelope.prev_hash,
+        body: envelope.body_type(),
+        seals: commitments,
+    };
+    hex::encode(Sha256::digest(
+        serde_json::to_vec(&form).expect("hash forms serialize"),
+    ))
+}
+
+/// The hash an event must carry: over its sealed form when it has a salt,
+/// over its whole JSON (as schema 1 wrote it) when it has none.
+pub fn event_hash(event: &Event) -> String {
+    if event.salt.is_empty() {
+        let mut clear = event.clone();
+        clear.hash = String::new();
+        clear.schema_version = 1;
+        return hex::encode(Sha256::digest(
+            serde_json::to_vec(&clear).expect("events serialize"),
+        ));
+    }
+    let seals = seals(event);
+    let envelope = ShownEvent::envelope_of(event, body_type(&event.body));
+    sealed_hash(
+        &envelope,
+        seals.iter().map(|s| s.commitment.as_str()).collect(),
+    )
+}
+
+/// An event as one reader may see it: the envelope, the body with what the
+/// reader may not see left out, and the seal of every part.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownEvent {
+    pub game: String,
+    pub branch: String,
+    pub seq: u64,
+    pub recorded_at_ms: u64,
+    pub actor: Actor,
+    pub schema_version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+    pub prev_hash: String,
+    pub hash: String,
+    /// The event's salt, for a reader who sees every part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// The body as the reader may know it (`type` tagged, like [`Body`]).
+    pub body: Value,
+    /// One seal per part, in hash order (none on a schema 1 event).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seals: Vec<Seal>,
+}
+
+impl ShownEvent {
+    fn envelope_of(event: &Event, body: &'static str) -> ShownEvent {
+        ShownEvent {
+            game: event.game.clone(),
+            branch: event.branch.clone(),
+            seq: event.seq,
+            recorded_at_ms: event.recorded_at_ms,
+            actor: event.actor,
+            schema_version: event.schema_version,
+            idempotency_key: event.idempotency_key.clone(),
+            prev_hash: event.prev_hash.clone(),
+            hash: event.hash.clone(),
+            salt: None,
+            body: json!({ "type": body }),
+            seals: Vec::new(),
+        }
+    }
+
+    fn body_type(&self) -> &str {
+        self.body.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The whole event, nothing hidden.
+    pub fn full(event: &Event) -> ShownEvent {
+        ShownEvent {
+            salt: (!event.salt.is_empty()).then(|| event.salt.clone()),
+            body: serde_json::to_value(&event.body).expect("bodies serialize"),
+            seals: if event.salt.is_empty() {
+                Vec::new()
+            } else {
+                seals(event)
+            },
+            ..ShownEvent::envelope_of(event, body_type(&event.body))
+        }
+    }
+
+    /// `event` as a reader sees it who knows it only as `redacted` (the same
+    /// event with secret values replaced by the kind, see
+    /// `Game::redact_event`), and who never sees a seed. A part whose value
+    /// differs in `redacted` is hidden: its value is left out of the body
+    /// and its seal keeps no salt.
+    pub fn partial(event: &Event, redacted: &Event) -> ShownEvent {
+        if event.salt.is_empty() {
+            // Schema 1: the clear hash would give every secret away to a
+            // guess, and always has; the redacted body is all that is shown.
+            return ShownEvent {
+                body: serde_json::to_value(&redacted.body).expect("bodies serialize"),
+                ..ShownEvent::envelope_of(event, body_type(&event.body))
+            };
+        }
+        let shown_parts: Vec<(String, Value)> = parts(&redacted.body);
+        let mut seals = seals(event);
+        let mut body = serde_json::to_value(&redacted.body).expect("bodies serialize");
+        for seal in &mut seals {
+            let stored = parts(&event.body)
+                .into_iter()
+                .find(|(p, _)| *p == seal.part)
+                .map(|(_, v)| v);
+            let visible = seal.part != SEED_PART
+                && shown_parts
+                    .iter()
+                    .any(|(p, v)| *p == seal.part && Some(v) == stored.as_ref());
+            if !visible {
+                seal.salt = None;
+            }
+        }
+        if let Some(map) = body.as_object_mut() {
+            map.remove(SEED_PART);
+        }
+        ShownEvent {
+            body,
+            seals,
+            ..ShownEvent::envelope_of(event, body_type(&event.body))
+        }
+    }
+
+    /// The commitment to the seed, for a creation or a reseed.
+    pub fn seed_commitment(&self) -> Option<&str> {
+        self.seals
+            .iter()
+            .find(|s| s.part == SEED_PART)
+            .map(|s| s.commitment.as_str())
+    }
+}
+
+/// The value of part `part` in a shown body, where the reader sees it.
+fn shown_part(body: &Value, part: &str) -> Option<Value> {
+    if part == "game" {
+        let mut game = body.clone();
+        let map = game.as_object_mut()?;
+        map.remove("type");
+        map.remove(SEED_PART);
+        return Some(game);
+    }
+    if part == "action" || part == SEED_PART {
+        return body.get(part).cloned();
+    }
+    let (list, index) = part.split_once('.')?;
+    let field = match list {
+        "fact" => "facts",
+        "chance" => "chance",
+        _ => return None,
+    };
+    body.get(field)?.get(index.parse::<usize>().ok()?).cloned()
+}
+
+/// Why a shown history does not check out: the seq and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainBreak {
+    pub seq: u64,
+    pub what: String,
+}
+
+/// Checks a branch's history as one reader sees it, from its first event:
+/// each visible part against its commitment, each hash against the envelope
+/// and the commitments, each `prev_hash` against the hash before. Schema 1
+/// events (no seals) are checked only for their links.
+pub fn check_shown(events: &[ShownEvent]) -> Result<(), ChainBreak> {
+    let mut prev: Option<&str> = None;
+    for event in events {
+        let seq = event.seq;
+        let brk = |what: String| Err(ChainBreak { seq, what });
+        if let Some(prev) = prev {
+            if event.prev_hash != prev {
+                return brk("prev_hash does not match the hash of the event before it".into());
+            }
+        } else if seq == 1 && !event.prev_hash.is_empty() {
+            return brk("the creation has a prev_hash".into());
+        }
+        prev = Some(&event.hash);
+        if event.seals.is_empty() {
+            continue;
+        }
+        for seal in &event.seals {
+            let Some(salt) = &seal.salt else { continue };
+            let Some(value) = shown_part(&event.body, &seal.part) else {
+                return brk(format!("part `{}` has a salt but no value", seal.part));
+            };
+            if commitment(salt, &seal.part, &value) != seal.commitment {
+                return brk(format!(
+                    "part `{}` does not match its commitment (tampered or corrupt)",
+                    seal.part
+                ));
+            }
+        }
+        let commitments = event.seals.iter().map(|s| s.commitment.as_str()).collect();
+        if sealed_hash(event, commitments) != event.hash {
+            return brk("the hash does not match the envelope and its seals".into());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletape_events::{ActionAccepted, Draw};
+
+    fn action_event(salt: &str) -> Event {
+        let mut e = Event {
+            game: "g-1".into(),
+            branch: "main".into(),
+            seq: 2,
+            recorded_at_ms: 5,
+            actor: Actor::Seat(0),
+            schema_version: tabletape_events::SCHEMA_VERSION,
+            idempotency_key: None,
+            prev_hash: "ab".into(),
+            hash: String::new(),
+            salt: salt.into(),
+            body: Body::ActionAccepted(ActionAccepted {
+                action: json!({"type": "rob", "drew": "Dog"}),
+                facts: vec![
+                    json!({"type": "rooftop_robbed", "card": "Dog"}),
+                    json!({"n": 1}),
+                ],
+                chance: vec![Draw {
+                    what: "rooftop card".into(),
+                    value: json!(3),
+                }],
+            }),
+        };
+        e.hash = event_hash(&e);
+        e
+    }
+
+    #[test]
+    fn a_hidden_part_leaves_only_its_commitment_and_the_chain_still_checks() {
+        let event = action_event("00112233445566778899aabbccddeeff");
+        let mut redacted = event.clone();
+        let Body::ActionAccepted(a) = &mut redacted.body else {
+            unreachable!()
+        };
+        a.action = json!({"type": "rob"});
+        a.facts[0] = json!({"type": "rooftop_robbed", "card": null});
+        a.chance.clear();
+        let shown = ShownEvent::partial(&event, &redacted);
+        let text = serde_json::to_string(&shown).unwrap();
+        assert!(!text.contains("Dog"), "{text}");
+        assert!(!text.contains(&event.salt), "the event salt leaked: {text}");
+        let salted: Vec<&str> = shown
+            .seals
+            .iter()
+            .filter(|s| s.salt.is_some())
+            .map(|s| s.part.as_str())
+            .collect();
+        assert_eq!(salted, ["fact.1"]);
+        check_shown(std::slice::from_ref(&shown)).unwrap();
+        check_shown(&[ShownEvent::full(&event)]).unwrap();
+    }
+
+    #[test]
+    fn the_same_value_under_another_salt_commits_differently() {
+        let a = action_event("00000000000000000000000000000001");
+        let b = action_event("00000000000000000000000000000002");
+        assert_ne!(a.hash, b.hash);
+        assert_ne!(seals(&a)[1].commitment, seals(&b)[1].commitment);
+    }
+
+    #[test]
+    fn tampering_with_a_visible_part_or_the_envelope_is_caught() {
+        let event = action_event("00112233445566778899aabbccddeeff");
+        let mut shown = ShownEvent::full(&event);
+        shown.body["facts"][1] = json!({"n": 2});
+        let err = check_shown(std::slice::from_ref(&shown)).unwrap_err();
+        assert!(err.what.contains("fact.1"), "{err:?}");
+        let mut shown = ShownEvent::full(&event);
+        shown.recorded_at_ms += 1;
+        let err = check_shown(&[shown]).unwrap_err();
+        assert!(err.what.contains("hash does not match"), "{err:?}");
+    }
+
+    #[test]
+    fn an_event_without_salt_keeps_its_schema_1_clear_hash() {
+        let mut event = action_event("");
+        event.schema_version = 1;
+        let mut clear = event.clone();
+        clear.hash = String::new();
+        let expected = hex::encode(Sha256::digest(serde_json::to_vec(&clear).unwrap()));
+        event.schema_version = tabletape_events::SCHEMA_VERSION;
+        assert_eq!(event_hash(&event), expected);
+    }
+}
