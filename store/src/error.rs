@@ -56,6 +56,10 @@ pub enum StoreError {
     /// The store's files hold data sled cannot read back.
     #[error("the store at {path} is damaged: sled cannot read back its data file {path}/db or its snapshot {path}/snap.* ({detail}). Keep the damaged copy: move the directory aside, then restore your last backup into a fresh store with `tabletape --store NEW_PATH restore BACKUP.jsonl` (README: Recovery)")]
     Damaged { path: PathBuf, detail: String },
+    /// A write fault (a full disk) stopped writes; reads go on, and writes
+    /// resume by themselves once the disk takes them again.
+    #[error("the store at {path} cannot write now ({cause}); reads still work, and writes resume by themselves once the disk has room")]
+    Unwritable { path: PathBuf, cause: String },
     /// Another process holds the store open.
     #[error("the store at {path} is in use by another process{}: stop it, or use another --store", holder.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())]
     Locked {

@@ -36,10 +36,12 @@
 //! sync ends without covering it, when it leads the next one. So one sync
 //! acknowledges every append that committed before it began.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -261,8 +263,21 @@ pub trait Log: Send + Sync {
 
 /// The sled backend.
 pub struct SledLog {
-    db: sled::Db,
     path: PathBuf,
+    /// The open database; replaced by a fresh opening when a write fault
+    /// (a full disk) has left sled unable to write (see [`Unsynced`]).
+    sled: RwLock<Option<Arc<Sled>>>,
+    sync: GroupCommit,
+    /// What failed writes left in sled's memory that readers must not see.
+    unsynced: Mutex<Unsynced>,
+    /// Whether `unsynced` holds anything: readers look here first, so the
+    /// usual path takes no lock.
+    faulted: AtomicBool,
+}
+
+/// One opening of the sled database and its trees.
+struct Sled {
+    db: sled::Db,
     games: sled::Tree,
     branches: sled::Tree,
     heads: sled::Tree,
@@ -271,7 +286,6 @@ pub struct SledLog {
     snapshots: sled::Tree,
     /// Store-wide settings: the admin token's hash.
     settings: sled::Tree,
-    sync: GroupCommit,
 }
 
 /// The key of the admin token's hash in `settings`.
@@ -524,61 +538,265 @@ pub fn clear_holder(path: &Path) {
 /// How long `open` waits for a lock that a just-closed handle still holds.
 const LOCK_WAIT_MS: u64 = 2_000;
 
+/// What writes that reached sled's memory but failed to reach the disk
+/// left behind. sled refuses every write after such a fault, so nothing
+/// builds on them; readers see the store as it was before them, and
+/// [`SledLog::recover`] removes them once the disk takes writes again.
+#[derive(Debug, Default)]
+struct Unsynced {
+    /// Set at the first failed sync, cleared by a recovery.
+    broken: Option<String>,
+    /// Branches with failed appends: the head (seq, hash) before the first.
+    heads: HashMap<(String, String), (u64, String)>,
+    /// Games whose creation or import failed to sync.
+    games: HashSet<String>,
+    /// Branches whose fork failed to sync.
+    branches: HashSet<(String, String)>,
+}
+
+/// Free room a recovery wants before it reopens the store: a sled segment
+/// and a little more.
+const RECOVERY_ROOM_BYTES: usize = 1024 * 1024;
+
+/// Removes from a fresh opening whatever writes that failed to sync did
+/// reach the files: events past each branch's last synced head (and their
+/// receipts), games created and branches forked without a sync.
+fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreError> {
+    for ((game, branch), (seq, hash)) in &unsynced.heads {
+        let bkey = branch_key(game, branch);
+        let mut batch = sled::Batch::default();
+        for key in s
+            .events
+            .range(seq_key(game, branch, seq + 1)..=seq_key(game, branch, u64::MAX))
+            .keys()
+        {
+            batch.remove(key?);
+        }
+        s.events.apply_batch(batch)?;
+        if s.heads.contains_key(&bkey)? {
+            s.heads.insert(bkey.as_slice(), encode_head(*seq, hash))?;
+        }
+        let mut prefix = bkey.clone();
+        prefix.push(SEP);
+        for item in s.idempotency.scan_prefix(&prefix) {
+            let (key, raw) = item?;
+            let receipt: Receipt = from_json("idempotency receipt", &raw)?;
+            if receipt.last_seq() > *seq {
+                s.idempotency.remove(key)?;
+            }
+        }
+    }
+    for (game, branch) in &unsynced.branches {
+        let bkey = branch_key(game, branch);
+        s.branches.remove(&bkey)?;
+        s.heads.remove(&bkey)?;
+        let mut prefix = bkey.clone();
+        prefix.push(SEP);
+        for tree in [&s.events, &s.idempotency, &s.snapshots] {
+            for key in tree.scan_prefix(&prefix).keys() {
+                tree.remove(key?)?;
+            }
+        }
+    }
+    for game in &unsynced.games {
+        s.games.remove(game.as_bytes())?;
+        for tree in [
+            &s.events,
+            &s.branches,
+            &s.heads,
+            &s.idempotency,
+            &s.snapshots,
+        ] {
+            for key in tree.scan_prefix(game_prefix(game)).keys() {
+                tree.remove(key?)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Opens the sled database at `path`, with a message for each way that fails.
+fn open_sled(path: &Path) -> Result<Sled, StoreError> {
+    let config = sled::Config::new()
+        .path(path)
+        .cache_capacity(CACHE_CAPACITY);
+    // sled releases its file lock from a background thread after the last
+    // handle drops, so a reopen right after a close (a restart, a test) can
+    // briefly find the lock still held: wait for it rather than fail.
+    let mut waited_ms = 0;
+    let db = loop {
+        match config.open() {
+            Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
+                if waited_ms >= LOCK_WAIT_MS {
+                    return Err(StoreError::Locked {
+                        path: path.to_path_buf(),
+                        holder: std::fs::read_to_string(path.join(HOLDER_FILE))
+                            .ok()
+                            .map(|h| h.trim().to_string())
+                            .filter(|h| !h.is_empty()),
+                    });
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                waited_ms += 20;
+            }
+            Err(sled::Error::Corruption { at, .. }) => {
+                return Err(StoreError::Damaged {
+                    path: path.to_path_buf(),
+                    detail: match at {
+                        Some(at) => format!("corrupt data at {at:?}"),
+                        None => "a checksum or a log position does not match".into(),
+                    },
+                })
+            }
+            Err(sled::Error::Io(e)) => return Err(io_err(path)(e)),
+            other => break other?,
+        }
+    };
+    Ok(Sled {
+        games: db.open_tree("games")?,
+        branches: db.open_tree("branches")?,
+        heads: db.open_tree("heads")?,
+        events: db.open_tree("events")?,
+        idempotency: db.open_tree("idempotency")?,
+        snapshots: db.open_tree("snapshots")?,
+        settings: db.open_tree("settings")?,
+        db,
+    })
+}
+
 impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
-        let config = sled::Config::new()
-            .path(path)
-            .cache_capacity(CACHE_CAPACITY);
-        // sled releases its file lock from a background thread after the last
-        // handle drops, so a reopen right after a close (a restart, a test) can
-        // briefly find the lock still held: wait for it rather than fail.
-        let mut waited_ms = 0;
-        let db = loop {
-            match config.open() {
-                Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
-                    if waited_ms >= LOCK_WAIT_MS {
-                        return Err(StoreError::Locked {
-                            path: path.to_path_buf(),
-                            holder: std::fs::read_to_string(path.join(HOLDER_FILE))
-                                .ok()
-                                .map(|h| h.trim().to_string())
-                                .filter(|h| !h.is_empty()),
-                        });
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                    waited_ms += 20;
-                }
-                Err(sled::Error::Corruption { at, .. }) => {
-                    return Err(StoreError::Damaged {
-                        path: path.to_path_buf(),
-                        detail: match at {
-                            Some(at) => format!("corrupt data at {at:?}"),
-                            None => "a checksum or a log position does not match".into(),
-                        },
-                    })
-                }
-                Err(sled::Error::Io(e)) => return Err(io_err(path)(e)),
-                other => break other?,
-            }
-        };
         Ok(SledLog {
-            games: db.open_tree("games")?,
-            branches: db.open_tree("branches")?,
-            heads: db.open_tree("heads")?,
-            events: db.open_tree("events")?,
-            idempotency: db.open_tree("idempotency")?,
-            snapshots: db.open_tree("snapshots")?,
-            settings: db.open_tree("settings")?,
+            sled: RwLock::new(Some(Arc::new(open_sled(path)?))),
             path: path.to_path_buf(),
-            db,
             sync: GroupCommit::default(),
+            unsynced: Mutex::default(),
+            faulted: AtomicBool::new(false),
         })
+    }
+
+    /// The database as now opened; reopened first if a recovery could not
+    /// finish (see [`SledLog::recover`]).
+    fn sled(&self) -> Result<Arc<Sled>, StoreError> {
+        if let Some(sled) = &*self.sled.read().unwrap_or_else(PoisonError::into_inner) {
+            return Ok(Arc::clone(sled));
+        }
+        self.recover()?;
+        self.sled
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| StoreError::Unwritable {
+                path: self.path.clone(),
+                cause: "the store could not be reopened".into(),
+            })
+    }
+
+    fn unsynced(&self) -> std::sync::MutexGuard<'_, Unsynced> {
+        self.unsynced.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Before a write: when a fault left sled unable to write, reopens the
+    /// store once the disk has room again and removes what the failed writes
+    /// left; while it has none, refuses the write with the fault's cause.
+    fn writable(&self) -> Result<(), StoreError> {
+        if !self.faulted.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let cause = match &self.unsynced().broken {
+            None => return Ok(()),
+            Some(cause) => cause.clone(),
+        };
+        self.recover().map_err(|e| StoreError::Unwritable {
+            path: self.path.clone(),
+            cause: format!("{cause}; recovery: {e}"),
+        })
+    }
+
+    /// Reopens sled from its files and undoes there what failed to sync.
+    fn recover(&self) -> Result<(), StoreError> {
+        // A probe file says whether the disk takes writes again.
+        let probe = self.path.join("room.probe");
+        let room = std::fs::write(&probe, vec![0u8; RECOVERY_ROOM_BYTES])
+            .and_then(|()| File::open(&probe)?.sync_all());
+        let _ = std::fs::remove_file(&probe);
+        room.map_err(io_err(&probe))?;
+        let mut slot = self.sled.write().unwrap_or_else(PoisonError::into_inner);
+        let mut unsynced = self.unsynced();
+        if unsynced.broken.is_none() {
+            return Ok(()); // another writer recovered first
+        }
+        if let Some(old) = slot.take() {
+            // Readers hold the old opening only for one call; sled's file
+            // lock goes with the last handle, so wait for them to finish.
+            for _ in 0..500 {
+                if Arc::strong_count(&old) == 1 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            drop(old);
+        }
+        let reopened = Arc::new(open_sled(&self.path)?);
+        *slot = Some(Arc::clone(&reopened));
+        undo_unsynced(&reopened, &unsynced)?;
+        reopened.db.flush()?;
+        sync_dir(&self.path)?;
+        *unsynced = Unsynced::default();
+        self.faulted.store(false, Ordering::SeqCst);
+        tracing::info!(path = %self.path.display(), "the store writes again after a fault");
+        Ok(())
+    }
+
+    /// Notes what a write that failed to sync left in sled's memory.
+    fn failed(&self, e: &StoreError, note: impl FnOnce(&mut Unsynced)) {
+        let mut unsynced = self.unsynced();
+        self.faulted.store(true, Ordering::SeqCst);
+        if unsynced.broken.is_none() {
+            unsynced.broken = Some(e.to_string());
+            tracing::error!(path = %self.path.display(), "a write did not reach the disk: {e}");
+        }
+        note(&mut unsynced);
+    }
+
+    /// `(seq, hash)` of a branch's head as readers may see it.
+    fn visible_head(&self, game: &str, branch: &str, stored: (u64, String)) -> (u64, String) {
+        if !self.faulted.load(Ordering::SeqCst) {
+            return stored;
+        }
+        let unsynced = self.unsynced();
+        match unsynced.heads.get(&(game.to_string(), branch.to_string())) {
+            Some((seq, hash)) if *seq < stored.0 => (*seq, hash.clone()),
+            _ => stored,
+        }
+    }
+
+    /// Whether a game or branch exists only in sled's memory after a fault.
+    fn hidden(&self, game: &str, branch: Option<&str>) -> bool {
+        if !self.faulted.load(Ordering::SeqCst) {
+            return false;
+        }
+        let unsynced = self.unsynced();
+        unsynced.games.contains(game)
+            || branch.is_some_and(|b| {
+                unsynced
+                    .branches
+                    .contains(&(game.to_string(), b.to_string()))
+            })
     }
 
     /// Returns once everything committed so far is on stable storage, sharing
     /// one sync among concurrent callers (see the module docs).
     fn durable(&self) -> Result<(), StoreError> {
+        // After a fault nothing is acknowledged until a recovery: a sync
+        // that succeeded now could cover writes built on a failed one.
+        if let Some(cause) = &self.unsynced().broken {
+            return Err(StoreError::Unwritable {
+                path: self.path.clone(),
+                cause: cause.clone(),
+            });
+        }
         let mut state = self
             .sync
             .state
@@ -617,27 +835,34 @@ impl SledLog {
     }
 
     fn sync_now(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
+        let s = self.sled()?;
+        s.db.flush()?;
         sync_dir(&self.path)
     }
 
     fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
-        match self.heads.get(branch_key(game, branch))? {
-            Some(raw) => decode_head(&raw),
-            None => Err(self.missing(game, branch)?),
+        let s = self.sled()?;
+        match s.heads.get(branch_key(game, branch))? {
+            Some(raw) if !self.hidden(game, Some(branch)) => {
+                Ok(self.visible_head(game, branch, decode_head(&raw)?))
+            }
+            _ => Err(self.missing(game, branch)?),
         }
     }
 
     /// The error for a branch that is not there: an unknown game or branch.
     fn missing(&self, game: &str, branch: &str) -> Result<StoreError, StoreError> {
-        Ok(if self.games.contains_key(game.as_bytes())? {
-            StoreError::UnknownBranch {
-                game: game.to_string(),
-                branch: branch.to_string(),
-            }
-        } else {
-            StoreError::UnknownGame(game.to_string())
-        })
+        let s = self.sled()?;
+        Ok(
+            if s.games.contains_key(game.as_bytes())? && !self.hidden(game, None) {
+                StoreError::UnknownBranch {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                }
+            } else {
+                StoreError::UnknownGame(game.to_string())
+            },
+        )
     }
 
     fn record(&self, game: &str, branch: &str) -> Result<BranchRecord, StoreError> {
@@ -666,8 +891,9 @@ impl SledLog {
         hi: u64,
         out: &mut Vec<Event>,
     ) -> Result<(), StoreError> {
+        let s = self.sled()?;
         let mut expect = lo;
-        for item in self
+        for item in s
             .events
             .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
         {
@@ -703,6 +929,8 @@ impl SledLog {
 
 impl Log for SledLog {
     fn create_game(&self, meta: &GameMeta, created: Draft) -> Result<Appended, StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
         check_game_id(&meta.game)?;
         check_drafts(std::slice::from_ref(&created), 1)?;
         let game = meta.game.as_str();
@@ -720,26 +948,29 @@ impl Log for SledLog {
             fork_seq: None,
             created_at_ms: meta.created_at_ms,
             reseed: None,
-            order: self.db.generate_id()?,
+            order: s.db.generate_id()?,
             head_seq: 1,
             head_hash: events[0].hash.clone(),
         };
         let first = &events[0];
-        tx(
-            (&self.games, &self.branches, &self.heads, &self.events).transaction(
-                |(games, branches, heads, evs)| {
-                    if games.get(game.as_bytes())?.is_some() {
-                        return abort(StoreError::GameExists(game.to_string()));
-                    }
-                    games.insert(game.as_bytes(), to_json(meta))?;
-                    branches.insert(branch_key(game, MAIN_BRANCH), to_json(&record))?;
-                    heads.insert(branch_key(game, MAIN_BRANCH), encode_head(1, &first.hash))?;
-                    evs.insert(seq_key(game, MAIN_BRANCH, 1), to_json(first))?;
-                    Ok(())
-                },
-            ),
-        )?;
-        self.durable()?;
+        tx((&s.games, &s.branches, &s.heads, &s.events).transaction(
+            |(games, branches, heads, evs)| {
+                if games.get(game.as_bytes())?.is_some() {
+                    return abort(StoreError::GameExists(game.to_string()));
+                }
+                games.insert(game.as_bytes(), to_json(meta))?;
+                branches.insert(branch_key(game, MAIN_BRANCH), to_json(&record))?;
+                heads.insert(branch_key(game, MAIN_BRANCH), encode_head(1, &first.hash))?;
+                evs.insert(seq_key(game, MAIN_BRANCH, 1), to_json(first))?;
+                Ok(())
+            },
+        ))?;
+        if let Err(e) = self.durable() {
+            self.failed(&e, |u| {
+                u.games.insert(game.to_string());
+            });
+            return Err(e);
+        }
         Ok(Appended {
             receipt: Receipt {
                 first_seq: 1,
@@ -751,34 +982,50 @@ impl Log for SledLog {
     }
 
     fn game(&self, game: &str) -> Result<Option<GameMeta>, StoreError> {
-        self.games
+        if self.hidden(game, None) {
+            return Ok(None);
+        }
+        let s = self.sled()?;
+        s.games
             .get(game.as_bytes())?
             .map(|raw| from_json("game record", &raw))
             .transpose()
     }
 
     fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
-        self.games
+        let s = self.sled()?;
+        let all: Vec<GameMeta> = s
+            .games
             .iter()
             .map(|item| from_json("game record", &item?.1))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(all
+            .into_iter()
+            .filter(|g| !self.hidden(&g.game, None))
+            .collect())
     }
 
     fn games_after(&self, after: Option<&str>, max: usize) -> Result<Vec<GameMeta>, StoreError> {
+        let s = self.sled()?;
         let range = match after {
-            Some(after) => self
+            Some(after) => s
                 .games
                 .range::<&[u8], _>((Bound::Excluded(after.as_bytes()), Bound::Unbounded)),
-            None => self.games.iter(),
+            None => s.games.iter(),
         };
-        range
+        let page: Vec<GameMeta> = range
             .take(max)
             .map(|item| from_json("game record", &item?.1))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(page
+            .into_iter()
+            .filter(|g| !self.hidden(&g.game, None))
+            .collect())
     }
 
     fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
-        self.settings
+        let s = self.sled()?;
+        s.settings
             .get(ADMIN_TOKEN_KEY)?
             .map(|raw| {
                 String::from_utf8(raw.to_vec())
@@ -788,12 +1035,15 @@ impl Log for SledLog {
     }
 
     fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError> {
-        self.settings.insert(ADMIN_TOKEN_KEY, hash.as_bytes())?;
-        self.durable()
+        self.writable()?;
+        let s = self.sled()?;
+        s.settings.insert(ADMIN_TOKEN_KEY, hash.as_bytes())?;
+        self.durable().inspect_err(|e| self.failed(e, |_| {}))
     }
 
     fn mark_over(&self, game: &str) -> Result<(), StoreError> {
-        self.games.fetch_and_update(game.as_bytes(), |raw| {
+        let s = self.sled()?;
+        s.games.fetch_and_update(game.as_bytes(), |raw| {
             let raw = raw?;
             match serde_json::from_slice::<GameMeta>(raw) {
                 Ok(mut meta) if !meta.over => {
@@ -808,21 +1058,27 @@ impl Log for SledLog {
     }
 
     fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError> {
+        if self.hidden(game, Some(branch)) {
+            return Ok(None);
+        }
+        let s = self.sled()?;
         let key = branch_key(game, branch);
-        let Some(raw) = self.branches.get(&key)? else {
+        let Some(raw) = s.branches.get(&key)? else {
             return Ok(None);
         };
         let mut record: BranchRecord = from_json("branch record", &raw)?;
-        let raw_head = self.heads.get(&key)?.ok_or_else(|| {
+        let raw_head = s.heads.get(&key)?.ok_or_else(|| {
             StoreError::corrupt("branch head", format!("branch `{branch}` has none"))
         })?;
-        (record.head_seq, record.head_hash) = decode_head(&raw_head)?;
+        (record.head_seq, record.head_hash) =
+            self.visible_head(game, branch, decode_head(&raw_head)?);
         Ok(Some(record))
     }
 
     fn branches(&self, game: &str) -> Result<Vec<BranchRecord>, StoreError> {
+        let s = self.sled()?;
         let mut records = Vec::new();
-        for item in self.branches.scan_prefix(game_prefix(game)) {
+        for item in s.branches.scan_prefix(game_prefix(game)) {
             let (key, _) = item?;
             let name = std::str::from_utf8(&key[game.len() + 1..])
                 .map_err(|e| StoreError::corrupt("branch key", e))?;
@@ -842,6 +1098,8 @@ impl Log for SledLog {
         idempotency_key: Option<&str>,
         drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
         if drafts.is_empty() {
             return Err(StoreError::InvalidEvent {
                 seq: 0,
@@ -849,8 +1107,8 @@ impl Log for SledLog {
             });
         }
         let bkey = branch_key(game, branch);
-        let result = tx((&self.heads, &self.events, &self.idempotency).transaction(
-            |(heads, evs, idem)| {
+        let result = tx(
+            (&s.heads, &s.events, &s.idempotency).transaction(|(heads, evs, idem)| {
                 if let Some(key) = idempotency_key {
                     if let Some(raw) = idem.get(idem_key(game, branch, key))? {
                         let mut receipt: Receipt = match from_json("idempotency receipt", &raw) {
@@ -894,15 +1152,24 @@ impl Log for SledLog {
                     idem.insert(idem_key(game, branch, key), to_json(&receipt))?;
                 }
                 Ok(Ok(Appended { receipt, events }))
-            },
-        ));
+            }),
+        );
         let result = match result {
             Err(StoreError::UnknownBranch { .. }) => return Err(self.missing(game, branch)?),
             other => other?,
         };
         match result {
             Ok(appended) => {
-                self.durable()?;
+                if let Err(e) = self.durable() {
+                    let first = &appended.events[0];
+                    let before = (first.seq - 1, first.prev_hash.clone());
+                    self.failed(&e, |u| {
+                        u.heads
+                            .entry((game.to_string(), branch.to_string()))
+                            .or_insert(before);
+                    });
+                    return Err(e);
+                }
                 Ok(appended)
             }
             Err(receipt) => Ok(Appended {
@@ -918,14 +1185,16 @@ impl Log for SledLog {
         branch: &str,
         idempotency_key: &str,
     ) -> Result<Option<Receipt>, StoreError> {
-        let Some(raw) = self
-            .idempotency
-            .get(idem_key(game, branch, idempotency_key))?
-        else {
+        let s = self.sled()?;
+        let Some(raw) = s.idempotency.get(idem_key(game, branch, idempotency_key))? else {
             return Ok(None);
         };
         let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
         receipt.retried = true;
+        // A receipt of an append that failed to sync answers nothing.
+        if self.faulted.load(Ordering::SeqCst) && receipt.last_seq() > self.head(game, branch)?.0 {
+            return Ok(None);
+        }
         Ok(Some(receipt))
     }
 
@@ -938,6 +1207,8 @@ impl Log for SledLog {
         created_at_ms: u64,
         first: Option<Draft>,
     ) -> Result<BranchRecord, StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
         check_name("branch name", name)?;
         let (head, head_hash) = self.head(game, from)?;
         if at == 0 || at > head {
@@ -968,7 +1239,7 @@ impl Log for SledLog {
             fork_seq: Some(at),
             created_at_ms,
             reseed,
-            order: self.db.generate_id()?,
+            order: s.db.generate_id()?,
             head_seq: events.last().map_or(at, |e| e.seq),
             head_hash: events
                 .last()
@@ -976,7 +1247,7 @@ impl Log for SledLog {
         };
         let bkey = branch_key(game, name);
         tx(
-            (&self.branches, &self.heads, &self.events).transaction(|(branches, heads, evs)| {
+            (&s.branches, &s.heads, &s.events).transaction(|(branches, heads, evs)| {
                 if branches.get(&bkey)?.is_some() {
                     return abort(StoreError::BranchExists {
                         game: game.to_string(),
@@ -994,7 +1265,12 @@ impl Log for SledLog {
                 Ok(())
             }),
         )?;
-        self.durable()?;
+        if let Err(e) = self.durable() {
+            self.failed(&e, |u| {
+                u.branches.insert((game.to_string(), name.to_string()));
+            });
+            return Err(e);
+        }
         Ok(record)
     }
 
@@ -1041,8 +1317,9 @@ impl Log for SledLog {
         branch: &str,
         snapshot: &Snapshot,
     ) -> Result<(), StoreError> {
+        let s = self.sled()?;
         let owner = self.owner(game, branch, snapshot.seq)?;
-        self.snapshots
+        s.snapshots
             .insert(seq_key(game, &owner, snapshot.seq), to_json(snapshot))?;
         Ok(())
     }
@@ -1053,13 +1330,14 @@ impl Log for SledLog {
         branch: &str,
         at: u64,
     ) -> Result<Option<Snapshot>, StoreError> {
+        let s = self.sled()?;
         let mut rec = self.record(game, branch)?;
         let mut hi = at;
         loop {
             let lower = rec.fork_seq.unwrap_or(0);
             if hi > lower {
                 let range = seq_key(game, &rec.name, lower + 1)..=seq_key(game, &rec.name, hi);
-                if let Some(item) = self.snapshots.range(range).next_back() {
+                if let Some(item) = s.snapshots.range(range).next_back() {
                     let (_, raw) = item?;
                     return Ok(Some(from_json("snapshot", &raw)?));
                 }
@@ -1075,12 +1353,15 @@ impl Log for SledLog {
     }
 
     fn drop_snapshots(&self) -> Result<u64, StoreError> {
-        let n = self.snapshots.len() as u64;
-        self.snapshots.clear()?;
+        let s = self.sled()?;
+        let n = s.snapshots.len() as u64;
+        s.snapshots.clear()?;
         Ok(n)
     }
 
     fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
         check_game_id(game)?;
         let mut batch = sled::Batch::default();
         for e in events {
@@ -1093,7 +1374,7 @@ impl Log for SledLog {
             check_name("branch name", &e.branch)?;
             batch.insert(seq_key(game, &e.branch, e.seq), to_json(e));
         }
-        self.events.apply_batch(batch)?;
+        s.events.apply_batch(batch)?;
         Ok(())
     }
 
@@ -1103,13 +1384,15 @@ impl Log for SledLog {
         branch: &str,
         snapshot: &Snapshot,
     ) -> Result<(), StoreError> {
-        self.snapshots
+        let s = self.sled()?;
+        s.snapshots
             .insert(seq_key(game, branch, snapshot.seq), to_json(snapshot))?;
         Ok(())
     }
 
     fn own_event(&self, game: &str, branch: &str, seq: u64) -> Result<Option<Event>, StoreError> {
-        let Some(raw) = self.events.get(seq_key(game, branch, seq))? else {
+        let s = self.sled()?;
+        let Some(raw) = s.events.get(seq_key(game, branch, seq))? else {
             return Ok(None);
         };
         decode_event(&raw)
@@ -1123,9 +1406,11 @@ impl Log for SledLog {
     }
 
     fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
         let game = meta.game.as_str();
         check_game_id(game)?;
-        if self.games.contains_key(game.as_bytes())? {
+        if s.games.contains_key(game.as_bytes())? {
             return Err(StoreError::GameExists(game.to_string()));
         }
         // The events are staged already; branches and heads go in one batch,
@@ -1139,7 +1424,7 @@ impl Log for SledLog {
             // Fresh creation-order ids keep imported branches ordered among
             // the ones forked later in this database.
             let record = BranchRecord {
-                order: self.db.generate_id()?,
+                order: s.db.generate_id()?,
                 ..b.clone()
             };
             branch_batch.insert(branch_key(game, &b.name), to_json(&record));
@@ -1148,22 +1433,27 @@ impl Log for SledLog {
                 encode_head(b.head_seq, &b.head_hash),
             );
         }
-        self.branches.apply_batch(branch_batch)?;
-        self.heads.apply_batch(head_batch)?;
+        s.branches.apply_batch(branch_batch)?;
+        s.heads.apply_batch(head_batch)?;
         let swapped =
-            self.games
+            s.games
                 .compare_and_swap(game.as_bytes(), None::<&[u8]>, Some(to_json(meta)))?;
         if swapped.is_err() {
             return Err(StoreError::GameExists(game.to_string()));
         }
-        self.durable()
+        self.durable().inspect_err(|e| {
+            self.failed(e, |u| {
+                u.games.insert(game.to_string());
+            })
+        })
     }
 
     fn discard_import(&self, game: &str) -> Result<(), StoreError> {
-        if self.games.contains_key(game.as_bytes())? {
+        let s = self.sled()?;
+        if s.games.contains_key(game.as_bytes())? {
             return Ok(());
         }
-        for tree in [&self.events, &self.branches, &self.heads, &self.snapshots] {
+        for tree in [&s.events, &s.branches, &s.heads, &s.snapshots] {
             let mut batch = sled::Batch::default();
             for key in tree.scan_prefix(game_prefix(game)).keys() {
                 batch.remove(key?);
