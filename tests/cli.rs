@@ -1,6 +1,10 @@
 //! The `tabletape` binary end to end: a whole duel recorded, replayed, forked,
 //! narrated, exported and verified, and every kind of bad input refused with
 //! the right exit code (0 ok, 1 against the rules or a conflict, 2 usage).
+//! And the adversary: a player holding only a seat (`--as SEAT`) reads a game
+//! with secrets with every read command and learns nothing the rules hide.
+
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 use tabletape_tests::Cli;
@@ -254,9 +258,387 @@ fn verify_finds_a_hand_tampered_event() {
     }
     let (stdout, _) = cli.fails(&["verify", &game], 1);
     assert!(stdout.contains(": BAD at seq 3:"), "{stdout}");
+    // A seat checking the chain it can see finds it too.
+    let (stdout, _) = cli.fails(&["verify", &game, "--as", "1"], 1);
+    assert!(
+        stdout.contains(": BAD at seq 3:")
+            && stdout.contains("(the visible chain, as Bo (seat 1))"),
+        "{stdout}"
+    );
     let report = cli.run(&["--json", "verify", &game]);
     // The report is the first line; the error object follows it.
     let stdout = String::from_utf8(report.stdout).unwrap();
     let report: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
     assert_eq!(report[0]["problem"]["seq"], 3, "{report}");
+}
+
+/// A game script under `tests/data/cli/`: its setup line (the first JSON
+/// line) and its actions as `act --file` reads them, cut at the `# check`
+/// line into what is played before the reads and what after.
+struct Script {
+    setup: Value,
+    before: String,
+    after: String,
+}
+
+fn script(name: &str) -> Script {
+    let path = tabletape_tests::data_dir().join("cli").join(name);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let mut setup = None;
+    let (mut before, mut after) = (String::new(), String::new());
+    let mut checked = false;
+    for line in text.lines() {
+        if line.starts_with("# check") {
+            checked = true;
+        } else if line.trim_start().starts_with('{') && setup.is_none() {
+            setup = Some(serde_json::from_str(line).expect("the setup line is JSON"));
+        } else if checked {
+            after.push_str(line);
+            after.push('\n');
+        } else {
+            before.push_str(line);
+            before.push('\n');
+        }
+    }
+    assert!(checked, "{name} has no `# check` line");
+    Script {
+        setup: setup.unwrap_or_else(|| panic!("{name} has no setup line")),
+        before,
+        after,
+    }
+}
+
+/// Creates the script's game (`new`, from its setup) and returns its id.
+fn new_from(cli: &Cli, setup: &Value) -> String {
+    let new = &setup["new"];
+    let mut words: Vec<String> = vec!["new".into(), new["kind"].as_str().unwrap().into()];
+    for p in new["players"].as_array().unwrap() {
+        words.extend(["--player".into(), p.as_str().unwrap().into()]);
+    }
+    if let Some(seed) = new.get("seed") {
+        words.extend(["--seed".into(), seed.to_string()]);
+    }
+    for (k, v) in new["options"].as_object().into_iter().flatten() {
+        let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        words.extend(["--option".into(), format!("{k}={v}")]);
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    cli.json(&words)["game"]
+        .as_str()
+        .expect("game id")
+        .to_string()
+}
+
+/// Plays `actions` (JSON Lines for `act --file`) on main.
+fn play(cli: &Cli, game: &str, actions: &str, file: &str) {
+    let path = cli.dir.path().join(file);
+    std::fs::write(&path, actions).unwrap();
+    cli.ok(&["act", game, "--file", path.to_str().unwrap()]);
+}
+
+/// Keys that hold the kind's public catalogue: every card's name is printed
+/// there for everyone (the content pack in the creation event, the card
+/// faces in a state view), so a name there tells no one who holds the card.
+const CATALOGUE: [&str; 2] = ["pack", "faces"];
+
+/// Takes the catalogue out of a JSON value, returning what was taken.
+fn take_catalogue(value: &mut Value, taken: &mut Vec<Value>) {
+    match value {
+        Value::Object(map) => {
+            for key in CATALOGUE {
+                if let Some(v) = map.remove(key) {
+                    taken.push(v);
+                }
+            }
+            map.values_mut().for_each(|v| take_catalogue(v, taken));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| take_catalogue(v, taken)),
+        _ => {}
+    }
+}
+
+/// An output without its catalogue (JSON, JSON Lines or text), and the catalogue.
+fn without_catalogue(output: &str) -> (String, Vec<Value>) {
+    let mut taken = Vec::new();
+    if let Ok(mut whole) = serde_json::from_str::<Value>(output) {
+        take_catalogue(&mut whole, &mut taken);
+        return (whole.to_string(), taken);
+    }
+    let lines: Vec<String> = output
+        .lines()
+        .map(|line| match serde_json::from_str::<Value>(line) {
+            Ok(mut v) => {
+                take_catalogue(&mut v, &mut taken);
+                v.to_string()
+            }
+            Err(_) => line.to_string(),
+        })
+        .collect();
+    (lines.join("\n"), taken)
+}
+
+fn found<'a>(output: &str, secrets: &'a [String]) -> Vec<&'a String> {
+    secrets
+        .iter()
+        .filter(|s| output.contains(s.as_str()))
+        .collect()
+}
+
+/// The card names in the hands of the given seats, from the owner's state.
+fn hands(state: &Value, seats: impl Fn(usize) -> bool) -> BTreeSet<String> {
+    state["view"]["thieves"]
+        .as_array()
+        .expect("thieves")
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| seats(*i))
+        .flat_map(|(_, t)| t["hand"].as_array().expect("the owner sees every hand"))
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Every read command, and whether the owner's output of it holds a secret
+/// of this game (hands, the seed, a reseed's seed or a salt): where it does,
+/// the seat's output of the same command is a real test.
+fn reads(game: &str) -> Vec<(Vec<&str>, bool)> {
+    vec![
+        (vec!["state", game], true),
+        (vec!["--json", "state", game], true),
+        (vec!["state", game, "--at", "30"], true),
+        (vec!["replay", game], true),
+        (vec!["--json", "replay", game, "--to", "30"], true),
+        (vec!["replay", game, "--branch", "what-if"], true),
+        (vec!["narrate", game], true),
+        (vec!["narrate", game, "--format", "txt"], true),
+        (vec!["narrate", game, "--format", "html"], true),
+        (vec!["narrate", game, "--format", "json"], true),
+        (vec!["--json", "narrate", game], true),
+        (
+            vec!["narrate", game, "--branch", "what-if", "--format", "txt"],
+            true,
+        ),
+        (vec!["log", game], false),
+        (vec!["--json", "log", game], true),
+        (vec!["--json", "log", game, "--branch", "what-if"], true),
+        (vec!["branches", game], true),
+        (vec!["--json", "branches", game], true),
+        (vec!["verify", game], false),
+        (vec!["--json", "verify", game], false),
+        (vec!["legal", game], false),
+        (vec!["--json", "legal", game], false),
+        (vec!["export", game], true),
+    ]
+}
+
+/// An adversary holding only a seat (or nothing: `public`) reads a game of
+/// Ludovia in play with every read command, and learns no other seat's
+/// card, no seed and no salt; the owner's same reads show them all. Once the
+/// night is over, everything is out, and a seat may export it.
+#[test]
+fn secrets_never_reach_a_seat() {
+    let cli = Cli::new();
+    let script = script("ludovia_secrets.jsonl");
+    let game = new_from(&cli, &script.setup);
+    play(&cli, &game, &script.before, "before.jsonl");
+    let fork = &script.setup["fork"];
+    cli.ok(&[
+        "fork",
+        &game,
+        "--at",
+        &fork["at"].to_string(),
+        "--name",
+        fork["name"].as_str().unwrap(),
+        "--reseed",
+        &fork["reseed"].to_string(),
+    ]);
+
+    // What must stay secret: the seeds, and every event's salt.
+    let seed = script.setup["new"]["seed"].to_string();
+    let reseed = fork["reseed"].to_string();
+    let mut sealed = vec![seed.clone(), reseed.clone()];
+    for branch in ["main", "what-if"] {
+        for event in cli
+            .json(&["log", &game, "--branch", branch])
+            .as_array()
+            .unwrap()
+        {
+            sealed.push(event["salt"].as_str().expect("the owner sees salts").into());
+        }
+    }
+    let owner_state = cli.json(&["state", &game]);
+    assert_eq!(owner_state["over"], false, "the reads are made in play");
+
+    for given in script.setup["viewers"].as_array().unwrap() {
+        let given = given.as_str().unwrap();
+        let me: Option<usize> = given.parse().ok();
+        let mine = hands(&owner_state, |s| Some(s) == me);
+        let theirs = hands(&owner_state, |s| Some(s) != me);
+        // A card name the viewer holds itself is no secret to it.
+        let cards: Vec<String> = theirs.difference(&mine).cloned().collect();
+        assert!(
+            cards.len() >= 2,
+            "the script leaves other seats holding cards: {cards:?}"
+        );
+        let mut secrets = cards.clone();
+        secrets.extend(sealed.iter().cloned());
+
+        for (words, owner_shows) in reads(&game) {
+            let owner = cli.ok(&words);
+            let mut as_viewer = words.clone();
+            as_viewer.extend(["--as", given]);
+            let (owner_clean, owner_catalogue) = without_catalogue(&owner);
+            if owner_shows {
+                assert!(
+                    !found(&owner_clean, &secrets).is_empty(),
+                    "{words:?}: the owner's output shows none of the secrets, so the test proves nothing:\n{owner}"
+                );
+            }
+            if words.contains(&"export") {
+                // An export holds every secret: refused while the game is in play.
+                let (stdout, stderr) = cli.fails(&as_viewer, 2);
+                assert!(stdout.is_empty(), "{stdout}");
+                assert!(stderr.contains("still in play"), "{stderr}");
+                assert!(found(&stderr, &secrets).is_empty(), "{stderr}");
+                continue;
+            }
+            let seen = cli.ok(&as_viewer);
+            let (clean, catalogue) = without_catalogue(&seen);
+            let leaked = found(&clean, &secrets);
+            assert!(
+                leaked.is_empty(),
+                "{as_viewer:?} shows {leaked:?}, which the viewer may not know:\n{seen}"
+            );
+            assert_eq!(
+                catalogue, owner_catalogue,
+                "{words:?}: the catalogue is the same for everyone"
+            );
+        }
+
+        // Shaped, not blanked: a seat sees its own cards, and is told so.
+        let state = cli.ok(&["state", &game, "--as", given]);
+        for card in &mine {
+            assert!(
+                state.contains(card.as_str()),
+                "{given} sees {card}:\n{state}"
+            );
+        }
+        let tree = cli.ok(&["branches", &game, "--as", given]);
+        assert!(tree.contains("reseeded (seed sealed)"), "{tree}");
+        let verify = cli.ok(&["verify", &game, "--as", given]);
+        assert!(verify.contains("the visible chain was checked"), "{verify}");
+
+        // A refused export with --out writes no file; --json says why.
+        let out = cli.dir.path().join(format!("as-{given}.jsonl"));
+        cli.fails(
+            &[
+                "export",
+                &game,
+                "--as",
+                given,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            2,
+        );
+        assert!(!out.exists(), "a refused export leaves no file");
+        let (stdout, _) = cli.fails(&["--json", "export", &game, "--as", given], 2);
+        let err: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(err["error"], "forbidden", "{err}");
+    }
+
+    // The night ends: everything on main is out, for everyone.
+    play(&cli, &game, &script.after, "after.jsonl");
+    assert_eq!(cli.json(&["state", &game])["over"], true);
+    let all = hands(&cli.json(&["state", &game]), |_| true);
+    let state = cli.ok(&["state", &game, "--as", "1"]);
+    for card in &all {
+        assert!(
+            state.contains(card.as_str()),
+            "over, {card} is out:\n{state}"
+        );
+    }
+    let replay = cli.ok(&["replay", &game, "--as", "1", "--to", "1"]);
+    assert!(replay.contains(&format!("seed {seed}")), "{replay}");
+    // The what-if fork is still in play, so the whole game's export is not out yet.
+    let (_, stderr) = cli.fails(&["export", &game, "--as", "1"], 2);
+    assert!(stderr.contains("`what-if`"), "{stderr}");
+    assert!(!stderr.contains(&reseed), "{stderr}");
+    assert_eq!(
+        cli.ok(&["export", &game, "--as", "1", "--branch", "main"]),
+        cli.ok(&["export", &game, "--branch", "main"])
+    );
+    let verify = cli.ok(&["verify", &game, "--as", "1"]);
+    assert!(
+        verify.contains(&format!("{game} main: ok (48 events)\n")),
+        "a game over gets the full check: {verify}"
+    );
+    assert!(
+        verify.contains("what-if: ok (21 events)  (the visible chain"),
+        "{verify}"
+    );
+}
+
+/// A seat's fork draws its dice from fresh, secret randomness: the seat is
+/// told the fork's dice are its own, and never learns the seed; the owner does.
+#[test]
+fn a_seats_fork_is_reseeded_and_its_seed_is_the_owners() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "12");
+    let forked = cli.ok(&["fork", &game, "--at", "1", "--name", "mine", "--as", "Bo"]);
+    assert!(forked.contains("the fork's dice are its own"), "{forked}");
+    let owner = cli.json(&["branches", &game]);
+    let mine = owner
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "mine")
+        .expect("the fork is listed");
+    assert_eq!(mine["reseeded"], true);
+    let seed = mine["reseed"]
+        .as_u64()
+        .expect("the owner sees the fork's seed")
+        .to_string();
+    assert!(cli
+        .ok(&["branches", &game])
+        .contains(&format!("reseeded {seed}")));
+    assert!(cli
+        .ok(&["replay", &game, "--branch", "mine"])
+        .contains(&format!("({seed})")));
+
+    let seat = cli.json(&["branches", &game, "--as", "1"]);
+    let theirs = seat
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "mine")
+        .unwrap();
+    assert_eq!(theirs["reseeded"], true);
+    assert!(theirs["reseed"].is_null(), "{seat}");
+    assert!(cli
+        .ok(&["branches", &game, "--as", "1"])
+        .contains("mine  forked at seq 1  (head seq 2)  reseeded (seed sealed)"));
+    for words in [
+        vec!["branches", &game],
+        vec!["--json", "branches", &game],
+        vec!["log", &game, "--branch", "mine"],
+        vec!["--json", "log", &game, "--branch", "mine"],
+        vec!["replay", &game, "--branch", "mine"],
+        vec!["--json", "replay", &game, "--branch", "mine"],
+        vec!["narrate", &game, "--branch", "mine", "--format", "json"],
+        vec!["state", &game, "--branch", "mine"],
+    ] {
+        for given in ["1", "0", "public"] {
+            let mut as_seat = words.clone();
+            as_seat.extend(["--as", given]);
+            let out = cli.ok(&as_seat);
+            assert!(
+                !out.contains(&seed),
+                "{as_seat:?} shows the seed {seed}:\n{out}"
+            );
+        }
+    }
+    let json = cli.json(&["fork", &game, "--at", "1", "--as", "0"]);
+    assert_eq!(json["reseeded"], true);
+    assert!(json["reseed"].is_null(), "{json}");
 }

@@ -4,6 +4,7 @@
 //! Errors are [`InputError`]s, which the binary reports with exit code 2.
 
 use serde_json::Value;
+use tabletape_engine::Viewer;
 use tabletape_events::Seat;
 use thiserror::Error;
 
@@ -14,6 +15,10 @@ pub enum InputError {
     OptionShape { given: String },
     #[error("--as `{given}`: no such seat; the seats are {seats}")]
     UnknownSeat { given: String, seats: String },
+    #[error(
+        "--as `{given}`: no such seat; the seats are {seats}, or `public` (what anyone may see)"
+    )]
+    UnknownViewer { given: String, seats: String },
     #[error("--as `{given}`: {players} players share that name; use the seat number instead")]
     AmbiguousSeat { given: String, players: usize },
     #[error("{file}:{line}: not a JSON action: {message}")]
@@ -93,6 +98,26 @@ pub fn resolve_seat(given: &str, players: &[String]) -> Result<Seat, InputError>
             players: n,
         }),
     }
+}
+
+/// Reads `--as` on a read command: a seat as [`resolve_seat`] reads it,
+/// or `public` (what anyone may see) or `owner` (everything, the default),
+/// in any case. A player's exact name wins over those words, so a player
+/// called "public" is still their seat.
+pub fn resolve_viewer(given: &str, players: &[String]) -> Result<Viewer, InputError> {
+    if !players.iter().any(|p| p == given) {
+        match given.trim().to_lowercase().as_str() {
+            "public" => return Ok(Viewer::Public),
+            "owner" => return Ok(Viewer::Owner),
+            _ => {}
+        }
+    }
+    resolve_seat(given, players)
+        .map(Viewer::Seat)
+        .map_err(|e| match e {
+            InputError::UnknownSeat { given, seats } => InputError::UnknownViewer { given, seats },
+            other => other,
+        })
 }
 
 /// Parses the action given on the command line.
@@ -247,6 +272,26 @@ mod tests {
             Err(InputError::AmbiguousSeat { .. })
         ));
         assert_eq!(resolve_seat("1", &same), Ok(1));
+    }
+
+    #[test]
+    fn viewers_are_seats_or_the_public_or_the_owner() {
+        let p = players(&["Nowa", "Grimbold"]);
+        assert_eq!(resolve_viewer("1", &p), Ok(Viewer::Seat(1)));
+        assert_eq!(resolve_viewer("nowa", &p), Ok(Viewer::Seat(0)));
+        assert_eq!(resolve_viewer("public", &p), Ok(Viewer::Public));
+        assert_eq!(resolve_viewer("Public", &p), Ok(Viewer::Public));
+        assert_eq!(resolve_viewer("owner", &p), Ok(Viewer::Owner));
+        let err = resolve_viewer("7", &p).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--as `7`: no such seat; the seats are 0 (Nowa), 1 (Grimbold), or `public` (what anyone may see)"
+        );
+        // A player's exact name wins over the words.
+        let odd = players(&["public", "owner"]);
+        assert_eq!(resolve_viewer("public", &odd), Ok(Viewer::Seat(0)));
+        assert_eq!(resolve_viewer("owner", &odd), Ok(Viewer::Seat(1)));
+        assert_eq!(resolve_viewer("PUBLIC", &odd), Ok(Viewer::Public));
     }
 
     #[test]

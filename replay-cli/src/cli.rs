@@ -20,7 +20,12 @@ Quick start:
   tabletape new lostworlds --player Nowa --player Grimbold
   tabletape legal <game>                             # what can be done now, as JSON
   tabletape act <game> '<one line printed by legal>' # record an action
-  tabletape replay <game>                            # watch the game so far";
+  tabletape replay <game>                            # watch the game so far
+
+On a local store you are the game's owner and every read shows everything.
+Give a read `--as SEAT` (a seat number or a player's name) to see only what
+that seat may see, or `--as public` for what anyone may see: no other
+seat's secrets, no seed, no event salt, until the game is over.";
 
 /// Record, replay, fork and narrate tabletop games.
 #[derive(Debug, Parser)]
@@ -70,19 +75,31 @@ pub enum Command {
     /// Step through a game event by event: narration and what changed.
     Replay(ReplayArgs),
     /// Start a new branch that shares the history up to a seq ("what if?").
+    #[command(
+        after_help = "The owner's fork inherits the parent's dice unless `--reseed` says otherwise. A fork made\n\
+                      `--as SEAT` without `--reseed` draws its dice from fresh, secret randomness, so no seat can\n\
+                      play a fork to learn what the parent's dice and decks hold; only the owner sees that seed."
+    )]
     Fork(ForkArgs),
     /// Draw a game's branch tree with each branch's fork point and head.
-    Branches(GameArg),
+    Branches(BranchesArgs),
     /// Tell a game as a story in Markdown, plain text, HTML or JSON.
     Narrate(NarrateArgs),
     /// Write a game's events as JSON Lines (one event per line, envelope included).
     #[command(
-        after_help = "A branch with no events of its own is not exported; its forks re-import as forks of its parent."
+        after_help = "A branch with no events of its own is not exported; its forks re-import as forks of its parent.\n\n\
+                      An export holds every secret (hands, seeds, salts), so `--as SEAT` is refused while any\n\
+                      exported branch is still in play; once its game is over, anyone may export it."
     )]
     Export(ExportArgs),
     /// Recreate a game from a JSON Lines export (same id, same hashes, new tokens).
     Import(ImportArgs),
     /// Re-check hash chains and strictly replay every event; exit 1 on any problem.
+    #[command(
+        after_help = "With `--as SEAT` a game still in play is checked as that seat can: every part it may see\n\
+                      against its commitment, every hash and every link. Re-deciding the actions needs the\n\
+                      hidden parts, so that full check is the owner's (and anyone's once the game is over)."
+    )]
     Verify(VerifyArgs),
     /// Serve the HTTP API over this store.
     Serve(ServeArgs),
@@ -135,7 +152,8 @@ pub struct NewArgs {
 pub struct LegalArgs {
     /// The game id printed by `new` (e.g. `g-3f9a1c2e`).
     pub game: String,
-    /// Only the actions of this seat: a seat number (from 0) or a player's name.
+    /// Only the actions of this seat: a seat number (from 0) or a player's name (`public` has
+    /// none). Left out, every seat's actions, as the owner sees them.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
     /// The branch to look at.
@@ -158,7 +176,8 @@ pub struct ActArgs {
     /// also be `{"as": SEAT, "action": {...}}` to act for a particular seat.
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
-    /// Act as this seat: a seat number (from 0) or a player's name. Left out, the owner acts for the table.
+    /// Act as this seat: a seat number (from 0) or a player's name; the narration printed is then
+    /// what that seat may know. Left out, the owner acts for the table and reads everything.
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
     /// Only record if the branch's last seq is still SEQ (guards against a concurrent writer).
@@ -173,9 +192,13 @@ pub struct ActArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct GameArg {
+pub struct BranchesArgs {
     /// The game id printed by `new`.
     pub game: String,
+    /// List the branches as this seat may know them (a seat number, a player's name, or
+    /// `public`): whether a fork was reseeded, but not its seed while the game is in play.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -185,6 +208,10 @@ pub struct LogArgs {
     /// The branch to list.
     #[arg(long, value_name = "B", default_value = "main")]
     pub branch: String,
+    /// List the events as this seat may see them (a seat number, a player's name, or `public`):
+    /// parts it may not see are left out, with their seals so it can still check the hash chain.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -197,9 +224,10 @@ pub struct StateArgs {
     /// The branch to look at.
     #[arg(long, value_name = "B", default_value = "main")]
     pub branch: String,
-    /// See only what this seat may see (a seat number or a player's name); the owner sees all.
+    /// Show only what this seat may see: a seat number (from 0), a player's name, or `public`.
+    /// Left out, the owner's view: everything.
     #[arg(long = "as", value_name = "SEAT")]
-    pub seat: Option<String>,
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -212,6 +240,10 @@ pub struct ReplayArgs {
     /// The branch to replay.
     #[arg(long, value_name = "B", default_value = "main")]
     pub branch: String,
+    /// Replay as this seat saw it: a seat number (from 0), a player's name, or `public`.
+    /// Left out, the owner's view: everything.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -230,6 +262,10 @@ pub struct ForkArgs {
     /// Draw every die after the fork from this seed instead of continuing the parent's dice.
     #[arg(long, value_name = "S")]
     pub reseed: Option<u64>,
+    /// Fork as this seat (a seat number or a player's name): without `--reseed`, the fork's dice
+    /// come from fresh, secret randomness. Left out, the owner forks.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -245,6 +281,10 @@ pub struct NarrateArgs {
     /// Write to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Tell the story as this seat knows it: a seat number (from 0), a player's name, or
+    /// `public`. Left out, the owner's story: everything.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -257,6 +297,10 @@ pub struct ExportArgs {
     /// Write to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Export as this seat (a seat number, a player's name, or `public`): refused while any
+    /// exported branch is still in play, since the export holds every secret.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -269,6 +313,10 @@ pub struct ImportArgs {
 pub struct VerifyArgs {
     /// Check only this game (default: every game in the store).
     pub game: Option<String>,
+    /// Check the game as this seat can (a seat number, a player's name, or `public`; needs GAME):
+    /// the chain it can see, while the game is in play.
+    #[arg(long = "as", value_name = "SEAT", requires = "game")]
+    pub viewer: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -333,6 +381,28 @@ mod tests {
             }
             other => panic!("parsed as {other:?}"),
         }
+    }
+
+    #[test]
+    fn every_read_takes_as_and_verify_as_needs_a_game() {
+        for words in [
+            &["state", "g-1"][..],
+            &["replay", "g-1"],
+            &["narrate", "g-1"],
+            &["log", "g-1"],
+            &["branches", "g-1"],
+            &["verify", "g-1"],
+            &["legal", "g-1"],
+            &["export", "g-1"],
+            &["fork", "g-1", "--at", "2"],
+            &["act", "g-1", "{}"],
+        ] {
+            let mut argv = vec!["tabletape"];
+            argv.extend_from_slice(words);
+            argv.extend(["--as", "public"]);
+            assert!(Cli::try_parse_from(&argv).is_ok(), "{argv:?}");
+        }
+        assert!(Cli::try_parse_from(["tabletape", "verify", "--as", "1"]).is_err());
     }
 
     #[test]

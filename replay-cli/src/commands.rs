@@ -3,7 +3,10 @@
 //! Every command writes to the `out` it is given (stdout in the binary) and
 //! returns a typed [`CliError`]; `main` maps errors to exit codes. The CLI on a
 //! local store acts as the game's owner (`Actor::Owner`), and `--as` names the
-//! seat the owner acts or looks for.
+//! seat the owner acts for, or the viewer a read is shaped for: a seat (its
+//! own secrets only), `public`, or the owner (everything, the default). Every
+//! read goes through the journal's viewer-aware calls, so what a seat may not
+//! see never reaches this crate's output.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -14,12 +17,14 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
 use tabletape_events::{Actor, Body, DiceMode, Seat, MAIN_BRANCH};
-use tabletape_store::{ActRequest, Acted, Journal, NewGame, PackSource};
+use tabletape_store::{
+    Access, ActRequest, Acted, Journal, JournalError, NewGame, PackSource, ShownEvent,
+};
 
-use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat};
+use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer};
 use crate::cli::{
-    ActArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg, ImportArgs, LegalArgs,
-    LogArgs, NarrateArgs, NewArgs, ReplayArgs, ServeArgs, StateArgs, VerifyArgs,
+    ActArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg, ImportArgs,
+    LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, ServeArgs, StateArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::show::{self, BranchNode};
@@ -54,7 +59,7 @@ fn dispatch(journal: &Journal, command: Command, out: &mut dyn Write, json: bool
         Command::State(a) => state(journal, a, out, json),
         Command::Replay(a) => replay(journal, a, out, json),
         Command::Fork(a) => fork(journal, a, out, json),
-        Command::Branches(a) => branches(journal, &a.game, out, json),
+        Command::Branches(a) => branches(journal, a, out, json),
         Command::Narrate(a) => narrate(journal, a, out, json),
         Command::Export(a) => export(journal, a, out, json),
         Command::Import(a) => import(journal, a, out, json),
@@ -84,6 +89,15 @@ fn seat_of(journal: &Journal, game: &str, given: Option<&str>) -> Result<Option<
     match given {
         None => Ok(None),
         Some(given) => Ok(Some(resolve_seat(given, &players(journal, game)?)?)),
+    }
+}
+
+/// Who a read is for: the owner when `--as` is left out, else the seat (or
+/// `public`) it names.
+fn viewer_of(journal: &Journal, game: &str, given: Option<&str>) -> Result<Viewer> {
+    match given {
+        None => Ok(Viewer::Owner),
+        Some(given) => Ok(resolve_viewer(given, &players(journal, game)?)?),
     }
 }
 
@@ -184,18 +198,31 @@ fn new(journal: &Journal, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
 }
 
 fn legal(journal: &Journal, a: LegalArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let seat = seat_of(journal, &a.game, a.seat.as_deref())?;
-    let actions = journal.legal(&a.game, &a.branch, seat)?;
+    let viewer = viewer_of(journal, &a.game, a.seat.as_deref())?;
+    let actions = match viewer {
+        Viewer::Owner => journal.legal(&a.game, &a.branch, None)?,
+        Viewer::Seat(s) => journal.legal(&a.game, &a.branch, Some(s))?,
+        // The public may read a game but never act in it.
+        Viewer::Public => {
+            journal.game_at(&a.game, &a.branch, None)?;
+            Vec::new()
+        }
+    };
     if json {
         return print_json(out, &actions);
     }
     if actions.is_empty() {
-        let over = journal.state(&a.game, &a.branch, None, Viewer::Owner)?.over;
+        let over = journal.game_at(&a.game, &a.branch, None)?.is_over();
         if over {
             writeln!(
                 out,
                 "No actions: the game is over. `tabletape narrate {}` tells it; `fork` plays on.",
                 a.game
+            )?;
+        } else if viewer == Viewer::Public {
+            writeln!(
+                out,
+                "No actions: the public may read the game but not act in it."
             )?;
         } else {
             writeln!(out, "No actions are open to this seat now.")?;
@@ -356,49 +383,71 @@ fn games(journal: &Journal, out: &mut dyn Write, json: bool) -> Result<()> {
     Ok(())
 }
 
-/// The short name of what an event did: its body type, and the action's own type.
-fn event_type(body: &Body) -> String {
-    match body {
-        Body::GameCreated(_) => "game_created".to_string(),
-        Body::Reseeded { .. } => "reseeded".to_string(),
-        Body::ActionAccepted(a) => match a.action.get("type").and_then(Value::as_str) {
-            Some(t) => format!("action_accepted: {t}"),
-            None => "action_accepted".to_string(),
-        },
+/// The short name of what an event did: its body type, and the action's own
+/// type (a hidden action still shows its type).
+fn event_type(body: &Value) -> String {
+    let kind = body.get("type").and_then(Value::as_str).unwrap_or("event");
+    match body
+        .get("action")
+        .and_then(|a| a.get("type"))
+        .and_then(Value::as_str)
+    {
+        Some(t) => format!("{kind}: {t}"),
+        None => kind.to_string(),
+    }
+}
+
+/// The parts of an event the reader may not see (sealed: only their
+/// commitment is shown), or `-`.
+fn sealed_parts(event: &ShownEvent) -> String {
+    let hidden: Vec<&str> = event
+        .seals
+        .iter()
+        .filter(|s| s.salt.is_none())
+        .map(|s| s.part.as_str())
+        .collect();
+    if hidden.is_empty() {
+        "-".to_string()
+    } else {
+        hidden.join(", ")
     }
 }
 
 fn log(journal: &Journal, a: LogArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let events = journal.events(&a.game, &a.branch, 1, None)?;
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    let events = journal.events_as(&a.game, &a.branch, 1, None, viewer)?;
     if json {
         return print_json(out, &events);
     }
     let players = players(journal, &a.game)?;
+    // Every part is open to the owner: the column only speaks for other readers.
+    let sealed = viewer != Viewer::Owner;
     let rows: Vec<Vec<String>> = events
         .iter()
         .map(|e| {
-            vec![
+            let mut row = vec![
                 e.seq.to_string(),
                 show::utc(e.recorded_at_ms),
                 show::actor(&e.actor, &players),
                 event_type(&e.body),
                 e.hash.chars().take(12).collect(),
-            ]
+            ];
+            if sealed {
+                row.push(sealed_parts(e));
+            }
+            row
         })
         .collect();
-    write!(
-        out,
-        "{}",
-        show::table(&["SEQ", "TIME (UTC)", "ACTOR", "TYPE", "HASH"], &rows)
-    )?;
+    let mut header = vec!["SEQ", "TIME (UTC)", "ACTOR", "TYPE", "HASH"];
+    if sealed {
+        header.push("SEALED (hidden from this reader)");
+    }
+    write!(out, "{}", show::table(&header, &rows))?;
     Ok(())
 }
 
 fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = match seat_of(journal, &a.game, a.seat.as_deref())? {
-        Some(s) => Viewer::Seat(s),
-        None => Viewer::Owner,
-    };
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
     let view = journal.state(&a.game, &a.branch, a.at, viewer)?;
     if json {
         return print_json(out, &view);
@@ -409,9 +458,17 @@ fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
     } else {
         format!(" · {}", view.chapter)
     };
+    let seen_by = if viewer == Viewer::Owner {
+        String::new()
+    } else {
+        format!(
+            " · as {}",
+            show::viewer(viewer, &players(journal, &a.game)?)
+        )
+    };
     writeln!(
         out,
-        "{} · {} · branch {} · seq {}{chapter} · {status}",
+        "{} · {} · branch {} · seq {}{chapter} · {status}{seen_by}",
         view.game, view.kind, view.branch, view.seq
     )?;
     writeln!(out)?;
@@ -423,7 +480,8 @@ fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
 }
 
 fn replay(journal: &Journal, a: ReplayArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let steps = journal.replay(&a.game, &a.branch, a.to, Viewer::Owner)?;
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    let steps = journal.replay(&a.game, &a.branch, a.to, viewer)?;
     if json {
         return print_json(out, &steps);
     }
@@ -460,23 +518,14 @@ fn replay(journal: &Journal, a: ReplayArgs, out: &mut dyn Write, json: bool) -> 
     Ok(())
 }
 
-fn branch_nodes(journal: &Journal, game: &str) -> Result<Vec<BranchNode>> {
-    Ok(journal
-        .branches(game)?
-        .into_iter()
-        .map(|b| BranchNode {
-            name: b.name,
-            parent: b.parent,
-            fork_seq: b.fork_seq,
-            head_seq: b.head_seq,
-            reseed: b.reseed,
-            created_at_ms: b.created_at_ms,
-        })
-        .collect())
-}
-
 fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let info = journal.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed)?;
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    let by = match viewer {
+        Viewer::Owner => Access::Owner,
+        Viewer::Seat(s) => Access::Seat(s),
+        Viewer::Public => Access::Public,
+    };
+    let info = journal.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed, by)?;
     if json {
         return print_json(out, &info);
     }
@@ -485,8 +534,16 @@ fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Resu
         "branch {} forked from {} at seq {} (head seq {})",
         info.name, a.from, a.at, info.head_seq
     )?;
-    if let Some(seed) = info.reseed {
-        writeln!(out, "every roll after seq {} comes from seed {seed}", a.at)?;
+    // The journal shows a reseed's seed only to whom may see it; a seed the
+    // seat typed itself is no secret to it.
+    match info.reseed.or(a.reseed) {
+        Some(seed) => writeln!(out, "every roll after seq {} comes from seed {seed}", a.at)?,
+        None if info.reseeded => writeln!(
+            out,
+            "the fork's dice are its own: every roll after seq {} comes from a fresh seed, sealed (only the owner sees it)",
+            a.at
+        )?,
+        None => {}
     }
     writeln!(out)?;
     writeln!(
@@ -497,16 +554,31 @@ fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Resu
     Ok(())
 }
 
-fn branches(journal: &Journal, game: &str, out: &mut dyn Write, json: bool) -> Result<()> {
+fn branches(journal: &Journal, a: BranchesArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    let branches = journal.branches_as(&a.game, viewer)?;
     if json {
-        return print_json(out, &journal.branches(game)?);
+        return print_json(out, &branches);
     }
-    write!(out, "{}", show::branch_tree(&branch_nodes(journal, game)?))?;
+    let nodes: Vec<BranchNode> = branches
+        .into_iter()
+        .map(|b| BranchNode {
+            name: b.name,
+            parent: b.parent,
+            fork_seq: b.fork_seq,
+            head_seq: b.head_seq,
+            reseeded: b.reseeded || b.reseed.is_some(),
+            reseed: b.reseed,
+            created_at_ms: b.created_at_ms,
+        })
+        .collect();
+    write!(out, "{}", show::branch_tree(&nodes))?;
     Ok(())
 }
 
 fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let narrative = journal.narrate(&a.game, &a.branch)?;
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    let narrative = journal.narrate_as(&a.game, &a.branch, viewer)?;
     // `--json` asks for machine output, so on stdout the story itself is JSON.
     let format = match (a.format, json && a.out.is_none()) {
         (_, true) | (FormatArg::Json, _) => Format::Json,
@@ -538,7 +610,38 @@ fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -
     Ok(())
 }
 
+/// Refuses an export for anyone but the owner while any branch it would
+/// hold is still in play: the log holds every seat's secrets, the seed and
+/// every salt. Once a branch's game is over, everything in it is out. (The
+/// HTTP API's `export` applies the same rule to a seat's token.)
+fn check_export(journal: &Journal, a: &ExportArgs) -> Result<()> {
+    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+    if viewer == Viewer::Owner {
+        return Ok(());
+    }
+    let names: Vec<String> = match &a.branch {
+        Some(b) => vec![b.clone()],
+        None => journal
+            .branches(&a.game)?
+            .into_iter()
+            .map(|b| b.name)
+            .collect(),
+    };
+    for name in names {
+        if !journal.game_at(&a.game, &name, None)?.is_over() {
+            let who = show::viewer(viewer, &players(journal, &a.game)?);
+            return Err(JournalError::Forbidden(format!(
+                "branch `{name}` is still in play and its log holds every player's secrets: {who} may export it once the game is over (only the owner may before)"
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
 fn export(journal: &Journal, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    // Checked before any file is created, so a refusal leaves nothing behind.
+    check_export(journal, &a)?;
     let Some(path) = &a.out else {
         // The JSON Lines are the output, so `--json` changes nothing here.
         let mut buffered = BufWriter::new(out);
@@ -592,22 +695,69 @@ fn import(journal: &Journal, a: ImportArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let reports = journal.verify(a.game.as_deref())?;
+    let (reports, viewer) = match (&a.game, &a.viewer) {
+        (Some(game), Some(given)) => {
+            let viewer = viewer_of(journal, game, Some(given))?;
+            (journal.verify_as(game, viewer)?, viewer)
+        }
+        (game, _) => (journal.verify(game.as_deref())?, Viewer::Owner),
+    };
+    // Which check each branch got: the full one (every hash, link and a strict
+    // re-decision of every action) is the owner's, and anyone's on a branch
+    // whose game is over; others check the chain they can see.
+    // (A branch that no longer folds is not over: its problem is reported.)
+    let full: Vec<bool> = reports
+        .iter()
+        .map(|r| {
+            viewer == Viewer::Owner
+                || journal
+                    .game_at(&r.game, &r.branch, None)
+                    .is_ok_and(|g| g.is_over())
+        })
+        .collect();
     if json {
-        print_json(out, &reports)?;
+        let shown: Vec<Value> = reports
+            .iter()
+            .zip(&full)
+            .map(|(r, &full)| {
+                let mut v = serde_json::to_value(r).expect("reports serialize");
+                v["check"] = if full { "full" } else { "visible_chain" }.into();
+                v
+            })
+            .collect();
+        print_json(out, &shown)?;
     } else {
         if reports.is_empty() {
             writeln!(out, "no games to verify")?;
         }
-        for r in &reports {
+        let who = match &a.game {
+            Some(game) if viewer != Viewer::Owner => show::viewer(viewer, &players(journal, game)?),
+            _ => String::new(),
+        };
+        for (r, &full) in reports.iter().zip(&full) {
+            let check = if full {
+                String::new()
+            } else {
+                format!("  (the visible chain, as {who})")
+            };
             match &r.problem {
-                None => writeln!(out, "{} {}: ok ({} events)", r.game, r.branch, r.events)?,
+                None => writeln!(
+                    out,
+                    "{} {}: ok ({} events){check}",
+                    r.game, r.branch, r.events
+                )?,
                 Some(p) => writeln!(
                     out,
-                    "{} {}: BAD at seq {}: {}",
+                    "{} {}: BAD at seq {}: {}{check}",
                     r.game, r.branch, p.seq, p.what
                 )?,
             }
+        }
+        if full.iter().any(|f| !f) {
+            writeln!(
+                out,
+                "As {who}: the visible chain was checked: every part {who} may see against its seal, every hash and every link. Re-deciding the actions needs the hidden parts: that check is the owner's, and anyone's once the game is over."
+            )?;
         }
     }
     let problems = reports.iter().filter(|r| r.problem.is_some()).count();
@@ -719,6 +869,60 @@ mod tests {
             std::fs::read(&file).unwrap(),
             std::fs::read(&again).unwrap()
         );
+    }
+
+    #[test]
+    fn reads_as_a_seat_are_shaped_and_an_export_waits_for_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        let created: Value = serde_json::from_str(&ok(
+            &store,
+            &[
+                "--json",
+                "new",
+                "lostworlds",
+                "--player",
+                "Nowa",
+                "--player",
+                "Grim",
+                "--seed",
+                "424242424242",
+            ],
+        ))
+        .unwrap();
+        let game = created["game"].as_str().unwrap().to_string();
+        assert!(ok(&store, &["replay", &game]).contains("seed 424242424242"));
+        for viewer in ["Grim", "1", "public"] {
+            let replay = ok(&store, &["replay", &game, "--as", viewer]);
+            assert!(!replay.contains("424242424242"), "{replay}");
+            assert!(replay.contains("the seed is sealed"), "{replay}");
+            let log = ok(&store, &["log", &game, "--as", viewer]);
+            assert!(log.starts_with("SEQ  ") && log.contains("SEALED"), "{log}");
+            assert!(log.lines().nth(1).unwrap().ends_with("seed"), "{log}");
+            let err = run_in(&store, &["export", &game, "--as", viewer]).unwrap_err();
+            assert_eq!((err.exit_code(), err.code()), (2, "forbidden"), "{err}");
+        }
+        assert!(ok(&store, &["state", &game, "--as", "1"])
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(" · as Grim (seat 1)"));
+        assert!(
+            ok(&store, &["legal", &game, "--as", "public"]).starts_with("No actions: the public")
+        );
+        let err = run_in(&store, &["state", &game, "--as", "Zed"]).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("or `public` (what anyone may see)"),
+            "{err}"
+        );
+        let verify = ok(&store, &["verify", &game, "--as", "0"]);
+        assert!(
+            verify.contains("ok (1 events)  (the visible chain, as Nowa (seat 0))"),
+            "{verify}"
+        );
+        let err = run_in(&store, &["fork", &game, "--at", "1", "--as", "public"]).unwrap_err();
+        assert_eq!(err.code(), "forbidden", "{err}");
     }
 
     #[test]

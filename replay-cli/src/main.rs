@@ -3,7 +3,9 @@
 //! Parses the command line (clap, in `cli`), opens the sled store, runs one
 //! subcommand (`commands`) and maps every error to an exit code: 0 ok, 1 the
 //! rules or a concurrent writer said no, 2 the input or the machine did. The
-//! CLI on a local store acts as the game's owner, so it needs no tokens.
+//! CLI on a local store acts as the game's owner, so it needs no tokens; a
+//! read given `--as SEAT` (or `--as public`) shows only what that seat (or
+//! anyone) may see, as the HTTP API does for a seat's token.
 //! Only this crate knows clap; the journal and engine know nothing of it.
 
 mod args;

@@ -3,6 +3,7 @@
 //! Pure formatting over the journal's answer types, so the shapes can be tested
 //! without a store. Nothing here decides anything about a game.
 
+use tabletape_engine::Viewer;
 use tabletape_events::Actor;
 
 /// A branch as the tree needs it.
@@ -12,6 +13,9 @@ pub struct BranchNode {
     pub parent: Option<String>,
     pub fork_seq: Option<u64>,
     pub head_seq: u64,
+    /// Whether the branch opens with a reseed (its dice are its own).
+    pub reseeded: bool,
+    /// The reseed's seed, when the reader may see it.
     pub reseed: Option<u64>,
     pub created_at_ms: u64,
 }
@@ -47,6 +51,15 @@ pub fn actor(actor: &Actor, players: &[String]) -> String {
             Some(name) => format!("{name} (seat {s})"),
             None => format!("seat {s}"),
         },
+    }
+}
+
+/// Who a read was for: `the owner`, `the public`, or `Nowa (seat 0)`.
+pub fn viewer(viewer: Viewer, players: &[String]) -> String {
+    match viewer {
+        Viewer::Owner => "the owner".to_string(),
+        Viewer::Public => "the public".to_string(),
+        Viewer::Seat(s) => actor(&Actor::Seat(s), players),
     }
 }
 
@@ -103,8 +116,10 @@ fn label(b: &BranchNode) -> String {
         text.push_str(&format!("  forked at seq {at}"));
     }
     text.push_str(&format!("  (head seq {})", b.head_seq));
-    if let Some(seed) = b.reseed {
-        text.push_str(&format!("  reseeded {seed}"));
+    match b.reseed {
+        Some(seed) => text.push_str(&format!("  reseeded {seed}")),
+        None if b.reseeded => text.push_str("  reseeded (seed sealed)"),
+        None => {}
     }
     text
 }
@@ -142,6 +157,7 @@ mod tests {
             parent: parent.map(Into::into),
             fork_seq,
             head_seq,
+            reseeded: false,
             reseed: None,
             created_at_ms: created,
         }
@@ -160,6 +176,8 @@ mod tests {
         assert_eq!(actor(&Actor::Owner, &players), "owner");
         assert_eq!(actor(&Actor::Seat(1), &players), "Grimbold (seat 1)");
         assert_eq!(actor(&Actor::Seat(5), &players), "seat 5");
+        assert_eq!(viewer(Viewer::Seat(0), &players), "Nowa (seat 0)");
+        assert_eq!(viewer(Viewer::Public, &players), "the public");
     }
 
     #[test]
@@ -177,9 +195,12 @@ mod tests {
     #[test]
     fn tree_nests_forks_under_parents_in_fork_order() {
         let mut reseeded = node("what-if", Some("fork-1"), Some(11), 15, 4);
+        reseeded.reseeded = true;
         reseeded.reseed = Some(7);
+        let mut sealed = node("fork-2", Some("main"), Some(30), 30, 3);
+        sealed.reseeded = true;
         let branches = vec![
-            node("fork-2", Some("main"), Some(30), 30, 3),
+            sealed,
             reseeded,
             node("main", None, None, 42, 1),
             node("fork-1", Some("main"), Some(10), 12, 2),
@@ -188,7 +209,7 @@ mod tests {
 main  (head seq 42)
 ├─ fork-1  forked at seq 10  (head seq 12)
 │  └─ what-if  forked at seq 11  (head seq 15)  reseeded 7
-└─ fork-2  forked at seq 30  (head seq 30)
+└─ fork-2  forked at seq 30  (head seq 30)  reseeded (seed sealed)
 ";
         assert_eq!(branch_tree(&branches), expected);
     }
