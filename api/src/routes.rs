@@ -21,8 +21,8 @@ use serde_json::Value;
 use tabletape_engine::{Format, KindInfo, LegalAction};
 use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
 use tabletape_store::{
-    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
-    Listing, NewGame, PackSource, ReplayStep, ShownEvent, StateView, VerifyReport, GAMES_PAGE_MAX,
+    ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal, Listing,
+    NewGame, PackSource, ReplayStep, ShownEvent, StateView, VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::auth::{acting_seat, read_access, write_access};
@@ -443,21 +443,7 @@ async fn export(
 ) -> Result<Response, AppError> {
     let (id, lines) = blocking(move || {
         let access = read_access(&journal, &id, bearer.token())?;
-        if access != Access::Owner {
-            // An export is the whole truth, secrets included: only the owner
-            // may take it while any exported branch is still being played.
-            let names: Vec<String> = match &q.branch {
-                Some(b) => vec![b.clone()],
-                None => journal.branches(&id)?.into_iter().map(|b| b.name).collect(),
-            };
-            for name in names {
-                if !journal.game_at(&id, &name, None)?.is_over() {
-                    return Err(AppError::Forbidden(format!(
-                        "branch `{name}` is still in play and its log holds every player's secrets: only the owner may export it before the game ends"
-                    )));
-                }
-            }
-        }
+        journal.check_export(&id, q.branch.as_deref(), access.viewer())?;
         let mut lines = Vec::new();
         journal.export(&id, q.branch.as_deref(), &mut lines)?;
         Ok((id, lines))

@@ -94,6 +94,19 @@ pub enum Command {
     Export(ExportArgs),
     /// Recreate a game from a JSON Lines export (same id, same hashes, new tokens).
     Import(ImportArgs),
+    /// Copy every game of the store, with its tokens, to one JSON Lines file.
+    #[command(
+        after_help = "Safe while `serve` runs on the store: it is then taken from the server (`GET /backup` with
+                      the admin token) or, with the store free, read directly. `restore` brings it back."
+    )]
+    Backup(BackupArgs),
+    /// Bring back every game of a backup that the store lacks, keeping every token.
+    #[command(
+        after_help = "The recovery from a damaged store: move the damaged directory aside (keep it), then
+                      `tabletape --store NEW_PATH restore BACKUP.jsonl` and serve NEW_PATH. Games the store has
+                      already are skipped and named; each game is restored whole or not at all."
+    )]
+    Restore(RestoreArgs),
     /// Re-check hash chains and strictly replay every event; exit 1 on any problem.
     #[command(
         after_help = "With `--as SEAT` a game still in play is checked as that seat can: every part it may see\n\
@@ -304,6 +317,19 @@ pub struct ExportArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// Write the backup here (standard output when absent).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// A backup written by `backup` (`-` reads stdin).
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
 pub struct ImportArgs {
     /// A JSON Lines file written by `export` (`-` reads stdin).
     pub file: PathBuf,
@@ -321,9 +347,13 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on.
+    /// Address and port to listen on (`0.0.0.0:7878` lets other devices join).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
     pub addr: SocketAddr,
+    /// Read the store's admin token from this file (it replaces any other).
+    /// Without it, the first `serve` of a store draws one and prints it once.
+    #[arg(long, value_name = "FILE")]
+    pub admin_token_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -17,14 +17,13 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
 use tabletape_events::{Actor, Body, DiceMode, Seat, MAIN_BRANCH};
-use tabletape_store::{
-    Access, ActRequest, Acted, Journal, JournalError, NewGame, PackSource, ShownEvent,
-};
+use tabletape_store::{Access, ActRequest, Acted, Check, Journal, NewGame, PackSource, ShownEvent};
 
 use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer};
 use crate::cli::{
-    ActArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg, ImportArgs,
-    LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, ServeArgs, StateArgs, VerifyArgs,
+    ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
+    ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, RestoreArgs, ServeArgs,
+    StateArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::show::{self, BranchNode};
@@ -63,6 +62,8 @@ fn dispatch(journal: &Journal, command: Command, out: &mut dyn Write, json: bool
         Command::Narrate(a) => narrate(journal, a, out, json),
         Command::Export(a) => export(journal, a, out, json),
         Command::Import(a) => import(journal, a, out, json),
+        Command::Backup(a) => backup(journal, a, out, json),
+        Command::Restore(a) => restore(journal, a, out, json),
         Command::Verify(a) => verify(journal, a, out, json),
         Command::Kinds | Command::Serve(_) | Command::Bench(_) => {
             unreachable!("handled before the store is opened")
@@ -611,32 +612,11 @@ fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -
 }
 
 /// Refuses an export for anyone but the owner while any branch it would
-/// hold is still in play: the log holds every seat's secrets, the seed and
-/// every salt. Once a branch's game is over, everything in it is out. (The
-/// HTTP API's `export` applies the same rule to a seat's token.)
+/// hold is still in play (see `Journal::check_export`, which the HTTP API
+/// applies to a seat's token too).
 fn check_export(journal: &Journal, a: &ExportArgs) -> Result<()> {
     let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    if viewer == Viewer::Owner {
-        return Ok(());
-    }
-    let names: Vec<String> = match &a.branch {
-        Some(b) => vec![b.clone()],
-        None => journal
-            .branches(&a.game)?
-            .into_iter()
-            .map(|b| b.name)
-            .collect(),
-    };
-    for name in names {
-        if !journal.game_at(&a.game, &name, None)?.is_over() {
-            let who = show::viewer(viewer, &players(journal, &a.game)?);
-            return Err(JournalError::Forbidden(format!(
-                "branch `{name}` is still in play and its log holds every player's secrets: {who} may export it once the game is over (only the owner may before)"
-            ))
-            .into());
-        }
-    }
-    Ok(())
+    Ok(journal.check_export(&a.game, a.branch.as_deref(), viewer)?)
 }
 
 fn export(journal: &Journal, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
@@ -705,27 +685,9 @@ fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
     // Which check each branch got: the full one (every hash, link and a strict
     // re-decision of every action) is the owner's, and anyone's on a branch
     // whose game is over; others check the chain they can see.
-    // (A branch that no longer folds is not over: its problem is reported.)
-    let full: Vec<bool> = reports
-        .iter()
-        .map(|r| {
-            viewer == Viewer::Owner
-                || journal
-                    .game_at(&r.game, &r.branch, None)
-                    .is_ok_and(|g| g.is_over())
-        })
-        .collect();
+    let full: Vec<bool> = reports.iter().map(|r| r.check == Check::Full).collect();
     if json {
-        let shown: Vec<Value> = reports
-            .iter()
-            .zip(&full)
-            .map(|(r, &full)| {
-                let mut v = serde_json::to_value(r).expect("reports serialize");
-                v["check"] = if full { "full" } else { "visible_chain" }.into();
-                v
-            })
-            .collect();
-        print_json(out, &shown)?;
+        print_json(out, &reports)?;
     } else {
         if reports.is_empty() {
             writeln!(out, "no games to verify")?;
@@ -772,13 +734,91 @@ fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
 
 fn serve(store: &Path, a: ServeArgs) -> Result<()> {
     let journal = Journal::open(store)?;
+    match &a.admin_token_file {
+        Some(file) => {
+            let token = std::fs::read_to_string(file).map_err(|e| CliError::file(file, e))?;
+            journal.set_admin_token(&token)?;
+            println!("admin token: read from {}", file.display());
+        }
+        None => match journal.ensure_admin_token()? {
+            Some(token) => {
+                println!("admin token (shown once; the store keeps only its hash): {token}");
+                println!("  it alone may import, list every game and take a backup");
+            }
+            None => println!(
+                "admin token: set earlier (only its hash is kept); --admin-token-file replaces it"
+            ),
+        },
+    }
+    // Another process that finds the store locked can then say who holds it.
+    let holder = format!("tabletape serve, pid {}, on {}", std::process::id(), a.addr);
+    tabletape_store::note_holder(store, &holder).map_err(tabletape_store::JournalError::from)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(CliError::Serve)?;
-    runtime
+    let served = runtime
         .block_on(tabletape_api::serve(journal, a.addr))
-        .map_err(CliError::Serve)
+        .map_err(CliError::Serve);
+    tabletape_store::clear_holder(store);
+    served
+}
+
+fn backup(journal: &Journal, a: BackupArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let Some(path) = &a.out else {
+        let mut buffered = BufWriter::new(out);
+        journal.backup(&mut buffered)?;
+        buffered.flush()?;
+        return Ok(());
+    };
+    let file = File::create(path).map_err(|e| CliError::file(path, e))?;
+    let mut writer = BufWriter::new(file);
+    let done = journal.backup(&mut writer)?;
+    let file = writer
+        .into_inner()
+        .map_err(|e| CliError::file(path, e.into_error()))?;
+    file.sync_all().map_err(|e| CliError::file(path, e))?;
+    if json {
+        return print_json(
+            out,
+            &json!({"games": done.games, "events": done.events, "out": path}),
+        );
+    }
+    writeln!(
+        out,
+        "backed up {} games ({} events) to {}",
+        done.games,
+        done.events,
+        path.display()
+    )?;
+    Ok(())
+}
+
+fn restore(journal: &Journal, a: RestoreArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let restored = if a.file == Path::new("-") {
+        journal.restore(&mut io::stdin().lock())?
+    } else {
+        let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
+        journal.restore(&mut BufReader::new(file))?
+    };
+    if json {
+        return print_json(out, &restored);
+    }
+    writeln!(
+        out,
+        "restored {} games ({} events), every token as it was",
+        restored.games.len(),
+        restored.events
+    )?;
+    if !restored.skipped.is_empty() {
+        writeln!(
+            out,
+            "skipped {} games the store has already: {}",
+            restored.skipped.len(),
+            restored.skipped.join(", ")
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -276,6 +276,22 @@ pub struct VerifyReport {
     /// Events checked (the branch's whole history, or up to the problem).
     pub events: u64,
     pub problem: Option<Problem>,
+    /// Which check was made.
+    #[serde(default)]
+    pub check: Check,
+}
+
+/// How far a verification could go for its viewer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// Every hash and link, and every action re-decided to the same facts
+    /// and draws: the owner's check, and anyone's once the game is over.
+    #[default]
+    Full,
+    /// The chain a seat or the public sees: every part it may see against
+    /// its commitment, every hash, every link.
+    VisibleChain,
 }
 
 /// The first bad event of a branch and why.
@@ -1443,6 +1459,32 @@ impl Journal {
         Ok(narrative)
     }
 
+    /// Refuses an export to `viewer` unless it is the owner or every branch
+    /// the export would hold (`branch`, or all) has ended: the log holds
+    /// every seat's secrets, the seed and every salt.
+    pub fn check_export(
+        &self,
+        game: &str,
+        branch: Option<&str>,
+        viewer: Viewer,
+    ) -> Result<(), JournalError> {
+        if viewer == Viewer::Owner {
+            return Ok(());
+        }
+        let names: Vec<String> = match branch {
+            Some(b) => vec![b.to_string()],
+            None => self.branches(game)?.into_iter().map(|b| b.name).collect(),
+        };
+        for name in names {
+            if !self.fold(game, &name, None)?.is_over() {
+                return Err(JournalError::Forbidden(format!(
+                    "branch `{name}` is still in play and its log holds every player's secrets: only the owner may export it before the game ends"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Writes JSON Lines, one stored event per line, in an order `import` can
     /// replay: with a branch, its whole linear history; without, `main`'s
     /// history and then each other branch's own events in creation order.
@@ -1766,6 +1808,7 @@ impl Journal {
                     branch: branch.name,
                     events,
                     problem,
+                    check: Check::Full,
                 });
             }
         }
@@ -1781,17 +1824,22 @@ impl Journal {
         let meta = self.meta(game)?;
         let mut reports = Vec::new();
         for branch in self.log.branches(&meta.game)? {
-            let (events, problem) =
-                if self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner {
-                    self.verify_branch(&meta.game, &branch)?
-                } else {
-                    self.verify_shown(&meta.game, &branch, viewer)?
-                };
+            let full = self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner;
+            let (events, problem) = if full {
+                self.verify_branch(&meta.game, &branch)?
+            } else {
+                self.verify_shown(&meta.game, &branch, viewer)?
+            };
             reports.push(VerifyReport {
                 game: meta.game.clone(),
                 branch: branch.name,
                 events,
                 problem,
+                check: if full {
+                    Check::Full
+                } else {
+                    Check::VisibleChain
+                },
             });
         }
         Ok(reports)

@@ -22,8 +22,8 @@ pub mod upcast;
 pub use backup::{BackedUp, Restored};
 pub use error::StoreError;
 pub use journal::{
-    Access, ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
-    JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView,
+    Access, ActRequest, Acted, BranchInfo, Check, Created, GameSummary, GamesPage, Imported,
+    Journal, JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView,
     VerifyReport, GAMES_PAGE_MAX,
 };
 pub use log::{
