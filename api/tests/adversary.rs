@@ -341,3 +341,71 @@ async fn once_the_game_is_over_everyone_can_check_the_seed_against_its_commitmen
         .json();
     assert_eq!(verified["ok"], true, "{verified}");
 }
+
+#[tokio::test]
+async fn a_fighters_pending_choice_is_hidden_from_the_other_seat_until_the_exchange() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let legal = api
+        .get(&format!("/games/{}/legal", table.id), Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let choice = legal
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["action"]["type"] == "choose")
+        .unwrap()["action"]
+        .clone();
+    let maneuver = choice["maneuver"].as_str().unwrap().to_string();
+    api.post(
+        &format!("/games/{}/actions", table.id),
+        Some(&table.seats[0]),
+        &json!({ "action": choice }),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    let read = |token: String, route: &'static str| {
+        let api = &api;
+        let uri = format!("/games/{}{route}", table.id);
+        async move {
+            api.get(&uri, Some(&token))
+                .await
+                .expect(StatusCode::OK)
+                .text()
+        }
+    };
+    for route in [
+        "/state",
+        "/events",
+        "/replay",
+        "/narrative?format=json",
+        "/narrative?format=txt",
+    ] {
+        let theirs = read(table.seats[1].clone(), route).await;
+        assert!(!theirs.contains(&maneuver), "{route}: {theirs}");
+        if route.starts_with("/narrative") {
+            continue; // the story tells the choice only when it is revealed
+        }
+        let mine = read(table.seats[0].clone(), route).await;
+        let owners = read(table.owner.clone(), route).await;
+        assert!(
+            mine.contains(&maneuver) && owners.contains(&maneuver),
+            "{route}: the chooser and the owner see {maneuver}"
+        );
+    }
+    let story = read(table.seats[1].clone(), "/narrative?format=txt").await;
+    assert!(story.contains("settles on a maneuver"), "{story}");
+    // Once the other fighter has chosen, the exchange resolves and both see.
+    let answer = api.first_legal(&table, 1).await;
+    api.post(
+        &format!("/games/{}/actions", table.id),
+        Some(&table.seats[1]),
+        &json!({ "action": answer }),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    let theirs = read(table.seats[1].clone(), "/replay").await;
+    assert!(theirs.contains(&maneuver), "{theirs}");
+}
