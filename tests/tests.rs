@@ -6,3 +6,4 @@ mod cli;
 mod crash;
 mod golden;
 mod properties;
+mod regressions;

@@ -4,12 +4,15 @@
 //! CLI and the API can handle every kind alike with JSON actions and facts.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
+use std::panic::AssertUnwindSafe;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
 
+use crate::canonical;
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
 use crate::rules::{Context, KindInfo, Rules, Setup, Viewer};
@@ -131,17 +134,28 @@ pub trait DynRules: Send + Sync {
     fn info(&self) -> KindInfo;
     fn default_pack(&self) -> Value;
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
+    /// The pack as stored: checked, then its typed reading written back
+    /// (see [`crate::canonical`]).
+    fn canonical_pack(&self, pack: &Value, file: &str) -> Result<Value, ContentError>;
+    /// The options as stored: every option the kind has, in its own form.
+    fn canonical_options(
+        &self,
+        options: &BTreeMap<String, Value>,
+    ) -> Result<BTreeMap<String, Value>, EngineError>;
+    /// The action as stored: its typed reading written back.
+    fn canonical_action(&self, action: &Value) -> Result<Value, Rejection>;
     fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
     fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction>;
+    /// Decides an action: its canonical form and the facts it yields.
     fn decide(
         &self,
         state: &dyn Any,
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<Vec<Value>, Rejection>;
+    ) -> Result<(Value, Vec<Value>), Rejection>;
     /// Applies the facts of the event at `seq`, acted by `by`, returning
     /// their narration as `viewer` may read it: each fact is redacted for
     /// `viewer` against the state just before it.
@@ -211,6 +225,21 @@ fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> 
     })
 }
 
+/// Reads an action strictly (see [`crate::canonical`]): a rejection names the field.
+fn read_action<R: Rules>(action: &Value) -> Result<(R::Action, Value), Rejection> {
+    canonical::read::<R::Action>(action).map_err(|r| {
+        let rule = if r.message.starts_with("the text") {
+            "action.text"
+        } else {
+            "action.malformed"
+        };
+        Rejection::new(
+            rule,
+            format!("not a {} action{}: {}", R::KIND, r.at(), r.message),
+        )
+    })
+}
+
 fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentError> {
     serde_path_to_error::deserialize(pack).map_err(|e| ContentError {
         file: file.to_string(),
@@ -231,6 +260,58 @@ impl<R: Rules> DynRules for Kind<R> {
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError> {
         let pack = parse_pack::<R>(pack, file)?;
         R::validate_pack(&pack, file)
+    }
+
+    fn canonical_pack(&self, pack: &Value, file: &str) -> Result<Value, ContentError> {
+        let (typed, canonical) = canonical::read::<R::Pack>(pack).map_err(|r| ContentError {
+            file: file.to_string(),
+            path: r.path,
+            message: r.message,
+        })?;
+        R::validate_pack(&typed, file)?;
+        Ok(canonical)
+    }
+
+    fn canonical_options(
+        &self,
+        options: &BTreeMap<String, Value>,
+    ) -> Result<BTreeMap<String, Value>, EngineError> {
+        // Options are read leniently ("7" or 7, "a,b" or ["a","b"]) and their
+        // typed form need not read back, so they are kept as given once they
+        // read, each a plain value: a string, a whole number, a flag, or a
+        // list of those (no float that would not read back, no nesting).
+        let given = Value::Object(options.clone().into_iter().collect());
+        canonical::check_text(&given).map_err(|r| EngineError::Option {
+            option: r.path,
+            message: r.message,
+        })?;
+        let plain =
+            |v: &Value| matches!(v, Value::String(_) | Value::Bool(_)) || v.is_u64() || v.is_i64();
+        for (name, value) in options {
+            let ok = plain(value)
+                || value
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(plain));
+            if !ok {
+                return Err(EngineError::Option {
+                    option: name.clone(),
+                    message: format!(
+                        "an option is a word, a whole number, true/false or a list of those, not {value}"
+                    ),
+                });
+            }
+        }
+        serde_path_to_error::deserialize::<_, R::Options>(&given).map_err(|e| {
+            EngineError::Option {
+                option: e.path().to_string(),
+                message: e.inner().to_string(),
+            }
+        })?;
+        Ok(options.clone())
+    }
+
+    fn canonical_action(&self, action: &Value) -> Result<Value, Rejection> {
+        read_action::<R>(action).map(|(_, canonical)| canonical)
     }
 
     fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
@@ -301,24 +382,26 @@ impl<R: Rules> DynRules for Kind<R> {
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<Vec<Value>, Rejection> {
-        let action: R::Action = serde_path_to_error::deserialize(action).map_err(|e| {
-            let at = e.path().to_string();
-            let at = if at == "." {
-                String::new()
-            } else {
-                format!(" at `{at}`")
-            };
-            Rejection::new(
-                "action.malformed",
-                format!("not a {} action{at}: {}", R::KIND, e.inner()),
+    ) -> Result<(Value, Vec<Value>), Rejection> {
+        let (action, canonical) = read_action::<R>(action)?;
+        let state = typed::<R>(state);
+        // A state folded from a damaged log could break a kind's own
+        // assumptions; that is a refusal, not a crash of the server.
+        let facts =
+            std::panic::catch_unwind(AssertUnwindSafe(|| R::decide(state, by, &action, chance)))
+                .map_err(|_| {
+                Rejection::new(
+                "engine.fault",
+                "the rules could not decide on this state (the log may be damaged: run `verify`)",
             )
-        })?;
-        let facts = R::decide(typed::<R>(state), by, &action, chance)?;
-        Ok(facts
-            .iter()
-            .map(|f| serde_json::to_value(f).expect("facts serialize"))
-            .collect())
+            })??;
+        Ok((
+            canonical,
+            facts
+                .iter()
+                .map(|f| serde_json::to_value(f).expect("facts serialize"))
+                .collect(),
+        ))
     }
 
     fn apply(
@@ -335,16 +418,33 @@ impl<R: Rules> DynRules for Kind<R> {
         let mut lines = Vec::new();
         for fact in facts {
             let fact = parse_fact::<R>(fact, seq)?;
-            // Narrated from the state before the fact, as the viewer knows it;
-            // the state itself always folds the real fact.
-            if viewer == Viewer::Owner {
-                lines.extend(R::narrate(state, &fact));
-            } else {
-                let cx = Context { by, seq, state };
-                let shown = R::redact(&fact, viewer, &cx);
-                lines.extend(R::narrate(state, &shown));
-            }
-            R::apply(state, &fact);
+            // `apply` trusts what `decide` produced; a fact from a damaged
+            // or forged log may break that trust, and is then an error
+            // naming the event, never a crash.
+            let told = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                // Narrated from the state before the fact, as the viewer knows
+                // it; the state itself always folds the real fact.
+                let told = if viewer == Viewer::Owner {
+                    R::narrate(state, &fact)
+                } else {
+                    let cx = Context {
+                        by,
+                        seq,
+                        state: &*state,
+                    };
+                    R::narrate(state, &R::redact(&fact, viewer, &cx))
+                };
+                R::apply(state, &fact);
+                told
+            }))
+            .map_err(|_| EngineError::BadEvent {
+                seq,
+                message: format!(
+                    "a {} fact that cannot be applied to the game as it stands",
+                    R::KIND
+                ),
+            })?;
+            lines.extend(told);
         }
         R::folded(state, seq);
         Ok(lines)
@@ -618,7 +718,7 @@ impl Game {
             ));
         }
         let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1);
-        let facts = self
+        let (action, facts) = self
             .kind
             .decide(self.state.as_ref(), by, action, &mut chance)?;
         let mut after = self.kind.clone_state(self.state.as_ref());
@@ -628,7 +728,7 @@ impl Game {
             .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
         Ok(Decision {
             body: ActionAccepted {
-                action: action.clone(),
+                action,
                 facts,
                 chance: chance.into_draws(),
             },
@@ -638,6 +738,12 @@ impl Game {
                 state: after,
             },
         })
+    }
+
+    /// The form `action` is stored in: the kind's typed reading of it
+    /// written back, or the rejection naming what cannot be read.
+    pub fn canonical_action(&self, action: &Value) -> Result<Value, Rejection> {
+        self.kind.canonical_action(action)
     }
 
     /// Moves on to the state a decision of this game led to, once its event

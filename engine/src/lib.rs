@@ -9,6 +9,7 @@
 //! tokio. Everything it knows comes in as events and actions; all chance comes
 //! from [`rng::TableRng`], keyed by the game's seed and the event's seq.
 
+pub mod canonical;
 pub mod chance;
 pub mod error;
 pub mod game;

@@ -45,8 +45,10 @@ pub enum DiceMode {
     Physical,
 }
 
-/// One journal entry: the envelope and its body.
+/// One journal entry: the envelope and its body. Unknown fields are refused
+/// on reading, so what an import or a store holds is exactly what is read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Event {
     pub game: String,
     pub branch: String,
@@ -73,7 +75,7 @@ pub struct Event {
 
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Body {
     GameCreated(GameCreated),
     ActionAccepted(ActionAccepted),
@@ -85,6 +87,7 @@ pub enum Body {
 
 /// The first event of every game: everything the fold needs to start.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameCreated {
     pub kind: String,
     pub players: Vec<String>,
@@ -102,6 +105,7 @@ pub struct GameCreated {
 
 /// An action the rules accepted, and what the engine decided it means.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ActionAccepted {
     /// The action exactly as submitted (kind-specific JSON), kept for strict replay.
     pub action: Value,
@@ -115,9 +119,37 @@ pub struct ActionAccepted {
 
 /// One chance outcome: a die, a range, a card, a shuffle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Draw {
     /// What was drawn, in the game's words ("policeman die", "equipment deck").
     pub what: String,
     /// The outcome: a die face, an index, or a permutation for a shuffle.
     pub value: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn created() -> Value {
+        json!({
+            "game": "g", "branch": "main", "seq": 1, "recorded_at_ms": 0,
+            "actor": "owner", "schema_version": SCHEMA_VERSION, "prev_hash": "",
+            "hash": "", "body": {"type": "game_created", "kind": "k", "players": [],
+            "seed": 1, "dice": "digital", "pack": null}
+        })
+    }
+
+    #[test]
+    fn an_event_reads_and_an_unknown_field_anywhere_is_refused() {
+        serde_json::from_value::<Event>(created()).unwrap();
+        let mut extra = created();
+        extra["zz"] = json!(1);
+        assert!(serde_json::from_value::<Event>(extra).is_err());
+        let mut extra = created();
+        extra["body"]["zz"] = json!(2.5);
+        let err = serde_json::from_value::<Event>(extra).unwrap_err();
+        assert!(err.to_string().contains("zz"), "{err}");
+    }
 }

@@ -455,6 +455,25 @@ fn check_no_placeholder(action: &Value) -> Result<(), JournalError> {
     }
 }
 
+/// The longest idempotency key, in bytes.
+pub const IDEMPOTENCY_KEY_MAX: usize = 200;
+
+/// An idempotency key is 1 to 200 visible ASCII characters, wherever it
+/// comes from (a header or the request body): an empty one would make every
+/// later keyed action answer the first one's receipt.
+fn check_idempotency_key(key: &str) -> Result<(), JournalError> {
+    if key.is_empty()
+        || key.len() > IDEMPOTENCY_KEY_MAX
+        || !key.bytes().all(|b| b.is_ascii_graphic())
+    {
+        return Err(JournalError::BadInput(format!(
+            "idempotency_key: 1 to {IDEMPOTENCY_KEY_MAX} visible ASCII characters (no spaces), not {:?}",
+            key.chars().take(40).collect::<String>()
+        )));
+    }
+    Ok(())
+}
+
 /// The longest player name, in characters.
 pub const PLAYER_NAME_MAX: usize = 64;
 
@@ -709,14 +728,22 @@ impl Journal {
             JournalError::BadInput(EngineError::UnknownKind(req.kind.clone()).to_string())
         })?;
         check_players(&req.players).map_err(JournalError::BadInput)?;
-        let pack = match req.pack {
-            Some(source) => {
-                kind.check_pack(&source.json, &source.file)
-                    .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
-                source.json
+        // What is stored is the kind's own reading of the pack and options,
+        // written back: exactly what every later read gets.
+        let bundled;
+        let (pack, file) = match &req.pack {
+            Some(source) => (&source.json, source.file.as_str()),
+            None => {
+                bundled = kind.default_pack();
+                (&bundled, "<bundled>")
             }
-            None => kind.default_pack(),
         };
+        let pack = kind
+            .canonical_pack(pack, file)
+            .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
+        let options = kind
+            .canonical_options(&req.options)
+            .map_err(|e| JournalError::BadInput(e.to_string()))?;
         let seed = match req.seed {
             Some(seed) => seed,
             None => random_seed()?,
@@ -726,7 +753,7 @@ impl Journal {
             players: req.players,
             seed,
             dice: req.dice,
-            options: req.options,
+            options,
             pack,
             public: req.public,
         };
@@ -791,6 +818,9 @@ impl Journal {
         let by = acting_seat(req.actor, req.by)?;
         Self::check_seat(&meta, by)?;
         check_no_placeholder(&req.action)?;
+        if let Some(key) = &req.idempotency_key {
+            check_idempotency_key(key)?;
+        }
         // A seat acting reads the narration as that seat may know it.
         let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let key = req.idempotency_key.as_deref();
@@ -871,9 +901,13 @@ impl Journal {
         let stored = self
             .log
             .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
+        // Actions are stored in their canonical form; compare in that form.
+        let asked = tabletape_engine::kind(&self.meta(game)?.kind)
+            .and_then(|k| k.canonical_action(&req.action).ok());
         let same = stored.first().is_some_and(|e| {
             let actor = req.by.map_or(req.actor, Actor::Seat);
-            e.actor == actor && matches!(&e.body, Body::ActionAccepted(a) if a.action == req.action)
+            e.actor == actor
+                && matches!(&e.body, Body::ActionAccepted(a) if Some(&a.action) == asked.as_ref())
         });
         if same {
             Ok(())
@@ -1518,7 +1552,7 @@ impl Journal {
             while next <= head {
                 let upto = head.min(next + FOLD_CHUNK - 1);
                 for event in self.log.read(game, &name, next, Some(upto))? {
-                    let line = serde_json::to_string(&event).expect("events serialize");
+                    let line = export_line(&event);
                     writeln!(out, "{line}").map_err(|e| io_error("export output", e))?;
                     written += 1;
                 }
@@ -1612,10 +1646,12 @@ impl Journal {
         loop {
             line.clear();
             line_no += 1;
-            if input
-                .read_line(&mut line)
-                .map_err(|e| io_error("import input", e))?
-                == 0
+            if input.read_line(&mut line).map_err(|e| match e.kind() {
+                std::io::ErrorKind::InvalidData => JournalError::BadInput(format!(
+                    "import line {line_no}: not UTF-8 text (an export is UTF-8 JSON Lines)"
+                )),
+                _ => io_error("import input", e),
+            })? == 0
             {
                 break;
             }
@@ -1757,7 +1793,23 @@ impl Journal {
                 over: false,
             },
         };
-        self.log.import_game(&meta, &records)?;
+        // Nothing becomes visible until every branch re-decides to what it
+        // says: a history the rules never produced is refused at its first
+        // bad seq, whatever its hashes.
+        self.log.import_branches(&game, &records)?;
+        for record in &records {
+            let staged = BranchRecord {
+                order: 0,
+                ..record.clone()
+            };
+            if let (_, Some(problem)) = self.verify_branch(&game, &staged)? {
+                return Err(JournalError::BadInput(format!(
+                    "import: branch `{}` seq {}: {}",
+                    record.name, problem.seq, problem.what
+                )));
+            }
+        }
+        self.log.commit_import(&meta)?;
         let imported = Imported {
             game,
             events: count,
@@ -1932,6 +1984,9 @@ impl Journal {
                             return problem(seq, format!("the game cannot be laid out again: {e}"))
                         }
                     }
+                    if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
+                        return problem(seq, why);
+                    }
                     continue;
                 };
                 if let Body::ActionAccepted(stored) = &event.body {
@@ -1948,6 +2003,15 @@ impl Journal {
                             )
                         }
                     };
+                    if decided.action != stored.action {
+                        return problem(
+                            seq,
+                            format!(
+                                "the stored action is not in the form the rules store it: {}",
+                                diff(&stored.action, &decided.action).join("; ")
+                            ),
+                        );
+                    }
                     if decided.facts != stored.facts {
                         return problem(seq, fact_difference(&stored.facts, &decided.facts));
                     }
@@ -1975,6 +2039,38 @@ impl Journal {
             );
         }
         Ok((branch.head_seq, None))
+    }
+}
+
+/// One event as a line of an export. JSON allows U+2028, U+2029 and U+0085
+/// raw inside strings, but readers that split lines on them would cut the
+/// event in two, so they are written escaped (the value, and so the hash,
+/// is the same).
+fn export_line(event: &Event) -> String {
+    let line = serde_json::to_string(event).expect("events serialize");
+    if !line.contains(['\u{2028}', '\u{2029}', '\u{85}']) {
+        return line;
+    }
+    line.replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+        .replace('\u{85}', "\\u0085")
+}
+
+/// Why a creation's options or pack are not in the form the kind stores
+/// them (written by an older build, or by hand), if they are not.
+fn uncanonical_creation(created: &GameCreated) -> Option<String> {
+    let kind = tabletape_engine::kind(&created.kind)?;
+    match kind.canonical_options(&created.options) {
+        Ok(options) if options == created.options => {}
+        Ok(_) => {
+            return Some("the creation's options are not in the form the kind stores them".into())
+        }
+        Err(e) => return Some(format!("the creation's options: {e}")),
+    }
+    match kind.canonical_pack(&created.pack, "<game pack>") {
+        Ok(pack) if pack == created.pack => None,
+        Ok(_) => Some("the creation's content pack is not in the form the kind stores it".into()),
+        Err(e) => Some(format!("the creation's content pack: {e}")),
     }
 }
 

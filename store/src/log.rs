@@ -254,7 +254,18 @@ pub trait Log: Send + Sync {
     /// Commits an import whose events were staged with [`Log::import_events`]:
     /// writes the branches (their heads as given in each record) and then the
     /// game record, which makes the game visible. Fails if the game exists.
-    fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError>;
+    fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError> {
+        self.import_branches(&meta.game, branches)?;
+        self.commit_import(meta)
+    }
+
+    /// Stages an import's branches and heads: its history can then be read
+    /// (to check it) though the game stays invisible until [`Log::commit_import`].
+    fn import_branches(&self, game: &str, branches: &[BranchRecord]) -> Result<(), StoreError>;
+
+    /// Makes a staged import visible by writing its game record, durably.
+    /// Fails if the game exists.
+    fn commit_import(&self, meta: &GameMeta) -> Result<(), StoreError>;
 
     /// Removes everything staged for an import of `game` that was not
     /// committed. Does nothing to a committed game.
@@ -1405,10 +1416,9 @@ impl Log for SledLog {
             })
     }
 
-    fn import_game(&self, meta: &GameMeta, branches: &[BranchRecord]) -> Result<(), StoreError> {
+    fn import_branches(&self, game: &str, branches: &[BranchRecord]) -> Result<(), StoreError> {
         self.writable()?;
         let s = self.sled()?;
-        let game = meta.game.as_str();
         check_game_id(game)?;
         if s.games.contains_key(game.as_bytes())? {
             return Err(StoreError::GameExists(game.to_string()));
@@ -1435,6 +1445,13 @@ impl Log for SledLog {
         }
         s.branches.apply_batch(branch_batch)?;
         s.heads.apply_batch(head_batch)?;
+        Ok(())
+    }
+
+    fn commit_import(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        let game = meta.game.as_str();
         let swapped =
             s.games
                 .compare_and_swap(game.as_bytes(), None::<&[u8]>, Some(to_json(meta)))?;

@@ -1,0 +1,208 @@
+//! Canonical input: what reaches the log is the kind's own typed reading of
+//! what the table sent, serialised again, never the caller's raw JSON.
+//!
+//! A raw action could carry anything JSON allows: an extra field holding a
+//! float that does not read back as it was written (so the stored bytes no
+//! longer hash to the stored hash), a value nested deeper than a reader can
+//! follow, a control character that splits a line of the story. Reading it
+//! into the kind's typed action and writing that back keeps only what the
+//! rules understand, in one form. Fields the typed reading does not know
+//! are refused by name rather than dropped, and every string is checked.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The longest string an action, option or pack may hold, in characters: a
+/// story's worth of free text, far below what would burden a log.
+pub const TEXT_MAX_CHARS: usize = 2000;
+
+/// Why an input has no canonical form: where, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// Dotted path of the field at fault (`avatar.name`, `seen.1`); empty
+    /// for the whole value.
+    pub path: String,
+    pub message: String,
+}
+
+impl Refused {
+    /// " at `path`", or nothing for the whole value.
+    pub fn at(&self) -> String {
+        if self.path.is_empty() || self.path == "." {
+            String::new()
+        } else {
+            format!(" at `{}`", self.path)
+        }
+    }
+}
+
+/// Reads `input` as a `T` and returns it with its canonical JSON. Refuses a
+/// value that does not read as a `T`, a field the reading would drop, and a
+/// string that is too long or holds a control character or line break.
+pub fn read<T: Serialize + DeserializeOwned>(input: &Value) -> Result<(T, Value), Refused> {
+    let typed: T = serde_path_to_error::deserialize(input).map_err(|e| Refused {
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })?;
+    let canonical = serde_json::to_value(&typed).expect("typed values serialize");
+    if let Some(path) = unknown_fields(input, &canonical).into_iter().next() {
+        return Err(Refused {
+            message: format!("unknown field `{path}`: it is not part of this input"),
+            path,
+        });
+    }
+    check_text(&canonical)?;
+    Ok((typed, canonical))
+}
+
+/// Whether a value says nothing a typed reading could drop without
+/// changing meaning (a default left out on writing).
+fn says_nothing(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) => true,
+        Value::Number(n) => n.as_u64() == Some(0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        Value::Bool(true) => false,
+    }
+}
+
+/// The paths of fields in `input` that the canonical form dropped. A field
+/// that says nothing (a default the writing leaves out) is not counted, and
+/// an object with as many keys on both sides is taken for a map whose keys
+/// the reading normalised.
+pub fn unknown_fields(input: &Value, canonical: &Value) -> Vec<String> {
+    fn walk(input: &Value, canonical: &Value, path: &mut Vec<String>, out: &mut Vec<String>) {
+        match (input, canonical) {
+            (Value::Object(i), Value::Object(c)) => {
+                // As many keys on both sides: a map whose keys the reading
+                // normalised, not a struct that dropped a field.
+                let renamed = i.len() == c.len();
+                for (k, v) in i {
+                    path.push(k.clone());
+                    match c.get(k) {
+                        Some(cv) => walk(v, cv, path, out),
+                        None if !says_nothing(v) && !renamed => out.push(path.join(".")),
+                        None => {}
+                    }
+                    path.pop();
+                }
+            }
+            (Value::Array(i), Value::Array(c)) if i.len() == c.len() => {
+                for (n, (v, cv)) in i.iter().zip(c).enumerate() {
+                    path.push(n.to_string());
+                    walk(v, cv, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(input, canonical, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Why a string may not be stored, if it may not.
+fn text_fault(s: &str) -> Option<String> {
+    if let Some(c) = s
+        .chars()
+        .find(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return Some(format!(
+            "holds the control character or line break {c:?}: free text is one line of printable characters"
+        ));
+    }
+    let n = s.chars().count();
+    (n > TEXT_MAX_CHARS).then(|| format!("is {n} characters long; the most is {TEXT_MAX_CHARS}"))
+}
+
+/// Checks every string (and object key) in a value.
+pub fn check_text(value: &Value) -> Result<(), Refused> {
+    fn walk(value: &Value, path: &mut Vec<String>) -> Result<(), Refused> {
+        let refuse = |path: &[String], why: String| Refused {
+            path: path.join("."),
+            message: format!("the text {why}"),
+        };
+        match value {
+            Value::String(s) => match text_fault(s) {
+                Some(why) => Err(refuse(path, why)),
+                None => Ok(()),
+            },
+            Value::Array(items) => {
+                for (n, v) in items.iter().enumerate() {
+                    path.push(n.to_string());
+                    walk(v, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            Value::Object(map) => {
+                for (k, v) in map {
+                    path.push(k.clone());
+                    if let Some(why) = text_fault(k) {
+                        return Err(refuse(path, why));
+                    }
+                    walk(v, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(value, &mut Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    enum Act {
+        Choose {
+            seat: u32,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            note: Option<String>,
+        },
+    }
+
+    #[test]
+    fn an_unknown_field_is_refused_by_name_and_a_default_left_out_is_not() {
+        let err = read::<Act>(&json!({"type": "choose", "seat": 0, "zz": 2.2e274})).unwrap_err();
+        assert_eq!(err.path, "zz");
+        let (_, canonical) =
+            read::<Act>(&json!({"type": "choose", "seat": 0, "note": null})).unwrap();
+        assert_eq!(canonical, json!({"type": "choose", "seat": 0}));
+    }
+
+    #[test]
+    fn control_characters_line_breaks_and_overlong_text_are_refused() {
+        for bad in [
+            "a\u{0}b",
+            "two\nlines",
+            "sep\u{2028}",
+            "\u{85}",
+            &"x".repeat(2001),
+        ] {
+            let err = read::<Act>(&json!({"type": "choose", "seat": 1, "note": bad})).unwrap_err();
+            assert_eq!(err.path, "note", "{bad:?}");
+        }
+        read::<Act>(&json!({"type": "choose", "seat": 1, "note": "Ça va, Zoë? 👍"})).unwrap();
+    }
+
+    #[test]
+    fn a_deeply_nested_extra_value_is_refused_not_stored() {
+        let mut deep = json!(1);
+        for _ in 0..125 {
+            deep = json!([deep]);
+        }
+        let err = read::<Act>(&json!({"type": "choose", "seat": 0, "deep": deep})).unwrap_err();
+        assert_eq!(err.path, "deep");
+    }
+}
