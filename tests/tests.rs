@@ -4,6 +4,7 @@
 
 mod cli;
 mod crash;
+mod fuzz;
 mod golden;
 mod properties;
 mod regressions;
