@@ -8,3 +8,4 @@ mod fuzz;
 mod golden;
 mod properties;
 mod regressions;
+mod served;

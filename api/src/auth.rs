@@ -7,15 +7,27 @@
 //! this module turns that answer into a permission and an [`Actor`]
 //! (`Access::viewer` gives the view). A missing token is a 401, a token that
 //! does not fit is a 403.
+//!
+//! The store's operator (see [`crate::Operator`]) is the owner of every game
+//! and the admin. A read may name another viewer with `as` (see
+//! [`viewer_for`]): the owner reads as anyone, a seat only as itself or the
+//! public.
 
+use tabletape_engine::Viewer;
 use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, Journal, JournalError};
 
 use crate::error::AppError;
+use crate::extract::Bearer;
 
 /// Who the caller is to `game`, for a read. Fails when the game is private
-/// and the caller holds none of its tokens.
-pub fn read_access(journal: &Journal, game: &str, token: Option<&str>) -> Result<Access, AppError> {
+/// and the caller holds none of its tokens. The store's operator is the
+/// owner of every game.
+pub fn read_access(journal: &Journal, game: &str, bearer: &Bearer) -> Result<Access, AppError> {
+    if bearer.is_operator() {
+        return Ok(journal.operator_access(game)?);
+    }
+    let token = bearer.token();
     journal
         .access(game, token)
         .map_err(|err| refused(err, token))
@@ -23,19 +35,85 @@ pub fn read_access(journal: &Journal, game: &str, token: Option<&str>) -> Result
 
 /// Who the caller is to `game`, for a write: the owner or a seat, never a
 /// tokenless reader of a public game.
-pub fn write_access(
-    journal: &Journal,
-    game: &str,
-    token: Option<&str>,
-) -> Result<Access, AppError> {
-    match read_access(journal, game, token)? {
-        Access::Public => Err(match token {
+pub fn write_access(journal: &Journal, game: &str, bearer: &Bearer) -> Result<Access, AppError> {
+    match read_access(journal, game, bearer)? {
+        Access::Public => Err(match bearer.token() {
             None => AppError::Unauthorized(format!(
                 "writing to game {game} needs its owner's or a seat's token"
             )),
             Some(_) => AppError::Forbidden(format!("this token does not belong to game {game}")),
         }),
         access => Ok(access),
+    }
+}
+
+/// Whether the caller is the store's admin: the admin token's holder, or
+/// the operator.
+pub fn is_admin(journal: &Journal, bearer: &Bearer) -> Result<bool, AppError> {
+    Ok(bearer.is_operator() || journal.is_admin(bearer.token())?)
+}
+
+/// Whom a read is shaped for: the caller's own view, or the one the `as`
+/// parameter names (`owner`, `public` or a seat number). The owner may read
+/// as anyone; a seat as itself or the public; the public as the public.
+pub fn viewer_for(
+    journal: &Journal,
+    game: &str,
+    access: Access,
+    asked: Option<&str>,
+) -> Result<Viewer, AppError> {
+    let Some(asked) = asked else {
+        return Ok(access.viewer());
+    };
+    let wanted = parse_viewer(asked)?;
+    journal.check_viewer(game, wanted)?;
+    match (access, wanted) {
+        (Access::Owner, wanted) => Ok(wanted),
+        (_, Viewer::Public) => Ok(Viewer::Public),
+        (Access::Seat(own), Viewer::Seat(seat)) if seat == own => Ok(wanted),
+        (Access::Seat(own), _) => Err(AppError::Forbidden(format!(
+            "the token of seat {own} reads only as seat {own} or as the public; reading as {} needs the owner's token",
+            shown(wanted)
+        ))),
+        (Access::Public, _) => Err(AppError::Unauthorized(format!(
+            "reading as {} needs the owner's token",
+            shown(wanted)
+        ))),
+    }
+}
+
+/// The `as` parameter: `owner`, `public` or a seat number.
+fn parse_viewer(asked: &str) -> Result<Viewer, AppError> {
+    let asked = asked.trim();
+    if asked.eq_ignore_ascii_case("owner") {
+        return Ok(Viewer::Owner);
+    }
+    if asked.eq_ignore_ascii_case("public") {
+        return Ok(Viewer::Public);
+    }
+    asked.parse::<Seat>().map(Viewer::Seat).map_err(|_| {
+        AppError::BadRequest(format!(
+            "`as` is `owner`, `public` or a seat number (from 0), not {:?}",
+            asked.chars().take(40).collect::<String>()
+        ))
+    })
+}
+
+fn shown(viewer: Viewer) -> String {
+    match viewer {
+        Viewer::Owner => "the owner".into(),
+        Viewer::Public => "the public".into(),
+        Viewer::Seat(seat) => format!("seat {seat}"),
+    }
+}
+
+/// The access a viewer stands for, for a write made as it (a fork `as` a
+/// seat is that seat's fork).
+pub fn access_of(viewer: Viewer) -> Access {
+    match viewer {
+        Viewer::Owner => Access::Owner,
+        Viewer::Seat(seat) => Access::Seat(seat),
+        Viewer::Public => Access::Public,
     }
 }
 
@@ -80,6 +158,15 @@ mod tests {
             acting_seat(&seat, Some(0)),
             Err(AppError::Forbidden(_))
         ));
+    }
+
+    #[test]
+    fn as_reads_owner_public_or_a_seat_number() {
+        assert_eq!(parse_viewer("owner").unwrap(), Viewer::Owner);
+        assert_eq!(parse_viewer("Public").unwrap(), Viewer::Public);
+        assert_eq!(parse_viewer("2").unwrap(), Viewer::Seat(2));
+        assert!(matches!(parse_viewer("Nowa"), Err(AppError::BadRequest(_))));
+        assert!(matches!(parse_viewer("-1"), Err(AppError::BadRequest(_))));
     }
 
     #[test]

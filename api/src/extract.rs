@@ -13,6 +13,7 @@ use axum::http::HeaderMap;
 use serde::de::DeserializeOwned;
 
 use crate::error::AppError;
+use crate::AppState;
 
 /// A JSON request body; a rejection becomes a 400 (or 413/415) JSON error.
 #[derive(Debug)]
@@ -59,21 +60,42 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
-/// The caller's token, if the request carries one.
+/// The caller's token, if the request carries one, and whether it is the
+/// store operator's (see [`crate::Operator`]).
 #[derive(Debug, Clone, Default)]
-pub struct Bearer(pub Option<String>);
+pub struct Bearer {
+    token: Option<String>,
+    operator: bool,
+}
 
 impl Bearer {
+    /// The token, for the journal to place: never the operator's, which
+    /// opens no game record and stays in the API.
     pub fn token(&self) -> Option<&str> {
-        self.0.as_deref()
+        if self.operator {
+            None
+        } else {
+            self.token.as_deref()
+        }
+    }
+
+    /// Whether the caller holds the operator's token: the owner of every
+    /// game and the store's admin.
+    pub fn is_operator(&self) -> bool {
+        self.operator
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+impl FromRequestParts<AppState> for Bearer {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AppError> {
-        bearer(&parts.headers).map(Bearer)
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+        let token = bearer(&parts.headers)?;
+        let operator = match (&token, &state.operator) {
+            (Some(token), Some(operator)) => operator.holds(token),
+            _ => false,
+        };
+        Ok(Bearer { token, operator })
     }
 }
 

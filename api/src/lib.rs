@@ -2,9 +2,13 @@
 //!
 //! [`app`] builds the whole router around one [`Journal`]; tests drive it with
 //! `tower::ServiceExt::oneshot` and no socket, and [`serve`] binds it to an
-//! address. The routes mirror the CLI (see `routes`): create and list games,
-//! list legal actions, act, read events, state, replay and narrative, fork,
-//! export, import and verify.
+//! address ([`bind`] and [`serve_on`] when the caller needs the address the
+//! system gave before serving). The routes mirror the CLI (see `routes`):
+//! create and list games, list legal actions, act, read events, state, replay
+//! and narrative, fork, export, import and verify.
+//!
+//! [`app_with_operator`] adds the store's [`Operator`]: the token `tabletape
+//! serve` hands to the CLI on its machine, owner of every game and admin.
 //!
 //! This crate holds no rules and no storage: every decision is the engine's,
 //! every byte on disk the store's. It only knows HTTP: routes, tokens, status
@@ -14,16 +18,19 @@
 mod auth;
 mod error;
 mod extract;
+mod operator;
 mod routes;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::Router;
 use tabletape_store::Journal;
+use tokio::net::TcpListener;
 use tower_http::trace::TraceLayer;
 
 pub use error::AppError;
+pub use operator::Operator;
 
 /// Where `tabletape serve` listens unless told otherwise.
 pub const DEFAULT_ADDR: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 7878));
@@ -35,23 +42,72 @@ pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
 /// exported game grows with every event, so imports get more room.
 pub const IMPORT_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 
+/// What every handler may reach: the journal, and the operator if the
+/// server has one.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    journal: Journal,
+    operator: Option<Operator>,
+}
+
+impl FromRef<AppState> for Journal {
+    fn from_ref(state: &AppState) -> Journal {
+        state.journal.clone()
+    }
+}
+
 /// The whole API around one journal.
 pub fn app(journal: Journal) -> Router {
+    router(AppState {
+        journal,
+        operator: None,
+    })
+}
+
+/// The whole API around one journal, with the store's operator: a request
+/// bearing the operator's token is the owner of every game and the admin.
+pub fn app_with_operator(journal: Journal, operator: Operator) -> Router {
+    router(AppState {
+        journal,
+        operator: Some(operator),
+    })
+}
+
+fn router(state: AppState) -> Router {
     routes::router()
-        .with_state(journal)
+        .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(TraceLayer::new_for_http())
 }
 
-/// Serves the API on `addr` until Ctrl-C, then finishes the requests in flight.
+/// Serves the API on `addr` until Ctrl-C (or SIGTERM), then finishes the
+/// requests in flight.
 pub async fn serve(journal: Journal, addr: SocketAddr) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    serve_on(bind(addr).await?, app(journal)).await
+}
+
+/// Binds `addr` (port 0 lets the system choose; `local_addr` says which).
+pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    TcpListener::bind(addr).await
+}
+
+/// Serves `app` on a bound listener until Ctrl-C (or, on Unix, SIGTERM),
+/// then finishes the requests in flight.
+pub async fn serve_on(listener: TcpListener, app: Router) -> std::io::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, "tabletape API listening");
-    axum::serve(listener, app(journal))
-        .with_graceful_shutdown(ctrl_c())
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
         .await?;
     tracing::info!("tabletape API stopped");
     Ok(())
+}
+
+/// Resolves at Ctrl-C, or at SIGTERM (a service manager stopping the server).
+async fn shutdown() {
+    tokio::select! {
+        () = ctrl_c() => {}
+        () = terminate() => {}
+    }
 }
 
 async fn ctrl_c() {
@@ -64,4 +120,24 @@ async fn ctrl_c() {
             std::future::pending::<()>().await;
         }
     }
+}
+
+#[cfg(unix)]
+async fn terminate() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            term.recv().await;
+            tracing::info!("SIGTERM: shutting down once requests in flight finish");
+        }
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot listen for SIGTERM");
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+#[cfg(not(unix))]
+async fn terminate() {
+    std::future::pending::<()>().await;
 }

@@ -5,6 +5,15 @@
 //! default to the `main` branch. Writes answer 201 with the new seq and the
 //! narration of what happened; a retried action (same idempotency key) answers
 //! 200 with the original receipt.
+//!
+//! Every read (`GET /games/{id}` and its `legal`, `events`, `state`,
+//! `replay`, `branches`, `narrative`, `export` and `verify`) and a fork
+//! (`POST /games/{id}/branches`) take an `as` query parameter: `owner`,
+//! `public` or a seat number, the viewer the answer is shaped for. Only the
+//! owner's token (or the store operator's) may name any viewer; a seat's
+//! token may name its own seat or `public` (another seat or `owner` is a
+//! 403), and no token only `public` (else a 401). Left out, the caller's own
+//! view. `legal?as=public` is empty: the public may not act.
 
 use std::collections::BTreeMap;
 
@@ -18,19 +27,20 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletape_engine::{Format, KindInfo, LegalAction};
+use tabletape_engine::{Format, KindInfo, LegalAction, Viewer};
 use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
 use tabletape_store::{
     ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal, Listing,
     NewGame, PackSource, ReplayStep, ShownEvent, StateView, VerifyReport, GAMES_PAGE_MAX,
 };
 
-use crate::auth::{acting_seat, read_access, write_access};
+use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
 use crate::error::{too_large_message, AppError};
 use crate::extract::{idempotency_header, Bearer, GameId, JsonBody, Params};
+use crate::AppState;
 
 /// Every route, before the journal is attached.
-pub fn router() -> Router<Journal> {
+pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/kinds", get(kinds))
@@ -110,7 +120,7 @@ async fn list_games(
     Params(q): Params<ListQuery>,
 ) -> Result<Json<GamesPage>, AppError> {
     blocking(move || {
-        let listing = if journal.is_admin(bearer.token())? {
+        let listing = if is_admin(&journal, &bearer)? {
             Listing::Everything
         } else {
             Listing::For {
@@ -167,16 +177,25 @@ async fn create_game(
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)).into_response())
 }
 
+/// The `as` parameter alone, for reads that take no other.
+#[derive(Debug, Deserialize)]
+struct AsQuery {
+    #[serde(rename = "as")]
+    viewer: Option<String>,
+}
+
 /// One game's summary, as the caller may know it: the seed is the owner's
 /// until the game is over; everyone sees the commitment to it.
 async fn summary(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
+    Params(q): Params<AsQuery>,
 ) -> Result<Json<GameSummary>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
-        Ok(Json(journal.summary(&id, access.viewer())?))
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        Ok(Json(journal.summary(&id, viewer)?))
     })
     .await
 }
@@ -185,10 +204,14 @@ async fn summary(
 struct LegalQuery {
     seat: Option<Seat>,
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 /// The actions open now. Legal moves are for those who can make them: the
 /// owner (for any seat, or the whole table) and each seat (for itself).
+/// `as` a seat is that seat's actions; `as=public` none, once the branch is
+/// known.
 async fn legal(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -196,9 +219,28 @@ async fn legal(
     Params(q): Params<LegalQuery>,
 ) -> Result<Json<Vec<LegalAction>>, AppError> {
     blocking(move || {
-        let access = write_access(&journal, &id, bearer.token())?;
-        let (_, seat) = acting_seat(&access, q.seat)?;
-        Ok(Json(journal.legal(&id, &branch_or_main(q.branch), seat)?))
+        let access = write_access(&journal, &id, &bearer)?;
+        let branch = branch_or_main(q.branch);
+        let asked = match q.viewer.as_deref() {
+            None => q.seat,
+            Some(viewer) => match viewer_for(&journal, &id, access, Some(viewer))? {
+                Viewer::Owner => q.seat,
+                Viewer::Seat(seat) => match q.seat {
+                    Some(other) if other != seat => {
+                        return Err(AppError::BadRequest(format!(
+                            "`seat` ({other}) and `as` ({seat}) name different seats"
+                        )))
+                    }
+                    _ => Some(seat),
+                },
+                Viewer::Public => {
+                    journal.state(&id, &branch, None, Viewer::Public)?;
+                    return Ok(Json(Vec::new()));
+                }
+            },
+        };
+        let (_, seat) = acting_seat(&access, asked)?;
+        Ok(Json(journal.legal(&id, &branch, seat)?))
     })
     .await
 }
@@ -229,7 +271,7 @@ async fn act(
         (header, field) => header.or(field),
     };
     let acted = blocking(move || {
-        let access = write_access(&journal, &id, bearer.token())?;
+        let access = write_access(&journal, &id, &bearer)?;
         let (actor, by) = acting_seat(&access, body.seat)?;
         let req = ActRequest {
             branch: branch_or_main(body.branch),
@@ -255,6 +297,8 @@ struct EventsQuery {
     branch: Option<String>,
     from: Option<u64>,
     to: Option<u64>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 async fn events(
@@ -264,7 +308,8 @@ async fn events(
     Params(q): Params<EventsQuery>,
 ) -> Result<Json<Vec<ShownEvent>>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         let from = q.from.unwrap_or(1);
         if let Some(to) = q.to {
             if to < from {
@@ -278,7 +323,7 @@ async fn events(
             &branch_or_main(q.branch),
             from,
             q.to,
-            access.viewer(),
+            viewer,
         )?))
     })
     .await
@@ -288,6 +333,8 @@ async fn events(
 struct StateQuery {
     at: Option<u64>,
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 async fn state(
@@ -297,12 +344,13 @@ async fn state(
     Params(q): Params<StateQuery>,
 ) -> Result<Json<StateView>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         Ok(Json(journal.state(
             &id,
             &branch_or_main(q.branch),
             q.at,
-            access.viewer(),
+            viewer,
         )?))
     })
     .await
@@ -312,6 +360,8 @@ async fn state(
 struct ReplayQuery {
     to: Option<u64>,
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 async fn replay(
@@ -321,12 +371,13 @@ async fn replay(
     Params(q): Params<ReplayQuery>,
 ) -> Result<Json<Vec<ReplayStep>>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         Ok(Json(journal.replay(
             &id,
             &branch_or_main(q.branch),
             q.to,
-            access.viewer(),
+            viewer,
         )?))
     })
     .await
@@ -336,10 +387,12 @@ async fn branches(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
+    Params(q): Params<AsQuery>,
 ) -> Result<Json<Vec<BranchInfo>>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
-        Ok(Json(journal.branches_as(&id, access.viewer())?))
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        Ok(Json(journal.branches_as(&id, viewer)?))
     })
     .await
 }
@@ -365,15 +418,18 @@ struct Forked {
 
 /// Forking is open to every token holder: exploring "what if" changes nothing
 /// on the branch forked from. A seat's fork never inherits the dice to come
-/// (see `Journal::fork`).
+/// (see `Journal::fork`); the owner forking `as` a seat makes that seat's
+/// fork.
 async fn fork(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
+    Params(q): Params<AsQuery>,
     JsonBody(body): JsonBody<ForkBody>,
 ) -> Result<(StatusCode, Json<Forked>), AppError> {
     let forked = blocking(move || {
-        let access = write_access(&journal, &id, bearer.token())?;
+        let access = write_access(&journal, &id, &bearer)?;
+        let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
         let from = branch_or_main(body.from);
         let branch = journal.fork(
             &id,
@@ -398,6 +454,8 @@ async fn fork(
 struct NarrativeQuery {
     format: Option<String>,
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 async fn narrative(
@@ -413,8 +471,9 @@ async fn narrative(
         .parse()
         .map_err(AppError::BadRequest)?;
     let story = blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
-        Ok(journal.narrate_as(&id, &branch_or_main(q.branch), access.viewer())?)
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        Ok(journal.narrate_as(&id, &branch_or_main(q.branch), viewer)?)
     })
     .await?;
     if format == Format::Json {
@@ -431,6 +490,8 @@ async fn narrative(
 #[derive(Debug, Deserialize)]
 struct BranchQuery {
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 /// The game's log as JSON Lines: one branch's whole history, or (with no
@@ -442,8 +503,9 @@ async fn export(
     Params(q): Params<BranchQuery>,
 ) -> Result<Response, AppError> {
     let (id, lines) = blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
-        journal.check_export(&id, q.branch.as_deref(), access.viewer())?;
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        journal.check_export(&id, q.branch.as_deref(), viewer)?;
         let mut lines = Vec::new();
         journal.export(&id, q.branch.as_deref(), &mut lines)?;
         Ok((id, lines))
@@ -485,7 +547,7 @@ async fn import(
 ) -> Result<(StatusCode, Json<Imported>), AppError> {
     let admin = {
         let journal = journal.clone();
-        blocking(move || admin_only(&journal, bearer.token(), "importing a game")).await
+        blocking(move || admin_only(&journal, &bearer, "importing a game")).await
     };
     admin?;
     let body = body.map_err(|rejection| match rejection.status() {
@@ -502,12 +564,12 @@ async fn import(
 }
 
 /// Refuses anyone but the store's admin: 401 without a token, 403 with another.
-fn admin_only(journal: &Journal, token: Option<&str>, what: &str) -> Result<(), AppError> {
-    if journal.is_admin(token)? {
+fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppError> {
+    if is_admin(journal, bearer)? {
         return Ok(());
     }
     let message = format!("{what} needs the store's admin token (printed once by `tabletape serve`, or set with --admin-token-file)");
-    Err(match token {
+    Err(match bearer.token() {
         None => AppError::Unauthorized(message),
         Some(_) => AppError::Forbidden(message),
     })
@@ -517,7 +579,7 @@ fn admin_only(journal: &Journal, token: Option<&str>, what: &str) -> Result<(), 
 /// for the admin; safe while the store is served.
 async fn backup(State(journal): State<Journal>, bearer: Bearer) -> Result<Response, AppError> {
     let lines = blocking(move || {
-        admin_only(&journal, bearer.token(), "a backup")?;
+        admin_only(&journal, &bearer, "a backup")?;
         let mut lines = Vec::new();
         journal.backup(&mut lines)?;
         Ok(lines)
@@ -551,10 +613,12 @@ async fn verify(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
+    Params(q): Params<AsQuery>,
 ) -> Result<Json<Verified>, AppError> {
     blocking(move || {
-        let access = read_access(&journal, &id, bearer.token())?;
-        let branches = journal.verify_as(&id, access.viewer())?;
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        let branches = journal.verify_as(&id, viewer)?;
         Ok(Json(Verified {
             ok: branches.iter().all(|b| b.problem.is_none()),
             game: id,

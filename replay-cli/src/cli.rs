@@ -25,7 +25,10 @@ Quick start:
 On a local store you are the game's owner and every read shows everything.
 Give a read `--as SEAT` (a seat number or a player's name) to see only what
 that seat may see, or `--as public` for what anyone may see: no other
-seat's secrets, no seed, no event salt, until the game is over.";
+seat's secrets, no seed, no event salt, until the game is over.
+
+While `tabletape serve` runs on a store, the commands on that store go
+through the server, with the same answers (`restore` excepted).";
 
 /// Record, replay, fork and narrate tabletop games.
 #[derive(Debug, Parser)]
@@ -96,15 +99,17 @@ pub enum Command {
     Import(ImportArgs),
     /// Copy every game of the store, with its tokens, to one JSON Lines file.
     #[command(
-        after_help = "Safe while `serve` runs on the store: it is then taken from the server (`GET /backup` with
-                      the admin token) or, with the store free, read directly. `restore` brings it back."
+        after_help = "Safe while `serve` runs on the store: it is then taken through the server (`GET /backup`\n\
+                      with the operator token `serve` leaves in the store) or, with the store free, read directly.\n\
+                      `restore` brings it back."
     )]
     Backup(BackupArgs),
     /// Bring back every game of a backup that the store lacks, keeping every token.
     #[command(
-        after_help = "The recovery from a damaged store: move the damaged directory aside (keep it), then
-                      `tabletape --store NEW_PATH restore BACKUP.jsonl` and serve NEW_PATH. Games the store has
-                      already are skipped and named; each game is restored whole or not at all."
+        after_help = "The recovery from a damaged store: move the damaged directory aside (keep it), then\n\
+                      `tabletape --store NEW_PATH restore BACKUP.jsonl` and serve NEW_PATH. Games the store has\n\
+                      already are skipped and named; each game is restored whole or not at all. A restore does\n\
+                      not go through a running `serve`: stop it first."
     )]
     Restore(RestoreArgs),
     /// Re-check hash chains and strictly replay every event; exit 1 on any problem.
@@ -115,6 +120,12 @@ pub enum Command {
     )]
     Verify(VerifyArgs),
     /// Serve the HTTP API over this store.
+    #[command(
+        after_help = "While it runs, `tabletape` commands on the same --store go through it: `serve` leaves a note,\n\
+                      `serve.json` in the store (readable by you alone), with its pid, the address it listens on and\n\
+                      a token drawn afresh at each start that owns every game and is the store's admin. Ctrl-C\n\
+                      (or SIGTERM) stops it and removes the note; the token is never logged nor kept in the store."
+    )]
     Serve(ServeArgs),
     /// Measure this machine: durable appends, folds, forks, state lookups, import, memory.
     Bench(BenchArgs),
@@ -347,7 +358,8 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on (`0.0.0.0:7878` lets other devices join).
+    /// Address and port to listen on (`0.0.0.0:7878` lets other devices join; port 0 takes a free
+    /// port, printed and noted in the store).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
     pub addr: SocketAddr,
     /// Read the store's admin token from this file (it replaces any other).

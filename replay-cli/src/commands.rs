@@ -7,6 +7,10 @@
 //! own secrets only), `public`, or the owner (everything, the default). Every
 //! read goes through the journal's viewer-aware calls, so what a seat may not
 //! see never reaches this crate's output.
+//!
+//! The commands speak to a [`Table`]: the journal itself on a store the CLI
+//! can open, or, while `tabletape serve` holds the store, that server (see
+//! `remote`), as the store's operator: the owner of every game and admin.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -16,8 +20,11 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
-use tabletape_events::{Actor, Body, DiceMode, Seat, MAIN_BRANCH};
-use tabletape_store::{Access, ActRequest, Acted, Check, Journal, NewGame, PackSource, ShownEvent};
+use tabletape_events::{Actor, DiceMode, Seat};
+use tabletape_store::{
+    Access, ActRequest, Acted, Check, Journal, JournalError, NewGame, PackSource, ShownEvent,
+    StoreError,
+};
 
 use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer};
 use crate::cli::{
@@ -26,7 +33,10 @@ use crate::cli::{
     StateArgs, VerifyArgs,
 };
 use crate::error::CliError;
+use crate::remote::Remote;
+use crate::served::{self, ServeNote};
 use crate::show::{self, BranchNode};
+use crate::table::Table;
 
 type Result<T> = std::result::Result<T, CliError>;
 
@@ -39,32 +49,57 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Kinds => kinds(&mut out, json),
         Command::Bench(args) => crate::bench::run(&mut out, json, args.quick),
         Command::Serve(args) => serve(&cli.store, args),
-        command => {
-            let journal = Journal::open(&cli.store)?;
-            dispatch(&journal, command, &mut out, json)
-        }
+        command => match open(&cli.store)? {
+            Opened::Here(journal) => dispatch(&journal, command, &mut out, json),
+            Opened::Served(remote) => dispatch(&remote, command, &mut out, json),
+        },
     };
     out.flush()?;
     result
 }
 
-fn dispatch(journal: &Journal, command: Command, out: &mut dyn Write, json: bool) -> Result<()> {
+/// A store the CLI opened, or the server that holds it.
+enum Opened {
+    Here(Journal),
+    Served(Remote),
+}
+
+/// Opens the store, or reaches the `tabletape serve` that holds it (sled lets
+/// one process hold a store). A live server's note is looked at first, so a
+/// served store answers at once rather than after sled's wait for its lock;
+/// a store found locked is looked at again, for a server that started
+/// meanwhile.
+fn open(store: &Path) -> Result<Opened> {
+    if let Some(remote) = Remote::find(store) {
+        return Ok(Opened::Served(remote));
+    }
+    match Journal::open(store) {
+        Ok(journal) => Ok(Opened::Here(journal)),
+        Err(JournalError::Store(locked @ StoreError::Locked { .. })) => match Remote::find(store) {
+            Some(remote) => Ok(Opened::Served(remote)),
+            None => Err(JournalError::Store(locked).into()),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn dispatch(table: &dyn Table, command: Command, out: &mut dyn Write, json: bool) -> Result<()> {
     match command {
-        Command::New(a) => new(journal, a, out, json),
-        Command::Legal(a) => legal(journal, a, out, json),
-        Command::Act(a) => act(journal, a, out, json),
-        Command::Games => games(journal, out, json),
-        Command::Log(a) => log(journal, a, out, json),
-        Command::State(a) => state(journal, a, out, json),
-        Command::Replay(a) => replay(journal, a, out, json),
-        Command::Fork(a) => fork(journal, a, out, json),
-        Command::Branches(a) => branches(journal, a, out, json),
-        Command::Narrate(a) => narrate(journal, a, out, json),
-        Command::Export(a) => export(journal, a, out, json),
-        Command::Import(a) => import(journal, a, out, json),
-        Command::Backup(a) => backup(journal, a, out, json),
-        Command::Restore(a) => restore(journal, a, out, json),
-        Command::Verify(a) => verify(journal, a, out, json),
+        Command::New(a) => new(table, a, out, json),
+        Command::Legal(a) => legal(table, a, out, json),
+        Command::Act(a) => act(table, a, out, json),
+        Command::Games => games(table, out, json),
+        Command::Log(a) => log(table, a, out, json),
+        Command::State(a) => state(table, a, out, json),
+        Command::Replay(a) => replay(table, a, out, json),
+        Command::Fork(a) => fork(table, a, out, json),
+        Command::Branches(a) => branches(table, a, out, json),
+        Command::Narrate(a) => narrate(table, a, out, json),
+        Command::Export(a) => export(table, a, out, json),
+        Command::Import(a) => import(table, a, out, json),
+        Command::Backup(a) => backup(table, a, out, json),
+        Command::Restore(a) => restore(table, a, out, json),
+        Command::Verify(a) => verify(table, a, out, json),
         Command::Kinds | Command::Serve(_) | Command::Bench(_) => {
             unreachable!("handled before the store is opened")
         }
@@ -77,28 +112,24 @@ fn print_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// The players of a game, in seat order, read from its creation event.
-fn players(journal: &Journal, game: &str) -> Result<Vec<String>> {
-    let first = journal.events(game, MAIN_BRANCH, 1, Some(1))?;
-    match first.first().map(|e| &e.body) {
-        Some(Body::GameCreated(created)) => Ok(created.players.clone()),
-        _ => Ok(Vec::new()),
-    }
+/// The players of a game, in seat order.
+fn players(table: &dyn Table, game: &str) -> Result<Vec<String>> {
+    table.players(game)
 }
 
-fn seat_of(journal: &Journal, game: &str, given: Option<&str>) -> Result<Option<Seat>> {
+fn seat_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Option<Seat>> {
     match given {
         None => Ok(None),
-        Some(given) => Ok(Some(resolve_seat(given, &players(journal, game)?)?)),
+        Some(given) => Ok(Some(resolve_seat(given, &players(table, game)?)?)),
     }
 }
 
 /// Who a read is for: the owner when `--as` is left out, else the seat (or
 /// `public`) it names.
-fn viewer_of(journal: &Journal, game: &str, given: Option<&str>) -> Result<Viewer> {
+fn viewer_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Viewer> {
     match given {
         None => Ok(Viewer::Owner),
-        Some(given) => Ok(resolve_viewer(given, &players(journal, game)?)?),
+        Some(given) => Ok(resolve_viewer(given, &players(table, game)?)?),
     }
 }
 
@@ -138,7 +169,7 @@ fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn new(journal: &Journal, a: NewArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn new(table: &dyn Table, a: NewArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let mut options = BTreeMap::new();
     for given in &a.options {
         let (key, value) = parse_option(given)?;
@@ -158,7 +189,7 @@ fn new(journal: &Journal, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
             })
         }
     };
-    let created = journal.create(NewGame {
+    let created = table.create(NewGame {
         kind: a.kind.clone(),
         players: a.players,
         seed: a.seed,
@@ -198,14 +229,14 @@ fn new(journal: &Journal, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
     Ok(())
 }
 
-fn legal(journal: &Journal, a: LegalArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.seat.as_deref())?;
+fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.seat.as_deref())?;
     let actions = match viewer {
-        Viewer::Owner => journal.legal(&a.game, &a.branch, None)?,
-        Viewer::Seat(s) => journal.legal(&a.game, &a.branch, Some(s))?,
+        Viewer::Owner => table.legal(&a.game, &a.branch, None)?,
+        Viewer::Seat(s) => table.legal(&a.game, &a.branch, Some(s))?,
         // The public may read a game but never act in it.
         Viewer::Public => {
-            journal.game_at(&a.game, &a.branch, None)?;
+            table.is_over(&a.game, &a.branch)?;
             Vec::new()
         }
     };
@@ -213,7 +244,7 @@ fn legal(journal: &Journal, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
         return print_json(out, &actions);
     }
     if actions.is_empty() {
-        let over = journal.game_at(&a.game, &a.branch, None)?.is_over();
+        let over = table.is_over(&a.game, &a.branch)?;
         if over {
             writeln!(
                 out,
@@ -268,12 +299,12 @@ fn print_acted(out: &mut dyn Write, json: bool, game: &str, acted: &Acted) -> Re
     Ok(())
 }
 
-fn act(journal: &Journal, a: ActArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let seat = seat_of(journal, &a.game, a.seat.as_deref())?;
+fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let seat = seat_of(table, &a.game, a.seat.as_deref())?;
     let Some(file) = &a.file else {
         let text = a.action.as_deref().expect("clap requires JSON or --file");
         let action = parse_action(text)?;
-        let acted = journal.act(
+        let acted = table.act(
             &a.game,
             ActRequest {
                 branch: a.branch.clone(),
@@ -312,13 +343,13 @@ fn act(journal: &Journal, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
             None => seat,
             Some(given) => {
                 if players_cache.is_none() {
-                    players_cache = Some(players(journal, &a.game)?);
+                    players_cache = Some(players(table, &a.game)?);
                 }
                 let players = players_cache.as_deref().unwrap_or_default();
                 Some(resolve_seat(given, players).map_err(|e| at_line(e.into()))?)
             }
         };
-        let acted = journal
+        let acted = table
             .act(
                 &a.game,
                 ActRequest {
@@ -330,7 +361,7 @@ fn act(journal: &Journal, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
                     idempotency_key: None,
                 },
             )
-            .map_err(|e| at_line(e.into()))?;
+            .map_err(at_line)?;
         if expect.is_some() {
             expect = Some(acted.seq);
         }
@@ -339,8 +370,8 @@ fn act(journal: &Journal, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
     Ok(())
 }
 
-fn games(journal: &Journal, out: &mut dyn Write, json: bool) -> Result<()> {
-    let games = journal.games()?;
+fn games(table: &dyn Table, out: &mut dyn Write, json: bool) -> Result<()> {
+    let games = table.games()?;
     if json {
         return print_json(out, &games);
     }
@@ -414,13 +445,13 @@ fn sealed_parts(event: &ShownEvent) -> String {
     }
 }
 
-fn log(journal: &Journal, a: LogArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    let events = journal.events_as(&a.game, &a.branch, 1, None, viewer)?;
+fn log(table: &dyn Table, a: LogArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let events = table.events_as(&a.game, &a.branch, viewer)?;
     if json {
         return print_json(out, &events);
     }
-    let players = players(journal, &a.game)?;
+    let players = players(table, &a.game)?;
     // Every part is open to the owner: the column only speaks for other readers.
     let sealed = viewer != Viewer::Owner;
     let rows: Vec<Vec<String>> = events
@@ -447,9 +478,9 @@ fn log(journal: &Journal, a: LogArgs, out: &mut dyn Write, json: bool) -> Result
     Ok(())
 }
 
-fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    let view = journal.state(&a.game, &a.branch, a.at, viewer)?;
+fn state(table: &dyn Table, a: StateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let view = table.state(&a.game, &a.branch, a.at, viewer)?;
     if json {
         return print_json(out, &view);
     }
@@ -462,10 +493,7 @@ fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
     let seen_by = if viewer == Viewer::Owner {
         String::new()
     } else {
-        format!(
-            " · as {}",
-            show::viewer(viewer, &players(journal, &a.game)?)
-        )
+        format!(" · as {}", show::viewer(viewer, &players(table, &a.game)?))
     };
     writeln!(
         out,
@@ -480,13 +508,13 @@ fn state(journal: &Journal, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
     Ok(())
 }
 
-fn replay(journal: &Journal, a: ReplayArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    let steps = journal.replay(&a.game, &a.branch, a.to, viewer)?;
+fn replay(table: &dyn Table, a: ReplayArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let steps = table.replay(&a.game, &a.branch, a.to, viewer)?;
     if json {
         return print_json(out, &steps);
     }
-    let players = players(journal, &a.game)?;
+    let players = players(table, &a.game)?;
     for (i, step) in steps.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
@@ -519,14 +547,14 @@ fn replay(journal: &Journal, a: ReplayArgs, out: &mut dyn Write, json: bool) -> 
     Ok(())
 }
 
-fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
+fn fork(table: &dyn Table, a: ForkArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
     let by = match viewer {
         Viewer::Owner => Access::Owner,
         Viewer::Seat(s) => Access::Seat(s),
         Viewer::Public => Access::Public,
     };
-    let info = journal.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed, by)?;
+    let info = table.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed, by)?;
     if json {
         return print_json(out, &info);
     }
@@ -555,9 +583,9 @@ fn fork(journal: &Journal, a: ForkArgs, out: &mut dyn Write, json: bool) -> Resu
     Ok(())
 }
 
-fn branches(journal: &Journal, a: BranchesArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    let branches = journal.branches_as(&a.game, viewer)?;
+fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let branches = table.branches_as(&a.game, viewer)?;
     if json {
         return print_json(out, &branches);
     }
@@ -577,9 +605,9 @@ fn branches(journal: &Journal, a: BranchesArgs, out: &mut dyn Write, json: bool)
     Ok(())
 }
 
-fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    let narrative = journal.narrate_as(&a.game, &a.branch, viewer)?;
+fn narrate(table: &dyn Table, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let narrative = table.narrate_as(&a.game, &a.branch, viewer)?;
     // `--json` asks for machine output, so on stdout the story itself is JSON.
     let format = match (a.format, json && a.out.is_none()) {
         (_, true) | (FormatArg::Json, _) => Format::Json,
@@ -614,24 +642,24 @@ fn narrate(journal: &Journal, a: NarrateArgs, out: &mut dyn Write, json: bool) -
 /// Refuses an export for anyone but the owner while any branch it would
 /// hold is still in play (see `Journal::check_export`, which the HTTP API
 /// applies to a seat's token too).
-fn check_export(journal: &Journal, a: &ExportArgs) -> Result<()> {
-    let viewer = viewer_of(journal, &a.game, a.viewer.as_deref())?;
-    Ok(journal.check_export(&a.game, a.branch.as_deref(), viewer)?)
+fn check_export(table: &dyn Table, a: &ExportArgs) -> Result<()> {
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    table.check_export(&a.game, a.branch.as_deref(), viewer)
 }
 
-fn export(journal: &Journal, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     // Checked before any file is created, so a refusal leaves nothing behind.
-    check_export(journal, &a)?;
+    check_export(table, &a)?;
     let Some(path) = &a.out else {
         // The JSON Lines are the output, so `--json` changes nothing here.
         let mut buffered = BufWriter::new(out);
-        journal.export(&a.game, a.branch.as_deref(), &mut buffered)?;
+        table.export(&a.game, a.branch.as_deref(), &mut buffered)?;
         buffered.flush()?;
         return Ok(());
     };
     let file = File::create(path).map_err(|e| CliError::file(path, e))?;
     let mut writer = BufWriter::new(file);
-    let events = journal.export(&a.game, a.branch.as_deref(), &mut writer)?;
+    let events = table.export(&a.game, a.branch.as_deref(), &mut writer)?;
     let file = writer
         .into_inner()
         .map_err(|e| CliError::file(path, e.into_error()))?;
@@ -649,12 +677,12 @@ fn export(journal: &Journal, a: ExportArgs, out: &mut dyn Write, json: bool) -> 
     }
 }
 
-fn import(journal: &Journal, a: ImportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn import(table: &dyn Table, a: ImportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let imported = if a.file == Path::new("-") {
-        journal.import(&mut io::stdin().lock())?
+        table.import(&mut io::stdin().lock())?
     } else {
         let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
-        journal.import(&mut BufReader::new(file))?
+        table.import(&mut BufReader::new(file))?
     };
     if json {
         return print_json(out, &imported);
@@ -674,13 +702,13 @@ fn import(journal: &Journal, a: ImportArgs, out: &mut dyn Write, json: bool) -> 
     Ok(())
 }
 
-fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn verify(table: &dyn Table, a: VerifyArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let (reports, viewer) = match (&a.game, &a.viewer) {
         (Some(game), Some(given)) => {
-            let viewer = viewer_of(journal, game, Some(given))?;
-            (journal.verify_as(game, viewer)?, viewer)
+            let viewer = viewer_of(table, game, Some(given))?;
+            (table.verify_as(game, viewer)?, viewer)
         }
-        (game, _) => (journal.verify(game.as_deref())?, Viewer::Owner),
+        (game, _) => (table.verify(game.as_deref())?, Viewer::Owner),
     };
     // Which check each branch got: the full one (every hash, link and a strict
     // re-decision of every action) is the owner's, and anyone's on a branch
@@ -693,7 +721,7 @@ fn verify(journal: &Journal, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
             writeln!(out, "no games to verify")?;
         }
         let who = match &a.game {
-            Some(game) if viewer != Viewer::Owner => show::viewer(viewer, &players(journal, game)?),
+            Some(game) if viewer != Viewer::Owner => show::viewer(viewer, &players(table, game)?),
             _ => String::new(),
         };
         for (r, &full) in reports.iter().zip(&full) {
@@ -743,37 +771,57 @@ fn serve(store: &Path, a: ServeArgs) -> Result<()> {
         None => match journal.ensure_admin_token()? {
             Some(token) => {
                 println!("admin token (shown once; the store keeps only its hash): {token}");
-                println!("  it alone may import, list every game and take a backup");
+                println!("  it may import, list every game and take a backup");
             }
             None => println!(
                 "admin token: set earlier (only its hash is kept); --admin-token-file replaces it"
             ),
         },
     }
-    // Another process that finds the store locked can then say who holds it.
-    let holder = format!("tabletape serve, pid {}, on {}", std::process::id(), a.addr);
-    tabletape_store::note_holder(store, &holder).map_err(tabletape_store::JournalError::from)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(CliError::Serve)?;
-    let served = runtime
-        .block_on(tabletape_api::serve(journal, a.addr))
-        .map_err(CliError::Serve);
-    tabletape_store::clear_holder(store);
-    served
+    runtime.block_on(async move {
+        // Bound first, so `--addr 127.0.0.1:0` is told and noted as the port
+        // the system chose.
+        let listener = tabletape_api::bind(a.addr).await.map_err(CliError::Serve)?;
+        let addr = listener.local_addr().map_err(CliError::Serve)?;
+        let (operator, token) = tabletape_api::Operator::draw().map_err(CliError::Serve)?;
+        let pid = std::process::id();
+        // Another process that finds the store locked can then say who holds it,
+        // and the CLI on this machine can go through the server instead.
+        let holder = format!("tabletape serve, pid {pid}, on {addr}");
+        tabletape_store::note_holder(store, &holder).map_err(JournalError::from)?;
+        if let Err(e) = served::write(store, &ServeNote { pid, addr, token }) {
+            tabletape_store::clear_holder(store);
+            return Err(CliError::file(&served::note_path(store), e));
+        }
+        println!("listening on http://{addr}");
+        println!(
+            "  `tabletape --store {}` commands go through this server while it runs",
+            store.display()
+        );
+        let app = tabletape_api::app_with_operator(journal, operator);
+        let served = tabletape_api::serve_on(listener, app)
+            .await
+            .map_err(CliError::Serve);
+        served::remove(store);
+        tabletape_store::clear_holder(store);
+        served
+    })
 }
 
-fn backup(journal: &Journal, a: BackupArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let Some(path) = &a.out else {
         let mut buffered = BufWriter::new(out);
-        journal.backup(&mut buffered)?;
+        table.backup(&mut buffered)?;
         buffered.flush()?;
         return Ok(());
     };
     let file = File::create(path).map_err(|e| CliError::file(path, e))?;
     let mut writer = BufWriter::new(file);
-    let done = journal.backup(&mut writer)?;
+    let done = table.backup(&mut writer)?;
     let file = writer
         .into_inner()
         .map_err(|e| CliError::file(path, e.into_error()))?;
@@ -794,12 +842,12 @@ fn backup(journal: &Journal, a: BackupArgs, out: &mut dyn Write, json: bool) -> 
     Ok(())
 }
 
-fn restore(journal: &Journal, a: RestoreArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let restored = if a.file == Path::new("-") {
-        journal.restore(&mut io::stdin().lock())?
+        table.restore(&mut io::stdin().lock())?
     } else {
         let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
-        journal.restore(&mut BufReader::new(file))?
+        table.restore(&mut BufReader::new(file))?
     };
     if json {
         return print_json(out, &restored);

@@ -3,6 +3,8 @@
 //! Exit 1 means the game said no (a rule, a stale `--expect`, a failed verify);
 //! exit 2 means the command could not be carried out (usage, unknown game, bad
 //! input, IO, internal). The message names the rule or the field at fault.
+//! Through a running server (see `remote`) the server's answers are read back
+//! into the same errors, so the codes do not change.
 
 use std::path::Path;
 
@@ -39,6 +41,13 @@ pub enum CliError {
     Bench(String),
     #[error("serve: {0}")]
     Serve(std::io::Error),
+    /// The server holding the store failed to answer, or failed itself
+    /// (its log has the details).
+    #[error("{server}: {message}")]
+    Remote { server: String, message: String },
+    /// A command that does not go through the server holding the store.
+    #[error("{0}")]
+    Served(String),
 }
 
 /// A rejection reads as the rule book would: what is wrong, then the rule.
@@ -75,6 +84,8 @@ impl CliError {
             CliError::Verify { .. } => "verify_failed",
             CliError::AtLine { source, .. } => source.code(),
             CliError::Bench(_) => "bench",
+            CliError::Remote { .. } => "server",
+            CliError::Served(_) => "served",
         }
     }
 

@@ -1,4 +1,5 @@
-//! A minimal HTTP/1.1 client over one kept-alive `TcpStream`, for `bench`.
+//! A minimal HTTP/1.1 client over one kept-alive `TcpStream`, for `bench` and
+//! for the CLI on a store that `serve` holds (see `remote`).
 //!
 //! It speaks just enough HTTP to drive our own API: JSON requests with a
 //! Content-Length, responses with a Content-Length or chunked bodies. It is not
@@ -24,8 +25,27 @@ pub struct Response {
 impl Client {
     pub fn connect(addr: SocketAddr) -> io::Result<Client> {
         let stream = TcpStream::connect(addr)?;
+        Client::over(addr, stream, Some(Duration::from_secs(30)))
+    }
+
+    /// Connects within `connect_timeout`, then waits for each answer as long
+    /// as `read_timeout` says (forever when `None`: a long verify or import).
+    pub fn connect_within(
+        addr: SocketAddr,
+        connect_timeout: Duration,
+        read_timeout: Option<Duration>,
+    ) -> io::Result<Client> {
+        let stream = TcpStream::connect_timeout(&addr, connect_timeout)?;
+        Client::over(addr, stream, read_timeout)
+    }
+
+    fn over(
+        addr: SocketAddr,
+        stream: TcpStream,
+        read_timeout: Option<Duration>,
+    ) -> io::Result<Client> {
         stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        stream.set_read_timeout(read_timeout)?;
         Ok(Client {
             addr,
             reader: BufReader::new(stream),

@@ -1,6 +1,7 @@
 //! `tabletape`: the command line over a local journal.
 //!
-//! Parses the command line (clap, in `cli`), opens the sled store, runs one
+//! Parses the command line (clap, in `cli`), opens the sled store (or, while
+//! `tabletape serve` holds it, reaches that server: `remote`), runs one
 //! subcommand (`commands`) and maps every error to an exit code: 0 ok, 1 the
 //! rules or a concurrent writer said no, 2 the input or the machine did. The
 //! CLI on a local store acts as the game's owner, so it needs no tokens; a
@@ -14,7 +15,10 @@ mod cli;
 mod commands;
 mod error;
 mod http;
+mod remote;
+mod served;
 mod show;
+mod table;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

@@ -1082,6 +1082,22 @@ impl Journal {
         }
     }
 
+    /// The access of the store's operator (a caller the server vouches for,
+    /// such as the CLI beside a running `serve`): the owner of every game
+    /// the store holds.
+    pub fn operator_access(&self, game: &str) -> Result<Access, JournalError> {
+        self.meta(game)?;
+        Ok(Access::Owner)
+    }
+
+    /// Refuses a viewer that names a seat not at `game`'s table.
+    pub fn check_viewer(&self, game: &str, viewer: Viewer) -> Result<(), JournalError> {
+        match viewer {
+            Viewer::Seat(seat) => Self::check_seat(&self.meta(game)?, Some(seat)),
+            _ => Ok(()),
+        }
+    }
+
     /// Every game in the store, by id, from stored records (no game is
     /// folded): for the owner of the store at its own terminal.
     pub fn games(&self) -> Result<Vec<GameSummary>, JournalError> {

@@ -90,6 +90,20 @@ impl Api {
         }
     }
 
+    /// An API with a store operator (as `tabletape serve` runs it), and the
+    /// operator's token.
+    pub fn with_operator() -> (Api, String) {
+        let dir = TempDir::new().unwrap();
+        let journal = Journal::open(&dir.path().join("store")).unwrap();
+        journal.set_admin_token(ADMIN).unwrap();
+        let (operator, token) = tabletape_api::Operator::draw().unwrap();
+        let api = Api {
+            app: tabletape_api::app_with_operator(journal, operator),
+            dir,
+        };
+        (api, token)
+    }
+
     pub async fn send(&self, request: Request<Body>) -> Reply {
         let response = self.app.clone().oneshot(request).await.unwrap();
         let status = response.status();

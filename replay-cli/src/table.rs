@@ -1,0 +1,167 @@
+//! What the commands ask of a store, whether they hold it or a server does.
+//!
+//! [`Table`] is the journal calls `commands` makes. A store the CLI can open
+//! answers them itself ([`Journal`]); a store held by a running `tabletape
+//! serve` answers them through that server ([`crate::remote::Remote`]), so
+//! every command prints the same either way.
+
+use std::io::{BufRead, Write};
+
+use tabletape_engine::{LegalAction, Narrative, Viewer};
+use tabletape_events::{Body, Seat, MAIN_BRANCH};
+use tabletape_store::{
+    Access, ActRequest, Acted, BackedUp, BranchInfo, Created, GameSummary, Imported, Journal,
+    NewGame, ReplayStep, Restored, ShownEvent, StateView, VerifyReport,
+};
+
+use crate::error::CliError;
+
+type Result<T> = std::result::Result<T, CliError>;
+
+/// The journal calls the commands make, in the journal's own types.
+pub trait Table {
+    fn create(&self, req: NewGame) -> Result<Created>;
+    /// The players of a game, in seat order.
+    fn players(&self, game: &str) -> Result<Vec<String>>;
+    fn legal(&self, game: &str, branch: &str, seat: Option<Seat>) -> Result<Vec<LegalAction>>;
+    /// Whether the branch's head has ended the game (an unknown game or
+    /// branch is an error).
+    fn is_over(&self, game: &str, branch: &str) -> Result<bool>;
+    fn act(&self, game: &str, req: ActRequest) -> Result<Acted>;
+    /// Every game of the store, by id.
+    fn games(&self) -> Result<Vec<GameSummary>>;
+    /// A branch's events, from the first to the head, as `viewer` sees them.
+    fn events_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Vec<ShownEvent>>;
+    fn state(&self, game: &str, branch: &str, at: Option<u64>, viewer: Viewer)
+        -> Result<StateView>;
+    fn replay(
+        &self,
+        game: &str,
+        branch: &str,
+        to: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<Vec<ReplayStep>>;
+    fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: Option<&str>,
+        reseed: Option<u64>,
+        by: Access,
+    ) -> Result<BranchInfo>;
+    fn branches_as(&self, game: &str, viewer: Viewer) -> Result<Vec<BranchInfo>>;
+    fn narrate_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Narrative>;
+    /// Refuses an export to `viewer` while a branch it would hold is in play.
+    fn check_export(&self, game: &str, branch: Option<&str>, viewer: Viewer) -> Result<()>;
+    /// Writes the owner's export as JSON Lines; returns the events written.
+    fn export(&self, game: &str, branch: Option<&str>, out: &mut dyn Write) -> Result<u64>;
+    fn import(&self, input: &mut dyn BufRead) -> Result<Imported>;
+    /// Every branch of one game (or of every game), fully checked.
+    fn verify(&self, game: Option<&str>) -> Result<Vec<VerifyReport>>;
+    fn verify_as(&self, game: &str, viewer: Viewer) -> Result<Vec<VerifyReport>>;
+    fn backup(&self, out: &mut dyn Write) -> Result<BackedUp>;
+    fn restore(&self, input: &mut dyn BufRead) -> Result<Restored>;
+}
+
+impl Table for Journal {
+    fn create(&self, req: NewGame) -> Result<Created> {
+        Ok(Journal::create(self, req)?)
+    }
+
+    fn players(&self, game: &str) -> Result<Vec<String>> {
+        let first = self.events(game, MAIN_BRANCH, 1, Some(1))?;
+        match first.first().map(|e| &e.body) {
+            Some(Body::GameCreated(created)) => Ok(created.players.clone()),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn legal(&self, game: &str, branch: &str, seat: Option<Seat>) -> Result<Vec<LegalAction>> {
+        Ok(Journal::legal(self, game, branch, seat)?)
+    }
+
+    fn is_over(&self, game: &str, branch: &str) -> Result<bool> {
+        Ok(self.game_at(game, branch, None)?.is_over())
+    }
+
+    fn act(&self, game: &str, req: ActRequest) -> Result<Acted> {
+        Ok(Journal::act(self, game, req)?)
+    }
+
+    fn games(&self) -> Result<Vec<GameSummary>> {
+        Ok(Journal::games(self)?)
+    }
+
+    fn events_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Vec<ShownEvent>> {
+        Ok(Journal::events_as(self, game, branch, 1, None, viewer)?)
+    }
+
+    fn state(
+        &self,
+        game: &str,
+        branch: &str,
+        at: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<StateView> {
+        Ok(Journal::state(self, game, branch, at, viewer)?)
+    }
+
+    fn replay(
+        &self,
+        game: &str,
+        branch: &str,
+        to: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<Vec<ReplayStep>> {
+        Ok(Journal::replay(self, game, branch, to, viewer)?)
+    }
+
+    fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: Option<&str>,
+        reseed: Option<u64>,
+        by: Access,
+    ) -> Result<BranchInfo> {
+        Ok(Journal::fork(self, game, from, at, name, reseed, by)?)
+    }
+
+    fn branches_as(&self, game: &str, viewer: Viewer) -> Result<Vec<BranchInfo>> {
+        Ok(Journal::branches_as(self, game, viewer)?)
+    }
+
+    fn narrate_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Narrative> {
+        Ok(Journal::narrate_as(self, game, branch, viewer)?)
+    }
+
+    fn check_export(&self, game: &str, branch: Option<&str>, viewer: Viewer) -> Result<()> {
+        Ok(Journal::check_export(self, game, branch, viewer)?)
+    }
+
+    fn export(&self, game: &str, branch: Option<&str>, out: &mut dyn Write) -> Result<u64> {
+        Ok(Journal::export(self, game, branch, out)?)
+    }
+
+    fn import(&self, input: &mut dyn BufRead) -> Result<Imported> {
+        Ok(Journal::import(self, input)?)
+    }
+
+    fn verify(&self, game: Option<&str>) -> Result<Vec<VerifyReport>> {
+        Ok(Journal::verify(self, game)?)
+    }
+
+    fn verify_as(&self, game: &str, viewer: Viewer) -> Result<Vec<VerifyReport>> {
+        Ok(Journal::verify_as(self, game, viewer)?)
+    }
+
+    fn backup(&self, out: &mut dyn Write) -> Result<BackedUp> {
+        Ok(Journal::backup(self, out)?)
+    }
+
+    fn restore(&self, input: &mut dyn BufRead) -> Result<Restored> {
+        Ok(Journal::restore(self, input)?)
+    }
+}
