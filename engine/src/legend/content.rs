@@ -25,16 +25,16 @@ impl Sq {
         Sq { x, y }
     }
 
+    /// Reads exactly the written form: a lower-case column `a`-`f` and a
+    /// row digit `1`-`6`, nothing before, between or after (no `A1`, `a01`,
+    /// `a+1`, ` a1`, and no letter from outside ASCII).
     pub fn parse(s: &str) -> Option<Sq> {
-        let mut chars = s.trim().chars();
-        let col = chars.next()?.to_ascii_lowercase();
-        let row: u8 = chars.as_str().parse().ok()?;
-        let x = (col as u32).checked_sub('a' as u32)? as u8;
-        if x < SIDE && (1..=SIDE).contains(&row) {
-            Some(Sq { x, y: row - 1 })
-        } else {
-            None
-        }
+        let &[col, row] = s.as_bytes() else {
+            return None;
+        };
+        let x = col.checked_sub(b'a').filter(|x| *x < SIDE)?;
+        let y = row.checked_sub(b'1').filter(|y| *y < SIDE)?;
+        Some(Sq { x, y })
     }
 
     /// The Large Square (0..9, row by row from the north-west) holding this square.
@@ -92,7 +92,9 @@ impl From<Sq> for String {
 impl TryFrom<String> for Sq {
     type Error = String;
     fn try_from(s: String) -> Result<Sq, String> {
-        Sq::parse(&s).ok_or_else(|| format!("`{s}` is not a square of the map (a1 to f6)"))
+        Sq::parse(&s).ok_or_else(|| {
+            format!("`{s}` is not a square of the map: write a column a-f and a row 1-6, as in c4 (a1 to f6)")
+        })
     }
 }
 
@@ -106,13 +108,15 @@ pub struct Crossing {
 }
 
 impl Crossing {
+    /// Reads exactly the written form: `+`, a lower-case column `a`-`g` and
+    /// a row digit `1`-`7`, nothing else (no `+C3`, `+c03`, ` +c3`).
     pub fn parse(s: &str) -> Option<Crossing> {
-        let rest = s.trim().strip_prefix('+')?;
-        let mut chars = rest.chars();
-        let col = chars.next()?.to_ascii_lowercase();
-        let row: u8 = chars.as_str().parse().ok()?;
-        let x = (col as u32).checked_sub('a' as u32)? as u8;
-        (x <= SIDE && (1..=SIDE + 1).contains(&row)).then_some(Crossing { x, y: row - 1 })
+        let &[b'+', col, row] = s.as_bytes() else {
+            return None;
+        };
+        let x = col.checked_sub(b'a').filter(|x| *x <= SIDE)?;
+        let y = row.checked_sub(b'1').filter(|y| *y <= SIDE)?;
+        Some(Crossing { x, y })
     }
 
     /// The Small Squares this crossing touches (one to four).
@@ -159,7 +163,7 @@ impl TryFrom<String> for Crossing {
     type Error = String;
     fn try_from(s: String) -> Result<Crossing, String> {
         Crossing::parse(&s).ok_or_else(|| {
-            format!("`{s}` is not a crossing (write +a1 to +g7: the north-west corner of a square)")
+            format!("`{s}` is not a crossing: write + then a column a-g and a row 1-7, as in +c3 (+a1 to +g7: the north-west corner of a square)")
         })
     }
 }

@@ -319,6 +319,11 @@ fn introduce(
             "legend.ability.custom",
             "`custom` describes only a custom Ability",
         );
+    } else if votes.is_some() {
+        return reject(
+            "legend.ability.custom_vote",
+            "`votes` at an introduction are the table's vote on a custom Ability: leave them out",
+        );
     }
     if let Some(text) = explanation {
         text_given("explanation", "legend.explanation.empty", text)?;
@@ -414,6 +419,13 @@ fn tally(s: &State, actor: Seat, aye: &[Seat], against: &[Seat]) -> Result<Tally
 
 /// Votes on an explanation; true when it stands (first or second telling).
 fn take_vote(sim: &mut Sim, seat: Seat, about: &str, v: &Votes) -> Result<bool, Rejection> {
+    // A second vote counts only a retelling: without one it would be dropped.
+    if v.retold.is_none() && !(v.retold_for.is_empty() && v.retold_against.is_empty()) {
+        return reject(
+            "legend.voting.retold",
+            "`votes.retold_for` and `votes.retold_against` count the vote on a retelling: give `votes.retold` too, or leave them out",
+        );
+    }
     let first = tally(&sim.s, seat, &v.aye, &v.against)?;
     let (retold, second) = if first.passed {
         if v.retold.is_some() {
@@ -519,6 +531,7 @@ fn decide_move(sim: &mut Sim, seat: Seat, steps: &[Step]) -> Result<(), Rejectio
     for st in steps {
         let p = sim.piece(st.piece)?;
         own(&sim.s, &p, seat)?;
+        let before = sim.facts.len();
         match p.category {
             Category::Avatar | Category::Hero => move_character(sim, seat, &p, st)?,
             Category::Monster => move_monster(sim, seat, &p, st)?,
@@ -536,6 +549,23 @@ fn decide_move(sim: &mut Sim, seat: Seat, steps: &[Step]) -> Result<(), Rejectio
         }
         if st.rewrite {
             rewrite(sim, seat, st.piece, true)?;
+        }
+        // Votes judge an Item's use; given where none was used, they would
+        // be stored and never counted.
+        let voted = sim.facts[before..]
+            .iter()
+            .any(|f| matches!(f, Fact::VoteTaken { .. }));
+        if st.votes.is_some() && !voted {
+            if !sim.s.options.voting {
+                return reject("legend.voting.off", "this game is played without Voting");
+            }
+            return reject(
+                "legend.voting.unused",
+                format!(
+                    "the `votes` for #{} judge no Item use: {} used no Item on this Move",
+                    st.piece, p.name
+                ),
+            );
         }
         if sim.s.phase == Phase::Over {
             break;
@@ -1581,6 +1611,12 @@ fn ability(sim: &mut Sim, seat: Seat, used: &Use, chance: &mut Chance) -> Result
         Use::Guile { object, at } => {
             let t = sim.piece(*object)?;
             own(&sim.s, &t, seat)?;
+            if at.is_some() && t.category != Category::Monument {
+                return reject(
+                    "legend.ability.guile_crossing",
+                    format!("`at` names the crossing of a Monument turned into an Obstacle; {} is not a Monument: leave `at` out", t.name),
+                );
+            }
             let (into, to, dropped) = match (t.category, &t.at) {
                 (Category::Monster, At::Map { squares }) => (
                     Category::Hero,
@@ -1941,6 +1977,7 @@ fn introductions(state: &State, seat: Option<Seat>) -> Vec<Action> {
         return Vec::new();
     }
     let player = state.player(seat);
+    let symbol = free_symbol(state, player);
     let abilities: Vec<Option<AbilityName>> = if state.options.abilities {
         AbilityName::ALL.iter().copied().map(Some).collect()
     } else {
@@ -1958,13 +1995,34 @@ fn introductions(state: &State, seat: Option<Seat>) -> Vec<Action> {
                 name: format!("<talisman of {player}>"),
                 description: String::new(),
             },
-            symbol: format!("<symbol of {player}>"),
+            symbol: symbol.clone(),
             ability,
             custom: None,
             votes: None,
             explanation: None,
         })
         .collect()
+}
+
+/// A placeholder Symbol for `player` that no seat has drawn yet, neither
+/// as written nor in its own words without the brackets (a seat may have
+/// taken either): `<symbol of Ada>`, else `<symbol 2 of Ada>`, and so on.
+/// Symbols must differ, so offering a taken one would offer nothing.
+fn free_symbol(state: &State, player: &str) -> String {
+    let taken = |symbol: &str| {
+        let words = &symbol[1..symbol.len() - 1];
+        state
+            .seats
+            .iter()
+            .any(|s| s.symbol.trim() == symbol || s.symbol.trim() == words)
+    };
+    let mut symbol = format!("<symbol of {player}>");
+    let mut n = 2;
+    while taken(&symbol) {
+        symbol = format!("<symbol {n} of {player}>");
+        n += 1;
+    }
+    symbol
 }
 
 fn blank_scenery(s: &State, squares: &[Sq]) -> BTreeMap<Sq, String> {
@@ -2160,10 +2218,12 @@ fn ability_candidates(
         Some(AbilityName::Guile) => {
             for t in &mine {
                 let at = match &t.at {
-                    At::Map { squares } => Crossing::all().into_iter().find(|c| {
-                        c.touches().iter().any(|sq| squares.contains(sq))
-                            && !s.pieces.values().any(|p| p.at == At::Crossing { at: *c })
-                    }),
+                    At::Map { squares } if t.category == Category::Monument => {
+                        Crossing::all().into_iter().find(|c| {
+                            c.touches().iter().any(|sq| squares.contains(sq))
+                                && !s.pieces.values().any(|p| p.at == At::Crossing { at: *c })
+                        })
+                    }
                     _ => None,
                 };
                 out.push(used(Use::Guile { object: t.id, at }));

@@ -81,6 +81,19 @@
 //!   (the occupant's player if occupied), held Talisman 5; other Stockpiled
 //!   objects score nothing. Ties: Talismans held, then Monuments, then
 //!   Stockpile size; still level, the win is shared.
+//! - **Written forms.** A square is exactly a lower-case column `a`-`f` and
+//!   a row digit `1`-`6` (`c4`), a crossing `+` with a column `a`-`g` and a
+//!   row `1`-`7` (`+c3`); anything else (`A1`, `a04`, `a+4`, ` a1`, a letter
+//!   outside ASCII) is refused with the accepted form, never truncated.
+//! - **Nothing given is dropped.** `votes` on a Move step that uses no Item,
+//!   a second tally (`retold_for`, `retold_against`) without `retold`,
+//!   `votes` at an introduction without a custom Ability, and Guile's `at`
+//!   for anything but a Monument turned Obstacle are refused, not ignored.
+//!   One step's `votes` judge every Item use of that step.
+//! - **Placeholder Symbols.** `legal` offers each seat a placeholder Symbol
+//!   (`<symbol of Ada>`) that no seat has drawn, as written or in its own
+//!   words without the brackets (`<symbol 2 of Ada>` and on when taken), so
+//!   a seat can always be introduced while its Symbol would differ.
 //! - **Secrets.** None: every object, passage and explanation is on the
 //!   common record, so every viewer sees the whole state, every event and
 //!   every rejection. Duel accounts are written apart but arrive together in

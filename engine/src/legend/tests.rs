@@ -943,3 +943,173 @@ fn render_draws_the_map_with_symbols_occupants_and_objects() {
     );
     assert!(text.contains("- c3: scenery of c3"), "{text}");
 }
+
+#[test]
+fn legal_still_offers_introductions_when_a_seat_took_a_placeholder_symbol() {
+    let mut t = Table::new(3, json!({}));
+    // Bo draws the Symbol `legal` would have offered Ada, and Cy the words
+    // of the next one: two seats can still introduce themselves.
+    t.act(json!({"type": "introduce", "seat": 1, "avatar": {"name": "Moss"}, "talisman": {"name": "Crown"}, "symbol": "<symbol of Ada>"}));
+    t.act(json!({"type": "introduce", "seat": 2, "avatar": {"name": "Pip"}, "talisman": {"name": "Cork"}, "symbol": "symbol 2 of Ada"}));
+    for seat in [None, Some(0)] {
+        let legal = t.game.legal(seat);
+        assert!(!legal.is_empty(), "{seat:?}: nothing offered");
+        for l in &legal {
+            assert_eq!(l.action["symbol"], json!("<symbol 3 of Ada>"));
+            // As offered, and in the table's own words, it is accepted.
+            t.game.decide(None, &l.action).unwrap();
+            t.game.decide(None, &l.with_words().action).unwrap();
+        }
+    }
+    let ada = t.game.legal(None)[0].with_words().action;
+    t.act(ada);
+    assert!(
+        t.game
+            .legal(None)
+            .iter()
+            .any(|l| l.action["type"] == "move"),
+        "the game has begun"
+    );
+}
+
+#[test]
+fn squares_and_crossings_are_read_only_in_their_written_form() {
+    let mut t = Table::started(3, json!({}));
+    // Before, `š3` was read as a3 (the column cut to a byte), and
+    // `a+4`, `a04` as a4.
+    for bad in [
+        "š3", "a+4", "a04", "A1", " a1", "a1 ", "a1\t", "a", "g1", "a7", "a0", "+a1",
+    ] {
+        let e = t
+            .game
+            .decide(
+                None,
+                &json!({"type": "move", "pieces": [{"piece": 1, "path": [bad]}]}),
+            )
+            .unwrap_err();
+        assert!(
+            e.message.contains(&format!(
+                "`{bad}` is not a square of the map: write a column a-f and a row 1-6, as in c4"
+            )),
+            "{bad:?}: {}",
+            e.message
+        );
+        // The same as a key of `scenery`.
+        let e = t
+            .game
+            .decide(None, &json!({"type": "move", "pieces": [{"piece": 1, "path": ["a1"], "scenery": {bad: "a meadow"}}]}))
+            .unwrap_err();
+        assert!(
+            e.message.contains("is not a square of the map"),
+            "{bad:?}: {}",
+            e.message
+        );
+    }
+    for bad in [
+        "+c03", "+C3", " +c3", "+c3 ", "c3", "+h1", "+a8", "+š3", "++c3",
+    ] {
+        let e = t
+            .game
+            .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle"}, "at": bad}))
+            .unwrap_err();
+        assert!(
+            e.message.contains(&format!(
+                "`{bad}` is not a crossing: write + then a column a-g and a row 1-7, as in +c3"
+            )),
+            "{bad:?}: {}",
+            e.message
+        );
+    }
+    // The written forms themselves still read.
+    t.mv(1, &["a1"]);
+    assert_eq!(t.at(1), on("a1"));
+    let e = t
+        .game
+        .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle"}, "at": "+g7"}))
+        .unwrap_err();
+    assert_eq!(e.rule, "legend.placement.obstacle_territory");
+}
+
+#[test]
+fn votes_and_crossings_that_would_be_dropped_are_refused() {
+    // Votes judge an Item's use: on a Move that uses none they are refused.
+    let mut t = Table::started(3, json!({"voting": "on"}));
+    let mut st = t.step(1, &["a1"]);
+    st["votes"] = json!({"for": [1]});
+    let e = t.refused(
+        json!({"type": "move", "pieces": [st]}),
+        "legend.voting.unused",
+    );
+    assert!(e.contains("#1 judge no Item use"), "{e}");
+    let mut off = Table::started(3, json!({}));
+    let mut st = off.step(1, &["a1"]);
+    st["votes"] = json!({"for": [1]});
+    off.refused(json!({"type": "move", "pieces": [st]}), "legend.voting.off");
+
+    // A second tally without a retelling would never be counted.
+    let mut v = crossroads_voting();
+    let mut st = v.step(3, &["c3", "c4"]);
+    st["story"] = json!("a weak story");
+    st["votes"] = json!({"for": [], "against": [0, 2], "retold_for": [0]});
+    let e = v.refused(
+        json!({"type": "move", "pieces": [st.clone()]}),
+        "legend.voting.retold",
+    );
+    assert!(e.contains("give `votes.retold` too"), "{e}");
+    // Nor after a first telling that stood.
+    st["votes"] = json!({"for": [0, 2], "retold_against": [0]});
+    v.refused(
+        json!({"type": "move", "pieces": [st]}),
+        "legend.voting.retold",
+    );
+
+    // Votes at an introduction are for a custom Ability only.
+    let mut i = Table::new(3, json!({"abilities": "on"}));
+    i.refused(
+        json!({"type": "introduce", "avatar": {"name": "K"}, "talisman": {"name": "S"}, "symbol": "a", "ability": "pocket", "votes": {"for": [1]}}),
+        "legend.ability.custom_vote",
+    );
+    let mut plain = Table::new(3, json!({}));
+    plain.refused(
+        json!({"type": "introduce", "avatar": {"name": "K"}, "talisman": {"name": "S"}, "symbol": "a", "votes": {"for": [1]}}),
+        "legend.ability.custom_vote",
+    );
+
+    // Guile's `at` names the crossing of a Monument turned Obstacle only.
+    let mut g = ability_table(["guile", "pocket", "pocket", "pocket"]);
+    g.place("monster", &["c4"]); // #9
+    let e = g.refused(
+        json!({"type": "ability", "ability": "guile", "object": 9, "at": "+c4"}),
+        "legend.ability.guile_crossing",
+    );
+    assert!(e.contains("leave `at` out"), "{e}");
+    assert!(
+        g.game
+            .legal(None)
+            .iter()
+            .any(|l| l.action["ability"] == "guile"
+                && l.action["object"] == 9
+                && l.action.get("at").is_none()),
+        "legal still offers Guile on the Monster"
+    );
+    g.act(json!({"type": "ability", "ability": "guile", "object": 9}));
+    assert_eq!(g.piece(9)["category"], json!("hero"));
+}
+
+/// Ada's Avatar (#3 is Bo's) armed next to Bo's Monster at c4, voting on,
+/// Bo to move: the set-up of `voting_twice_failed_outcomes_and_ties_favour_the_teller`.
+fn crossroads_voting() -> Table {
+    let mut t = Table::started(3, json!({"voting": "on"}));
+    t.mv(1, &["a1"]);
+    t.mv(1, &["b2", "c3"]);
+    t.mv(3, &["f1"]);
+    t.mv(3, &["e2", "d3"]);
+    t.pass();
+    t.place("monster", &["c4"]); // #7
+    t.pass();
+    t.place("item", &["d2"]); // #8
+    t.mv(3, &["d2"]);
+    t.pass();
+    t.pass();
+    t
+}

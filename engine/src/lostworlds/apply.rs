@@ -63,7 +63,8 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 let defender = &mut state.seats[b.defender as usize];
                 if b.landed {
                     let active = defender.active;
-                    defender.party[active].body -= b.damage;
+                    let body = &mut defender.party[active].body;
+                    *body = body.saturating_sub(b.damage);
                 }
                 if let Some(c) = &b.critical {
                     defender.orders.read(Some(b.attacker), &c.restriction);
@@ -88,9 +89,12 @@ pub fn apply(state: &mut State, fact: &Fact) {
             state.outcome = Some(outcome.clone());
             for a in awards {
                 let f = &mut state.seats[a.seat as usize].party[a.member];
-                f.sheet.experience += a.points;
-                f.sheet.defeated_body_points += a.points;
-                f.advancements += a.advancements;
+                // `decide` checked these sums fit; saturating only keeps
+                // the fold from ever panicking.
+                f.sheet.experience = f.sheet.experience.saturating_add(a.points);
+                f.sheet.defeated_body_points =
+                    f.sheet.defeated_body_points.saturating_add(a.points);
+                f.advancements = f.advancements.saturating_add(a.advancements);
             }
         }
         Fact::Advanced {
@@ -101,12 +105,13 @@ pub fn apply(state: &mut State, fact: &Fact) {
             let f = &mut state.seats[*seat as usize].party[*member];
             f.advancements = f.advancements.saturating_sub(1);
             if category == "body" {
-                f.sheet.body_points += 1;
+                f.sheet.body_points = f.sheet.body_points.saturating_add(1);
                 if f.condition == Condition::Fit {
-                    f.body += 1;
+                    f.body = f.body.saturating_add(1);
                 }
             } else {
-                *f.sheet.abilities.entry(category.clone()).or_default() += 1;
+                let points = f.sheet.abilities.entry(category.clone()).or_default();
+                *points = points.saturating_add(1);
             }
         }
         Fact::ModifierImproved {
@@ -117,8 +122,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
         } => {
             let f = &mut state.seats[*seat as usize].party[*member];
             f.sheet.experience = f.sheet.experience.saturating_sub(*cost);
-            f.sheet.maneuvers[*maneuver].modifier += 1;
-            f.raised[*maneuver] += 1;
+            let m = &mut f.sheet.maneuvers[*maneuver];
+            m.modifier = m.modifier.saturating_add(1);
+            f.raised[*maneuver] = f.raised[*maneuver].saturating_add(1);
         }
         Fact::JournalClosed => state.phase = Phase::Closed,
     }

@@ -263,6 +263,25 @@ pub const EXTENDED_PAGES: std::ops::RangeInclusive<u32> = 50..=64;
 /// The ability categories a sheet may carry besides body points.
 pub const ABILITIES: [&str; 3] = ["spell", "tactics", "luck"];
 
+/// The largest score a picture may print. A score is a small number in a
+/// burst on a picture (the sample books print 1 to 5); 20 leaves room for
+/// any book and keeps every damage sum far from overflowing.
+pub const SCORE_MAX: i32 = 20;
+/// The largest number a critical burst may print (the samples print 4 to 8).
+pub const CRITICAL_MAX: i32 = 30;
+/// A sheet's damage modifier lies within -20..=+20 (the samples: -6 to +3).
+pub const MODIFIER_MAX: i32 = 20;
+/// The tallest height a sheet may print (the rule text's fighters: 3 to 6).
+pub const HEIGHT_MAX: i32 = 20;
+/// The most body points a sheet may print (the samples: 10 and 12).
+pub const BODY_POINTS_MAX: i32 = 100;
+/// The most opponents a sheet may let a character score on at once.
+pub const ATTACKS_MAX: u32 = 9;
+/// The most points a sheet may print in one ability (the rule text: 6, 8).
+pub const ABILITY_MAX: u32 = 99;
+/// The most experience (or defeated body points) a sheet may carry in.
+pub const EXPERIENCE_MAX: u32 = 1_000_000;
+
 fn err(file: &str, path: String, message: impl Into<String>) -> ContentError {
     ContentError {
         file: file.to_string(),
@@ -317,33 +336,55 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
     if c.id.trim().is_empty() {
         return Err(err(file, format!("{at}.id"), "a character needs an id"));
     }
-    if c.height <= 0 {
+    if !(1..=HEIGHT_MAX).contains(&c.height) {
         return Err(err(
             file,
             format!("{at}.height"),
-            "height must be at least 1",
+            format!("height must be 1 to {HEIGHT_MAX}, not {}", c.height),
         ));
     }
-    if c.body_points <= 0 {
+    if !(1..=BODY_POINTS_MAX).contains(&c.body_points) {
         return Err(err(
             file,
             format!("{at}.body_points"),
-            "body points must be at least 1",
+            format!(
+                "body points must be 1 to {BODY_POINTS_MAX}, not {}",
+                c.body_points
+            ),
         ));
     }
-    if c.attacks == 0 {
+    if !(1..=ATTACKS_MAX).contains(&c.attacks) {
         return Err(err(
             file,
             format!("{at}.attacks"),
-            "attacks must be at least 1",
+            format!("attacks must be 1 to {ATTACKS_MAX}, not {}", c.attacks),
         ));
     }
-    for k in c.abilities.keys() {
+    for (field, n) in [
+        ("experience", c.experience),
+        ("defeated_body_points", c.defeated_body_points),
+    ] {
+        if n > EXPERIENCE_MAX {
+            return Err(err(
+                file,
+                format!("{at}.{field}"),
+                format!("{field} must be 0 to {EXPERIENCE_MAX}, not {n}"),
+            ));
+        }
+    }
+    for (k, &points) in &c.abilities {
         if !ABILITIES.contains(&k.as_str()) {
             return Err(err(
                 file,
                 format!("{at}.abilities.{k}"),
                 format!("unknown ability `{k}`: use spell, tactics or luck"),
+            ));
+        }
+        if points > ABILITY_MAX {
+            return Err(err(
+                file,
+                format!("{at}.abilities.{k}"),
+                format!("ability points must be 0 to {ABILITY_MAX}, not {points}"),
             ));
         }
     }
@@ -363,6 +404,16 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
                 file,
                 format!("{mat}.name"),
                 format!("`{}` appears twice", m.full_name()),
+            ));
+        }
+        if !(-MODIFIER_MAX..=MODIFIER_MAX).contains(&m.modifier) {
+            return Err(err(
+                file,
+                format!("{mat}.mod"),
+                format!(
+                    "a damage modifier is -{MODIFIER_MAX} to +{MODIFIER_MAX}, not {}",
+                    m.modifier
+                ),
             ));
         }
         if !pages.insert(m.page) {
@@ -430,11 +481,11 @@ fn validate_book(
         if p % 2 == 0 || !(1..=63).contains(&p) {
             return Err(err(file, pat, "pictures are odd parchments 1..63"));
         }
-        if matches!(pic.score, Some(s) if s < 0) {
+        if let Some(s) = pic.score.filter(|s| !(0..=SCORE_MAX).contains(s)) {
             return Err(err(
                 file,
                 format!("{pat}.score"),
-                "a score is never negative",
+                format!("a score printed on a picture is 0 to {SCORE_MAX}, not {s}"),
             ));
         }
         check_restriction(&pic.tell, pack, file, format!("{pat}.tell"))?;
@@ -444,6 +495,16 @@ fn validate_book(
                     file,
                     format!("{pat}.critical"),
                     "a critical burst needs a score on the same picture",
+                ));
+            }
+            if !(1..=CRITICAL_MAX).contains(&crit.threshold) {
+                return Err(err(
+                    file,
+                    format!("{pat}.critical.threshold"),
+                    format!(
+                        "a critical burst prints 1 to {CRITICAL_MAX}, not {}",
+                        crit.threshold
+                    ),
                 ));
             }
             check_restriction(

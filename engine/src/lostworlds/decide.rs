@@ -14,7 +14,8 @@ use super::actions::{
     Resolution, Seen, Turn,
 };
 use super::content::{
-    Book, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range, OPENING_PICTURE,
+    Book, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range, CRITICAL_MAX,
+    OPENING_PICTURE, SCORE_MAX,
 };
 use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
@@ -409,6 +410,16 @@ fn find_maneuver(
 }
 
 fn check_targets(state: &State, seat: Seat, targets: &[Seat]) -> Result<(), Rejection> {
+    if let Some((i, t)) = targets
+        .iter()
+        .enumerate()
+        .find(|(i, t)| targets[..*i].contains(t))
+    {
+        return reject(
+            "lostworlds.targets",
+            format!("`targets[{i}]` names seat {t} again: name each opponent once, in order of preference"),
+        );
+    }
     let foes = state.foes(seat);
     if let Some(t) = targets.iter().find(|t| !foes.contains(t)) {
         return reject(
@@ -465,14 +476,18 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     format!("{} has already chosen this exchange", state.seat_name(seat)),
                 );
             }
-            let hash = hash.trim().to_ascii_lowercase();
-            if hash.len() != 64 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            // Exactly 64 hex digits, nothing around them; upper-case digits
+            // name the same hash and are stored in lower case.
+            if hash.len() != 64 || !hash.bytes().all(|c| c.is_ascii_hexdigit()) {
                 return reject(
                     "lostworlds.commit",
-                    "a commitment is 64 hex digits: the SHA-256 of \"<page>:<salt>\"",
+                    "`hash` must be exactly 64 hex digits (no spaces): the SHA-256 of \"<page>:<salt>\"",
                 );
             }
-            Ok(vec![Fact::ManeuverCommitted { seat, hash }])
+            Ok(vec![Fact::ManeuverCommitted {
+                seat,
+                hash: hash.to_ascii_lowercase(),
+            }])
         }
         Action::Reveal {
             seat,
@@ -846,7 +861,7 @@ fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
     let fighting_seats = state.fighting_seats();
     let mut picks = BTreeMap::new();
     let mut seen = BTreeMap::new();
-    for mv in moves {
+    for (at, mv) in moves.iter().enumerate() {
         if mv.seat as usize >= state.seats.len() {
             return reject("lostworlds.seat", format!("there is no seat {}", mv.seat));
         }
@@ -866,6 +881,9 @@ fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
                 "full mode looks the pictures up in the books: leave out `seen`",
             );
         }
+        if state.books_mode == BooksMode::Record {
+            check_seen(state, at, mv)?;
+        }
         picks.insert(mv.seat, (idx, mv.targets.clone()));
         seen.insert(mv.seat, mv.seen.clone());
     }
@@ -880,6 +898,92 @@ fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
     }
     let seen = (state.books_mode == BooksMode::Record).then_some(&seen);
     resolve(state, &picks, seen)
+}
+
+/// Checks what one seat reported in record mode, entry by entry, before
+/// anything is read from it: every entry names an opponent the seat fights
+/// (it may leave `opponent` out only when there is one), no opponent is
+/// reported twice (the same again, or something else), and every number is
+/// one a book page can print. A rejection names the entry (`maneuvers[0].seen[1]`).
+fn check_seen(state: &State, at: usize, mv: &Move) -> Result<(), Rejection> {
+    let who = state.seat_name(mv.seat);
+    let foes = state.foes(mv.seat);
+    let bad = |message: String| reject("lostworlds.record", format!("record mode: {message}"));
+    let mut reported: BTreeMap<Seat, usize> = BTreeMap::new();
+    for (i, entry) in mv.seen.iter().enumerate() {
+        let field = format!("maneuvers[{at}].seen[{i}]");
+        let opponent = match entry.opponent {
+            Some(o) if foes.contains(&o) => o,
+            Some(o) => {
+                return bad(format!(
+                "`{field}.opponent` names seat {o}, who is not one of {who}'s opponents (seats {})",
+                foes.iter()
+                    .map(Seat::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            }
+            None if foes.len() == 1 => foes[0],
+            None => {
+                return bad(format!(
+                    "`{field}` must name its `opponent`: {who} fights several"
+                ))
+            }
+        };
+        if let Some(j) = reported.insert(opponent, i) {
+            let unnamed = |s: &Seen| Seen {
+                opponent: None,
+                ..s.clone()
+            };
+            let how = if unnamed(&mv.seen[j]) == unnamed(entry) {
+                "repeats"
+            } else {
+                "contradicts"
+            };
+            return bad(format!(
+                "`{field}` {how} `maneuvers[{at}].seen[{j}]`: {who}'s result against {} is reported once",
+                state.seat_name(opponent)
+            ));
+        }
+        if let Some(p) = entry
+            .picture
+            .filter(|p| p % 2 == 0 || !(1..=63).contains(p))
+        {
+            return bad(format!(
+                "`{field}.picture` is {p}, but pictures are odd pages 1 to 63"
+            ));
+        }
+        if entry.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            return bad(format!(
+                "`{field}.title` is blank: give the picture's title or leave it out"
+            ));
+        }
+        if let Some(score) = entry.score.filter(|s| !(0..=SCORE_MAX).contains(s)) {
+            return bad(format!(
+                "`{field}.score` is {score}, but a score printed on a picture is 0 to {SCORE_MAX}"
+            ));
+        }
+        if let Some(c) = &entry.critical {
+            if entry.score.is_none() {
+                return bad(format!(
+                    "`{field}.critical` needs the `score` printed beside it"
+                ));
+            }
+            if !(1..=CRITICAL_MAX).contains(&c.threshold) {
+                return bad(format!(
+                    "`{field}.critical.threshold` is {}, but a critical burst prints 1 to {CRITICAL_MAX}",
+                    c.threshold
+                ));
+            }
+            if let Err(e) = Restriction::parse(&c.restriction) {
+                return bad(format!("`{field}.critical.restriction`: {e}"));
+            }
+        }
+        if let Some(Err(e)) = entry.tell.as_deref().map(Restriction::parse) {
+            return bad(format!("`{field}.tell`: {e}"));
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- the exchange
@@ -989,24 +1093,7 @@ fn sighted(
     let picture = entry.picture.ok_or_else(|| need("picture"))?;
     let range = entry.range.ok_or_else(|| need("range"))?;
     let tell = entry.tell.clone().ok_or_else(|| need("tell"))?;
-    if picture % 2 == 0 || !(1..=63).contains(&picture) {
-        return reject(
-            "lostworlds.record",
-            format!("record mode: {who} saw picture {picture}, but pictures are odd pages 1..63"),
-        );
-    }
-    if matches!(entry.score, Some(s) if s < 0) {
-        return reject(
-            "lostworlds.record",
-            format!("record mode: {who}'s score cannot be negative"),
-        );
-    }
-    if entry.critical.is_some() && entry.score.is_none() {
-        return reject(
-            "lostworlds.record",
-            format!("record mode: {who}'s critical burst needs the `score` beside it"),
-        );
-    }
+    // `check_seen` has checked every number and text of the entry.
     // A title left out stays out: the story then names the picture by number only.
     let title = entry
         .title
@@ -1035,7 +1122,10 @@ fn resolve(
     picks: &BTreeMap<Seat, (usize, Vec<Seat>)>,
     seen: Option<&BTreeMap<Seat, Vec<Seen>>>,
 ) -> Result<Vec<Fact>, Rejection> {
-    let number = state.exchanges + 1;
+    let number = state
+        .exchanges
+        .checked_add(1)
+        .ok_or_else(|| overflow("the exchange count"))?;
     let maneuver = |s: Seat| &state.seat(s).fighter().sheet.maneuvers[picks[&s].0];
     let mut turns = Vec::new();
     for (&seat, (idx, _)) in picks {
@@ -1102,7 +1192,10 @@ fn resolve(
                         });
                     }
                 }
-                total = parts.iter().map(|p| p.value).sum();
+                total = parts
+                    .iter()
+                    .try_fold(0i32, |sum, p| sum.checked_add(p.value))
+                    .ok_or_else(|| overflow(&format!("{}'s damage sum", state.seat_name(a))))?;
             }
             let critical = match (&pic.critical, pic.score) {
                 (Some(c), Some(_)) if total >= c.threshold => Some(CriticalHit {
@@ -1155,12 +1248,13 @@ fn resolve(
     let mut falls = Vec::new();
     for &d in picks.keys() {
         let st = state.seat(d);
-        let taken: i32 = blows
+        let hurt = || overflow(&format!("{}'s body points", state.seat_name(d)));
+        let taken = blows
             .iter()
             .filter(|b| b.defender == d && b.landed)
-            .map(|b| b.damage)
-            .sum();
-        let body = st.fighter().body - taken;
+            .try_fold(0i32, |sum, b| sum.checked_add(b.damage))
+            .ok_or_else(hurt)?;
+        let body = st.fighter().body.checked_sub(taken).ok_or_else(hurt)?;
         if taken > 0 && body <= 0 {
             let victors = blows
                 .iter()
@@ -1209,7 +1303,7 @@ fn resolve(
         escapes_failed,
     };
     let mut facts = vec![];
-    let end = fight_end(state, &resolution);
+    let end = fight_end(state, &resolution)?;
     facts.push(Fact::ExchangeResolved(resolution));
     if let Some(end) = end {
         facts.push(end);
@@ -1217,8 +1311,17 @@ fn resolve(
     Ok(facts)
 }
 
+/// A rejection for a sum that would not fit: never reached with a pack and
+/// reports within their limits, but a sum is never allowed to wrap.
+fn overflow(what: &str) -> Rejection {
+    Rejection::new(
+        "lostworlds.overflow",
+        format!("{what} would overflow: a number in play is beyond what a book can print"),
+    )
+}
+
 /// Whether the fight ends after `r`, and with what experience.
-fn fight_end(state: &State, r: &Resolution) -> Option<Fact> {
+fn fight_end(state: &State, r: &Resolution) -> Result<Option<Fact>, Rejection> {
     let status = |s: Seat| {
         if r.falls.iter().any(|f| f.seat == s) {
             SeatStatus::Down
@@ -1270,7 +1373,7 @@ fn fight_end(state: &State, r: &Resolution) -> Option<Fact> {
             victors: vec![],
         }
     } else {
-        return None;
+        return Ok(None);
     };
     // Experience: the fallen's maximum body points to whoever landed damage
     // on them in the exchange they fell; the dead gain nothing.
@@ -1283,24 +1386,32 @@ fn fight_end(state: &State, r: &Resolution) -> Option<Fact> {
                 .chain(&state.falls)
                 .any(|f| f.seat == s && f.member == mi && f.condition == Condition::Dead);
             if !dead {
-                *points.entry((s, mi)).or_default() += fall.max_body.max(0) as u32;
+                let p = points.entry((s, mi)).or_default();
+                *p = p
+                    .checked_add(fall.max_body.max(0) as u32)
+                    .ok_or_else(|| overflow("experience"))?;
             }
         }
     }
     let awards = points
         .into_iter()
         .map(|((seat, member), points)| {
-            let before = state.seat(seat).party[member].sheet.defeated_body_points;
-            Award {
+            let sheet = &state.seat(seat).party[member].sheet;
+            let before = sheet.defeated_body_points;
+            let after = before
+                .checked_add(points)
+                .filter(|_| sheet.experience.checked_add(points).is_some())
+                .ok_or_else(|| overflow("experience"))?;
+            Ok(Award {
                 seat,
                 member,
                 points,
-                advancements: (before + points) / BODY_POINTS_PER_ADVANCEMENT
+                advancements: after / BODY_POINTS_PER_ADVANCEMENT
                     - before / BODY_POINTS_PER_ADVANCEMENT,
-            }
+            })
         })
-        .collect();
-    Some(Fact::FightEnded { outcome, awards })
+        .collect::<Result<_, Rejection>>()?;
+    Ok(Some(Fact::FightEnded { outcome, awards }))
 }
 
 // ---------------------------------------------------------------- legal

@@ -69,6 +69,26 @@
 //!   at once. In `books=record` mode only `exchange` is used and each seat
 //!   reports, per opponent, the picture, range, tell, and score and critical
 //!   burst when printed.
+//! - **What a page can print.** Every number the table reports, or a pack
+//!   holds, is one a book or sheet can print, and anything else is refused
+//!   with the field and the limit named rather than summed: a score is 0 to
+//!   20 (the sample books print 1 to 5), a critical burst 1 to 30 (samples:
+//!   4 to 8), a bonus or penalty read aloud 1 to 9 in plain digits with one
+//!   sign at most ("Add +2", "Subtract -2"; the samples read 2), a sheet's
+//!   modifier -20 to +20 (samples: -6 to +3), height 1 to 20, body points 1
+//!   to 100, attacks 1 to 9, ability points 0 to 99, experience and defeated
+//!   body points carried in 0 to 1,000,000. Every sum (damage, body points,
+//!   experience) is checked besides, so nothing in play ever wraps.
+//! - **Record mode reports.** Each `seen` entry of a seat names an opponent
+//!   the seat fights (it may leave `opponent` out only with one opponent),
+//!   and each opponent is reported exactly once: a second entry for the same
+//!   opponent is refused, whether it repeats the first or contradicts it,
+//!   naming the entry (`maneuvers[0].seen[1]`). A `title` given is not
+//!   blank; tells and criticals are read (and refused, naming the entry)
+//!   before the exchange is resolved.
+//! - **Written exactly.** A commitment is exactly 64 hex digits with nothing
+//!   around them (upper-case digits are the same hash, stored in lower
+//!   case); `targets` names each opponent once.
 //! - **Secrets.** A maneuver chosen (`choose`) or revealed (`reveal`) before
 //!   the exchange resolves is known only to its seat and the owner: other
 //!   seats and the public read that the seat has chosen or broken its seal,

@@ -294,7 +294,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                     .entry(b.defender)
                     .or_insert_with(|| state.seat(b.defender).fighter().body);
                 if b.landed {
-                    *left -= b.damage;
+                    *left = left.saturating_sub(b.damage);
                 }
                 lines.extend(blow_lines(state, b, *left));
             }
@@ -327,12 +327,12 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                 lines.push(format!(
                     "{who} gains {} experience (now {}).",
                     a.points,
-                    f.sheet.experience + a.points
+                    f.sheet.experience.saturating_add(a.points)
                 ));
                 if a.advancements > 0 {
                     lines.push(format!(
                         "{who} has now defeated {} body points of opponents: {} advancement{} to spend.",
-                        f.sheet.defeated_body_points + a.points,
+                        f.sheet.defeated_body_points.saturating_add(a.points),
                         a.advancements,
                         if a.advancements == 1 { "" } else { "s" }
                     ));
@@ -347,9 +347,9 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         } => {
             let f = &state.seat(*seat).party[*member];
             let now = if category == "body" {
-                f.sheet.body_points + 1
+                i64::from(f.sheet.body_points) + 1
             } else {
-                f.sheet.abilities.get(category).copied().unwrap_or(0) as i32 + 1
+                i64::from(f.sheet.abilities.get(category).copied().unwrap_or(0)) + 1
             };
             vec![format!(
                 "{} advances: {category} rises to {now}.",
@@ -368,7 +368,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                 "{} trains {}: its modifier rises to {} for {cost} experience ({} left).",
                 state.fighter_name(*seat, *member),
                 m.full_name(),
-                signed(m.modifier + 1),
+                signed(m.modifier.saturating_add(1)),
                 f.sheet.experience.saturating_sub(*cost)
             )]
         }
@@ -395,7 +395,7 @@ fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
 
 pub fn chapter(state: &State) -> String {
     match state.phase {
-        Phase::Fighting => format!("Exchange {}", state.exchanges + 1),
+        Phase::Fighting => format!("Exchange {}", u64::from(state.exchanges) + 1),
         _ => "After the fight".into(),
     }
 }

@@ -3,7 +3,9 @@
 //! - `books=full|record`: `full` (default) looks every page up in the pack's
 //!   books; `record` trusts the table, whose exchanges carry what each fighter saw.
 //! - `characters=nowa,brakka`: the character of each seat in order; `+` makes a
-//!   party (`nowa+brakka,brakka`). `seat0=nowa`, `seat1=...` set one seat.
+//!   party (`nowa+brakka,brakka`). `seat0=nowa`, `seat1=...` set one seat
+//!   (the number in plain digits: `seat01` or `seat+1` is refused, since it
+//!   would name a seat a second time).
 //!   Unset seats play Nowa (seat 0) or the pack's sample opponent.
 //! - `exchange_limit=200`: after this many exchanges the fight is a draw, so
 //!   every fight ends.
@@ -112,7 +114,13 @@ impl Options {
                     };
                 }
                 seat if seat.starts_with("seat") => {
-                    let n: Seat = seat["seat".len()..].parse().map_err(|_| {
+                    // Plain digits only: `seat01` or `seat+1` would name seat 1
+                    // a second time, and one of the two would silently win.
+                    let digits = &seat["seat".len()..];
+                    let plain = !digits.is_empty()
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                        && (digits == "0" || !digits.starts_with('0'));
+                    let n: Seat = digits.parse().ok().filter(|_| plain).ok_or_else(|| {
                         format!("option `{seat}`: name a seat by number, as in seat0 or seat1")
                     })?;
                     // A seat named on its own wins over the `characters` list.
@@ -170,6 +178,11 @@ mod tests {
         assert!(read(json!({"seatx": "nowa"}))
             .unwrap_err()
             .contains("seat0"));
+        for loose in ["seat01", "seat+1", "seat 1", "seat"] {
+            assert!(read(json!({ loose: "nowa" }))
+                .unwrap_err()
+                .contains("seat0"));
+        }
         assert!(read(json!({"seat1": "nowa+"}))
             .unwrap_err()
             .contains("empty character"));

@@ -386,8 +386,10 @@ fn parse_clause(s: &str) -> Result<Clause, String> {
         _ => {}
     }
     if let Some(rest) = s.strip_prefix("add ") {
-        let (amount, rest) =
-            number(rest).ok_or_else(|| format!("`add` needs an amount such as +2 in `{s}`"))?;
+        if rest.trim().is_empty() {
+            return Err(format!("`add` needs an amount such as +2 in `{s}`"));
+        }
+        let (amount, rest) = number(rest, s)?;
         let rest = rest.trim();
         if rest == "if you score next turn" || rest == "if you score" {
             return Ok(Clause::Bonus {
@@ -412,8 +414,10 @@ fn parse_clause(s: &str) -> Result<Clause, String> {
         return Err(format!("unknown bonus wording `{s}`"));
     }
     if let Some(rest) = s.strip_prefix("subtract ") {
-        let (amount, rest) =
-            number(rest).ok_or_else(|| format!("`subtract` needs an amount such as 2 in `{s}`"))?;
+        if rest.trim().is_empty() {
+            return Err(format!("`subtract` needs an amount such as 2 in `{s}`"));
+        }
+        let (amount, rest) = number(rest, s)?;
         let (rest, except) = take_except(rest)?;
         let words: String = rest
             .replace(',', " ")
@@ -479,12 +483,33 @@ fn parse_clause(s: &str) -> Result<Clause, String> {
     })
 }
 
-/// "+2 ...", "-2 ...", "2 ..." -> (2, "..."), sign kept.
-fn number(s: &str) -> Option<(i32, &str)> {
+/// The largest bonus or penalty a restriction may read: an amount is a
+/// small number read aloud ("Add +2", "Subtract -2" in the sample books).
+pub const AMOUNT_MAX: i32 = 9;
+
+/// "+2 ...", "-2 ...", "2 ..." -> (2, "..."), sign kept. The amount is one
+/// sign at most and 1 to [`AMOUNT_MAX`] in plain digits; anything else is an
+/// error naming the limit.
+fn number<'a>(s: &'a str, clause: &str) -> Result<(i32, &'a str), String> {
     let s = s.trim_start();
     let end = s.find(' ').unwrap_or(s.len());
-    let n: i32 = s[..end].trim_start_matches('+').parse().ok()?;
-    Some((n, &s[end..]))
+    let word = &s[..end];
+    let (negative, digits) = match word.as_bytes().first() {
+        Some(b'+') => (false, &word[1..]),
+        Some(b'-') => (true, &word[1..]),
+        _ => (false, word),
+    };
+    let plain =
+        !digits.is_empty() && digits.len() <= 2 && digits.bytes().all(|b| b.is_ascii_digit());
+    let n: i32 = match digits.parse() {
+        Ok(n) if plain && (1..=AMOUNT_MAX).contains(&n) => n,
+        _ => {
+            return Err(format!(
+                "the amount `{word}` in `{clause}` is not a whole number from 1 to {AMOUNT_MAX}"
+            ))
+        }
+    };
+    Ok((if negative { -n } else { n }, &s[end..]))
 }
 
 /// Pulls "(except <list>)" out of a clause body.

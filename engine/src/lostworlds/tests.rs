@@ -1340,3 +1340,273 @@ fn a_seat_is_not_told_why_a_broken_pack_cannot_resolve_its_exchange() {
     assert_eq!(owner.rule, "lostworlds.book");
     assert!(owner.message.contains("page 56"), "{}", owner.message);
 }
+
+// ---------------------------------------------------------------- what the table reports
+
+/// A record-mode fight of Ash (seat 0) against `foes` Bryns, through `Game`.
+fn record_game(foes: usize) -> Game {
+    let characters = std::iter::once("ash")
+        .chain(std::iter::repeat_n("bryn", foes))
+        .collect::<Vec<_>>()
+        .join(",");
+    let created = GameCreated {
+        kind: "lostworlds".into(),
+        players: ["Ada", "Bo", "Cy", "Dee"][..=foes]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        seed: 1,
+        dice: DiceMode::Digital,
+        options: BTreeMap::from([
+            ("characters".to_string(), json!(characters)),
+            ("books".to_string(), json!("record")),
+        ]),
+        pack: serde_json::to_value(mini_pack()).unwrap(),
+        public: false,
+    };
+    Game::start(&created).unwrap()
+}
+
+/// A recorded exchange: Ash on `page` seeing `ash`, Bryn on `bryn_page` seeing `bryn`.
+fn recorded(page: u32, ash: Value, bryn_page: u32, bryn: Value) -> Value {
+    json!({"type": "exchange", "maneuvers": [
+        {"seat": 0, "page": page, "seen": [ash]},
+        {"seat": 1, "page": bryn_page, "seen": [bryn]}]})
+}
+
+fn quiet() -> Value {
+    json!({"picture": 5, "range": "close", "tell": "No restrictions next turn"})
+}
+
+fn refusal(game: &Game, action: Value) -> Rejection {
+    game.decide(None, &action)
+        .map(|_| panic!("{action} was accepted"))
+        .unwrap_err()
+}
+
+#[test]
+fn record_mode_refuses_numbers_no_book_page_prints_instead_of_wrapping() {
+    let game = record_game(1);
+    let huge = [
+        (
+            json!({"picture": 23, "range": "close", "score": 2147483647, "tell": "No restrictions next turn"}),
+            "`maneuvers[0].seen[0].score` is 2147483647, but a score printed on a picture is 0 to 20",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "score": -1, "tell": "No restrictions next turn"}),
+            "`maneuvers[0].seen[0].score` is -1",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "score": 4, "critical": {"threshold": 2147483647, "restriction": "Do no Red next turn"}, "tell": "No restrictions next turn"}),
+            "`maneuvers[0].seen[0].critical.threshold` is 2147483647, but a critical burst prints 1 to 30",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "score": 4, "critical": {"threshold": 5, "restriction": "Subtract 2147483647 from all scores, cumulative, for the rest of the combat"}, "tell": "No restrictions next turn"}),
+            "`maneuvers[0].seen[0].critical.restriction`",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "tell": "Subtract 2147483647 from all scores, cumulative, for the rest of the combat"}),
+            "`maneuvers[0].seen[0].tell`: cannot read the restriction",
+        ),
+        (
+            // Its absolute value does not even exist as an i32.
+            json!({"picture": 23, "range": "close", "tell": "Subtract -2147483648 from all scores, cumulative, for the rest of the combat"}),
+            "not a whole number from 1 to 9",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "tell": "Add +2147483647 if you score next turn"}),
+            "the amount `+2147483647` in `add +2147483647 if you score next turn` is not a whole number from 1 to 9",
+        ),
+        (
+            json!({"picture": 23, "range": "close", "tell": "Add ++2 if you score next turn"}),
+            "`++2`",
+        ),
+        (
+            json!({"picture": 64, "range": "close", "tell": "No restrictions next turn"}),
+            "`maneuvers[0].seen[0].picture` is 64",
+        ),
+    ];
+    for (ash, words) in huge {
+        let e = refusal(&game, recorded(52, ash.clone(), 50, quiet()));
+        assert_eq!(e.rule, "lostworlds.record", "{ash}: {}", e.message);
+        assert!(e.message.contains(words), "{ash}: {}", e.message);
+    }
+    // The largest score a page prints is taken as it is.
+    let top =
+        json!({"picture": 23, "range": "close", "score": 20, "tell": "No restrictions next turn"});
+    game.decide(None, &recorded(52, top, 50, quiet())).unwrap();
+
+    // Penalties read aloud add up exactly: two "Subtract 9" then a top score
+    // of 20 with Bash (+3, +1 for height) is 20 + 3 + 1 - 9 - 9 = 6.
+    let mut game = game;
+    let nine = json!({"picture": 5, "range": "close", "tell": "Subtract 9 from all scores, cumulative, for the rest of the combat"});
+    step(&mut game, None, recorded(52, quiet(), 50, nine.clone()));
+    step(&mut game, None, recorded(36, quiet(), 26, nine));
+    let hit =
+        json!({"picture": 23, "range": "close", "score": 20, "tell": "No restrictions next turn"});
+    let d = game.decide(None, &recorded(36, hit, 26, quiet())).unwrap();
+    let told = d.narration.join("\n");
+    assert!(told.contains("penalty -9 + penalty -9 = 6"), "{told}");
+    assert_eq!(d.body.facts[0]["blows"][0]["damage"], 6);
+
+    // A pack is held to the same limits, naming the field.
+    for (edit, path) in [
+        (json!(2147483647), "characters[0].maneuvers[0].mod"),
+        (json!(-21), "characters[0].maneuvers[0].mod"),
+    ] {
+        let mut pack = serde_json::to_value(mini_pack()).unwrap();
+        pack["characters"][0]["maneuvers"][0]["mod"] = edit;
+        let created = GameCreated {
+            pack,
+            ..record_game(1).created().clone()
+        };
+        let e = Game::start(&created).unwrap_err().to_string();
+        assert!(e.contains(path) && e.contains("-20 to +20"), "{e}");
+    }
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "bryn", 23, |p| p.score = Some(21));
+    let e = content::validate(&pack, "p.json").unwrap_err();
+    assert_eq!(e.path, "books[1].pictures.23.score");
+    assert!(e.message.contains("0 to 20"), "{}", e.message);
+    let mut pack = mini_pack();
+    pack.characters[0].body_points = i32::MAX;
+    assert_eq!(
+        content::validate(&pack, "p.json").unwrap_err().path,
+        "characters[0].body_points"
+    );
+    let mut pack = mini_pack();
+    pack.characters[1].experience = u32::MAX;
+    assert_eq!(
+        content::validate(&pack, "p.json").unwrap_err().path,
+        "characters[1].experience"
+    );
+}
+
+#[test]
+fn record_mode_refuses_duplicate_contradictory_and_unknown_seen_entries() {
+    let game = record_game(1);
+    let saw =
+        json!({"opponent": 1, "picture": 23, "range": "close", "tell": "Do no Red next turn"});
+    let other =
+        json!({"picture": 25, "range": "close", "score": 4, "tell": "No restrictions next turn"});
+    let cases = [
+        (
+            json!([saw, saw]),
+            "`maneuvers[0].seen[1]` repeats `maneuvers[0].seen[0]`",
+        ),
+        (
+            // The second entry, with no opponent named, is Bryn's again.
+            json!([saw, other]),
+            "`maneuvers[0].seen[1]` contradicts `maneuvers[0].seen[0]`: Ash's result against Bryn is reported once",
+        ),
+        (
+            json!([{"opponent": 3, "picture": 23, "range": "close", "tell": "Do no Red next turn"}]),
+            "`maneuvers[0].seen[0].opponent` names seat 3, who is not one of Ash's opponents (seats 1)",
+        ),
+        (
+            json!([{"opponent": 0, "picture": 23, "range": "close", "tell": "Do no Red next turn"}]),
+            "`maneuvers[0].seen[0].opponent` names seat 0",
+        ),
+        (
+            json!([{"picture": 23, "title": "  ", "range": "close", "tell": "Do no Red next turn"}]),
+            "`maneuvers[0].seen[0].title` is blank",
+        ),
+    ];
+    for (seen, words) in cases {
+        let action = json!({"type": "exchange", "maneuvers": [
+            {"seat": 0, "page": 52, "seen": seen},
+            {"seat": 1, "page": 50, "seen": [quiet()]}]});
+        let e = refusal(&game, action);
+        assert_eq!(e.rule, "lostworlds.record");
+        assert!(e.message.contains(words), "{}", e.message);
+    }
+    // One entry per opponent is what a seat reports.
+    let mut ok = game.clone();
+    step(&mut ok, None, recorded(52, saw, 50, quiet()));
+
+    // Against two opponents every entry names its own.
+    let game = record_game(2);
+    let bryn = |o: u32| json!({"opponent": o, "picture": 5, "range": "close", "tell": "No restrictions next turn"});
+    let unnamed = json!({"picture": 5, "range": "close", "tell": "No restrictions next turn"});
+    let action = |ash: Value| {
+        json!({"type": "exchange", "maneuvers": [
+            {"seat": 0, "page": 52, "seen": ash},
+            {"seat": 1, "page": 50, "seen": [bryn(0)]},
+            {"seat": 2, "page": 50, "seen": [bryn(0)]}]})
+    };
+    let e = refusal(&game, action(json!([bryn(1), unnamed])));
+    assert!(
+        e.message
+            .contains("`maneuvers[0].seen[1]` must name its `opponent`: Ash fights several"),
+        "{}",
+        e.message
+    );
+    let e = refusal(&game, action(json!([bryn(2), bryn(1), bryn(2)])));
+    assert!(
+        e.message
+            .contains("`maneuvers[0].seen[2]` repeats `maneuvers[0].seen[0]`"),
+        "{}",
+        e.message
+    );
+    game.decide(None, &action(json!([bryn(2), bryn(1)])))
+        .unwrap();
+}
+
+#[test]
+fn a_commitment_or_targets_written_loosely_are_refused_not_trimmed() {
+    let game = duel_game("full");
+    let hash = commitment(52, "salt");
+    for loose in [
+        format!(" {hash}"),
+        format!("{hash}\u{20}"),
+        hash[1..].to_string(),
+    ] {
+        let e = game
+            .decide(Some(0), &json!({"type": "commit", "hash": loose}))
+            .unwrap_err();
+        assert_eq!(e.rule, "lostworlds.commit", "{loose:?}");
+        assert!(e.message.contains("exactly 64 hex digits"), "{}", e.message);
+    }
+    // Upper-case hex names the same hash; it is stored in lower case.
+    let d = game
+        .decide(
+            Some(0),
+            &json!({"type": "commit", "hash": hash.to_uppercase()}),
+        )
+        .unwrap();
+    assert_eq!(d.body.facts[0]["hash"], json!(hash));
+
+    // Each opponent is named once in `targets`.
+    let three = record_game(2);
+    let e = three
+        .decide(
+            None,
+            &json!({"type": "exchange", "maneuvers": [
+                {"seat": 0, "page": 52, "targets": [1, 1], "seen": []},
+                {"seat": 1, "page": 50}, {"seat": 2, "page": 50}]}),
+        )
+        .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.targets");
+    assert!(
+        e.message.contains("`targets[1]` names seat 1 again"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_seat_option_written_loosely_is_refused_not_silently_overridden() {
+    // `seat01` and `seat1` both named seat 1; the later key won.
+    let created = GameCreated {
+        options: BTreeMap::from([
+            ("seat01".to_string(), json!("ash")),
+            ("seat1".to_string(), json!("bryn")),
+        ]),
+        ..duel_game("full").created().clone()
+    };
+    let e = Game::start(&created).unwrap_err().to_string();
+    assert!(
+        e.contains("option `seat01`: name a seat by number, as in seat0 or seat1"),
+        "{e}"
+    );
+}

@@ -335,25 +335,40 @@ impl fmt::Display for Space {
     }
 }
 
+/// A number as the board writes it: plain ASCII digits, no sign, no
+/// leading zero (but `0` itself), and small enough to name a place.
+fn index(s: &str) -> Option<u32> {
+    let plain = (1..=4).contains(&s.len())
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'));
+    plain.then(|| s.parse().ok()).flatten()
+}
+
+/// `<prefix><n>.<n>` exactly as [`fmt::Display`] writes it, nothing around it.
 fn pair(s: &str, prefix: char, what: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("`{s}` is not a {what} (write {prefix}<n>.<n>, as in {prefix}1.2)");
+    let bad = || {
+        format!(
+            "`{s}` is not a {what}: write {prefix}<n>.<n> with plain numbers, as in {prefix}1.2 (no spaces, signs or leading zeros)"
+        )
+    };
     let rest = s.strip_prefix(prefix).ok_or_else(bad)?;
     let (a, b) = rest.split_once('.').ok_or_else(bad)?;
-    Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
+    Ok((index(a).ok_or_else(bad)?, index(b).ok_or_else(bad)?))
 }
 
 impl FromStr for Post {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (r, c) = pair(s.trim(), 'p', "lamp post")?;
+        let (r, c) = pair(s, 'p', "lamp post")?;
         Ok(Post { r, c })
     }
 }
 
+/// Reads exactly the names [`fmt::Display`] writes (`lair`, `prison`,
+/// `h1.2`, `v0.3`, `s4.7`): no spaces around them, no sign, no leading zero.
 impl FromStr for Space {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim();
         match s.chars().next() {
             _ if s == "lair" => Ok(Space::Lair),
             _ if s == "prison" => Ok(Space::Prison),

@@ -20,6 +20,11 @@ pub const ROOFTOPS_PER_BLOCK: usize = 7;
 pub const SMALL_ORDINARY: usize = 7;
 /// Ordinary blocks on a 3x4 board (the Lair and the Prison make 12).
 pub const LARGE_ORDINARY: usize = 10;
+/// The most a treasure card may be worth: $1,500 is the 15 Fame and Fortune
+/// that win at once, so no card needs more (the sample's are $100 to $400).
+pub const TREASURE_MAX: u32 = 1500;
+/// The equipment cards the box holds; a deck has at most this many.
+pub const EQUIPMENT_CARDS: u64 = 24;
 
 /// A block piece that is not made of rooftops and alleys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,14 +210,22 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         ));
     }
 
-    let mut white = 0;
-    let mut all = 0;
+    // Summed as u64: a count read from the pack may be any u32.
+    let mut white: u64 = 0;
+    let mut all: u64 = 0;
     let mut kinds: Vec<(&str, Option<u32>, Option<RooftopEvent>)> = Vec::new();
     for (i, c) in pack.rooftop_cards.iter().enumerate() {
         let at = |field: &str| format!("rooftop_cards[{i}].{field}");
         match (c.value, c.event) {
             (Some(0), None) => {
                 return Err(err(file, at("value"), "a treasure is worth at least $1"))
+            }
+            (Some(v), None) if v > TREASURE_MAX => {
+                return Err(err(
+                    file,
+                    at("value"),
+                    format!("a treasure is worth $100 to ${TREASURE_MAX}, not ${v}"),
+                ))
             }
             (Some(v), None) if v % 100 != 0 => {
                 return Err(err(
@@ -242,12 +255,12 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             Some(_) => {}
             None => kinds.push((&c.name, c.value, c.event)),
         }
-        all += c.count as usize;
+        all += u64::from(c.count);
         if c.edge == Edge::White {
-            white += c.count as usize;
+            white += u64::from(c.count);
         }
     }
-    if white != ROOFTOPS_PER_BLOCK * SMALL_ORDINARY {
+    if white != (ROOFTOPS_PER_BLOCK * SMALL_ORDINARY) as u64 {
         return Err(err(
             file,
             "rooftop_cards".into(),
@@ -257,7 +270,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             ),
         ));
     }
-    if all != ROOFTOPS_PER_BLOCK * LARGE_ORDINARY {
+    if all != (ROOFTOPS_PER_BLOCK * LARGE_ORDINARY) as u64 {
         return Err(err(
             file,
             "rooftop_cards".into(),
@@ -317,11 +330,19 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             ));
         }
     }
-    if pack.equipment.iter().map(|i| i.count).sum::<u32>() < 3 {
+    let deck: u64 = pack.equipment.iter().map(|i| u64::from(i.count)).sum();
+    if deck < 3 {
         return Err(err(
             file,
             "equipment".into(),
             "the deck needs at least three cards for the first offer",
+        ));
+    }
+    if deck > EQUIPMENT_CARDS {
+        return Err(err(
+            file,
+            "equipment".into(),
+            format!("the box holds {EQUIPMENT_CARDS} equipment cards, not {deck}"),
         ));
     }
     Ok(())

@@ -812,6 +812,14 @@ fn take_action(
             spend(out, seat);
             // A tie goes to the thief being robbed.
             let won = a > d;
+            if !won && took.is_some() {
+                // Physical dice only (digital refused `took` above): the
+                // rolls are the table's own, so this tells nothing hidden.
+                return reject(
+                    "ludovia.no_draw",
+                    "`took` names the card taken, but the steal failed: leave it out",
+                );
+            }
             let card = if won {
                 let mut hand = out.s.thief(target).hand.clone();
                 hand.sort();
@@ -909,9 +917,14 @@ fn take_action(
                 return reject("ludovia.cash_in_nothing", "there is no treasure to cash in");
             }
             check_subset(&hand, &cards, "ludovia.not_carried")?;
-            let dollars: u32 = cards.iter().map(|c| out.s.value(c)).sum();
+            let dollars = out.s.sum_value(&cards).ok_or_else(overflow)?;
             let points = dollars / 100;
-            let fame = out.s.thief(seat).fame + points;
+            let fame = out
+                .s
+                .thief(seat)
+                .fame
+                .checked_add(points)
+                .ok_or_else(overflow)?;
             spend(out, seat);
             out.push(Fact::FameGained {
                 seat,
@@ -1029,6 +1042,15 @@ fn opposed(
         0
     };
     Ok([a + bonus, d])
+}
+
+/// A sum that would not fit: never reached with a pack within its limits
+/// (see [`super::content::TREASURE_MAX`]), but a sum is never allowed to wrap.
+fn overflow() -> Rejection {
+    Rejection::new(
+        "ludovia.overflow",
+        "the treasure's worth would overflow: a card is worth more than a box can print",
+    )
 }
 
 fn check_subset(hand: &[String], cards: &[String], rule: &str) -> Result<(), Rejection> {
@@ -1256,7 +1278,7 @@ fn buy(
         );
     }
     check_subset(&out.s.thief(seat).hand, pay, "ludovia.not_carried")?;
-    let paid: u32 = pay.iter().map(|c| out.s.value(c)).sum();
+    let paid = out.s.sum_value(pay).ok_or_else(overflow)?;
     let cost = out.s.items[item].cost;
     if paid < cost {
         return reject(
@@ -1380,7 +1402,7 @@ fn end_turn(out: &mut Out, seat: Seat) {
     }
     let next = out.s.next_seat(seat);
     let round = if next == out.s.order[0] {
-        out.s.round + 1
+        out.s.round.saturating_add(1)
     } else {
         out.s.round
     };
@@ -1670,7 +1692,7 @@ fn turn_actions(state: &State, me: Seat, physical: bool) -> Vec<Legal<Action>> {
             }
             let cost = state.items[&item].cost;
             for pay in &payments {
-                if pay.iter().map(|c| state.value(c)).sum::<u32>() >= cost {
+                if state.sum_value(pay).is_some_and(|v| v >= cost) {
                     out.push(need(
                         Action::Buy {
                             item: item.clone(),

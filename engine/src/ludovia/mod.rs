@@ -76,6 +76,16 @@
 //!   rooftop card still face down". With digital dice a named `took` or
 //!   `found` is refused before any die is cast, so the refusal cannot tell
 //!   what the dice would have done. After the game, everyone sees everything.
+//! - **Written forms.** Spaces and lamp posts are read exactly as they are
+//!   written (`lair`, `prison`, `h1.2`, `v0.3`, `s4.7`, `p1.2`): plain ASCII
+//!   digits without sign or leading zero, nothing around them. `v2.0\t`,
+//!   `v2.0000`, `v+2.0` are refused with the accepted form.
+//! - **What a box holds.** A treasure card is worth $100 to $1,500 in whole
+//!   hundreds ($1,500 is the 15 Fame and Fortune that win outright; the
+//!   sample's are $100 to $400) and the equipment deck has at most the 24
+//!   cards of the box, so no hand's worth or Fame and Fortune can wrap; the
+//!   sums are checked besides. A `took` named for a steal that failed is
+//!   refused, not dropped.
 //! - **End.** 15 Fame and Fortune wins at once. When the last rooftop is robbed
 //!   and its event settled, the night ends: most Fame and Fortune, then most
 //!   treasure carried, else shared Great Thieves. As a safeguard so random play

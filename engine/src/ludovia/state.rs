@@ -256,8 +256,15 @@ impl State {
         }
     }
 
+    /// The worth of `cards` in dollars; `None` if it would overflow.
+    pub fn sum_value(&self, cards: &[String]) -> Option<u32> {
+        cards
+            .iter()
+            .try_fold(0u32, |sum, c| sum.checked_add(self.value(c)))
+    }
+
     pub fn hand_value(&self, seat: Seat) -> u32 {
-        self.thief(seat).hand.iter().map(|c| self.value(c)).sum()
+        self.sum_value(&self.thief(seat).hand).unwrap_or(u32::MAX)
     }
 
     /// Every street some policeman watches.

@@ -1534,3 +1534,104 @@ fn digital_dice_refuse_a_named_card_before_drawing_it() {
         assert_eq!(e.rule, "dice.digital");
     }
 }
+
+#[test]
+fn spaces_and_lamp_posts_are_read_only_in_their_written_form() {
+    let game = Game::start(&created(3, 1, DiceMode::Digital)).unwrap();
+    // Before, `v2.0\t` and `v2.0000` were read as v2.0.
+    for bad in [
+        "v2.0\t", "v2.0000", "v02.0", "v+2.0", " v2.0", "v2.0 ", "v2. 0", "v2.", "v.0", "s4.7.1",
+        "lair ", " prison", "LAIR", "s٣.1", "h1.99999",
+    ] {
+        let e = game
+            .decide(None, &json!({"type": "move", "to": bad}))
+            .unwrap_err();
+        assert!(
+            e.message.contains(&format!("`{bad}` is not a"))
+                && (e.message.contains("plain numbers, as in")
+                    || e.message
+                        .contains("use lair, prison, a street (h1.2, v0.3)")),
+            "{bad:?}: {}",
+            e.message
+        );
+    }
+    for bad in ["p1.1 ", "p01.1", "p1.+1"] {
+        let e = game
+            .decide(
+                None,
+                &json!({"type": "place_policeman", "at": bad, "facing": "east"}),
+            )
+            .unwrap_err();
+        assert!(
+            e.message.contains(&format!(
+                "`{bad}` is not a lamp post: write p<n>.<n> with plain numbers, as in p1.2 (no spaces, signs or leading zeros)"
+            )),
+            "{bad:?}: {}",
+            e.message
+        );
+    }
+    // The written forms read: the action is refused by the rules, not the reader.
+    for good in ["v2.0", "h0.0", "s4.7", "lair", "prison", "s10.11"] {
+        let e = game
+            .decide(None, &json!({"type": "move", "to": good}))
+            .unwrap_err();
+        assert_eq!(e.rule, "ludovia.order_first", "{good}: {}", e.message);
+    }
+}
+
+#[test]
+fn treasure_worth_and_deck_size_are_held_to_what_a_box_holds() {
+    // A worth beyond any card would wrap the sums of a hand.
+    let mut pack = Ludovia::default_pack();
+    pack["rooftop_cards"][0]["value"] = json!(4_294_967_200u32);
+    let e = Game::start(&GameCreated {
+        pack,
+        ..created(3, 1, DiceMode::Digital)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("rooftop_cards[0].value") && e.contains("$100 to $1500"),
+        "{e}"
+    );
+    let mut pack = Ludovia::default_pack();
+    pack["equipment"][0]["count"] = json!(u32::MAX);
+    let e = Game::start(&GameCreated {
+        pack,
+        ..created(3, 1, DiceMode::Digital)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("the box holds 24 equipment cards"), "{e}");
+    let mut pack = Ludovia::default_pack();
+    pack["rooftop_cards"][0]["count"] = json!(u32::MAX);
+    let e = Game::start(&GameCreated {
+        pack,
+        ..created(3, 1, DiceMode::Digital)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("rooftop_cards"), "{e}");
+}
+
+#[test]
+fn a_card_named_as_taken_by_a_failed_steal_is_refused_not_dropped() {
+    let mut s = table();
+    for seat in [0, 1] {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    give(&mut s, 1, &["Ruby Crown"]);
+    let game = game_of(&s);
+    let e = rejection(
+        &game,
+        Some(0),
+        json!({"type": "steal", "from": 1, "rolls": [4, 4], "took": "Ruby Crown"}),
+    );
+    assert_eq!(e.rule, "ludovia.no_draw");
+    assert!(e.message.contains("the steal failed"), "{}", e.message);
+    game.decide(
+        Some(0),
+        &json!({"type": "steal", "from": 1, "rolls": [4, 4]}),
+    )
+    .unwrap();
+}
