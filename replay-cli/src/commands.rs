@@ -834,9 +834,9 @@ fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> 
     }
     writeln!(
         out,
-        "backed up {} games ({} events) to {}",
-        done.games,
-        done.events,
+        "backed up {} ({}) to {}",
+        counted(done.games, "game"),
+        counted(done.events, "event"),
         path.display()
     )?;
     Ok(())
@@ -854,19 +854,28 @@ fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -
     }
     writeln!(
         out,
-        "restored {} games ({} events), every token as it was",
-        restored.games.len(),
-        restored.events
+        "restored {} ({}), every token as it was",
+        counted(restored.games.len() as u64, "game"),
+        counted(restored.events, "event")
     )?;
     if !restored.skipped.is_empty() {
         writeln!(
             out,
-            "skipped {} games the store has already: {}",
-            restored.skipped.len(),
+            "skipped {} the store has already: {}",
+            counted(restored.skipped.len() as u64, "game"),
             restored.skipped.join(", ")
         )?;
     }
     Ok(())
+}
+
+/// "1 game", "2 games".
+fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 #[cfg(test)]
