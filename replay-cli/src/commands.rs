@@ -678,12 +678,7 @@ fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn import(table: &dyn Table, a: ImportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let imported = if a.file == Path::new("-") {
-        table.import(&mut io::stdin().lock())?
-    } else {
-        let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
-        table.import(&mut BufReader::new(file))?
-    };
+    let imported = table.import(&mut *input(&a.file)?)?;
     if json {
         return print_json(out, &imported);
     }
@@ -843,12 +838,7 @@ fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let restored = if a.file == Path::new("-") {
-        table.restore(&mut io::stdin().lock())?
-    } else {
-        let file = File::open(&a.file).map_err(|e| CliError::file(&a.file, e))?;
-        table.restore(&mut BufReader::new(file))?
-    };
+    let restored = table.restore(&mut *input(&a.file)?)?;
     if json {
         return print_json(out, &restored);
     }
@@ -867,6 +857,15 @@ fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -
         )?;
     }
     Ok(())
+}
+
+/// A JSON Lines input: the file, or standard input for `-`.
+fn input(path: &Path) -> Result<Box<dyn BufRead>> {
+    if path == Path::new("-") {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let file = File::open(path).map_err(|e| CliError::file(path, e))?;
+    Ok(Box::new(BufReader::new(file)))
 }
 
 /// "1 game", "2 games".
