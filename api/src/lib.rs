@@ -18,6 +18,7 @@
 mod auth;
 mod error;
 mod extract;
+mod live;
 mod operator;
 mod routes;
 
@@ -48,6 +49,13 @@ pub const IMPORT_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 pub(crate) struct AppState {
     journal: Journal,
     operator: Option<Operator>,
+    live: live::Live,
+}
+
+impl FromRef<AppState> for live::Live {
+    fn from_ref(state: &AppState) -> live::Live {
+        state.live.clone()
+    }
 }
 
 impl FromRef<AppState> for Journal {
@@ -61,6 +69,7 @@ pub fn app(journal: Journal) -> Router {
     router(AppState {
         journal,
         operator: None,
+        live: live::Live::default(),
     })
 }
 
@@ -70,6 +79,7 @@ pub fn app_with_operator(journal: Journal, operator: Operator) -> Router {
     router(AppState {
         journal,
         operator: Some(operator),
+        live: live::Live::default(),
     })
 }
 

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, LOCATION};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -37,6 +37,7 @@ use tabletape_store::{
 use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
 use crate::error::{too_large_message, AppError};
 use crate::extract::{idempotency_header, Bearer, GameId, JsonBody, Params};
+use crate::live::Live;
 use crate::AppState;
 
 /// Every route, before the journal is attached.
@@ -54,6 +55,8 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/actions", post(act))
         .route("/games/{id}/events", get(events))
         .route("/games/{id}/state", get(state))
+        .route("/games/{id}/board.svg", get(board))
+        .route("/games/{id}/live", get(crate::live::live))
         .route("/games/{id}/replay", get(replay))
         .route("/games/{id}/branches", get(branches).post(fork))
         .route("/games/{id}/narrative", get(narrative))
@@ -66,7 +69,7 @@ pub fn router() -> Router<AppState> {
 
 /// Runs journal work on the blocking pool: sled reads and fsyncs must not
 /// stall the async workers.
-async fn blocking<T, F>(work: F) -> Result<T, AppError>
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, AppError>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, AppError> + Send + 'static,
@@ -257,6 +260,7 @@ struct ActBody {
 
 async fn act(
     State(journal): State<Journal>,
+    State(live): State<Live>,
     GameId(id): GameId,
     bearer: Bearer,
     headers: HeaderMap,
@@ -270,6 +274,7 @@ async fn act(
         }
         (header, field) => header.or(field),
     };
+    let game = id.clone();
     let acted = blocking(move || {
         let access = write_access(&journal, &id, &bearer)?;
         let (actor, by) = acting_seat(&access, body.seat)?;
@@ -287,6 +292,7 @@ async fn act(
     let status = if acted.retried {
         StatusCode::OK
     } else {
+        live.ring(&game);
         StatusCode::CREATED
     };
     Ok((status, Json(acted)))
@@ -356,6 +362,34 @@ async fn state(
     .await
 }
 
+/// The board drawn as SVG for the caller (see `Rules::render_svg`): what
+/// the web page shows. Text in it comes from the table and is escaped; the
+/// response also forbids scripts, should a drawing ever carry one.
+async fn board(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+    Params(q): Params<StateQuery>,
+) -> Result<Response, AppError> {
+    let svg = blocking(move || {
+        let access = read_access(&journal, &id, &bearer)?;
+        let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+        Ok(journal.board_svg(&id, &branch_or_main(q.branch), q.at, viewer)?)
+    })
+    .await?;
+    Ok((
+        [
+            (CONTENT_TYPE, HeaderValue::from_static("image/svg+xml")),
+            (
+                CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+            ),
+        ],
+        svg,
+    )
+        .into_response())
+}
+
 #[derive(Debug, Deserialize)]
 struct ReplayQuery {
     to: Option<u64>,
@@ -422,11 +456,13 @@ struct Forked {
 /// fork.
 async fn fork(
     State(journal): State<Journal>,
+    State(live): State<Live>,
     GameId(id): GameId,
     bearer: Bearer,
     Params(q): Params<AsQuery>,
     JsonBody(body): JsonBody<ForkBody>,
 ) -> Result<(StatusCode, Json<Forked>), AppError> {
+    let game = id.clone();
     let forked = blocking(move || {
         let access = write_access(&journal, &id, &bearer)?;
         let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
@@ -447,6 +483,7 @@ async fn fork(
         })
     })
     .await?;
+    live.ring(&game);
     Ok((StatusCode::CREATED, Json(forked)))
 }
 

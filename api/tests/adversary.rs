@@ -30,6 +30,7 @@ fn read_routes(game: &str) -> Vec<String> {
         "/verify",
         "/legal",
         "/export",
+        "/board.svg",
     ]
     .iter()
     .map(|r| format!("/games/{game}{r}"))
@@ -203,6 +204,33 @@ async fn no_seat_and_no_spectator_learns_the_seed_or_a_hidden_salt_of_any_kind()
                 assert_nothing_leaks(&api, &table, None, &format!("{name} public")).await;
             }
         }
+    }
+}
+
+#[tokio::test]
+async fn the_board_is_an_svg_drawn_for_its_reader_and_forbids_scripts() {
+    let api = Api::new();
+    let kinds = api.get("/kinds", None).await.expect(StatusCode::OK).json();
+    for kind in kinds.as_array().unwrap() {
+        let players: Vec<String> = (0..kind["min_players"].as_u64().unwrap())
+            .map(|i| format!("<P{i}>"))
+            .collect();
+        let table = api
+            .create(json!({"kind": kind["kind"], "players": players, "seed": SEED}))
+            .await;
+        let reply = api
+            .get(
+                &format!("/games/{}/board.svg", table.id),
+                Some(&table.seats[0]),
+            )
+            .await
+            .expect(StatusCode::OK);
+        assert_eq!(reply.content_type(), "image/svg+xml");
+        let csp = reply.headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'none'"), "{csp}");
+        let svg = reply.text();
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"), "{svg}");
+        assert!(!svg.contains("<P0>"), "a player's name is escaped: {svg}");
     }
 }
 

@@ -193,6 +193,7 @@ pub trait DynRules: Send + Sync {
     fn is_over(&self, state: &dyn Any) -> bool;
     fn view(&self, state: &dyn Any, viewer: Viewer) -> Value;
     fn render(&self, state: &dyn Any, viewer: Viewer) -> String;
+    fn render_svg(&self, state: &dyn Any, viewer: Viewer) -> String;
     fn save(&self, state: &dyn Any) -> Value;
     fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
 }
@@ -511,6 +512,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn render(&self, state: &dyn Any, viewer: Viewer) -> String {
         R::render(typed::<R>(state), viewer)
+    }
+
+    fn render_svg(&self, state: &dyn Any, viewer: Viewer) -> String {
+        R::render_svg(typed::<R>(state), viewer)
     }
 
     fn save(&self, state: &dyn Any) -> Value {
@@ -865,6 +870,12 @@ impl Game {
     pub fn render(&self, viewer: Viewer) -> String {
         self.kind
             .render(self.state.as_ref(), self.effective_viewer(viewer))
+    }
+
+    /// The state drawn as SVG for `viewer` (see [`Rules::render_svg`]).
+    pub fn render_svg(&self, viewer: Viewer) -> String {
+        self.kind
+            .render_svg(self.state.as_ref(), self.effective_viewer(viewer))
     }
 }
 

@@ -20,6 +20,7 @@ pub mod narrative;
 pub mod registry;
 pub mod rng;
 pub mod rules;
+pub mod svg;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};

@@ -174,4 +174,11 @@ pub trait Rules: Send + Sync + 'static {
 
     /// A readable text picture of the state (board, sheets, tracks).
     fn render(state: &Self::State, viewer: Viewer) -> String;
+
+    /// The state drawn as SVG for `viewer` (the board, sheets and tracks the
+    /// web page shows), built with [`crate::svg`]. A kind without a drawing
+    /// of its own is shown as its text picture.
+    fn render_svg(state: &Self::State, viewer: Viewer) -> String {
+        crate::svg::of_text(Self::info().title, &Self::render(state, viewer))
+    }
 }

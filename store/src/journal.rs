@@ -227,6 +227,18 @@ pub struct StateView {
     pub text: String,
 }
 
+/// One event as a live follower of a game receives it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Followed {
+    pub seq: u64,
+    /// The chapter the event falls into.
+    pub chapter: String,
+    pub narration: Vec<String>,
+    /// Whether the game is over after it.
+    pub over: bool,
+    pub event: ShownEvent,
+}
+
 /// One event of a replay and what it changed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReplayStep {
@@ -1309,6 +1321,55 @@ impl Journal {
             view: folded.view(viewer),
             text: folded.render(viewer),
         })
+    }
+
+    /// The events of a branch after seq `after`, each with its narration and
+    /// as `viewer` may know them: what a live follower of the game is sent.
+    pub fn follow(
+        &self,
+        game: &str,
+        branch: &str,
+        after: u64,
+        viewer: Viewer,
+    ) -> Result<Vec<Followed>, JournalError> {
+        let head = self.record(game, branch)?.head_seq;
+        if after >= head {
+            return Ok(Vec::new());
+        }
+        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let shown = self.events_as(game, branch, after + 1, None, viewer)?;
+        let mut folded = self.fold_owned(game, branch, Some(after.max(1)))?;
+        let events = self.log.read(game, branch, after + 1, None)?;
+        let mut out = Vec::with_capacity(events.len());
+        for (event, shown) in events.iter().zip(shown) {
+            let chapter = folded.chapter().to_string();
+            let narration = if event.seq == 1 {
+                creation_lines(created_of(event)?, viewer)
+            } else {
+                folded.apply_as(event, viewer)?
+            };
+            out.push(Followed {
+                seq: event.seq,
+                chapter,
+                narration,
+                over: folded.is_over(),
+                event: shown,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The branch at `at` (its head when `None`) drawn as SVG for `viewer`.
+    pub fn board_svg(
+        &self,
+        game: &str,
+        branch: &str,
+        at: Option<u64>,
+        viewer: Viewer,
+    ) -> Result<String, JournalError> {
+        let folded = self.fold(game, branch, at)?;
+        let viewer = self.effective_viewer(game, branch, viewer)?;
+        Ok(folded.render_svg(viewer))
     }
 
     /// One step per event up to `to` (the head when `None`), with what each changed.

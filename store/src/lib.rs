@@ -22,9 +22,9 @@ pub mod upcast;
 pub use backup::{BackedUp, Restored};
 pub use error::StoreError;
 pub use journal::{
-    Access, ActRequest, Acted, BranchInfo, Check, Created, GameSummary, GamesPage, Imported,
-    Journal, JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken, StateView,
-    VerifyReport, GAMES_PAGE_MAX,
+    Access, ActRequest, Acted, BranchInfo, Check, Created, Followed, GameSummary, GamesPage,
+    Imported, Journal, JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken,
+    StateView, VerifyReport, GAMES_PAGE_MAX,
 };
 pub use log::{
     clear_holder, note_holder, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog,

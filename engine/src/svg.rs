@@ -1,0 +1,133 @@
+//! A small SVG writer for the kinds' board drawings (`Rules::render_svg`).
+//!
+//! Drawings are strings built in one pass: no DOM, no IO. Every piece of
+//! text goes through [`escape`], because names and free text come from the
+//! table (a player called `<script>` must stay a name). Coordinates are
+//! whole user units; the page scales the drawing to its width.
+
+use std::fmt::Write;
+
+/// Escapes text for SVG content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One drawing being written.
+#[derive(Debug)]
+pub struct Svg {
+    out: String,
+}
+
+impl Svg {
+    /// A drawing `width` by `height` units with an accessible title.
+    pub fn new(width: u32, height: u32, title: &str) -> Svg {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{t}"><title>{t}</title>"#,
+            t = escape(title)
+        );
+        Svg { out }
+    }
+
+    /// A rectangle; `class` names its look for the page's style sheet.
+    pub fn rect(&mut self, x: i32, y: i32, w: u32, h: u32, class: &str) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" class="{}"/>"#,
+            escape(class)
+        );
+        self
+    }
+
+    pub fn circle(&mut self, cx: i32, cy: i32, r: u32, class: &str) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<circle cx="{cx}" cy="{cy}" r="{r}" class="{}"/>"#,
+            escape(class)
+        );
+        self
+    }
+
+    pub fn line(&mut self, x1: i32, y1: i32, x2: i32, y2: i32, class: &str) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="{}"/>"#,
+            escape(class)
+        );
+        self
+    }
+
+    /// Text anchored at its start (`anchor` "start", "middle" or "end").
+    pub fn text(&mut self, x: i32, y: i32, anchor: &str, class: &str, text: &str) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<text x="{x}" y="{y}" text-anchor="{}" class="{}">{}</text>"#,
+            escape(anchor),
+            escape(class),
+            escape(text)
+        );
+        self
+    }
+
+    /// Opens a group that the page can find by `id` (a square, a piece).
+    pub fn open(&mut self, id: &str, class: &str) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<g id="{}" class="{}">"#,
+            escape(id),
+            escape(class)
+        );
+        self
+    }
+
+    pub fn close(&mut self) -> &mut Self {
+        self.out.push_str("</g>");
+        self
+    }
+
+    /// The finished drawing.
+    pub fn finish(mut self) -> String {
+        self.out.push_str("</svg>");
+        self.out
+    }
+}
+
+/// The text picture of a state as an SVG, one line of text a row: the
+/// drawing of a kind that has no board of its own yet.
+pub fn of_text(title: &str, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let width = 12 + 8 * lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    let height = 16 * lines.len() as u32 + 16;
+    let mut svg = Svg::new(width, height, title);
+    for (i, line) in lines.iter().enumerate() {
+        svg.text(6, 16 * (i as i32 + 1), "start", "mono", line);
+    }
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_from_the_table_cannot_become_markup() {
+        let mut svg = Svg::new(10, 10, "a <b> & \"c\"");
+        svg.text(0, 0, "start", "name", "<script>alert('x')</script>");
+        let out = svg.finish();
+        assert!(!out.contains("<script>"), "{out}");
+        assert!(out.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+        assert!(out.starts_with("<svg ") && out.ends_with("</svg>"));
+    }
+}
