@@ -720,3 +720,26 @@ fn a_damaged_store_says_so_and_a_backup_restores_every_game_and_token() {
         );
     }
 }
+
+#[test]
+fn undo_takes_back_a_mistake_and_commands_follow_the_current_line() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "21");
+    act_first_legal(&cli, &game).unwrap();
+    act_first_legal(&cli, &game).unwrap();
+    let said = cli.ok(&["undo", &game]);
+    assert!(said.contains("took back seq 3 of `main`"), "{said}");
+    let undone = cli.json(&["state", &game]);
+    assert_eq!(undone["seq"], 2);
+    assert_ne!(undone["branch"], "main");
+    // The next action goes to the current line without --branch.
+    assert_eq!(act_first_legal(&cli, &game), Some(3));
+    let tree = cli.ok(&["branches", &game]);
+    assert!(tree.contains("(taken back)"), "{tree}");
+    assert_eq!(cli.json(&["state", &game, "--branch", "main"])["seq"], 3);
+    cli.ok(&["verify", &game]);
+    // Nothing before the creation to take back.
+    let fresh = new_duel(&cli, "22");
+    let (_, stderr) = cli.fails(&["undo", &fresh], 2);
+    assert!(stderr.contains("nothing to take back"), "{stderr}");
+}

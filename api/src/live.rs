@@ -101,9 +101,7 @@ pub async fn live(
         blocking(move || {
             let access = read_access(&journal, &id, &bearer)?;
             let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
-            let branch = q
-                .branch
-                .unwrap_or_else(|| tabletape_events::MAIN_BRANCH.to_string());
+            let branch = journal.line(&id, q.branch)?;
             let head = journal
                 .branches_as(&id, viewer)?
                 .into_iter()

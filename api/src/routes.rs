@@ -28,10 +28,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabletape_engine::{Format, KindInfo, LegalAction, Viewer};
-use tabletape_events::{DiceMode, Seat, MAIN_BRANCH};
+use tabletape_events::{DiceMode, Seat};
 use tabletape_store::{
     ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal, Listing,
-    NewGame, PackSource, ReplayStep, ShownEvent, StateView, VerifyReport, GAMES_PAGE_MAX,
+    NewGame, PackSource, ReplayStep, ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
@@ -57,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/state", get(state))
         .route("/games/{id}/board.svg", get(board))
         .route("/games/{id}/live", get(crate::live::live))
+        .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/replay", get(replay))
         .route("/games/{id}/branches", get(branches).post(fork))
         .route("/games/{id}/narrative", get(narrative))
@@ -77,10 +78,6 @@ where
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|err| AppError::Internal(format!("journal task failed: {err}")))?
-}
-
-fn branch_or_main(branch: Option<String>) -> String {
-    branch.unwrap_or_else(|| MAIN_BRANCH.to_string())
 }
 
 async fn no_route(uri: Uri) -> AppError {
@@ -223,7 +220,7 @@ async fn legal(
 ) -> Result<Json<Vec<LegalAction>>, AppError> {
     blocking(move || {
         let access = write_access(&journal, &id, &bearer)?;
-        let branch = branch_or_main(q.branch);
+        let branch = journal.line(&id, q.branch)?;
         let asked = match q.viewer.as_deref() {
             None => q.seat,
             Some(viewer) => match viewer_for(&journal, &id, access, Some(viewer))? {
@@ -279,7 +276,7 @@ async fn act(
         let access = write_access(&journal, &id, &bearer)?;
         let (actor, by) = acting_seat(&access, body.seat)?;
         let req = ActRequest {
-            branch: branch_or_main(body.branch),
+            branch: journal.line(&id, body.branch)?,
             actor,
             by,
             action: body.action,
@@ -326,7 +323,7 @@ async fn events(
         }
         Ok(Json(journal.events_as(
             &id,
-            &branch_or_main(q.branch),
+            &journal.line(&id, q.branch)?,
             from,
             q.to,
             viewer,
@@ -354,7 +351,7 @@ async fn state(
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         Ok(Json(journal.state(
             &id,
-            &branch_or_main(q.branch),
+            &journal.line(&id, q.branch)?,
             q.at,
             viewer,
         )?))
@@ -374,7 +371,7 @@ async fn board(
     let svg = blocking(move || {
         let access = read_access(&journal, &id, &bearer)?;
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
-        Ok(journal.board_svg(&id, &branch_or_main(q.branch), q.at, viewer)?)
+        Ok(journal.board_svg(&id, &journal.line(&id, q.branch)?, q.at, viewer)?)
     })
     .await?;
     Ok((
@@ -409,7 +406,7 @@ async fn replay(
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         Ok(Json(journal.replay(
             &id,
-            &branch_or_main(q.branch),
+            &journal.line(&id, q.branch)?,
             q.to,
             viewer,
         )?))
@@ -466,7 +463,7 @@ async fn fork(
     let forked = blocking(move || {
         let access = write_access(&journal, &id, &bearer)?;
         let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
-        let from = branch_or_main(body.from);
+        let from = journal.line(&id, body.from)?;
         let branch = journal.fork(
             &id,
             &from,
@@ -485,6 +482,24 @@ async fn fork(
     .await?;
     live.ring(&game);
     Ok((StatusCode::CREATED, Json(forked)))
+}
+
+/// Takes back the last event of the game's current line (see
+/// `Journal::undo`): the owner, or the seat that recorded it.
+async fn undo(
+    State(journal): State<Journal>,
+    State(live): State<Live>,
+    GameId(id): GameId,
+    bearer: Bearer,
+) -> Result<Json<Undone>, AppError> {
+    let game = id.clone();
+    let undone = blocking(move || {
+        let access = write_access(&journal, &id, &bearer)?;
+        Ok(journal.undo(&id, access)?)
+    })
+    .await?;
+    live.ring(&game);
+    Ok(Json(undone))
 }
 
 #[derive(Debug, Deserialize)]
@@ -510,7 +525,7 @@ async fn narrative(
     let story = blocking(move || {
         let access = read_access(&journal, &id, &bearer)?;
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
-        Ok(journal.narrate_as(&id, &branch_or_main(q.branch), viewer)?)
+        Ok(journal.narrate_as(&id, &journal.line(&id, q.branch)?, viewer)?)
     })
     .await?;
     if format == Format::Json {

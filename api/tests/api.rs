@@ -1127,3 +1127,45 @@ async fn ludovia_seats_see_only_their_own_hand_until_the_game_ends() {
     assert!(story.contains(&in_prose), "{story}");
     get(format!("/games/{game}/export"), table.seats[other].clone()).await;
 }
+
+#[tokio::test]
+async fn undo_takes_back_the_last_action_and_reads_follow_the_current_line() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    api.play_one(&table).await;
+    api.play_one(&table).await;
+    let uri = |rest: &str| format!("/games/{}{rest}", table.id);
+    // Only the seat that recorded it (or the owner) may take it back.
+    let last_actor = api.get(&uri("/events"), Some(&table.owner)).await.json()[2]["actor"].clone();
+    let other = if last_actor == json!({"seat": 0}) {
+        1
+    } else {
+        0
+    };
+    api.post(&uri("/undo"), Some(&table.seats[other]), &json!({}))
+        .await
+        .expect_error(StatusCode::FORBIDDEN, "forbidden");
+    let undone = api
+        .post(&uri("/undo"), Some(&table.owner), &json!({}))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(undone["seq"], 3);
+    assert_eq!(undone["taken_back"], "main");
+    let line = undone["current"].as_str().unwrap().to_string();
+    // Without a branch, reads and writes follow the current line.
+    let state = api
+        .get(&uri("/state"), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(state["branch"], line.as_str());
+    assert_eq!(state["seq"], 2);
+    let summary = api.get(&uri(""), Some(&table.seats[0])).await.json();
+    assert_eq!(summary["current"], line.as_str());
+    let acted = api.play_one_on(&table, &line).await;
+    assert_eq!(acted["seq"], 3);
+    let branches = api.get(&uri("/branches"), Some(&table.owner)).await.json();
+    assert_eq!(branches[0]["taken_back"], true, "{branches}");
+    assert_eq!(branches[1]["taken_back"], false, "{branches}");
+}

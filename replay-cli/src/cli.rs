@@ -84,6 +84,13 @@ pub enum Command {
                       play a fork to learn what the parent's dice and decks hold; only the owner sees that seed."
     )]
     Fork(ForkArgs),
+    /// Take back the last event of the game's current line: play goes on from a fork just
+    /// before it, and the old line stays in the branch tree, marked taken back.
+    #[command(
+        after_help = "Nothing is deleted: events are immutable. The fork keeps the old line's dice, so taking\n\
+                      back never re-rolls. Commands without --branch follow the current line."
+    )]
+    Undo(UndoArgs),
     /// Draw a game's branch tree with each branch's fork point and head.
     Branches(BranchesArgs),
     /// Tell a game as a story in Markdown, plain text, HTML or JSON.
@@ -181,8 +188,9 @@ pub struct LegalArgs {
     #[arg(long = "as", value_name = "SEAT")]
     pub seat: Option<String>,
     /// The branch to look at.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -208,8 +216,9 @@ pub struct ActArgs {
     #[arg(long, value_name = "SEQ")]
     pub expect: Option<u64>,
     /// The branch to record on.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
     /// An idempotency key: retrying with the same key returns the first answer and stores nothing twice.
     #[arg(long, value_name = "IDEMPOTENCY_KEY", conflicts_with = "file")]
     pub key: Option<String>,
@@ -230,8 +239,9 @@ pub struct LogArgs {
     /// The game id printed by `new`.
     pub game: String,
     /// The branch to list.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
     /// List the events as this seat may see them (a seat number, a player's name, or `public`):
     /// parts it may not see are left out, with their seals so it can still check the hash chain.
     #[arg(long = "as", value_name = "SEAT")]
@@ -246,8 +256,9 @@ pub struct StateArgs {
     #[arg(long, value_name = "SEQ")]
     pub at: Option<u64>,
     /// The branch to look at.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
     /// Show only what this seat may see: a seat number (from 0), a player's name, or `public`.
     /// Left out, the owner's view: everything.
     #[arg(long = "as", value_name = "SEAT")]
@@ -262,8 +273,9 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "SEQ")]
     pub to: Option<u64>,
     /// The branch to replay.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
     /// Replay as this seat saw it: a seat number (from 0), a player's name, or `public`.
     /// Left out, the owner's view: everything.
     #[arg(long = "as", value_name = "SEAT")]
@@ -277,9 +289,9 @@ pub struct ForkArgs {
     /// The new branch keeps the history up to and including this seq.
     #[arg(long, value_name = "SEQ")]
     pub at: u64,
-    /// The branch to fork from.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub from: String,
+    /// The branch to fork from (default: the game's current line).
+    #[arg(long, value_name = "B")]
+    pub from: Option<String>,
     /// The new branch's name (default `fork-N`).
     #[arg(long, value_name = "B")]
     pub name: Option<String>,
@@ -297,8 +309,9 @@ pub struct NarrateArgs {
     /// The game id printed by `new`.
     pub game: String,
     /// The branch to tell.
-    #[arg(long, value_name = "B", default_value = "main")]
-    pub branch: String,
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
     /// md (Markdown), txt (plain text), html (one self-contained page) or json.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
@@ -325,6 +338,12 @@ pub struct ExportArgs {
     /// exported branch is still in play, since the export holds every secret.
     #[arg(long = "as", value_name = "SEAT")]
     pub viewer: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UndoArgs {
+    /// The game id printed by `new`.
+    pub game: String,
 }
 
 #[derive(Debug, Args)]
@@ -419,7 +438,7 @@ mod tests {
                 assert_eq!(a.action.as_deref(), Some("{}"));
                 assert_eq!(a.seat.as_deref(), Some("Nowa"));
                 assert_eq!(a.expect, Some(3));
-                assert_eq!(a.branch, "main");
+                assert_eq!(a.branch, None, "without --branch: the current line");
             }
             other => panic!("parsed as {other:?}"),
         }

@@ -30,7 +30,7 @@ use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat, r
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
     ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, RestoreArgs, ServeArgs,
-    StateArgs, VerifyArgs,
+    StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::remote::Remote;
@@ -97,6 +97,7 @@ fn dispatch(table: &dyn Table, command: Command, out: &mut dyn Write, json: bool
         Command::Narrate(a) => narrate(table, a, out, json),
         Command::Export(a) => export(table, a, out, json),
         Command::Import(a) => import(table, a, out, json),
+        Command::Undo(a) => undo(table, a, out, json),
         Command::Backup(a) => backup(table, a, out, json),
         Command::Restore(a) => restore(table, a, out, json),
         Command::Verify(a) => verify(table, a, out, json),
@@ -230,13 +231,14 @@ fn new(table: &dyn Table, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
 }
 
 fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.seat.as_deref())?;
     let actions = match viewer {
-        Viewer::Owner => table.legal(&a.game, &a.branch, None)?,
-        Viewer::Seat(s) => table.legal(&a.game, &a.branch, Some(s))?,
+        Viewer::Owner => table.legal(&a.game, &branch, None)?,
+        Viewer::Seat(s) => table.legal(&a.game, &branch, Some(s))?,
         // The public may read a game but never act in it.
         Viewer::Public => {
-            table.is_over(&a.game, &a.branch)?;
+            table.is_over(&a.game, &branch)?;
             Vec::new()
         }
     };
@@ -244,7 +246,7 @@ fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
         return print_json(out, &actions);
     }
     if actions.is_empty() {
-        let over = table.is_over(&a.game, &a.branch)?;
+        let over = table.is_over(&a.game, &branch)?;
         if over {
             writeln!(
                 out,
@@ -300,6 +302,7 @@ fn print_acted(out: &mut dyn Write, json: bool, game: &str, acted: &Acted) -> Re
 }
 
 fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let seat = seat_of(table, &a.game, a.seat.as_deref())?;
     let Some(file) = &a.file else {
         let text = a.action.as_deref().expect("clap requires JSON or --file");
@@ -307,7 +310,7 @@ fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
         let acted = table.act(
             &a.game,
             ActRequest {
-                branch: a.branch.clone(),
+                branch: branch.clone(),
                 actor: Actor::Owner,
                 by: seat,
                 action,
@@ -353,7 +356,7 @@ fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
             .act(
                 &a.game,
                 ActRequest {
-                    branch: a.branch.clone(),
+                    branch: branch.clone(),
                     actor: Actor::Owner,
                     by,
                     action: line.action,
@@ -446,8 +449,9 @@ fn sealed_parts(event: &ShownEvent) -> String {
 }
 
 fn log(table: &dyn Table, a: LogArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let events = table.events_as(&a.game, &a.branch, viewer)?;
+    let events = table.events_as(&a.game, &branch, viewer)?;
     if json {
         return print_json(out, &events);
     }
@@ -479,8 +483,9 @@ fn log(table: &dyn Table, a: LogArgs, out: &mut dyn Write, json: bool) -> Result
 }
 
 fn state(table: &dyn Table, a: StateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let view = table.state(&a.game, &a.branch, a.at, viewer)?;
+    let view = table.state(&a.game, &branch, a.at, viewer)?;
     if json {
         return print_json(out, &view);
     }
@@ -509,8 +514,9 @@ fn state(table: &dyn Table, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
 }
 
 fn replay(table: &dyn Table, a: ReplayArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let steps = table.replay(&a.game, &a.branch, a.to, viewer)?;
+    let steps = table.replay(&a.game, &branch, a.to, viewer)?;
     if json {
         return print_json(out, &steps);
     }
@@ -548,20 +554,21 @@ fn replay(table: &dyn Table, a: ReplayArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn fork(table: &dyn Table, a: ForkArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let from = table.line(&a.game, a.from.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
     let by = match viewer {
         Viewer::Owner => Access::Owner,
         Viewer::Seat(s) => Access::Seat(s),
         Viewer::Public => Access::Public,
     };
-    let info = table.fork(&a.game, &a.from, a.at, a.name.as_deref(), a.reseed, by)?;
+    let info = table.fork(&a.game, &from, a.at, a.name.as_deref(), a.reseed, by)?;
     if json {
         return print_json(out, &info);
     }
     writeln!(
         out,
         "branch {} forked from {} at seq {} (head seq {})",
-        info.name, a.from, a.at, info.head_seq
+        info.name, from, a.at, info.head_seq
     )?;
     // The journal shows a reseed's seed only to whom may see it; a seed the
     // seat typed itself is no secret to it.
@@ -599,6 +606,7 @@ fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool)
             reseeded: b.reseeded || b.reseed.is_some(),
             reseed: b.reseed,
             created_at_ms: b.created_at_ms,
+            taken_back: b.taken_back,
         })
         .collect();
     write!(out, "{}", show::branch_tree(&nodes))?;
@@ -606,8 +614,9 @@ fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool)
 }
 
 fn narrate(table: &dyn Table, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let narrative = table.narrate_as(&a.game, &a.branch, viewer)?;
+    let narrative = table.narrate_as(&a.game, &branch, viewer)?;
     // `--json` asks for machine output, so on stdout the story itself is JSON.
     let format = match (a.format, json && a.out.is_none()) {
         (_, true) | (FormatArg::Json, _) => Format::Json,
@@ -623,7 +632,7 @@ fn narrate(table: &dyn Table, a: NarrateArgs, out: &mut dyn Write, json: bool) -
             if json {
                 print_json(
                     out,
-                    &json!({"game": a.game, "branch": a.branch, "out": path, "bytes": text.len(), "chapters": narrative.chapters.len()}),
+                    &json!({"game": a.game, "branch": branch, "out": path, "bytes": text.len(), "chapters": narrative.chapters.len()}),
                 )?;
             } else {
                 writeln!(
@@ -856,6 +865,19 @@ fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -
             restored.skipped.join(", ")
         )?;
     }
+    Ok(())
+}
+
+fn undo(table: &dyn Table, a: UndoArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let undone = table.undo(&a.game)?;
+    if json {
+        return print_json(out, &undone);
+    }
+    writeln!(
+        out,
+        "took back seq {} of `{}`; play goes on from `{}` (head seq {})",
+        undone.seq, undone.taken_back, undone.current, undone.head_seq
+    )?;
     Ok(())
 }
 

@@ -19,8 +19,8 @@ use tabletape_engine::{LegalAction, Narrative, Viewer};
 use tabletape_events::Seat;
 use tabletape_store::{
     Access, ActRequest, Acted, BackedUp, BranchInfo, Created, GameSummary, GamesPage, Imported,
-    JournalError, NewGame, Rejection, ReplayStep, Restored, ShownEvent, StateView, VerifyReport,
-    GAMES_PAGE_MAX,
+    JournalError, NewGame, Rejection, ReplayStep, Restored, ShownEvent, StateView, Undone,
+    VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::error::CliError;
@@ -216,6 +216,15 @@ impl Table for Remote {
     fn players(&self, game: &str) -> Result<Vec<String>> {
         let summary: GameSummary = self.get(&game_path(game, ""))?;
         Ok(summary.players)
+    }
+
+    fn current_line(&self, game: &str) -> Result<String> {
+        let summary: GameSummary = self.get(&game_path(game, ""))?;
+        Ok(summary.current)
+    }
+
+    fn undo(&self, game: &str) -> Result<Undone> {
+        self.post(&game_path(game, "/undo"), &json!({}))
     }
 
     fn legal(&self, game: &str, branch: &str, seat: Option<Seat>) -> Result<Vec<LegalAction>> {

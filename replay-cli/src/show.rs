@@ -18,6 +18,8 @@ pub struct BranchNode {
     /// The reseed's seed, when the reader may see it.
     pub reseed: Option<u64>,
     pub created_at_ms: u64,
+    /// Whether play left the branch by taking back its last event.
+    pub taken_back: bool,
 }
 
 /// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
@@ -121,6 +123,9 @@ fn label(b: &BranchNode) -> String {
         None if b.reseeded => text.push_str("  reseeded (seed sealed)"),
         None => {}
     }
+    if b.taken_back {
+        text.push_str("  (taken back)");
+    }
     text
 }
 
@@ -160,6 +165,7 @@ mod tests {
             reseeded: false,
             reseed: None,
             created_at_ms: created,
+            taken_back: false,
         }
     }
 

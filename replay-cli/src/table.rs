@@ -11,7 +11,7 @@ use tabletape_engine::{LegalAction, Narrative, Viewer};
 use tabletape_events::{Body, Seat, MAIN_BRANCH};
 use tabletape_store::{
     Access, ActRequest, Acted, BackedUp, BranchInfo, Created, GameSummary, Imported, Journal,
-    NewGame, ReplayStep, Restored, ShownEvent, StateView, VerifyReport,
+    NewGame, ReplayStep, Restored, ShownEvent, StateView, Undone, VerifyReport,
 };
 
 use crate::error::CliError;
@@ -23,6 +23,17 @@ pub trait Table {
     fn create(&self, req: NewGame) -> Result<Created>;
     /// The players of a game, in seat order.
     fn players(&self, game: &str) -> Result<Vec<String>>;
+    /// The game's current line (where commands go without `--branch`).
+    fn current_line(&self, game: &str) -> Result<String>;
+    /// Takes back the last event of the current line.
+    fn undo(&self, game: &str) -> Result<Undone>;
+    /// `given`, or the game's current line.
+    fn line(&self, game: &str, given: Option<String>) -> Result<String> {
+        match given {
+            Some(branch) => Ok(branch),
+            None => self.current_line(game),
+        }
+    }
     fn legal(&self, game: &str, branch: &str, seat: Option<Seat>) -> Result<Vec<LegalAction>>;
     /// Whether the branch's head has ended the game (an unknown game or
     /// branch is an error).
@@ -67,6 +78,15 @@ pub trait Table {
 impl Table for Journal {
     fn create(&self, req: NewGame) -> Result<Created> {
         Ok(Journal::create(self, req)?)
+    }
+
+    fn current_line(&self, game: &str) -> Result<String> {
+        Ok(Journal::current_line(self, game)?)
+    }
+
+    fn undo(&self, game: &str) -> Result<Undone> {
+        // The CLI on a local store is the owner at the table.
+        Ok(Journal::undo(self, game, Access::Owner)?)
     }
 
     fn players(&self, game: &str) -> Result<Vec<String>> {

@@ -196,6 +196,13 @@ pub struct GameSummary {
     /// seed is out, anyone can check it is the seed the game began with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_commitment: Option<String>,
+    /// The current line: the branch ordinary play continues on.
+    #[serde(default = "main_branch")]
+    pub current: String,
+}
+
+fn main_branch() -> String {
+    MAIN_BRANCH.to_string()
 }
 
 /// Which games a listing may show.
@@ -225,6 +232,19 @@ pub struct StateView {
     pub chapter: String,
     pub view: Value,
     pub text: String,
+}
+
+/// What a take-back did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undone {
+    pub game: String,
+    /// The line play left, now marked taken back.
+    pub taken_back: String,
+    /// The seq taken back.
+    pub seq: u64,
+    /// The new current line, forked just before it.
+    pub current: String,
+    pub head_seq: u64,
 }
 
 /// One event as a live follower of a game receives it.
@@ -267,6 +287,9 @@ pub struct BranchInfo {
     /// The reseed's seed, for a viewer who may see it.
     pub reseed: Option<u64>,
     pub created_at_ms: u64,
+    /// Whether play left this branch by taking back its last event.
+    #[serde(default)]
+    pub taken_back: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -450,6 +473,7 @@ fn branch_info(r: BranchRecord) -> BranchInfo {
         reseeded: r.reseed.is_some(),
         reseed: r.reseed,
         created_at_ms: r.created_at_ms,
+        taken_back: r.taken_back,
     }
 }
 
@@ -797,6 +821,7 @@ impl Journal {
                 owner_token_hash: token_hash(&owner_token),
                 seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
                 over: false,
+                current: None,
             };
             match self.log.create_game(&meta, draft.clone()) {
                 // Ids are random: a taken one is simply drawn again.
@@ -1191,6 +1216,7 @@ impl Journal {
             public: meta.public,
             seed: None,
             seed_commitment: None,
+            current: meta.current.unwrap_or_else(main_branch),
         })
     }
 
@@ -1230,6 +1256,7 @@ impl Journal {
                 .first()
                 .and_then(|e| e.seed_commitment())
                 .map(str::to_string),
+            current: meta.current.unwrap_or_else(main_branch),
         })
     }
 
@@ -1512,6 +1539,79 @@ impl Journal {
         info
     }
 
+    /// The game's current line: the branch ordinary play continues on
+    /// (`main` until a take-back moves it).
+    pub fn current_line(&self, game: &str) -> Result<String, JournalError> {
+        Ok(self.meta(game)?.current.unwrap_or_else(main_branch))
+    }
+
+    /// `given`, or the game's current line when no branch is named.
+    pub fn line(&self, game: &str, given: Option<String>) -> Result<String, JournalError> {
+        match given {
+            Some(branch) => Ok(branch),
+            None => self.current_line(game),
+        }
+    }
+
+    /// Takes back the last event of the current line without deleting
+    /// anything: the line is forked just before that event, the fork becomes
+    /// the current line, and the old line stays in the tree marked taken
+    /// back. The fork keeps the old line's dice (nothing is re-rolled by
+    /// taking back). Open to the owner, and to the seat that recorded the
+    /// event taken back.
+    pub fn undo(&self, game: &str, by: Access) -> Result<Undone, JournalError> {
+        let line = self.current_line(game)?;
+        let head = self.record(game, &line)?.head_seq;
+        if head <= 1 {
+            return Err(JournalError::BadInput(format!(
+                "nothing to take back: line `{line}` of game `{game}` holds only the game's creation"
+            )));
+        }
+        let last = self.log.read(game, &line, head, Some(head))?.remove(0);
+        match (by, last.actor) {
+            (Access::Owner, _) => {}
+            (Access::Seat(s), Actor::Seat(a)) if s == a => {}
+            _ => {
+                return Err(JournalError::Forbidden(format!(
+                    "seq {head} was not recorded by this seat: the owner or the seat that recorded it may take it back"
+                )))
+            }
+        }
+        let taken: Vec<String> = self
+            .log
+            .branches(game)?
+            .into_iter()
+            .map(|b| b.name)
+            .collect();
+        let now = now_ms();
+        let mut forked = None;
+        for n in 1..=FORK_NAME_TRIES {
+            let name = format!("{line}~{n}");
+            if taken.contains(&name) {
+                continue;
+            }
+            match self.log.fork(game, &line, head - 1, &name, now, None) {
+                Ok(record) => {
+                    forked = Some(record);
+                    break;
+                }
+                Err(StoreError::BranchExists { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let record = forked.ok_or_else(|| {
+            JournalError::BadInput("every take-back name was taken: name a fork yourself".into())
+        })?;
+        self.log.take_back(game, &line, &record.name)?;
+        Ok(Undone {
+            game: game.to_string(),
+            taken_back: line,
+            seq: head,
+            current: record.name,
+            head_seq: head - 1,
+        })
+    }
+
     /// The narration of a branch's events after seq `after`, as `viewer`
     /// may know it (a fork's reseed, say).
     pub fn narrate_since(
@@ -1770,6 +1870,7 @@ impl Journal {
                         order: 0,
                         head_seq: 0,
                         head_hash: String::new(),
+                        taken_back: false,
                     });
                     index.insert(MAIN_BRANCH.to_string(), 0);
                     let created = created_of(&event)?.clone();
@@ -1808,6 +1909,7 @@ impl Journal {
                     order: records.len() as u64,
                     head_seq: event.seq - 1,
                     head_hash: event.prev_hash.clone(),
+                    taken_back: false,
                 });
             }
             let head = &mut records[index[&event.branch]];
@@ -1868,6 +1970,7 @@ impl Journal {
                 owner_token_hash: token_hash(owner_token.as_deref().unwrap_or_default()),
                 seat_token_hashes: seats.iter().map(|s| token_hash(&s.token)).collect(),
                 over: false,
+                current: None,
             },
         };
         // Nothing becomes visible until every branch re-decides to what it

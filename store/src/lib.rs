@@ -24,7 +24,7 @@ pub use error::StoreError;
 pub use journal::{
     Access, ActRequest, Acted, BranchInfo, Check, Created, Followed, GameSummary, GamesPage,
     Imported, Journal, JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken,
-    StateView, VerifyReport, GAMES_PAGE_MAX,
+    StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 pub use log::{
     clear_holder, note_holder, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog,

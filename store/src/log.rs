@@ -122,6 +122,9 @@ pub struct BranchRecord {
     /// The hash of the event at `head_seq`.
     #[serde(default)]
     pub head_hash: String,
+    /// Whether play left this branch by taking back its last event.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub taken_back: bool,
 }
 
 /// What the store knows about a game besides its events.
@@ -140,6 +143,10 @@ pub struct GameMeta {
     /// read it instead of folding every game.
     #[serde(default)]
     pub over: bool,
+    /// The game's current line: the branch ordinary play continues on
+    /// (`main` when `None`). Taking back a mistake moves it to a fork.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<String>,
 }
 
 /// The durable log of every game. One trait so another backend (networked)
@@ -163,6 +170,10 @@ pub trait Log: Send + Sync {
 
     /// Sets (or replaces) the hash of the store's admin token, durably.
     fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError>;
+
+    /// Makes `branch` the game's current line and marks `from` taken back,
+    /// durably, in one step.
+    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError>;
 
     /// Records that `main` of `game` has ended (an ended game stays ended:
     /// its events never change).
@@ -962,6 +973,7 @@ impl Log for SledLog {
             order: s.db.generate_id()?,
             head_seq: 1,
             head_hash: events[0].hash.clone(),
+            taken_back: false,
         };
         let first = &events[0];
         tx((&s.games, &s.branches, &s.heads, &s.events).transaction(
@@ -1050,6 +1062,33 @@ impl Log for SledLog {
         let s = self.sled()?;
         s.settings.insert(ADMIN_TOKEN_KEY, hash.as_bytes())?;
         self.durable().inspect_err(|e| self.failed(e, |_| {}))
+    }
+
+    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        let from_key = branch_key(game, from);
+        tx((&s.games, &s.branches).transaction(|(games, branches)| {
+            let Some(raw) = games.get(game.as_bytes())? else {
+                return abort(StoreError::UnknownGame(game.to_string()));
+            };
+            let mut meta: GameMeta = match from_json("game record", &raw) {
+                Ok(m) => m,
+                Err(e) => return abort(e),
+            };
+            meta.current = Some(branch.to_string());
+            games.insert(game.as_bytes(), to_json(&meta))?;
+            if let Some(raw) = branches.get(&from_key)? {
+                let mut record: BranchRecord = match from_json("branch record", &raw) {
+                    Ok(r) => r,
+                    Err(e) => return abort(e),
+                };
+                record.taken_back = true;
+                branches.insert(from_key.as_slice(), to_json(&record))?;
+            }
+            Ok(())
+        }))?;
+        self.durable()
     }
 
     fn mark_over(&self, game: &str) -> Result<(), StoreError> {
@@ -1255,6 +1294,7 @@ impl Log for SledLog {
             head_hash: events
                 .last()
                 .map_or_else(|| at_hash.clone(), |e| e.hash.clone()),
+            taken_back: false,
         };
         let bkey = branch_key(game, name);
         tx(

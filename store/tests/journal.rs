@@ -963,3 +963,65 @@ fn a_store_held_by_another_handle_says_so_and_names_the_holder() {
     tabletape_store::clear_holder(&path);
     drop(held);
 }
+
+#[test]
+fn undo_moves_the_current_line_to_a_fork_keeps_the_dice_and_deletes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let created = j
+        .create(NewGame {
+            kind: "ludovia".into(),
+            players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
+            seed: Some(11),
+            ..NewGame::default()
+        })
+        .unwrap();
+    let g = created.game;
+    assert!(matches!(
+        j.undo(&g, Access::Owner),
+        Err(JournalError::BadInput(m)) if m.contains("nothing to take back")
+    ));
+    play(&j, &g, MAIN_BRANCH, 6);
+    let before = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    let last = before.last().unwrap().clone();
+    // A seat may take back only what it recorded (the owner recorded these).
+    assert!(matches!(
+        j.undo(&g, Access::Seat(1)),
+        Err(JournalError::Forbidden(_))
+    ));
+    let undone = j.undo(&g, Access::Owner).unwrap();
+    assert_eq!(undone.taken_back, MAIN_BRANCH);
+    assert_eq!(undone.seq, 7);
+    assert_eq!(j.current_line(&g).unwrap(), undone.current);
+    // Nothing deleted; the old line is marked.
+    assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap(), before);
+    let branches = j.branches(&g).unwrap();
+    assert!(branches[0].taken_back && !branches[1].taken_back);
+    // The same action again draws the same chance: taking back re-rolls nothing.
+    let Body::ActionAccepted(action) = &last.body else {
+        panic!("an action")
+    };
+    j.act(
+        &g,
+        ActRequest {
+            branch: undone.current.clone(),
+            ..owner_act(MAIN_BRANCH, action.action.clone())
+        },
+    )
+    .unwrap();
+    let again = j.events(&g, &undone.current, 7, Some(7)).unwrap().remove(0);
+    let Body::ActionAccepted(redone) = &again.body else {
+        panic!("an action")
+    };
+    assert_eq!(redone.facts, action.facts);
+    assert_eq!(redone.chance, action.chance);
+    assert_eq!(
+        j.summary(&g, Viewer::Owner).unwrap().current,
+        undone.current
+    );
+    assert!(j
+        .verify(Some(&g))
+        .unwrap()
+        .iter()
+        .all(|r| r.problem.is_none()));
+}

@@ -18,6 +18,7 @@ pub fn meta(game: &str) -> GameMeta {
         owner_token_hash: "0".repeat(64),
         seat_token_hashes: vec!["1".repeat(64), "2".repeat(64)],
         over: false,
+        current: None,
     }
 }
 
