@@ -743,3 +743,32 @@ fn undo_takes_back_a_mistake_and_commands_follow_the_current_line() {
     let (_, stderr) = cli.fails(&["undo", &fresh], 2);
     assert!(stderr.contains("nothing to take back"), "{stderr}");
 }
+
+#[test]
+fn act_records_a_numbered_line_of_legal_and_says_what_a_line_still_needs() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "31");
+    let listed = cli.ok(&["legal", &game, "--as", "Ada"]);
+    let second = listed.lines().nth(1).unwrap();
+    assert!(second.starts_with(" 2. {"), "{listed}");
+    let json: serde_json::Value = serde_json::from_str(second.trim_start_matches(" 2. ")).unwrap();
+    cli.ok(&["act", &game, "2", "--as", "Ada"]);
+    let log = cli.json(&["log", &game]);
+    let stored = &log.as_array().unwrap()[1]["body"]["action"];
+    assert_eq!(stored["page"], json["page"], "{log}");
+    // A line that still needs something is not guessed at without a terminal.
+    let listed = cli.ok(&["legal", &game, "--as", "Bo"]);
+    let commit = listed
+        .lines()
+        .find(|l| l.contains("\"commit\""))
+        .unwrap()
+        .split('.')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    let (_, stderr) = cli.fails(&["act", &game, &commit, "--as", "Bo"], 2);
+    assert!(stderr.contains("needs hash"), "{stderr}");
+    let (_, stderr) = cli.fails(&["act", &game, "99", "--as", "Bo"], 2);
+    assert!(stderr.contains("offers lines 1 to"), "{stderr}");
+}

@@ -29,6 +29,9 @@ pub enum InputError {
     },
     #[error("the action is not JSON: {message}")]
     Action { message: String },
+    /// A line number given to `act` that `legal` cannot fill in.
+    #[error("{message}")]
+    LegalLine { message: String },
 }
 
 /// Reads `--option K=V`: V is JSON when it parses as JSON (`7`, `true`,
@@ -122,6 +125,12 @@ pub fn resolve_viewer(given: &str, players: &[String]) -> Result<Viewer, InputEr
 
 /// Parses the action given on the command line.
 pub fn parse_action(text: &str) -> Result<Value, InputError> {
+    // A line pasted whole from `legal` keeps its number (` 3. {...}`).
+    let trimmed = text.trim_start();
+    let text = match trimmed.split_once(". ") {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        _ => text,
+    };
     serde_json::from_str(text).map_err(|e| InputError::Action {
         message: e.to_string(),
     })

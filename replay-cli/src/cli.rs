@@ -197,7 +197,8 @@ pub struct LegalArgs {
 pub struct ActArgs {
     /// The game id printed by `new`.
     pub game: String,
-    /// The action as JSON, e.g. one line printed by `tabletape legal`.
+    /// The action as JSON, e.g. one line printed by `tabletape legal`, or that line's number
+    /// (`tabletape act GAME 3`: at a terminal you are asked for what it needs).
     #[arg(
         value_name = "JSON",
         required_unless_present = "file",

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use serde::Serialize;
@@ -26,7 +26,9 @@ use tabletape_store::{
     StoreError,
 };
 
-use crate::args::{parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer};
+use crate::args::{
+    parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer, InputError,
+};
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
     ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, RestoreArgs, ServeArgs,
@@ -263,17 +265,92 @@ fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
         }
         return Ok(());
     }
-    for l in &actions {
+    // Numbered, so `tabletape act GAME N` can record line N.
+    for (n, l) in actions.iter().enumerate() {
         writeln!(
             out,
-            "{}",
+            "{:>2}. {}",
+            n + 1,
             serde_json::to_string(&l.action).expect("actions serialize")
         )?;
         if !l.needs.is_empty() {
-            writeln!(out, "  needs: {}", l.needs.join("; "))?;
+            writeln!(out, "    needs: {}", l.needs.join("; "))?;
         }
     }
     Ok(())
+}
+
+/// Line `n` (from 1) of what `legal` offers the acting seat (or the table),
+/// with what it needs asked for at the terminal: each need is `field: what`,
+/// and the answer is read as JSON when it is JSON (a number, `true`), else
+/// as text.
+fn legal_line(
+    table: &dyn Table,
+    game: &str,
+    branch: &str,
+    seat: Option<Seat>,
+    n: u64,
+) -> Result<serde_json::Value> {
+    let offered = table.legal(game, branch, seat)?;
+    let chosen = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| offered.get(i))
+        .ok_or_else(|| InputError::LegalLine {
+            message: format!("`legal` offers lines 1 to {} now, not {n}", offered.len()),
+        })?;
+    let mut action = chosen.action.clone();
+    if chosen.needs.is_empty() {
+        return Ok(action);
+    }
+    if !io::stdin().is_terminal() {
+        return Err(InputError::LegalLine {
+            message: format!(
+                "line {n} needs {}: give the action as JSON, or run at a terminal to be asked",
+                chosen.needs.join("; ")
+            ),
+        }
+        .into());
+    }
+    for need in &chosen.needs {
+        let (field, what) = need.split_once(": ").unwrap_or((need.as_str(), ""));
+        eprint!("{field} ({what}): ");
+        let mut answer = String::new();
+        io::stdin().read_line(&mut answer)?;
+        let answer = answer.trim();
+        let value = serde_json::from_str(answer)
+            .unwrap_or_else(|_| serde_json::Value::String(answer.to_string()));
+        set_path(&mut action, field, value);
+    }
+    Ok(action)
+}
+
+/// Sets `value` at a dotted path (`avatar.name`, `rolls.0`) of an action.
+fn set_path(action: &mut serde_json::Value, path: &str, value: serde_json::Value) {
+    fn set(at: &mut serde_json::Value, parts: &[&str], value: serde_json::Value) {
+        let Some((part, rest)) = parts.split_first() else {
+            *at = value;
+            return;
+        };
+        let index = part.parse::<usize>().ok();
+        if let (serde_json::Value::Array(items), Some(k)) = (&*at, index) {
+            if k < items.len() {
+                let items = at.as_array_mut().expect("an array");
+                return set(&mut items[k], rest, value);
+            }
+        }
+        if !at.is_object() {
+            *at = serde_json::Value::Object(Default::default());
+        }
+        let slot = at
+            .as_object_mut()
+            .expect("made an object")
+            .entry(part.to_string())
+            .or_insert(serde_json::Value::Null);
+        set(slot, rest, value);
+    }
+    let parts: Vec<&str> = path.split('.').collect();
+    set(action, &parts, value);
 }
 
 fn print_acted(out: &mut dyn Write, json: bool, game: &str, acted: &Acted) -> Result<()> {
@@ -306,7 +383,11 @@ fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
     let seat = seat_of(table, &a.game, a.seat.as_deref())?;
     let Some(file) = &a.file else {
         let text = a.action.as_deref().expect("clap requires JSON or --file");
-        let action = parse_action(text)?;
+        // A number is a line of `legal`; anything else is the action's JSON.
+        let action = match text.trim().parse::<u64>() {
+            Ok(n) => legal_line(table, &a.game, &branch, seat, n)?,
+            Err(_) => parse_action(text)?,
+        };
         let acted = table.act(
             &a.game,
             ActRequest {
