@@ -772,3 +772,22 @@ fn act_records_a_numbered_line_of_legal_and_says_what_a_line_still_needs() {
     let (_, stderr) = cli.fails(&["act", &game, "99", "--as", "Bo"], 2);
     assert!(stderr.contains("offers lines 1 to"), "{stderr}");
 }
+
+#[test]
+fn a_unique_prefix_of_a_game_id_names_the_game() {
+    let cli = Cli::new();
+    let first = new_duel(&cli, "41");
+    let second = new_duel(&cli, "42");
+    let common = first
+        .chars()
+        .zip(second.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let short = &first[..common + 1];
+    assert_eq!(cli.json(&["state", short])["game"], first.as_str());
+    let (_, stderr) = cli.fails(&["state", &first[..common]], 2);
+    assert!(
+        stderr.contains(&first) && stderr.contains(&second),
+        "{stderr}"
+    );
+}

@@ -29,7 +29,8 @@ pub enum InputError {
     },
     #[error("the action is not JSON: {message}")]
     Action { message: String },
-    /// A line number given to `act` that `legal` cannot fill in.
+    /// A line number given to `act` that `legal` cannot fill in, or a game
+    /// id prefix that is not unique.
     #[error("{message}")]
     LegalLine { message: String },
 }

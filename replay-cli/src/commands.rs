@@ -85,7 +85,63 @@ fn open(store: &Path) -> Result<Opened> {
     }
 }
 
-fn dispatch(table: &dyn Table, command: Command, out: &mut dyn Write, json: bool) -> Result<()> {
+/// The game id a command names, to complete from a prefix.
+fn game_of(command: &mut Command) -> Option<&mut String> {
+    match command {
+        Command::Legal(a) => Some(&mut a.game),
+        Command::Act(a) => Some(&mut a.game),
+        Command::Log(a) => Some(&mut a.game),
+        Command::State(a) => Some(&mut a.game),
+        Command::Replay(a) => Some(&mut a.game),
+        Command::Fork(a) => Some(&mut a.game),
+        Command::Undo(a) => Some(&mut a.game),
+        Command::Branches(a) => Some(&mut a.game),
+        Command::Narrate(a) => Some(&mut a.game),
+        Command::Export(a) => Some(&mut a.game),
+        Command::Verify(a) => a.game.as_mut(),
+        _ => None,
+    }
+}
+
+/// Completes a game id given by a unique prefix (`g-41` for `g-410ab558`);
+/// an exact id, or one no game starts with, is left for the command to
+/// answer; a prefix several games share is refused, naming them.
+fn complete_game(table: &dyn Table, given: &mut String) -> Result<()> {
+    if table.players(given).is_ok() {
+        return Ok(());
+    }
+    let matching: Vec<String> = table
+        .games()?
+        .into_iter()
+        .map(|g| g.game)
+        .filter(|g| g.starts_with(given.as_str()))
+        .collect();
+    match matching.as_slice() {
+        [one] => *given = one.clone(),
+        [] => {}
+        many => {
+            return Err(InputError::LegalLine {
+                message: format!(
+                    "`{given}` starts {} game ids ({}): give more of the id",
+                    many.len(),
+                    many.join(", ")
+                ),
+            }
+            .into())
+        }
+    }
+    Ok(())
+}
+
+fn dispatch(
+    table: &dyn Table,
+    mut command: Command,
+    out: &mut dyn Write,
+    json: bool,
+) -> Result<()> {
+    if let Some(game) = game_of(&mut command) {
+        complete_game(table, game)?;
+    }
     match command {
         Command::New(a) => new(table, a, out, json),
         Command::Legal(a) => legal(table, a, out, json),
