@@ -108,6 +108,7 @@ mod decide;
 mod narration;
 mod options;
 mod state;
+mod svg;
 
 #[cfg(test)]
 mod tests;
@@ -201,5 +202,11 @@ impl Rules for Legend {
 
     fn render(state: &State, _viewer: Viewer) -> String {
         narration::render(state)
+    }
+
+    /// The map, the Corners and the players' panel (see `svg`); nothing is
+    /// secret, so every viewer gets the same drawing.
+    fn render_svg(state: &State, _viewer: Viewer) -> String {
+        svg::render(state)
     }
 }
