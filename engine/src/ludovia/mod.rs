@@ -107,6 +107,7 @@ mod decide;
 mod narration;
 mod options;
 mod state;
+mod svg;
 
 #[cfg(test)]
 mod tests;
@@ -283,5 +284,9 @@ impl Rules for Ludovia {
 
     fn render(state: &State, viewer: Viewer) -> String {
         narration::render(state, viewer)
+    }
+
+    fn render_svg(state: &State, viewer: Viewer) -> String {
+        svg::render(state, viewer)
     }
 }

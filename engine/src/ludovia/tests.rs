@@ -1635,3 +1635,165 @@ fn a_card_named_as_taken_by_a_failed_steal_is_refused_not_dropped() {
     )
     .unwrap();
 }
+
+/// The drawing parsed, with the area of every element with an id: a group's
+/// first shape (its rect, or its circle as a point).
+fn drawing(svg: &str) -> BTreeMap<String, (i64, i64, i64, i64)> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    let num = |n: roxmltree::Node, a: &str| -> i64 { n.attribute(a).unwrap().parse().unwrap() };
+    let mut out = BTreeMap::new();
+    for g in doc.descendants().filter(|n| n.has_tag_name("g")) {
+        let Some(id) = g.attribute("id") else {
+            continue;
+        };
+        let shape = g
+            .children()
+            .find(|n| n.has_tag_name("rect") || n.has_tag_name("circle"));
+        let area = match shape {
+            Some(r) if r.has_tag_name("rect") => {
+                (num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height"))
+            }
+            Some(c) => (num(c, "cx"), num(c, "cy"), 0, 0),
+            None => (0, 0, 0, 0),
+        };
+        assert!(out.insert(id.to_string(), area).is_none(), "id {id} twice");
+    }
+    out
+}
+
+/// The page-safe id the drawing gives a space.
+fn space_id(space: Space) -> String {
+    format!("space-{}", space.to_string().replace('.', "-"))
+}
+
+fn svg_checks_the_state(game: &Game, ctx: &str) {
+    let svg = game.render_svg(Viewer::Owner);
+    let ids = drawing(&svg);
+    let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+    let grid = s.grid();
+    let mut spaces: Vec<Space> = vec![Space::Lair, Space::Prison];
+    spaces.extend(grid.streets().into_iter().map(Space::Street));
+    for row in 0..3 * s.rows {
+        for col in 0..3 * s.cols {
+            if s.cell(row, col).is_some() {
+                spaces.push(Space::Cell { row, col });
+            }
+        }
+    }
+    assert_eq!(
+        spaces.len(),
+        2 + grid.streets().len() + 9 * (s.blocks.len() - 2)
+    );
+    for space in &spaces {
+        assert!(
+            ids.contains_key(&space_id(*space)),
+            "{ctx}: no group for {space}"
+        );
+    }
+    for (i, t) in s.thieves.iter().enumerate() {
+        let (x, y, _, _) = ids[&format!("thief-{i}")];
+        let (sx, sy, w, h) = ids[&space_id(t.at)];
+        assert!(
+            (sx..=sx + w).contains(&x) && (sy..=sy + h).contains(&y),
+            "{ctx}: thief {i} drawn at ({x}, {y}), not on {}",
+            t.at
+        );
+    }
+    for (i, p) in s.policemen.iter().enumerate() {
+        let (x, y, _, _) = ids[&format!("police-{i}")];
+        let (px, py, _, _) = ids[&format!("post-{}-{}", p.at.r, p.at.c)];
+        assert_eq!((x, y), (px, py), "{ctx}: policeman {i} is not on {}", p.at);
+        let facing = format!("facing-{}", p.facing.word());
+        assert!(svg.contains(&format!(r#"id="police-{i}" class="policeman {facing}""#)));
+    }
+    for street in s.watched() {
+        let id = space_id(Space::Street(street));
+        assert!(
+            svg.contains(&format!(r#"id="{id}" class="space street watched""#)),
+            "{ctx}: {street} is watched"
+        );
+    }
+}
+
+#[test]
+fn the_board_is_drawn_as_svg_where_the_state_says() {
+    for (players, seed) in [(3, 4), (5, 9)] {
+        let mut game = Game::start(&created(players, seed, DiceMode::Digital)).unwrap();
+        let mut rng = TableRng::for_event(seed, u64::MAX);
+        svg_checks_the_state(&game, "at the start");
+        for n in 0..150 {
+            if game.is_over() {
+                break;
+            }
+            let legal = game.legal(None);
+            let pick = &legal[rng.below(legal.len() as u32) as usize].action;
+            let d = game.decide(None, pick).unwrap();
+            game.apply(&event(game.seq() + 1, d.body)).unwrap();
+            if n % 10 == 0 {
+                svg_checks_the_state(&game, &format!("{players} players, seq {}", game.seq()));
+            }
+        }
+        svg_checks_the_state(&game, "at the end");
+    }
+    // The hand-made table: thieves sharing a space each stand inside it.
+    let mut s = table();
+    for seat in 0..3 {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    s.robbed.insert(sp("s1.2"));
+    let game = game_of(&s);
+    svg_checks_the_state(&game, "three on s1.1");
+    let svg = game.render_svg(Viewer::Owner);
+    assert!(svg.contains(r#"id="space-s1-2" class="space cell rooftop robbed""#));
+    assert!(svg.contains(r#"id="space-s0-0" class="space cell alley""#));
+    assert!(svg.contains(r#"id="thief-0" class="thief seat-0 current""#));
+    assert!(svg.contains(r#"id="offer-0""#) && svg.contains("Mask"));
+    assert!(svg.contains("Round 1: Ada&#39;s turn, 4 action points left"));
+}
+
+#[test]
+fn a_seats_drawing_shows_its_own_hand_only() {
+    let mut s = table();
+    s.thieves[0].at = sp("s1.1");
+    give(&mut s, 1, &["Ruby Crown"]);
+    let mut game = game_of(&s);
+    step(
+        &mut game,
+        Some(0),
+        json!({"type": "rob", "drew": "Pearl Necklace"}),
+    );
+    let ada = game.render_svg(Viewer::Seat(0));
+    roxmltree::Document::parse(&ada).unwrap();
+    assert!(ada.contains("Hand: Pearl Necklace ($200)"), "{ada}");
+    assert!(ada.contains("Hand: 1 secret card"), "Bo's hand as a count");
+    hides_cards(&ada, &["Ruby Crown"]);
+    let bo = game.render_svg(Viewer::Seat(1));
+    assert!(bo.contains("Ruby Crown"));
+    hides_cards(&bo, &["Pearl Necklace"]);
+    for viewer in [Viewer::Seat(2), Viewer::Public] {
+        let theirs = game.render_svg(viewer);
+        hides_cards(&theirs, &["Pearl Necklace", "Ruby Crown", "Silver Spoons"]);
+        assert!(theirs.contains("Rooftop cards face down: 47 of 49"));
+    }
+    let owner = game.render_svg(Viewer::Owner);
+    assert!(owner.contains("Pearl Necklace") && owner.contains("Ruby Crown"));
+    // Once the night is over, everyone sees every hand.
+    game_over(&mut game);
+    assert!(game.render_svg(Viewer::Seat(2)).contains("Ruby Crown"));
+}
+
+#[test]
+fn names_from_the_table_are_escaped_in_the_drawing() {
+    let mut created = created(3, 2, DiceMode::Digital);
+    created.players[0] = "<b>&\"x\"".into();
+    let game = Game::start(&created).unwrap();
+    for viewer in [Viewer::Owner, Viewer::Seat(1), Viewer::Public] {
+        let svg = game.render_svg(viewer);
+        assert!(!svg.contains("<b>"), "{svg}");
+        assert!(svg.contains("&lt;b&gt;&amp;&quot;x&quot;"));
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+        assert!(texts.contains(&"<b>&\"x\""), "the name on the board");
+        assert!(texts.iter().any(|t| t.starts_with("0 <b>&\"x\": 0 Fame")));
+    }
+}
