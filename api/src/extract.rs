@@ -7,9 +7,9 @@
 //! journal (see `auth`).
 
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
-use axum::http::header::AUTHORIZATION;
+use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, Method};
 use serde::de::DeserializeOwned;
 
 use crate::error::AppError;
@@ -90,7 +90,13 @@ impl FromRequestParts<AppState> for Bearer {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
-        let token = bearer(&parts.headers)?;
+        let token = match bearer(&parts.headers)? {
+            Some(token) => Some(token),
+            None if parts.method == Method::GET || parts.method == Method::HEAD => {
+                cookie_token(&parts.headers, parts.uri.path())
+            }
+            None => None,
+        };
         let operator = match (&token, &state.operator) {
             (Some(token), Some(operator)) => operator.holds(token),
             _ => false,
@@ -112,6 +118,35 @@ fn bearer(headers: &HeaderMap) -> Result<Option<String>, AppError> {
         return Err(malformed());
     }
     Ok(Some(token.to_string()))
+}
+
+/// The name of the cookie that carries a game's token for the web page.
+pub fn cookie_name(game: &str) -> String {
+    format!("tt_{game}")
+}
+
+/// A game's token from its cookie (`tt_<game>`), for reads only. The web
+/// page sets it so that plain links, the story page and the live stream
+/// (`EventSource` sends no headers) read as the page's viewer; a write
+/// always needs the `Authorization` header, so a cookie never acts (no
+/// cross-site request can forge an action).
+fn cookie_token(headers: &HeaderMap, path: &str) -> Option<String> {
+    let game = path
+        .strip_prefix("/games/")
+        .or_else(|| path.strip_prefix("/g/"))?
+        .split('/')
+        .next()
+        .filter(|id| !id.is_empty())?;
+    let wanted = cookie_name(game);
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == wanted)
+        .map(|(_, token)| token.trim().to_string())
+        .filter(|token| !token.is_empty())
 }
 
 /// The `Idempotency-Key` header, if present.
@@ -157,6 +192,19 @@ mod tests {
             bearer(&headers("bearer  abc ")).unwrap().as_deref(),
             Some("abc")
         );
+    }
+
+    #[test]
+    fn a_games_cookie_opens_only_that_game() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            COOKIE,
+            HeaderValue::from_static("theme=dark; tt_g-1=abc; tt_g-2=def"),
+        );
+        assert_eq!(cookie_token(&h, "/games/g-1/state").as_deref(), Some("abc"));
+        assert_eq!(cookie_token(&h, "/g/g-2/story").as_deref(), Some("def"));
+        assert_eq!(cookie_token(&h, "/games/g-3/state"), None);
+        assert_eq!(cookie_token(&h, "/games"), None);
     }
 
     #[test]

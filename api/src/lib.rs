@@ -7,6 +7,9 @@
 //! create and list games, list legal actions, act, read events, state, replay
 //! and narrative, fork, export, import and verify.
 //!
+//! The same router serves the web recorder (`web`): the table page at
+//! `/g/{id}`, the story, the home page at `/`, from embedded assets.
+//!
 //! [`app_with_operator`] adds the store's [`Operator`]: the token `tabletape
 //! serve` hands to the CLI on its machine, owner of every game and admin.
 //!
@@ -21,6 +24,7 @@ mod extract;
 mod live;
 mod operator;
 mod routes;
+mod web;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
@@ -85,6 +89,7 @@ pub fn app_with_operator(journal: Journal, operator: Operator) -> Router {
 
 fn router(state: AppState) -> Router {
     routes::router()
+        .merge(web::router())
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(TraceLayer::new_for_http())
@@ -106,7 +111,10 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
 pub async fn serve_on(listener: TcpListener, app: Router) -> std::io::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, "tabletape API listening");
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown())
+        .with_graceful_shutdown(async {
+            shutdown().await;
+            live::close_all();
+        })
         .await?;
     tracing::info!("tabletape API stopped");
     Ok(())

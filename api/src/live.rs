@@ -6,6 +6,9 @@
 //! (`Journal::follow`), so no follower is sent what it may not see, and a
 //! missed ring (a lagging follower) loses nothing. `Last-Event-ID` resumes
 //! after that seq; without it the stream starts at the branch's head.
+//! A stream that named no branch follows the game's current line: when a
+//! take-back moves it, the stream says so (`event: line`) and goes on with
+//! the new line's events.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -64,8 +67,39 @@ struct Follower {
     branch: String,
     viewer: Viewer,
     after: u64,
+    /// Whether the stream follows the game's current line (no branch was
+    /// named): a take-back elsewhere then moves it to the new line.
+    current: bool,
+    /// A move to a new current line to announce before its events.
+    moved: Option<String>,
     ready: VecDeque<Followed>,
     bell: broadcast::Receiver<String>,
+}
+
+/// Set once, when the process's server begins to shut down.
+static CLOSING: std::sync::OnceLock<tokio::sync::watch::Sender<bool>> = std::sync::OnceLock::new();
+
+fn closing_flag() -> &'static tokio::sync::watch::Sender<bool> {
+    CLOSING.get_or_init(|| tokio::sync::watch::channel(false).0)
+}
+
+/// Ends every live stream of the process: the server is shutting down.
+pub fn close_all() {
+    closing_flag().send_replace(true);
+}
+
+/// Resolves once the server is shutting down.
+async fn closing() {
+    let mut rx = closing_flag().subscribe();
+    // An error means the sender is gone, which a static never is.
+    let _ = rx.wait_for(|closing| *closing).await;
+}
+
+/// What a follower finds when it looks at the log again.
+enum News {
+    Steps(Vec<Followed>),
+    /// The current line moved: to this branch, sharing history up to this seq.
+    Moved(String, u64),
 }
 
 fn frame(step: &Followed) -> Event {
@@ -101,6 +135,7 @@ pub async fn live(
         blocking(move || {
             let access = read_access(&journal, &id, &bearer)?;
             let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
+            let current = q.branch.is_none();
             let branch = journal.line(&id, q.branch)?;
             let head = journal
                 .branches_as(&id, viewer)?
@@ -111,6 +146,8 @@ pub async fn live(
             Ok(Follower {
                 journal,
                 game: id,
+                current,
+                moved: None,
                 branch,
                 viewer,
                 after: resume.unwrap_or(head).min(head),
@@ -122,24 +159,60 @@ pub async fn live(
     };
     let frames = stream::unfold(follower, |mut f| async move {
         loop {
+            if let Some(line) = f.moved.take() {
+                let moved = Event::default()
+                    .event("line")
+                    .data(serde_json::json!({ "current": line }).to_string());
+                return Some((Ok(moved), f));
+            }
             if let Some(step) = f.ready.pop_front() {
                 f.after = step.seq;
                 return Some((Ok(frame(&step)), f));
             }
-            let (journal, game, branch, viewer, after) = (
+            let (journal, game, branch, viewer, after, current) = (
                 f.journal.clone(),
                 f.game.clone(),
                 f.branch.clone(),
                 f.viewer,
                 f.after,
+                f.current,
             );
-            let news = blocking(move || Ok(journal.follow(&game, &branch, after, viewer)?)).await;
+            let news = blocking(move || {
+                if current {
+                    let line = journal.line(&game, None)?;
+                    if line != branch {
+                        // Play moved to a fork (a take-back): follow it from
+                        // where it leaves the shared history.
+                        let fork = journal
+                            .branches_as(&game, viewer)?
+                            .into_iter()
+                            .find(|b| b.name == line)
+                            .and_then(|b| b.fork_seq)
+                            .unwrap_or(0);
+                        return Ok(News::Moved(line, fork.min(after)));
+                    }
+                }
+                Ok(News::Steps(journal.follow(&game, &branch, after, viewer)?))
+            })
+            .await;
             match news {
-                Ok(steps) if !steps.is_empty() => f.ready.extend(steps),
+                Ok(News::Moved(line, after)) => {
+                    f.branch = line.clone();
+                    f.after = after;
+                    f.moved = Some(line);
+                }
+                Ok(News::Steps(steps)) if !steps.is_empty() => f.ready.extend(steps),
                 // The game is gone or unreadable: the stream ends.
                 Err(_) => return None,
                 Ok(_) => loop {
-                    match f.bell.recv().await {
+                    let rung = tokio::select! {
+                        rung = f.bell.recv() => rung,
+                        // The server is stopping: end the stream, so the
+                        // graceful shutdown does not wait on it forever (the
+                        // page reconnects with Last-Event-ID).
+                        () = closing() => return None,
+                    };
+                    match rung {
                         Ok(game) if game == f.game => break,
                         Ok(_) => continue,
                         Err(broadcast::error::RecvError::Lagged(_)) => break,

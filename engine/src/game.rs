@@ -23,6 +23,20 @@ pub struct LegalAction {
     pub action: Value,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub needs: Vec<String>,
+    /// The same choice made sealed (see [`crate::rules::Seal`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<SealJson>,
+    /// Fields the table may add (see `Legal::may`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub may: Vec<String>,
+}
+
+/// A [`crate::rules::Seal`] with its actions as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SealJson {
+    pub commit: Value,
+    pub preimage: String,
+    pub reveal: Value,
 }
 
 /// What a need for free text says after the field's path.
@@ -51,6 +65,8 @@ impl LegalAction {
                 .filter(|n| !n.contains(OWN_WORDS))
                 .cloned()
                 .collect(),
+            seal: self.seal.clone(),
+            may: self.may.clone(),
         }
     }
 }
@@ -189,6 +205,7 @@ pub trait DynRules: Send + Sync {
         viewer: Viewer,
     ) -> Value;
     fn chapter(&self, state: &dyn Any) -> String;
+    fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
     fn view(&self, state: &dyn Any, viewer: Viewer) -> Value;
@@ -372,7 +389,17 @@ impl<R: Rules> DynRules for Kind<R> {
                         })
                         .map(|(path, p)| format!("{path}: {OWN_WORDS}{p}")),
                 );
-                LegalAction { action, needs }
+                let seal = l.seal.map(|seal| SealJson {
+                    commit: serde_json::to_value(&seal.commit).expect("actions serialize"),
+                    preimage: seal.preimage,
+                    reveal: serde_json::to_value(&seal.reveal).expect("actions serialize"),
+                });
+                LegalAction {
+                    action,
+                    needs,
+                    seal,
+                    may: l.may,
+                }
             })
             .collect()
     }
@@ -496,6 +523,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn chapter(&self, state: &dyn Any) -> String {
         R::chapter(typed::<R>(state))
+    }
+
+    fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat> {
+        R::to_move(typed::<R>(state), seats)
     }
 
     fn epilogue(&self, state: &dyn Any) -> Vec<String> {
@@ -774,6 +805,15 @@ impl Game {
             return Vec::new();
         }
         self.kind.legal(self.state.as_ref(), seat)
+    }
+
+    /// The seats the game waits on now (see `Rules::to_move`); none once over.
+    pub fn to_move(&self) -> Vec<Seat> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.kind
+            .to_move(self.state.as_ref(), self.created.players.len())
     }
 
     pub fn kind(&self) -> &'static dyn DynRules {

@@ -24,7 +24,9 @@ pub mod svg;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
-pub use game::{placeholders, Decision, DynRules, Game, Kind, LegalAction, NextState, Snapshot};
+pub use game::{
+    placeholders, Decision, DynRules, Game, Kind, LegalAction, NextState, SealJson, Snapshot,
+};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
-pub use rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+pub use rules::{Context, KindInfo, Legal, OptionInfo, Rules, Seal, Setup, Viewer};

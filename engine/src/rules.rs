@@ -78,6 +78,27 @@ pub struct Legal<A> {
     /// ("roll: policeman die, 1-6"). Empty when the action is ready as is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub needs: Vec<String>,
+    /// The same choice made sealed: committed now, revealed later (see
+    /// [`Seal`]). Only kinds with simultaneous secret choices offer it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seal: Option<Seal<A>>,
+    /// Fields the table may add, as `field: what` like `needs` (a LEGEND
+    /// player's explanation); the action is complete without them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub may: Vec<String>,
+}
+
+/// How to make a choice without telling anyone, the server included, until
+/// everyone has chosen: submit `commit` with `<hash>` replaced by the
+/// lowercase hex SHA-256 of `preimage` (its `<salt>` replaced by a secret of
+/// the chooser's), keep the salt, and submit `reveal` (its `<salt>` replaced
+/// the same way) once `legal` offers an action of the reveal's type. A web
+/// page can do this behind the scenes without knowing the game.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seal<A> {
+    pub commit: A,
+    pub preimage: String,
+    pub reveal: A,
 }
 
 impl<A> Legal<A> {
@@ -85,6 +106,18 @@ impl<A> Legal<A> {
         Legal {
             action,
             needs: Vec::new(),
+            seal: None,
+            may: Vec::new(),
+        }
+    }
+
+    /// An action open once the table supplies `needs`.
+    pub fn needing(action: A, needs: Vec<String>) -> Self {
+        Legal {
+            action,
+            needs,
+            seal: None,
+            may: Vec::new(),
         }
     }
 }
@@ -117,6 +150,16 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
+
+    /// The seats the game waits on now: whose turn it is, as anyone at the
+    /// table can see. By default every seat with an action open; a kind
+    /// where some action is always open (an escape) says it itself.
+    fn to_move(state: &Self::State, seats: usize) -> Vec<Seat> {
+        (0..seats)
+            .filter_map(|s| Seat::try_from(s).ok())
+            .filter(|&s| !Self::legal(state, Some(s)).is_empty())
+            .collect()
+    }
 
     /// Checks an action against every rule and decides what it means.
     /// `by` is the seat acting, or `None` when the owner acts for the table.

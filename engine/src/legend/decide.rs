@@ -1918,6 +1918,18 @@ pub fn winners(scores: &[Score]) -> Vec<Seat> {
         .collect()
 }
 
+/// Whether the action may carry the player's explanation of it.
+pub fn explains(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Move { .. }
+            | Action::Place { .. }
+            | Action::Ability { .. }
+            | Action::Duel { .. }
+            | Action::Pass { .. }
+    )
+}
+
 /// Every action open now (see the module docs of `legend` for the shape).
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let candidates = match state.phase {
@@ -1958,7 +1970,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
             } else {
                 Vec::new()
             };
-            out.push(Legal { action: c, needs });
+            out.push(Legal::needing(c, needs));
         }
     }
     out

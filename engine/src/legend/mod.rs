@@ -168,7 +168,14 @@ impl Rules for Legend {
     }
 
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
-        decide::legal(state, seat)
+        let mut legal = decide::legal(state, seat);
+        for l in &mut legal {
+            if decide::explains(&l.action) {
+                l.may
+                    .push("explanation: how it happens, in the player's own words".into());
+            }
+        }
+        legal
     }
 
     fn decide(

@@ -21,7 +21,7 @@ use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
 use super::state::{Fighter, Orders, Pending, Phase, SeatState, SeatStatus, Sight, State};
 use crate::error::{reject, Rejection};
-use crate::rules::Legal;
+use crate::rules::{Legal, Seal};
 
 /// Experience from defeated body points buys one advancement per this many.
 pub const BODY_POINTS_PER_ADVANCEMENT: u32 = 50;
@@ -1425,6 +1425,51 @@ fn choose(seat: Seat, m: &Maneuver) -> Action {
     }
 }
 
+/// A maneuver choice, with its sealed form: commit to `"<page>:<salt>"`
+/// now, reveal the page and salt once everyone has chosen.
+fn sealable(seat: Seat, m: &Maneuver) -> Legal<Action> {
+    let mut legal = Legal::ready(choose(seat, m));
+    legal.seal = Some(Seal {
+        commit: Action::Commit {
+            seat: Some(seat),
+            hash: "<hash>".into(),
+        },
+        preimage: format!("{}:<salt>", m.page),
+        reveal: Action::Reveal {
+            seat: Some(seat),
+            page: Some(m.page),
+            salt: Some("<salt>".into()),
+            targets: vec![],
+        },
+    });
+    legal
+}
+
+/// The fighters still to choose this exchange (an escape is always open,
+/// so the default, "any action open", would name everyone).
+pub fn to_move(state: &State) -> Vec<Seat> {
+    if state.phase != Phase::Fighting {
+        return legal_seats(state);
+    }
+    (0..state.seats.len() as Seat)
+        .filter(|&s| state.seat(s).status == SeatStatus::Fighting)
+        .filter(|s| !state.pending.contains_key(s))
+        .collect()
+}
+
+fn legal_seats(state: &State) -> Vec<Seat> {
+    (0..state.seats.len() as Seat)
+        .filter(|&s| !legal(state, Some(s)).is_empty())
+        .collect()
+}
+
+/// Whether every fighter still in the fight has chosen or committed.
+fn all_chosen(state: &State) -> bool {
+    (0..state.seats.len() as Seat)
+        .filter(|&s| state.seat(s).status == SeatStatus::Fighting)
+        .all(|s| state.pending.contains_key(&s))
+}
+
 /// Every action open now, for one seat or the whole table.
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let seats: Vec<Seat> = match seat {
@@ -1446,25 +1491,31 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     match pending {
                         None => {
                             for &i in &choices(state, s).open {
-                                out.push(Legal::ready(choose(s, &sheet.maneuvers[i])));
+                                out.push(sealable(s, &sheet.maneuvers[i]));
                             }
-                            out.push(Legal {
-                                action: Action::Commit {
+                            out.push(Legal::needing(
+                                Action::Commit {
                                     seat: Some(s),
                                     hash: "<sha256 of page:salt>".into(),
                                 },
-                                needs: vec!["hash: lowercase hex SHA-256 of \"<page>:<salt>\" for the maneuver chosen".into()],
-                            });
+                                vec!["hash: lowercase hex SHA-256 of \"<page>:<salt>\" for the maneuver chosen".into()],
+                            ));
                         }
-                        Some(Pending::Committed { .. }) => out.push(Legal {
-                            action: Action::Reveal {
-                                seat: Some(s),
-                                page: Some(0),
-                                salt: Some("<salt>".into()),
-                                targets: vec![],
-                            },
-                            needs: vec!["page and salt: the ones committed to".into()],
-                        }),
+                        // Revealing before every other fighter has chosen
+                        // would show the page to whoever reads the log first
+                        // (the table's owner); the reveal waits for them.
+                        Some(Pending::Committed { .. }) if all_chosen(state) => {
+                            out.push(Legal::needing(
+                                Action::Reveal {
+                                    seat: Some(s),
+                                    page: Some(0),
+                                    salt: Some("<salt>".into()),
+                                    targets: vec![],
+                                },
+                                vec!["page and salt: the ones committed to".into()],
+                            ))
+                        }
+                        Some(Pending::Committed { .. }) => {}
                         Some(Pending::Chosen { .. }) => {}
                     }
                 }
@@ -1492,14 +1543,14 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                             }));
                         }
                         if marks.contains(&PartyMark::Missile) {
-                            out.push(Legal {
-                                action: Action::FireMissile {
+                            out.push(Legal::needing(
+                                Action::FireMissile {
                                     seat: Some(s),
                                     member: f.sheet.id.clone(),
                                     what: "<spell or missile>".into(),
                                 },
-                                needs: vec!["what: the spell or missile fired".into()],
-                            });
+                                vec!["what: the spell or missile fired".into()],
+                            ));
                         }
                     }
                 }
@@ -1533,14 +1584,14 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                         }
                     })
                     .collect();
-                out.push(Legal {
-                    action: Action::Exchange { maneuvers },
-                    needs: if record {
+                out.push(Legal::needing(
+                    Action::Exchange { maneuvers },
+                    if record {
                         vec!["seen: per seat and opponent, the picture, range and tell read (and score and critical when printed)".into()]
                     } else {
                         vec![]
                     },
-                });
+                ));
             }
         }
         Phase::Aftermath => {

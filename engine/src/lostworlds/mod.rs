@@ -227,6 +227,10 @@ impl Rules for LostWorlds {
         decide::legal(state, seat)
     }
 
+    fn to_move(state: &State, _seats: usize) -> Vec<Seat> {
+        decide::to_move(state)
+    }
+
     fn decide(
         state: &State,
         by: Option<Seat>,

@@ -1456,10 +1456,7 @@ pub fn legal(state: &State, seat: Option<Seat>, dice: DiceMode) -> Vec<Legal<Act
     let physical = dice == DiceMode::Physical;
     let need = |l: Legal<Action>, what: &str| {
         if physical {
-            Legal {
-                action: l.action,
-                needs: vec![what.to_string()],
-            }
+            Legal::needing(l.action, vec![what.to_string()])
         } else {
             l
         }
@@ -1575,13 +1572,15 @@ fn placements(state: &State, posts: Vec<Post>) -> Vec<Legal<Action>> {
 fn turn_actions(state: &State, me: Seat, physical: bool) -> Vec<Legal<Action>> {
     let t = state.thief(me);
     let mut out = vec![Legal::ready(Action::EndTurn)];
-    let need = |action: Action, what: &str| Legal {
-        action,
-        needs: if physical {
-            vec![what.to_string()]
-        } else {
-            Vec::new()
-        },
+    let need = |action: Action, what: &str| {
+        Legal::needing(
+            action,
+            if physical {
+                vec![what.to_string()]
+            } else {
+                Vec::new()
+            },
+        )
     };
     let mask = state.has(me, Effect::Mask);
     for (to, passing) in moves_from(state, t.at) {

@@ -1,0 +1,750 @@
+// Tabletape's web recorder. It knows no game rules: it shows what the
+// server draws and narrates, and records what `legal` offers, filling in
+// what each line `needs`. Tokens come in the link's fragment (#t=...), stay
+// in this browser, and travel only in the Authorization header (and the
+// game's read-only cookie, for plain links and the live stream).
+'use strict';
+(() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+
+  function el(tag, attrs, ...kids) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else if (k === 'text') node.textContent = v;
+      else node.setAttribute(k, v === true ? '' : v);
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return node;
+  }
+
+  // ---------------------------------------------------------- storage
+
+  const store = {
+    get(key) {
+      try { return JSON.parse(localStorage.getItem(key)); } catch (_) { return null; }
+    },
+    set(key, value) {
+      try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* private mode */ }
+    },
+    del(key) {
+      try { localStorage.removeItem(key); } catch (_) { /* private mode */ }
+    },
+  };
+
+  const tokenKey = (game) => 'tt:token:' + game;
+
+  function keepToken(game, token) {
+    store.set(tokenKey(game), token);
+    // Read-only: the server honours the cookie for GET only.
+    document.cookie = `tt_${game}=${token}; path=/; SameSite=Strict; max-age=31536000`;
+  }
+
+  function remember(game, title, role) {
+    const mine = (store.get('tt:games') || []).filter((g) => g.game !== game);
+    mine.unshift({ game, title, role });
+    store.set('tt:games', mine.slice(0, 50));
+  }
+
+  function randomHex(bytes) {
+    const a = new Uint8Array(bytes);
+    crypto.getRandomValues(a);
+    return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  // SHA-256 of a string, as hex. `crypto.subtle` exists only on https or
+  // localhost, and phones join over the table's plain-http network.
+  function sha256(text) {
+    const K = [
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+      0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+      0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+      0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+      0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+      0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+      0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ];
+    const bytes = Array.from(new TextEncoder().encode(text));
+    const bits = bytes.length * 8;
+    bytes.push(0x80);
+    while (bytes.length % 64 !== 56) bytes.push(0);
+    for (let i = 7; i >= 0; i--) bytes.push(i >= 4 ? 0 : (bits >>> (8 * i)) & 0xff);
+    const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    const w = new Array(64);
+    const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+    for (let off = 0; off < bytes.length; off += 64) {
+      for (let i = 0; i < 16; i++) {
+        const j = off + 4 * i;
+        w[i] = (bytes[j] << 24) | (bytes[j + 1] << 16) | (bytes[j + 2] << 8) | bytes[j + 3];
+      }
+      for (let i = 16; i < 64; i++) {
+        const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+        const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+      }
+      let [a, b, c, d, e, f, g, hh] = h;
+      for (let i = 0; i < 64; i++) {
+        const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
+        const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      [a, b, c, d, e, f, g, hh].forEach((v, i) => { h[i] = (h[i] + v) | 0; });
+    }
+    return h.map((v) => (v >>> 0).toString(16).padStart(8, '0')).join('');
+  }
+
+  // ---------------------------------------------------------- the API
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  // One request. With `retry`, a lost connection or a server that is
+  // briefly away is retried with the same idempotency key until it answers:
+  // an action is recorded once however often it is sent.
+  async function api(method, path, body, opts = {}) {
+    const headers = { Accept: 'application/json' };
+    const token = opts.game ? store.get(tokenKey(opts.game)) : null;
+    if (token) headers.Authorization = 'Bearer ' + token;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (opts.key) headers['Idempotency-Key'] = opts.key;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await fetch(path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        if (opts.retry && res.status >= 500 && attempt < 40) throw new Error('server ' + res.status);
+        const type = res.headers.get('content-type') || '';
+        const data = type.includes('json') ? await res.json() : await res.text();
+        return { ok: res.ok, status: res.status, data };
+      } catch (err) {
+        if (!opts.retry || attempt >= 40) return { ok: false, status: 0, data: { message: String(err) } };
+        if (opts.onRetry) opts.onRetry(attempt + 1);
+        await sleep(Math.min(500 * 2 ** attempt, 8000));
+      }
+    }
+  }
+
+  // ---------------------------------------------------------- home page
+
+  function home() {
+    const form = $('#new-game');
+    const kind = $('#kind');
+    const showOptions = () => {
+      document.querySelectorAll('fieldset.options').forEach((f) => {
+        f.hidden = f.dataset.kind !== kind.value;
+      });
+    };
+    kind.addEventListener('change', showOptions);
+    showOptions();
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const data = new FormData(form);
+      const options = {};
+      for (const [name, value] of data.entries()) {
+        const m = name.match(/^opt\.([^.]+)\.(.+)$/);
+        if (m && m[1] === kind.value && String(value).trim() !== '') options[m[2]] = String(value).trim();
+      }
+      const body = {
+        kind: kind.value,
+        players: String(data.get('players') || '').split('\n').map((p) => p.trim()).filter(Boolean),
+        dice: data.get('dice') || 'digital',
+        public: data.get('public') === 'on',
+        options,
+      };
+      const seed = String(data.get('seed') || '').trim();
+      if (seed !== '') body.seed = Number(seed);
+      const out = $('#created');
+      out.textContent = 'Starting…';
+      const res = await api('POST', '/games', body, { retry: false });
+      if (!res.ok) {
+        out.textContent = 'Not started: ' + (res.data.message || res.status);
+        out.className = 'error';
+        return;
+      }
+      const g = res.data;
+      keepToken(g.game, g.owner_token);
+      store.set('tt:seats:' + g.game, g.seats);
+      remember(g.game, body.kind + ' · ' + body.players.join(', '), 'owner');
+      location.href = '/g/' + g.game;
+    });
+    const list = $('#my-games');
+    for (const g of store.get('tt:games') || []) {
+      list.append(el('li', {}, el('a', { href: '/g/' + g.game, text: g.title }), ' · ' + g.role));
+    }
+    if (!list.children.length) list.append(el('li', { text: 'None on this device yet.' }));
+  }
+
+  // ---------------------------------------------------------- the table
+
+  const T = {
+    game: null,
+    branch: null, // null: the game's current line
+    at: null, // null: the head
+    view: null,
+    filter: null,
+    formFor: null, // the action whose form is open, as JSON
+    source: null,
+    busy: false,
+  };
+
+  function query(extra) {
+    const p = new URLSearchParams();
+    if (T.branch) p.set('branch', T.branch);
+    for (const [k, v] of Object.entries(extra || {})) if (v !== null && v !== undefined) p.set(k, v);
+    const s = p.toString();
+    return s ? '?' + s : '';
+  }
+
+  // A short label for an action: its type, then its values, seat last.
+  function label(action, players) {
+    const parts = [];
+    const seat = action.seat;
+    const walk = (v) => {
+      if (v === null || v === undefined || v === '') return;
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (typeof v === 'object') Object.values(v).forEach(walk);
+      else parts.push(String(v));
+    };
+    for (const [k, v] of Object.entries(action)) if (k !== 'type' && k !== 'seat') walk(v);
+    const who = seat !== undefined && players && T.view && T.view.viewer === 'owner' ? ` (${players[seat] || 'seat ' + seat})` : '';
+    const type = String(action.type || 'action').replace(/_/g, ' ');
+    return parts.length ? `${type}: ${parts.join(' · ')}${who}` : type + who;
+  }
+
+  function norm(v) {
+    return String(v).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  }
+
+  // Whether any value of `action` (but its type and seat) is `pick`.
+  function mentions(action, pick) {
+    let found = false;
+    const walk = (v) => {
+      if (found || v === null || v === undefined) return;
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (typeof v === 'object') Object.values(v).forEach(walk);
+      else if (norm(v) === pick) found = true;
+    };
+    for (const [k, v] of Object.entries(action)) if (k !== 'type' && k !== 'seat') walk(v);
+    return found;
+  }
+
+  async function load() {
+    const res = await api('GET', `/games/${T.game}/table` + query({ at: T.at }), undefined, { game: T.game, retry: true });
+    if (!res.ok) {
+      say(res.data.message || 'The table cannot be read (' + res.status + ')', true);
+      return;
+    }
+    T.view = res.data;
+    render();
+    await revealWhenDue();
+  }
+
+  let reloadTimer = null;
+  function reloadSoon() {
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(load, 120);
+  }
+
+  function say(text, bad) {
+    const out = $('#outcome');
+    out.textContent = '';
+    out.className = bad ? 'error' : 'ok';
+    if (Array.isArray(text)) text.forEach((t) => out.append(el('span', { class: 'line', text: t })));
+    else out.textContent = text;
+  }
+
+  function render() {
+    const v = T.view;
+    const main = $('#table');
+    main.dataset.seq = v.seq;
+    main.dataset.head = v.head_seq;
+    main.dataset.branch = v.branch;
+    $('#where').textContent = `${v.chapter} · seq ${v.seq}${v.seq === v.head_seq ? '' : ' of ' + v.head_seq} · ${v.over ? 'over' : 'in play'}`;
+    const you = v.seat !== null && v.seat !== undefined ? v.summary.players[v.seat] : null;
+    $('#who').textContent = you ? `you are ${you} (seat ${v.seat})` : `seen as ${v.viewer}`;
+    const waiting = $('#waiting');
+    if (v.over) waiting.textContent = 'The game is over.';
+    else if (!v.waiting_for.length) waiting.textContent = '';
+    else if (you && v.waiting_for.includes(you)) waiting.textContent = v.waiting_for.length === 1 ? 'Your move.' : `Your move (also waiting for ${v.waiting_for.filter((p) => p !== you).join(', ')}).`;
+    else waiting.textContent = `Waiting for ${v.waiting_for.join(', ')}.`;
+    $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
+    renderLegal();
+    renderTold();
+    renderTimeline();
+    renderJoin();
+  }
+
+  function renderTold() {
+    const told = $('#told');
+    told.textContent = '';
+    for (const t of T.view.recent.slice().reverse()) {
+      told.append(el('li', { value: t.seq }, t.lines.map((l) => el('p', { text: l }))));
+    }
+  }
+
+  function renderLegal() {
+    const v = T.view;
+    const box = $('#legal');
+    box.textContent = '';
+    // A form being filled in survives a live refresh while its line is
+    // still offered; someone else's move must not wipe what you typed.
+    const still = T.formFor && v.seq === v.head_seq && v.legal.some((l) => JSON.stringify(l.action) === T.formFor);
+    if (!still) {
+      $('#form').textContent = '';
+      T.formFor = null;
+    }
+    if (v.seq !== v.head_seq) {
+      box.append(el('p', { text: 'Looking at the past: nothing is recorded from here.' }),
+        el('button', { type: 'button', onclick: () => { T.at = null; load(); } }, 'Back to now'));
+      return;
+    }
+    const sealed = store.get(revealKey());
+    if (sealed) box.append(el('p', { class: 'sealed', text: `You chose ${sealed.label}. It stays sealed until everyone has chosen.` }));
+    // A seat's sealed choices are made through their seal: the raw form of
+    // the sealing action (a hash typed by hand) is left to the CLI.
+    const sealing = new Set(v.seat !== null && v.seat !== undefined
+      ? v.legal.filter((l) => l.seal).map((l) => l.seal.commit.type) : []);
+    let offered = v.legal.map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => !sealing.has(l.action.type));
+    if (T.filter) {
+      offered = offered.filter(({ l }) => mentions(l.action, T.filter));
+      box.append(el('p', { class: 'filter' }, `Only what involves ${T.filter} `,
+        el('button', { type: 'button', class: 'quiet', onclick: () => { T.filter = null; renderLegal(); } }, 'show all')));
+    }
+    if (!offered.length) {
+      box.append(el('p', { text: v.legal.length ? 'Nothing here involves that: tap elsewhere or show all.' : 'Nothing for you to record now.' }));
+    }
+    const list = el('ol', { class: 'choices' });
+    for (const { l, n } of offered) {
+      list.append(el('li', {}, el('button', {
+        type: 'button',
+        class: l.seal && sealing.size ? 'choice sealable' : 'choice',
+        'data-n': n,
+        'aria-keyshortcuts': n <= 9 ? String(n) : null,
+        onclick: () => choose(l),
+      }, el('span', { class: 'n', text: n }), label(l.action, v.summary.players),
+        l.needs && l.needs.length ? el('small', { text: ' …' }) : null,
+        l.seal && sealing.size ? el('small', { class: 'seal', text: 'sealed' }) : null)));
+      // (A line with `needs` opens a short form; one with only `may` too.)
+    }
+    box.append(list);
+    const canTakeBack = v.viewer !== 'public' && v.head_seq > 1 && !v.over;
+    if (canTakeBack || (v.over && v.viewer === 'owner')) {
+      box.append(el('p', {}, el('button', { type: 'button', class: 'quiet', id: 'undo', 'aria-keyshortcuts': 'u', onclick: takeBack }, 'Take back the last entry')));
+    }
+  }
+
+  // What one need asks for: `field: what`.
+  function splitNeed(need) {
+    const i = need.indexOf(': ');
+    return i < 0 ? [need, ''] : [need.slice(0, i), need.slice(i + 2)];
+  }
+
+  function parseAnswer(text) {
+    const t = text.trim();
+    if (/^\d+(\s*[, ]\s*\d+)+$/.test(t)) return t.split(/[\s,]+/).map(Number);
+    try { return JSON.parse(t); } catch (_) { return t; }
+  }
+
+  function setPath(obj, path, value) {
+    const parts = path.split('.');
+    let at = obj;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const k = Array.isArray(at) && /^\d+$/.test(parts[i]) ? Number(parts[i]) : parts[i];
+      if (at[k] === null || typeof at[k] !== 'object') at[k] = {};
+      at = at[k];
+    }
+    const last = parts[parts.length - 1];
+    at[Array.isArray(at) && /^\d+$/.test(last) ? Number(last) : last] = value;
+  }
+
+  function replaceIn(value, from, to) {
+    if (typeof value === 'string') return value === from ? to : value;
+    if (Array.isArray(value)) return value.map((v) => replaceIn(v, from, to));
+    if (value && typeof value === 'object') {
+      const out = {};
+      for (const [k, v] of Object.entries(value)) out[k] = replaceIn(v, from, to);
+      return out;
+    }
+    return value;
+  }
+
+  function choose(l) {
+    const v = T.view;
+    if (l.seal && v.seat !== null && v.seat !== undefined) return chooseSealed(l);
+    const needs = l.needs || [];
+    const may = l.may || [];
+    if (!needs.length && !may.length) return record(l.action);
+    const form = el('form', { class: 'needs' });
+    form.append(el('p', { class: 'what', text: label(l.action, v.summary.players) }));
+    needs.forEach((need, i) => {
+      const [field, what] = splitNeed(need);
+      const id = 'need-' + i;
+      const long = /story|explanation|explain|description/i.test(what);
+      const input = long
+        ? el('textarea', { id, name: field, rows: 3, required: true, maxlength: 2000 })
+        : el('input', { id, name: field, required: true, autocomplete: 'off', maxlength: 2000 });
+      form.append(el('label', { for: id }, el('b', { text: field }), ' ', el('small', { text: what })), input);
+      if (/\bd6\b|die|dice|roll/i.test(need)) {
+        const pad = el('div', { class: 'die', role: 'group', 'aria-label': 'die faces for ' + field });
+        for (let face = 1; face <= 6; face++) {
+          pad.append(el('button', {
+            type: 'button',
+            'aria-label': 'rolled ' + face,
+            onclick: () => { input.value = input.value.trim() ? input.value.trim() + ', ' + face : String(face); input.focus(); },
+          }, String(face)));
+        }
+        pad.append(el('button', { type: 'button', class: 'quiet', onclick: () => { input.value = ''; } }, 'clear'));
+        form.append(pad);
+      }
+    });
+    may.forEach((field, i) => {
+      const [name, what] = splitNeed(field);
+      const id = 'may-' + i;
+      form.append(el('label', { for: id }, el('b', { text: name }), ' ', el('small', { text: what + ' (optional)' })),
+        el('textarea', { id, name, rows: 2, maxlength: 2000 }));
+    });
+    form.append(el('p', {}, el('button', { type: 'submit' }, 'Record'), ' ',
+      el('button', { type: 'button', class: 'quiet', onclick: () => { $('#form').textContent = ''; T.formFor = null; } }, 'Cancel')));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const action = JSON.parse(JSON.stringify(l.action));
+      may.forEach((field, i) => {
+        const text = $('#may-' + i, form).value.trim();
+        if (text) setPath(action, splitNeed(field)[0], text);
+      });
+      needs.forEach((need, i) => {
+        const [field] = splitNeed(need);
+        const answer = $('#need-' + i, form).value;
+        // A need may name several fields ("page and salt"); those are
+        // answered as a JSON object merged into the action.
+        if (field.includes(' ')) {
+          const parsed = parseAnswer(answer);
+          if (parsed && typeof parsed === 'object') Object.assign(action, parsed);
+        } else {
+          setPath(action, field, parseAnswer(answer));
+        }
+      });
+      record(action);
+    });
+    const box = $('#form');
+    box.textContent = '';
+    box.append(form);
+    T.formFor = JSON.stringify(l.action);
+    const first = $('input, textarea', form);
+    if (first) first.focus();
+  }
+
+  const revealKey = () => `tt:reveal:${T.game}:${T.view ? T.view.branch : ''}`;
+
+  // A sealed choice: commit to a hash of it now; the page reveals it by
+  // itself once `legal` offers the reveal (everyone has chosen).
+  async function chooseSealed(l) {
+    const salt = randomHex(16);
+    const hash = sha256(l.seal.preimage.replace('<salt>', salt));
+    const commit = replaceIn(l.seal.commit, '<hash>', hash);
+    const reveal = replaceIn(l.seal.reveal, '<salt>', salt);
+    store.set(revealKey(), { reveal, label: label(l.action, T.view.summary.players) });
+    const ok = await record(commit);
+    if (!ok) store.del(revealKey());
+  }
+
+  async function revealWhenDue() {
+    const sealed = store.get(revealKey());
+    if (!sealed || T.at !== null || T.busy) return;
+    const due = T.view.legal.some((l) => l.action.type === sealed.reveal.type && l.action.seat === sealed.reveal.seat);
+    if (!due) return;
+    const ok = await record(sealed.reveal);
+    if (ok) store.del(revealKey());
+  }
+
+  // Records one action, retrying a flaky connection with the same key.
+  async function record(action) {
+    if (T.busy) return false;
+    T.busy = true;
+    document.body.classList.add('busy');
+    const key = randomHex(16);
+    const pendingKey = 'tt:pending:' + T.game;
+    const body = { action, idempotency_key: key };
+    if (T.branch) body.branch = T.branch;
+    store.set(pendingKey, body);
+    say('Recording…');
+    const res = await api('POST', `/games/${T.game}/actions`, body, {
+      game: T.game,
+      retry: true,
+      key,
+      onRetry: (n) => say(`No answer from the table's server; trying again (${n})…`),
+    });
+    store.del(pendingKey);
+    T.busy = false;
+    document.body.classList.remove('busy');
+    if (res.ok) {
+      say(res.data.narration && res.data.narration.length ? res.data.narration : `Recorded as seq ${res.data.seq}.`);
+      T.filter = null;
+      await load();
+      return true;
+    }
+    const d = res.data || {};
+    const rule = d.rule ? ` (rule ${d.rule})` : '';
+    say([`Refused${rule}: ${d.message || res.status}`, 'You tried: ' + label(action, T.view.summary.players)], true);
+    return false;
+  }
+
+  // An action sent before the page was closed or reloaded mid-flight is
+  // sent again with its key: recorded once, never lost.
+  async function resendPending() {
+    const pending = store.get('tt:pending:' + T.game);
+    if (!pending) return;
+    const res = await api('POST', `/games/${T.game}/actions`, pending, { game: T.game, retry: true, key: pending.idempotency_key });
+    store.del('tt:pending:' + T.game);
+    if (res.ok) say(res.data.narration || 'Recorded.');
+  }
+
+  async function takeBack() {
+    const v = T.view;
+    if (!confirm(`Take back seq ${v.head_seq}? Nothing is deleted: play moves to a line forked just before it.`)) return;
+    const res = await api('POST', `/games/${T.game}/undo`, undefined, { game: T.game });
+    if (!res.ok) {
+      say(res.data.message || 'Not taken back', true);
+      return;
+    }
+    say(`Took back seq ${res.data.seq}; play continues on line ${res.data.current}.`);
+    T.branch = null;
+    follow();
+    await load();
+  }
+
+  // ----------------------------------------------------- timeline, tree
+
+  function renderTimeline() {
+    const v = T.view;
+    const box = $('#timeline');
+    if (!box) return;
+    renderBranches();
+    if (v.head_seq < 2) { box.textContent = ''; return; }
+    let slider = $('#seq', box);
+    if (!slider) {
+      box.textContent = '';
+      slider = el('input', { type: 'range', id: 'seq', min: 1, 'aria-label': 'seq shown' });
+      let timer = null;
+      slider.addEventListener('input', () => {
+        clearTimeout(timer);
+        $('#seq-shown').textContent = 'seq ' + slider.value;
+        timer = setTimeout(() => {
+          const s = Number(slider.value);
+          T.at = s === T.view.head_seq ? null : s;
+          load();
+        }, 150);
+      });
+      box.append(el('label', { for: 'seq' }, 'Timeline '), slider, el('span', { id: 'seq-shown' }),
+        el('p', {},
+          el('button', { type: 'button', class: 'quiet', onclick: forkHere }, 'Fork here'), ' ',
+          el('button', { type: 'button', class: 'quiet', onclick: () => { T.at = null; load(); } }, 'Back to now')));
+    }
+    slider.max = v.head_seq;
+    slider.value = v.seq;
+    $('#seq-shown').textContent = `seq ${v.seq} of ${v.head_seq}`;
+  }
+
+  async function forkHere() {
+    const v = T.view;
+    const res = await api('POST', `/games/${T.game}/branches`, { at: v.seq, from: v.branch }, { game: T.game });
+    if (!res.ok) { say(res.data.message || 'Not forked', true); return; }
+    say(`Forked ${res.data.name} at seq ${v.seq}: you are on it now.`);
+    T.branch = res.data.name;
+    T.at = null;
+    follow();
+    history.replaceState(null, '', `/g/${T.game}?branch=${encodeURIComponent(T.branch)}`);
+    await load();
+  }
+
+  async function renderBranches() {
+    const box = $('#branches');
+    if (!box || box.dataset.head === String(T.view.head_seq) + T.view.branch) return;
+    box.dataset.head = String(T.view.head_seq) + T.view.branch;
+    const res = await api('GET', `/games/${T.game}/branches`, undefined, { game: T.game });
+    if (!res.ok || res.data.length < 2) { box.textContent = ''; return; }
+    const byParent = new Map();
+    for (const b of res.data) {
+      const p = b.parent || '';
+      if (!byParent.has(p)) byParent.set(p, []);
+      byParent.get(p).push(b);
+    }
+    const tree = (parent) => {
+      const kids = byParent.get(parent) || [];
+      if (!kids.length) return null;
+      return el('ul', {}, kids.map((b) => el('li', {},
+        b.name === T.view.branch ? el('b', { text: b.name }) : el('a', { href: `/g/${T.game}?branch=${encodeURIComponent(b.name)}`, title: 'continue from here', text: b.name }),
+        ` head seq ${b.head_seq}`,
+        b.fork_seq ? `, forked at ${b.fork_seq}` : '',
+        b.taken_back ? ' · taken back' : '',
+        b.name === T.view.summary.current ? ' · current line' : '',
+        tree(b.name))));
+    };
+    box.textContent = '';
+    box.append(el('details', { open: true }, el('summary', { text: 'Branches' }), tree('')));
+  }
+
+  // ----------------------------------------------------------- joining
+
+  function renderJoin() {
+    const box = $('#join');
+    const seats = store.get('tt:seats:' + T.game);
+    if (!box || T.view.viewer !== 'owner' || !seats || box.dataset.done) return;
+    box.dataset.done = '1';
+    const local = /^(127\.|localhost|\[::1\])/.test(location.host);
+    const list = el('ul', { class: 'join' });
+    for (const s of seats) {
+      const link = `${location.origin}/g/${T.game}#t=${s.token}`;
+      const qr = el('div', { class: 'qr' });
+      list.append(el('li', {},
+        el('b', { text: s.player }), ` (seat ${s.seat}) `,
+        el('button', { type: 'button', class: 'quiet', onclick: () => copy(link) }, 'Copy link'), ' ',
+        el('button', {
+          type: 'button',
+          class: 'quiet',
+          onclick: async () => {
+            const res = await api('POST', '/qr', { text: link });
+            qr.innerHTML = res.ok ? res.data : '';
+          },
+        }, 'Show QR'),
+        qr));
+    }
+    box.append(el('details', {}, el('summary', { text: 'Join links for each seat' }),
+      el('p', { class: 'hint', text: 'Each player opens their own link on their own phone: it shows only what that seat may see.' }),
+      local ? el('p', { class: 'hint', text: 'This page is on the loopback address: phones cannot reach it. Start the server with --addr 0.0.0.0:7878 and open it by this machine\'s network address.' }) : null,
+      list));
+  }
+
+  async function copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      say('Link copied.');
+    } catch (_) {
+      prompt('Copy this link:', text);
+    }
+  }
+
+  // -------------------------------------------------------------- live
+
+  function follow() {
+    if (T.source) T.source.close();
+    if (typeof EventSource === 'undefined') return;
+    const src = new EventSource(`/games/${T.game}/live` + query());
+    T.source = src;
+    const dot = $('#live');
+    let opened = false;
+    src.addEventListener('open', () => {
+      if (dot) { dot.textContent = 'live'; dot.className = 'live on'; }
+      // A stream that never carried an event resumes from the head, not
+      // from where the page was: read the table again after a reconnect.
+      if (opened && T.at === null) reloadSoon();
+      opened = true;
+    });
+    src.addEventListener('error', () => { if (dot) { dot.textContent = 'reconnecting…'; dot.className = 'live off'; } });
+    src.addEventListener('event', () => { if (T.at === null) reloadSoon(); });
+    src.addEventListener('line', () => { if (!T.branch) reloadSoon(); });
+  }
+
+  // --------------------------------------------------------- keyboard
+
+  function keys(ev) {
+    if (ev.target.closest('input, textarea, select') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (/^[1-9]$/.test(ev.key)) {
+      const b = document.querySelector(`button.choice[data-n="${ev.key}"]`);
+      if (b) { ev.preventDefault(); b.click(); }
+    } else if (ev.key === 'u') {
+      const b = $('#undo');
+      if (b) b.click();
+    } else if (ev.key === 'r') {
+      load();
+    } else if (ev.key === 's') {
+      location.href = `/g/${T.game}/story` + query();
+    } else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+      const v = T.view;
+      const s = Math.max(1, Math.min(v.head_seq, v.seq + (ev.key === 'ArrowLeft' ? -1 : 1)));
+      T.at = s === v.head_seq ? null : s;
+      load();
+    } else if (ev.key === 'Escape') {
+      $('#form').textContent = '';
+      T.formFor = null;
+      T.filter = null;
+      renderLegal();
+    } else if (ev.key === '?') {
+      $('#keys').click();
+    }
+  }
+
+  function showKeys() {
+    const help = $('#key-help');
+    if (help) { help.remove(); return; }
+    document.body.append(el('aside', { id: 'key-help', class: 'keys' },
+      el('h2', { text: 'Keys' }),
+      el('ul', {},
+        el('li', { text: '1–9: record that line' }),
+        el('li', { text: 'u: take back the last entry' }),
+        el('li', { text: '← →: step through the game' }),
+        el('li', { text: 'r: refresh · s: the story · Esc: cancel' }))));
+  }
+
+  async function table() {
+    const main = $('#table');
+    T.game = main.dataset.game;
+    const params = new URLSearchParams(location.search);
+    T.branch = params.get('branch');
+    T.at = params.get('at') ? Number(params.get('at')) : null;
+    const m = location.hash.match(/[#&]t=([0-9A-Za-z_-]+)/);
+    if (m) {
+      keepToken(T.game, m[1]);
+      // The token leaves the address bar (and any screenshot of it).
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    const token = store.get(tokenKey(T.game));
+    if (token) keepToken(T.game, token);
+    try { sessionStorage.removeItem('tt:retried:' + T.game); } catch (_) { /* private mode */ }
+    $('#status').append(el('p', {}, el('span', { id: 'live', class: 'live off', text: 'connecting…' })));
+    $('#board').addEventListener('click', (ev) => {
+      const g = ev.target.closest('[id]');
+      if (!g || !T.view || !T.view.legal.length) return;
+      const id = g.id;
+      const pick = norm(id.slice(id.indexOf('-') + 1));
+      if (!pick) return;
+      T.filter = pick;
+      renderLegal();
+    });
+    document.addEventListener('keydown', keys);
+    await resendPending();
+    await load();
+    if (T.view) remember(T.game, T.view.title, T.view.viewer);
+    follow();
+  }
+
+  // --------------------------------------------------------------- start
+
+  document.addEventListener('DOMContentLoaded', () => {
+    const keysButton = $('#keys');
+    if ($('#table')) {
+      keysButton.hidden = false;
+      keysButton.addEventListener('click', showKeys);
+      table();
+    } else if ($('#new-game')) {
+      home();
+    } else if ($('main.failure')) {
+      // A private game opened without its cookie: the fragment carries the
+      // token, so keep it and look again.
+      const game = $('main.failure').dataset.game;
+      const m = location.hash.match(/[#&]t=([0-9A-Za-z_-]+)/);
+      const token = m ? m[1] : store.get(tokenKey(game));
+      if (game && token && !sessionStorage.getItem('tt:retried:' + game)) {
+        sessionStorage.setItem('tt:retried:' + game, '1');
+        keepToken(game, token);
+        location.replace(location.pathname + location.search);
+      }
+    }
+  });
+})();

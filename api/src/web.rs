@@ -1,0 +1,691 @@
+//! The web recorder: the page a table uses from phones and a laptop.
+//!
+//! Everything here is served from the binary (the assets are embedded), so
+//! `tabletape serve` is all a table needs, offline on its own network. The
+//! pages are drawn on the server for their viewer and read without
+//! JavaScript: the table at a seq (`/g/{id}`) and the story (`/g/{id}/story`).
+//! `assets/app.js` then makes the table live: it records actions from what
+//! `GET /games/{id}/table` offers, follows `/live`, takes back, forks.
+//!
+//! The page knows no game rules: it shows the kind's SVG, its narration and
+//! what `legal` offers with its `needs` and `seal`. Tokens reach the page in
+//! the link's fragment (`#t=...`, never sent to any server, so never in a
+//! log); the page keeps them in the browser and sets the game's cookie for
+//! reads (see `extract::cookie_token`); writes carry the header.
+
+use std::fmt::Write as _;
+
+use axum::extract::State;
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, REFERRER_POLICY, SET_COOKIE,
+    X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use serde::{Deserialize, Serialize};
+use tabletape_engine::{LegalAction, Viewer};
+use tabletape_events::Seat;
+use tabletape_store::{Access, GameSummary, Journal, Listing};
+
+use crate::auth::{read_access, viewer_for};
+use crate::error::AppError;
+use crate::extract::{cookie_name, Bearer, GameId, JsonBody, Params};
+use crate::routes::blocking;
+use crate::AppState;
+
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
+
+/// How many of the last events the table shows as its recent narration.
+const RECENT_EVENTS: u64 = 12;
+
+/// The longest text a QR code is drawn for (a join link is about 120).
+const QR_MAX_CHARS: usize = 1000;
+
+/// The pages may load only their own assets; the SVGs inline in them are
+/// written by the engine's escaping writer, and no inline script runs.
+const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home))
+        .route("/assets/app.js", get(app_js))
+        .route("/assets/app.css", get(app_css))
+        .route("/qr", post(qr))
+        .route("/games/{id}/table", get(table))
+        .route("/g/{id}", get(table_page))
+        .route("/g/{id}/story", get(story_page))
+        .route("/g/{id}/session", post(session))
+}
+
+// ------------------------------------------------------------------ assets
+
+async fn app_js() -> Response {
+    asset("text/javascript; charset=utf-8", APP_JS)
+}
+
+async fn app_css() -> Response {
+    asset("text/css; charset=utf-8", APP_CSS)
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            // Revalidated on every load: a new build's page never runs old code.
+            (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+// ------------------------------------------------------------- the table
+
+#[derive(Debug, Deserialize)]
+struct TableQuery {
+    branch: Option<String>,
+    at: Option<u64>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
+}
+
+/// Everything the table page shows, for its viewer, in one read.
+#[derive(Debug, Serialize)]
+pub struct TableView {
+    /// The game as the page names it (kind and players).
+    pub title: String,
+    pub summary: GameSummary,
+    /// `owner`, `public` or `seat N`.
+    pub viewer: String,
+    /// The viewer's seat, when it is one.
+    pub seat: Option<Seat>,
+    pub branch: String,
+    pub head_seq: u64,
+    /// The seq shown: the head, or the `at` asked for.
+    pub seq: u64,
+    pub chapter: String,
+    pub over: bool,
+    pub svg: String,
+    /// The state as text, for screen readers and the curious.
+    pub text: String,
+    /// What the viewer may record now (none when looking at the past).
+    pub legal: Vec<LegalAction>,
+    /// The players whose seats have something to do now.
+    pub waiting_for: Vec<String>,
+    /// The narration of the last events up to `seq`.
+    pub recent: Vec<Told>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Told {
+    pub seq: u64,
+    pub chapter: String,
+    pub lines: Vec<String>,
+}
+
+fn viewer_name(viewer: Viewer) -> String {
+    match viewer {
+        Viewer::Owner => "owner".into(),
+        Viewer::Public => "public".into(),
+        Viewer::Seat(seat) => format!("seat {seat}"),
+    }
+}
+
+fn table_view(
+    journal: &Journal,
+    id: &str,
+    bearer: &Bearer,
+    q: TableQuery,
+) -> Result<TableView, AppError> {
+    let access = read_access(journal, id, bearer)?;
+    let viewer = viewer_for(journal, id, access, q.viewer.as_deref())?;
+    let branch = journal.line(id, q.branch)?;
+    let summary = journal.summary(id, viewer)?;
+    let head_seq = journal
+        .branches_as(id, viewer)?
+        .into_iter()
+        .find(|b| b.name == branch)
+        .map(|b| b.head_seq)
+        .ok_or_else(|| AppError::NotFound(format!("game `{id}` has no branch `{branch}`")))?;
+    let seq = q.at.unwrap_or(head_seq);
+    if seq == 0 || seq > head_seq {
+        return Err(AppError::NotFound(format!(
+            "branch `{branch}` runs from seq 1 to {head_seq}, not {seq}"
+        )));
+    }
+    let state = journal.state(id, &branch, Some(seq), viewer)?;
+    let svg = journal.board_svg(id, &branch, Some(seq), viewer)?;
+    let at_head = seq == head_seq;
+    let legal = match (at_head, viewer, access) {
+        (false, ..) | (_, Viewer::Public, _) | (_, _, Access::Public) => Vec::new(),
+        (true, Viewer::Owner, _) => journal.legal(id, &branch, None)?,
+        (true, Viewer::Seat(seat), _) => journal.legal(id, &branch, Some(seat))?,
+    };
+    // Whose move it is is public at a real table: anyone sees who is thinking.
+    let waiting_for = if at_head {
+        journal
+            .game_at(id, &branch, None)?
+            .to_move()
+            .into_iter()
+            .filter_map(|seat| summary.players.get(seat as usize).cloned())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let after = seq.saturating_sub(RECENT_EVENTS);
+    let recent = journal
+        .follow(id, &branch, after, viewer)?
+        .into_iter()
+        .take_while(|f| f.seq <= seq)
+        .map(|f| Told {
+            seq: f.seq,
+            chapter: f.chapter,
+            lines: f.narration,
+        })
+        .collect();
+    Ok(TableView {
+        title: title_of(&summary),
+        viewer: viewer_name(viewer),
+        seat: match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            _ => None,
+        },
+        branch,
+        head_seq,
+        seq,
+        chapter: state.chapter,
+        over: state.over,
+        svg,
+        text: state.text,
+        legal,
+        waiting_for,
+        recent,
+        summary,
+    })
+}
+
+/// `GET /games/{id}/table`: the table page's one read.
+async fn table(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+    Params(q): Params<TableQuery>,
+) -> Result<Json<TableView>, AppError> {
+    blocking(move || Ok(Json(table_view(&journal, &id, &bearer, q)?))).await
+}
+
+/// `GET /g/{id}`: the table, drawn on the server for the page's viewer.
+async fn table_page(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+    Params(q): Params<TableQuery>,
+) -> Response {
+    let game = id.clone();
+    let shown = blocking(move || table_view(&journal, &id, &bearer, q)).await;
+    match shown {
+        Ok(view) => html(StatusCode::OK, &view.title, &table_html(&view)),
+        Err(err) => failure_page(&game, err),
+    }
+}
+
+/// A game as a page names it: its kind's title and its players.
+fn title_of(summary: &GameSummary) -> String {
+    let kind = tabletape_engine::kind(&summary.kind)
+        .map(|k| k.info().title)
+        .unwrap_or(summary.kind.as_str());
+    format!("{kind} · {}", summary.players.join(", "))
+}
+
+fn table_html(v: &TableView) -> String {
+    let id = &v.summary.game;
+    let mut h = String::new();
+    let state = if v.over { "over" } else { "in play" };
+    let _ = write!(
+        h,
+        r#"<main id="table" data-game="{game}" data-branch="{branch}" data-seq="{seq}" data-head="{head}" data-viewer="{viewer}">
+<section class="status" id="status" aria-live="polite"><h1>{title}</h1>
+<p><span id="where">{chapter} · seq {seq}{of_head} · {state}</span> · <span id="who">seen as {viewer}</span>{branch_note}</p>
+<p id="waiting">{waiting}</p></section>
+<section class="board" id="board" aria-label="the board">{svg}</section>
+<section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
+<section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
+<section class="tools" id="tools"><h2>Game</h2><p>{past}<a href="/g/{game}/story{bq}">The story</a> · <a href="/games/{game}/export{bq}" download="{game}.jsonl">Export</a> · <a href="/games/{game}/verify{bq}">Verify</a></p>
+<div id="timeline"></div><div id="branches"></div><div id="join"></div></section>
+<details class="text"><summary>The state as text</summary><pre>{text}</pre></details>
+</main>"#,
+        game = esc(id),
+        branch = esc(&v.branch),
+        seq = v.seq,
+        head = v.head_seq,
+        viewer = esc(&v.viewer),
+        title = esc(&v.title),
+        chapter = esc(&v.chapter),
+        of_head = if v.seq == v.head_seq {
+            String::new()
+        } else {
+            format!(" of {}", v.head_seq)
+        },
+        branch_note = if v.branch == v.summary.current {
+            String::new()
+        } else {
+            format!(" · branch <b>{}</b>", esc(&v.branch))
+        },
+        waiting = if v.over {
+            "The game is over.".to_string()
+        } else if v.waiting_for.is_empty() {
+            String::new()
+        } else {
+            format!("Waiting for {}.", esc(&v.waiting_for.join(", ")))
+        },
+        svg = v.svg,
+        legal = legal_html(v),
+        told = told_html(&v.recent),
+        past = past_links(v),
+        bq = branch_query(v),
+        text = esc(&v.text),
+    );
+    h
+}
+
+/// `?branch=` for links that must stay on a branch other than the current line.
+fn branch_query(v: &TableView) -> String {
+    if v.branch == v.summary.current {
+        String::new()
+    } else {
+        format!("?branch={}", esc(&v.branch))
+    }
+}
+
+/// Previous and next seq as plain links: the timeline without JavaScript.
+fn past_links(v: &TableView) -> String {
+    let link = |seq: u64, label: &str| {
+        format!(
+            r#"<a href="/g/{}?at={seq}&amp;branch={}">{label}</a> · "#,
+            esc(&v.summary.game),
+            esc(&v.branch)
+        )
+    };
+    let mut out = String::new();
+    if v.seq > 1 {
+        out += &link(v.seq - 1, "← seq before");
+    }
+    if v.seq < v.head_seq {
+        out += &link(v.seq + 1, "seq after →");
+    }
+    out
+}
+
+fn legal_html(v: &TableView) -> String {
+    if v.seq != v.head_seq {
+        return "<p>Looking at the past: nothing is recorded from here.</p>".into();
+    }
+    if v.legal.is_empty() {
+        return "<p>Nothing for you to record now.</p>".into();
+    }
+    let mut h = String::from("<ol class=\"plain\">");
+    for l in &v.legal {
+        let _ = write!(h, "<li><code>{}</code></li>", esc(&l.action.to_string()));
+    }
+    h + "</ol><noscript><p>Recording needs JavaScript here, or the CLI: <code>tabletape act</code>.</p></noscript>"
+}
+
+fn told_html(recent: &[Told]) -> String {
+    let mut h = String::new();
+    for t in recent.iter().rev() {
+        let _ = write!(h, "<li value=\"{}\">", t.seq);
+        for line in &t.lines {
+            let _ = write!(h, "<p>{}</p>", esc(line));
+        }
+        h += "</li>";
+    }
+    h
+}
+
+// ------------------------------------------------------------- the story
+
+#[derive(Debug, Deserialize)]
+struct StoryQuery {
+    branch: Option<String>,
+}
+
+/// `GET /g/{id}/story`: the narrative as a page, with the board as it stood
+/// at the end of each chapter.
+async fn story_page(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+    Params(q): Params<StoryQuery>,
+) -> Response {
+    let game = id.clone();
+    let told = blocking(move || story_html(&journal, &id, &bearer, q.branch)).await;
+    match told {
+        Ok((title, body)) => html(StatusCode::OK, &title, &body),
+        Err(err) => failure_page(&game, err),
+    }
+}
+
+fn story_html(
+    journal: &Journal,
+    id: &str,
+    bearer: &Bearer,
+    branch: Option<String>,
+) -> Result<(String, String), AppError> {
+    let access = read_access(journal, id, bearer)?;
+    let viewer = access.viewer();
+    let branch = journal.line(id, branch)?;
+    let story = journal.narrate_as(id, &branch, viewer)?;
+    let steps = journal.follow(id, &branch, 0, viewer)?;
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        r#"<main class="story"><p><a href="/g/{game}">← the table</a></p><h1>{title}</h1>"#,
+        game = esc(id),
+        title = esc(&story.title)
+    );
+    // Chapters are runs of events under one heading; each ends with the board
+    // as it stood after its last event.
+    let mut i = 0;
+    while i < steps.len() {
+        let chapter = &steps[i].chapter;
+        let mut j = i;
+        while j < steps.len() && &steps[j].chapter == chapter {
+            j += 1;
+        }
+        let run = &steps[i..j];
+        let lines: Vec<&String> = run.iter().flat_map(|s| &s.narration).collect();
+        if !lines.is_empty() {
+            let last = run[run.len() - 1].seq;
+            let _ = write!(
+                h,
+                r#"<section class="chapter" id="seq-{first}"><h2>{chapter}</h2>"#,
+                first = run[0].seq,
+                chapter = esc(chapter)
+            );
+            for line in lines {
+                let _ = write!(h, "<p>{}</p>", esc(line));
+            }
+            let svg = journal.board_svg(id, &branch, Some(last), viewer)?;
+            let _ = write!(
+                h,
+                r#"<figure class="board">{svg}<figcaption>The table after seq {last}. <a href="/g/{game}?at={last}&amp;branch={branch}">Look from here</a></figcaption></figure></section>"#,
+                game = esc(id),
+                branch = esc(&branch),
+            );
+        }
+        i = j;
+    }
+    if !story.epilogue.is_empty() {
+        h += r#"<section class="chapter"><h2>Epilogue</h2>"#;
+        for line in &story.epilogue {
+            let _ = write!(h, "<p>{}</p>", esc(line));
+        }
+        h += "</section>";
+    }
+    h += "</main>";
+    Ok((story.title, h))
+}
+
+// ------------------------------------------------------- the home page
+
+async fn home(State(journal): State<Journal>) -> Response {
+    let listed =
+        blocking(move || Ok(journal.list_games(Listing::For { token: None }, None, 50)?)).await;
+    let mut h = String::from(
+        r#"<main id="home"><h1>Tabletape</h1><p>Record a real game at the table: every action checked against the rules, dice rolled when asked, every secret kept for its own seat, and the whole game kept as a journal to replay, fork and tell.</p>
+<section id="new" aria-label="new game"><h2>New game</h2>"#,
+    );
+    h += &new_game_form();
+    h += r#"</section><section id="mine" aria-label="your games"><h2>Your games</h2><p class="hint">Games created or joined on this device appear here.</p><ul id="my-games"></ul></section><section id="public"><h2>Public games</h2><ul>"#;
+    match listed {
+        Ok(page) if !page.games.is_empty() => {
+            for g in page.games {
+                let _ = write!(
+                    h,
+                    r#"<li><a href="/g/{id}">{title}</a> · seq {seq}{over}</li>"#,
+                    id = esc(&g.game),
+                    title = esc(&title_of(&g)),
+                    seq = g.seq,
+                    over = if g.over { " · over" } else { "" }
+                );
+            }
+        }
+        Ok(_) => h += "<li>None yet.</li>",
+        Err(err) => {
+            let _ = write!(
+                h,
+                "<li>The list cannot be read: {}</li>",
+                esc(&err.to_string())
+            );
+        }
+    }
+    h += "</ul></section></main>";
+    html(StatusCode::OK, "Tabletape", &h)
+}
+
+/// The new-game form: each kind's options with their help and, where the
+/// kind lists them, the values it accepts. JavaScript submits it (the
+/// tokens it answers with stay in the browser).
+fn new_game_form() -> String {
+    let kinds = tabletape_engine::kinds();
+    let mut h = String::from(
+        r#"<form id="new-game" class="new-game"><label>Kind <select name="kind" id="kind">"#,
+    );
+    for k in kinds.iter().map(|k| k.info()) {
+        let _ = write!(
+            h,
+            r#"<option value="{kind}" data-min="{min}" data-max="{max}">{title} ({min}–{max} players)</option>"#,
+            kind = k.kind,
+            title = esc(k.title),
+            min = k.min_players,
+            max = k.max_players
+        );
+    }
+    h += r#"</select></label>
+<label>Players, one per line, in seat order <textarea name="players" rows="4" required placeholder="Ada&#10;Bo"></textarea></label>
+<fieldset><legend>Dice</legend><label><input type="radio" name="dice" value="digital" checked> Tabletape rolls and draws</label><label><input type="radio" name="dice" value="physical"> We roll real dice and enter them</label></fieldset>
+<label><input type="checkbox" name="public"> Public: anyone with the link may watch (each seat's secrets stay hidden)</label>"#;
+    for k in kinds.iter().map(|k| k.info()) {
+        if k.options.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            h,
+            r#"<fieldset class="options" data-kind="{kind}"><legend>{title} options</legend>"#,
+            kind = k.kind,
+            title = esc(k.title)
+        );
+        for o in &k.options {
+            let _ = write!(
+                h,
+                r#"<label>{name} <input name="opt.{kind}.{name}" placeholder="{default}"><small>{help}</small></label>"#,
+                kind = k.kind,
+                name = esc(o.name),
+                default = esc(o.default),
+                help = esc(o.help),
+            );
+        }
+        h += "</fieldset>";
+    }
+    h += r#"<details><summary>Seed</summary><label>Seed (a number; empty for a secret random one) <input name="seed" inputmode="numeric"></label></details>
+<button type="submit">Start the game</button><p id="created" role="status"></p>
+<noscript><p>Starting a game from this page needs JavaScript; <code>tabletape new</code> does it at a terminal.</p></noscript></form>"#;
+    h
+}
+
+// ------------------------------------------------------------ sessions
+
+#[derive(Debug, Deserialize)]
+struct SessionForm {
+    token: String,
+}
+
+/// `POST /g/{id}/session`: a token pasted into the page without
+/// JavaScript becomes the game's cookie, so the story and the table read
+/// as its holder. The token travels in the body, never in a URL.
+async fn session(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    Form(form): Form<SessionForm>,
+) -> Response {
+    let token = form.token.trim().to_string();
+    let game = id.clone();
+    let known = {
+        let token = token.clone();
+        blocking(move || Ok(journal.access(&id, Some(&token))?)).await
+    };
+    match known {
+        Ok(Access::Public) | Err(_) => failure_page(
+            &game,
+            AppError::Forbidden(format!("that token does not belong to game {game}")),
+        ),
+        Ok(_) => {
+            let cookie = format!(
+                "{}={token}; Path=/; SameSite=Strict; HttpOnly; Max-Age=31536000",
+                cookie_name(&game)
+            );
+            let mut response = StatusCode::SEE_OTHER.into_response();
+            let headers = response.headers_mut();
+            if let (Ok(cookie), Ok(to)) = (
+                HeaderValue::from_str(&cookie),
+                HeaderValue::from_str(&format!("/g/{game}")),
+            ) {
+                headers.insert(SET_COOKIE, cookie);
+                headers.insert(LOCATION, to);
+            }
+            response
+        }
+    }
+}
+
+// ------------------------------------------------------------------- QR
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QrBody {
+    text: String,
+}
+
+/// `POST /qr`: a QR code of `text` as SVG, for the join links. The text
+/// (it carries a token) comes in the body so that no log ever sees it.
+async fn qr(JsonBody(body): JsonBody<QrBody>) -> Result<Response, AppError> {
+    if body.text.is_empty() || body.text.chars().count() > QR_MAX_CHARS {
+        return Err(AppError::BadRequest(format!(
+            "`text` must be 1 to {QR_MAX_CHARS} characters"
+        )));
+    }
+    let code = qrcode::QrCode::new(body.text.as_bytes())
+        .map_err(|err| AppError::BadRequest(format!("`text` cannot be a QR code: {err}")))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(200, 200)
+        .build();
+    Ok((
+        [
+            (CONTENT_TYPE, HeaderValue::from_static("image/svg+xml")),
+            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        svg,
+    )
+        .into_response())
+}
+
+// ------------------------------------------------------------ plumbing
+
+/// A whole page around `body`.
+fn html(status: StatusCode, title: &str, body: &str) -> Response {
+    let page = format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
+<body><header class="bar"><a href="/" class="home">Tabletape</a><button type="button" id="keys" class="quiet" hidden aria-label="keyboard shortcuts">?</button></header>
+{body}
+</body></html>"#,
+        title = esc(title),
+    );
+    (
+        status,
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (
+                CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(PAGE_POLICY),
+            ),
+            (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
+            (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+/// A failure as a page: the API's status and message, and for a missing
+/// token, a form to give one (the only way in without JavaScript).
+fn failure_page(game: &str, err: AppError) -> Response {
+    let message = err.to_string();
+    let status = err.into_response().status();
+    let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+        "the server failed; its log has the details".to_string()
+    } else {
+        message
+    };
+    let mut h = format!(
+        r#"<main class="failure" data-game="{game}" data-status="{code}"><h1>{reason}</h1><p class="error">{message}</p>"#,
+        game = esc(game),
+        code = status.as_u16(),
+        reason = status.canonical_reason().unwrap_or("Error"),
+        message = esc(&message),
+    );
+    if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
+        let _ = write!(
+            h,
+            r#"<p>This game is private. Open the link you were given to join it, or give your token here:</p>
+<form method="post" action="/g/{game}/session"><label>Token <input name="token" autocomplete="off" required></label> <button type="submit">Open</button></form>"#,
+            game = esc(game)
+        );
+    }
+    h += r#"<p><a href="/">Tabletape</a></p></main>"#;
+    html(status, reason_title(status), &h)
+}
+
+fn reason_title(status: StatusCode) -> &'static str {
+    status.canonical_reason().unwrap_or("Error")
+}
+
+/// Text for HTML (element content and quoted attributes alike).
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn esc_leaves_no_markup() {
+        assert_eq!(
+            esc(r#"<b onclick="x">Bo's & "it"</b>"#),
+            "&lt;b onclick=&quot;x&quot;&gt;Bo&#39;s &amp; &quot;it&quot;&lt;/b&gt;"
+        );
+    }
+}

@@ -1,0 +1,463 @@
+//! The web recorder through its routes: pages drawn for their viewer,
+//! the game's cookie opening reads only, the table's one read, the story,
+//! join QR codes, sealed choices, and the live stream following a take-back.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use common::{request, Api, Table};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tower::ServiceExt;
+
+async fn get_with_cookie(api: &Api, uri: &str, game: &str, token: &str) -> common::Reply {
+    api.send(
+        Request::builder()
+            .uri(uri)
+            .header(header::COOKIE, format!("theme=x; tt_{game}={token}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_home_page_offers_every_kind_and_loads_only_its_own_assets() {
+    let api = Api::new();
+    let reply = api.get("/", None).await.expect(StatusCode::OK);
+    assert!(reply.content_type().starts_with("text/html"));
+    let csp = reply.headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap();
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    let page = reply.text();
+    for kind in tabletape_engine::kinds() {
+        let info = kind.info();
+        assert!(
+            page.contains(&format!(r#"<option value="{}""#, info.kind)),
+            "{}",
+            info.kind
+        );
+        for option in &info.options {
+            let help = option
+                .help
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('\'', "&#39;");
+            assert!(page.contains(&help), "{}", option.name);
+        }
+    }
+    assert!(page.contains(r#"<script src="/assets/app.js" defer>"#));
+    let js = api.get("/assets/app.js", None).await.expect(StatusCode::OK);
+    assert!(js.content_type().starts_with("text/javascript"));
+    let css = api
+        .get("/assets/app.css", None)
+        .await
+        .expect(StatusCode::OK);
+    assert!(css.content_type().starts_with("text/css"));
+}
+
+/// The page knows no game rules: no kind, and none of their words, is
+/// named in its script.
+#[tokio::test]
+async fn the_script_names_no_kind_and_no_rule() {
+    let api = Api::new();
+    let js = api.get("/assets/app.js", None).await.text().to_lowercase();
+    let mut words: Vec<String> = tabletape_engine::kinds()
+        .iter()
+        .map(|k| k.info().kind.to_string())
+        .collect();
+    words.extend(
+        [
+            "maneuver",
+            "avatar",
+            "talisman",
+            "thief",
+            "policeman",
+            "rooftop",
+        ]
+        .map(String::from),
+    );
+    for word in words {
+        assert!(!js.contains(&word), "app.js mentions {word:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_private_table_needs_a_token_and_the_cookie_reads_as_its_holder() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let page = api.get(&format!("/g/{}", table.id), None).await;
+    assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+    let text = page.text();
+    assert!(text.contains(&format!(r#"action="/g/{}/session""#, table.id)));
+    assert!(!text.contains("<svg"), "no board without a token");
+
+    let page = get_with_cookie(
+        &api,
+        &format!("/g/{}", table.id),
+        &table.id,
+        &table.seats[1],
+    )
+    .await
+    .expect(StatusCode::OK)
+    .text();
+    assert!(page.contains(r#"data-viewer="seat 1""#), "{page}");
+    // The board on the page is the board the API draws for the same viewer.
+    let svg = api
+        .get(
+            &format!("/games/{}/board.svg", table.id),
+            Some(&table.seats[1]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(page.contains(&svg));
+
+    // Another game's cookie opens nothing here.
+    let other = api.create(json!({})).await;
+    let page = get_with_cookie(
+        &api,
+        &format!("/g/{}", other.id),
+        &table.id,
+        &table.seats[1],
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_cookie_never_acts() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let action = api.first_legal(&table, 0).await;
+    let reply = api
+        .send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(format!("/games/{}/actions", table.id))
+                .header(header::COOKIE, format!("tt_{}={}", table.id, table.owner))
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(json!({ "action": action }).to_string()))
+                .unwrap(),
+        )
+        .await;
+    reply.expect_error(StatusCode::UNAUTHORIZED, "unauthorized");
+    assert_eq!(api.head(&table).await, 1, "nothing was written");
+}
+
+#[tokio::test]
+async fn a_session_form_sets_the_games_cookie_only_for_a_real_token() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let form = |token: &str| {
+        Request::builder()
+            .method(Method::POST)
+            .uri(format!("/g/{}/session", table.id))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!("token={token}")))
+            .unwrap()
+    };
+    let reply = api.send(form(&table.seats[0])).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers[header::LOCATION], format!("/g/{}", table.id));
+    let cookie = reply.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with(&format!("tt_{}={}", table.id, table.seats[0])));
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+
+    let reply = api.send(form("not-a-token")).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    assert!(reply.headers.get(header::SET_COOKIE).is_none());
+}
+
+#[tokio::test]
+async fn the_table_read_is_shaped_for_its_viewer() {
+    let api = Api::new();
+    let table = api.create(json!({"public": true})).await;
+    let uri = format!("/games/{}/table", table.id);
+
+    let public = api.get(&uri, None).await.expect(StatusCode::OK).json();
+    assert_eq!(public["viewer"], "public");
+    assert_eq!(public["legal"], json!([]));
+    assert_eq!(public["waiting_for"], json!(["Nowa", "Grim"]));
+
+    let seat = api
+        .get(&uri, Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(seat["seat"], 0);
+    let legal = seat["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert!(legal.iter().all(|l| l["action"]["seat"] == 0), "{legal:?}");
+
+    // Seat 0 chooses: seat 1's table shows only that Nowa has chosen.
+    let choose = legal
+        .iter()
+        .find(|l| l["action"]["type"] == "choose")
+        .unwrap()["action"]
+        .clone();
+    let maneuver = choose["maneuver"].as_str().unwrap().to_string();
+    api.post(
+        &format!("/games/{}/actions", table.id),
+        Some(&table.seats[0]),
+        &json!({ "action": choose }),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    for (viewer, token) in [("seat 1", Some(&table.seats[1])), ("public", None)] {
+        let mut view = api.get(&uri, token.map(|t| t.as_str())).await.json();
+        assert_eq!(view["waiting_for"], json!(["Grim"]), "{viewer}");
+        // (Seat 1 may be offered the same maneuver itself.)
+        view.as_object_mut().unwrap().remove("legal");
+        assert!(
+            !view.to_string().contains(&maneuver),
+            "{viewer} learns seat 0's choice {maneuver}"
+        );
+        let page = match token {
+            Some(token) => {
+                get_with_cookie(&api, &format!("/g/{}", table.id), &table.id, token).await
+            }
+            None => api.get(&format!("/g/{}", table.id), None).await,
+        };
+        let page = page.text();
+        let (before, rest) = page.split_once(r#"<div id="legal">"#).unwrap();
+        let (_, after) = rest.split_once(r#"<div id="form">"#).unwrap();
+        assert!(
+            !before.contains(&maneuver) && !after.contains(&maneuver),
+            "{viewer} page"
+        );
+    }
+    let own = api.get(&uri, Some(&table.seats[0])).await.json();
+    assert!(
+        own["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["action"]["type"] != "choose"),
+        "seat 0 has chosen"
+    );
+    assert_eq!(own["waiting_for"], json!(["Grim"]));
+
+    // The past: the state at seq 1, nothing to record.
+    let past = api
+        .get(&format!("{uri}?at=1"), Some(&table.seats[1]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(past["seq"], 1);
+    assert_eq!(past["head_seq"], 2);
+    assert_eq!(past["legal"], json!([]));
+    api.get(&format!("{uri}?at=9"), None)
+        .await
+        .expect_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn a_sealed_choice_commits_then_reveals_once_everyone_has_chosen() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let act = |seat: usize, action: Value| {
+        let api = &api;
+        let table = &table;
+        async move {
+            api.post(
+                &format!("/games/{}/actions", table.id),
+                Some(&table.seats[seat]),
+                &json!({ "action": action }),
+            )
+            .await
+        }
+    };
+    let legal = |seat: usize| {
+        let api = &api;
+        let table = &table;
+        async move {
+            api.get(
+                &format!("/games/{}/legal", table.id),
+                Some(&table.seats[seat]),
+            )
+            .await
+            .json()
+        }
+    };
+    let mut reveals = Vec::new();
+    for seat in 0..2 {
+        let offered = legal(seat).await;
+        let choice = offered
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l.get("seal").is_some())
+            .expect("a sealable choice")
+            .clone();
+        let seal = &choice["seal"];
+        let salt = format!("pepper{seat}");
+        let preimage = seal["preimage"].as_str().unwrap().replace("<salt>", &salt);
+        assert_eq!(
+            preimage,
+            format!("{}:{salt}", choice["action"]["page"]),
+            "the preimage is the page and the salt"
+        );
+        let hash = hex::encode(Sha256::digest(preimage.as_bytes()));
+        let mut commit = seal["commit"].clone();
+        commit["hash"] = json!(hash);
+        act(seat, commit).await.expect(StatusCode::CREATED);
+        let mut reveal = seal["reveal"].clone();
+        reveal["salt"] = json!(salt);
+        reveals.push(reveal);
+        if seat == 0 {
+            // Seat 0 may not reveal before seat 1 has chosen.
+            let offered = legal(0).await;
+            assert!(!offered.to_string().contains("\"reveal\""), "{offered}");
+        }
+    }
+    for seat in 0..2 {
+        let offered = legal(seat).await;
+        assert!(
+            offered
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["action"]["type"] == "reveal"),
+            "{offered}"
+        );
+    }
+    act(0, reveals[0].clone()).await.expect(StatusCode::CREATED);
+    let told = act(1, reveals[1].clone())
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let narration = told["narration"].to_string();
+    assert!(narration.contains("turns to page"), "{narration}");
+}
+
+#[tokio::test]
+async fn the_story_page_tells_each_chapter_with_its_board() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    for _ in 0..4 {
+        api.play_one(&table).await;
+    }
+    let page = get_with_cookie(
+        &api,
+        &format!("/g/{}/story", table.id),
+        &table.id,
+        &table.owner,
+    )
+    .await
+    .expect(StatusCode::OK)
+    .text();
+    let story = api
+        .get(
+            &format!("/games/{}/narrative?format=json", table.id),
+            Some(&table.owner),
+        )
+        .await
+        .json();
+    for chapter in story["chapters"].as_array().unwrap() {
+        let heading = chapter["heading"].as_str().unwrap();
+        assert!(page.contains(&format!("<h2>{heading}</h2>")), "{heading}");
+    }
+    assert!(
+        page.matches("<figure class=\"board\"><svg").count() >= 2,
+        "{page}"
+    );
+    // Without a token the story of a private game is closed.
+    let closed = api.get(&format!("/g/{}/story", table.id), None).await;
+    assert_eq!(closed.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_qr_code_is_drawn_from_the_body() {
+    let api = Api::new();
+    let reply = api
+        .post(
+            "/qr",
+            None,
+            &json!({"text": "http://192.168.1.5:7878/g/g-1#t=abc"}),
+        )
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(reply.content_type(), "image/svg+xml");
+    assert!(reply.text().contains("<svg"));
+    api.post("/qr", None, &json!({"text": ""}))
+        .await
+        .expect_error(StatusCode::BAD_REQUEST, "bad_request");
+}
+
+/// Reads server-sent event blocks (`event:` and `data:`) from a stream.
+async fn next_block(body: &mut Body, text: &mut String) -> (String, Value) {
+    loop {
+        if let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            let kind = block
+                .lines()
+                .find_map(|l| l.strip_prefix("event: "))
+                .unwrap_or("")
+                .to_string();
+            if let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) {
+                return (kind, serde_json::from_str(data).unwrap());
+            }
+            continue;
+        }
+        let frame = tokio::time::timeout(Duration::from_secs(2), body.frame())
+            .await
+            .expect("an event within two seconds")
+            .unwrap()
+            .unwrap();
+        if let Ok(data) = frame.into_data() {
+            text.push_str(std::str::from_utf8(&data).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_live_stream_follows_the_current_line_after_a_take_back() {
+    let api = Api::new();
+    let table: Table = api.create(json!({})).await;
+    api.play_one(&table).await;
+    let response = api
+        .app
+        .clone()
+        .oneshot(
+            request(
+                Method::GET,
+                &format!("/games/{}/live", table.id),
+                Some(&table.owner),
+            )
+            .body(Body::empty())
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    let mut text = String::new();
+    let undone = api
+        .send(
+            request(
+                Method::POST,
+                &format!("/games/{}/undo", table.id),
+                Some(&table.owner),
+            )
+            .body(Body::empty())
+            .unwrap(),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let (kind, data) = next_block(&mut body, &mut text).await;
+    assert_eq!(kind, "line");
+    assert_eq!(data["current"], undone["current"]);
+    let played = api
+        .play_one_on(&table, undone["current"].as_str().unwrap())
+        .await;
+    let (kind, data) = next_block(&mut body, &mut text).await;
+    assert_eq!(kind, "event");
+    assert_eq!(data["seq"], played["seq"]);
+}

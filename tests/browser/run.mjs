@@ -1,0 +1,384 @@
+// End-to-end tests of the web recorder: Playwright driving Debian's
+// Chromium against a real `tabletape serve` on a fresh store. Each seat
+// has its own browser context (its own phone); the owner's is the table's
+// laptop. Screenshots at phone and laptop size land in ./artifacts.
+//
+//   node tests/browser/run.mjs        (after `cargo build -p tabletape-cli`)
+//
+// TABLETAPE_BIN names the binary (default: target/debug/tabletape).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const bin = process.env.TABLETAPE_BIN || join(root, 'target/debug/tabletape');
+const artifacts = join(here, 'artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+const LAPTOP = { viewport: { width: 1280, height: 860 } };
+
+let server = null;
+let serverLog = '';
+let base = '';
+let port = 0;
+let store = '';
+let browser = null;
+const tokensSeen = new Set();
+
+function freePort() {
+  return new Promise((ok) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => ok(p));
+    });
+  });
+}
+
+// Starts `tabletape serve` on the store and waits until it listens.
+async function startServer() {
+  server = spawn(bin, ['serve', '--store', store, '--addr', `127.0.0.1:${port}`], {
+    // Request-level tracing on: the test then checks no token reached the log.
+    env: { ...process.env, RUST_LOG: 'debug,sled=info,hyper=info,h2=info' },
+  });
+  const seen = new Promise((ok, fail) => {
+    const onData = (d) => {
+      serverLog += d.toString();
+      if (serverLog.includes('listening on')) ok();
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => fail(new Error('serve exited ' + code + '\n' + serverLog)));
+  });
+  await seen;
+}
+
+async function stopServer() {
+  if (!server) return;
+  const gone = new Promise((ok) => server.once('exit', ok));
+  server.kill('SIGTERM');
+  await gone;
+  server = null;
+}
+
+async function api(method, path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = 'Bearer ' + token;
+  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function newGame(body) {
+  const g = await api('POST', '/games', body);
+  tokensSeen.add(g.owner_token);
+  g.seats.forEach((s) => tokensSeen.add(s.token));
+  return g;
+}
+
+async function context(size) {
+  const ctx = await browser.newContext(size);
+  ctx.setDefaultTimeout(8000);
+  ctx.on('page', (p) => p.on('pageerror', (e) => { throw e; }));
+  return ctx;
+}
+
+// A page as one seat (or the owner) sees it, opened through its join link.
+async function open(ctx, game, token) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.errors = errors;
+  await page.goto(`${base}/g/${game}${token ? '#t=' + token : ''}`);
+  await page.waitForSelector('#live.on');
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(artifacts, name + '.png'), fullPage: true });
+
+async function seq(page) {
+  return Number(await page.getAttribute('#table', 'data-seq'));
+}
+
+// Waits until the page shows seq `n` at its head.
+async function atSeq(page, n) {
+  await page.waitForFunction((want) => Number(document.querySelector('#table').dataset.head) === want, n, { timeout: 5000 });
+}
+
+before(async () => {
+  store = mkdtempSync(join(tmpdir(), 'tabletape-browser-'));
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  await startServer();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  await stopServer();
+  rmSync(store, { recursive: true, force: true });
+});
+
+test('a game is started from the page and each seat joins from its own phone', async () => {
+  const laptop = await context(LAPTOP);
+  const owner = await laptop.newPage();
+  await owner.goto(base + '/');
+  await owner.selectOption('#kind', 'ludovia');
+  assert.ok(await owner.isVisible('fieldset.options[data-kind="ludovia"]'));
+  assert.ok(!(await owner.isVisible('fieldset.options[data-kind="legend"]')));
+  await shot(owner, 'home-laptop');
+  await owner.fill('textarea[name=players]', 'Ada\nBo\nCy');
+  await owner.click('#new-game button[type=submit]');
+  await owner.waitForURL(/\/g\/g-/);
+  await owner.waitForSelector('#live.on');
+  const game = await owner.getAttribute('#table', 'data-game');
+  const seats = await owner.evaluate((g) => JSON.parse(localStorage.getItem('tt:seats:' + g)), game);
+  seats.forEach((s) => tokensSeen.add(s.token));
+  assert.equal(seats.length, 3);
+  // The join links and their QR codes.
+  await owner.click('#join summary');
+  await owner.click('#join li:first-child button:has-text("Show QR")');
+  await owner.waitForSelector('#join .qr svg');
+  await shot(owner, 'ludovia-owner-laptop');
+
+  // Each seat's page shows its own hand and nobody else's.
+  const hands = (await api('GET', `/games/${game}/state`, undefined, await ownerToken(owner, game))).view;
+  const phones = [];
+  for (const s of seats) {
+    const ctx = await context(PHONE);
+    const page = await open(ctx, game, s.token);
+    assert.match(await page.textContent('#who'), new RegExp(`you are ${s.player}`));
+    phones.push(page);
+  }
+  await shot(phones[0], 'ludovia-seat0-phone');
+  const cardsOf = (seat) => handNames(hands, seat);
+  for (let s = 0; s < 3; s++) {
+    const board = await phones[s].innerHTML('#board');
+    for (let other = 0; other < 3; other++) {
+      for (const card of cardsOf(other)) {
+        if (cardsOf(s).includes(card)) continue;
+        assert.ok(!board.includes(card), `seat ${s} sees seat ${other}'s card ${card}`);
+      }
+    }
+    for (const card of cardsOf(s)) assert.ok(board.includes(card), `seat ${s} misses its own card ${card}`);
+  }
+
+  // A Ludovia turn recorded by tapping, seen live on the other phones.
+  const before = await seq(phones[0]);
+  const who = (await phones[0].textContent('#waiting')).includes('Your move') ? 0
+    : (await phones[1].textContent('#waiting')).includes('Your move') ? 1 : 2;
+  await phones[who].click('button.choice[data-n="1"]');
+  const form = await phones[who].$('form.needs');
+  if (form) await phones[who].click('form.needs button[type=submit]');
+  for (const p of phones) await atSeq(p, before + 1);
+  await shot(phones[who], 'ludovia-turn-phone');
+  for (const p of phones) assert.deepEqual(p.errors, []);
+});
+
+async function ownerToken(page, game) {
+  return page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
+}
+
+// The names of the cards in a seat's hand, from the owner's view of the state.
+function handNames(view, seat) {
+  const names = [];
+  const walk = (v, inHand) => {
+    if (Array.isArray(v)) v.forEach((x) => walk(x, inHand));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) walk(x, inHand || k === 'hand');
+    } else if (inHand && typeof v === 'string' && v.length > 3) names.push(v);
+  };
+  const thieves = view.thieves || view.seats || [];
+  walk(thieves[seat] || {}, false);
+  return names;
+}
+
+test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until both have chosen', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 11 });
+  const laptop = await context(LAPTOP);
+  const table = await laptop.newPage();
+  await table.goto(`${base}/g/${g.game}#t=${g.owner_token}`);
+  await table.waitForSelector('#live.on');
+  const phones = [];
+  for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
+  let exchanges = 0;
+  for (; exchanges < 60; exchanges++) {
+    // The fight is over when no sealed choice is offered any more.
+    if (!(await phones[0].$('button.sealable'))) break;
+    const head = await seq(phones[0]);
+    // Seat 0 taps its first choice: only a seal reaches the server.
+    const choice = await phones[0].textContent('button.sealable >> nth=0').catch(async (e) => {
+      await shot(phones[0], 'debug-lw');
+      throw new Error(`exchange ${exchanges}: ${e.message}\n${await phones[0].textContent('#table')}`);
+    });
+    const maneuver = choice.split(':')[1].split('·')[0].trim();
+    await phones[0].click('button.sealable >> nth=0');
+    await atSeq(phones[1], head + 1);
+    await phones[0].waitForSelector('.sealed').catch(async (e) => {
+      throw new Error(e.message + '\noutcome: ' + (await phones[0].textContent('#outcome')));
+    });
+    for (const [who, page] of [['Bo', phones[1]], ['the table', table]]) {
+      await atSeq(page, head + 1);
+      const newest = await page.textContent('#told li:first-child');
+      assert.ok(!newest.includes(maneuver), `${who} reads "${newest}" and learns ${maneuver}`);
+    }
+    if (exchanges === 0) {
+      await shot(phones[1], 'lostworlds-bo-waiting-phone');
+      await shot(phones[0], 'lostworlds-ada-sealed-phone');
+    }
+    // Seat 1 chooses; both pages reveal by themselves and the exchange resolves.
+    await phones[1].click('button.sealable >> nth=0');
+    await phones[0].waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head, { timeout: 8000 });
+    await phones[1].waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head, { timeout: 8000 });
+  }
+  assert.ok(exchanges > 1 && exchanges < 60, `the duel ended after ${exchanges} exchanges`);
+  // After the fight each fighter may spend experience; both close the book.
+  for (const p of phones) {
+    const head = await seq(p);
+    await p.locator('button.choice', { hasText: /close/ }).first().click();
+    await p.waitForFunction((h) => Number(document.querySelector('#table').dataset.head) > h, head);
+  }
+  await phones[0].waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
+  await table.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
+  await shot(phones[0], 'lostworlds-over-phone');
+  await shot(table, 'lostworlds-over-laptop');
+  // The story, with a board at each chapter, is readable at once.
+  await table.click('a:has-text("The story")');
+  await table.waitForSelector('.story .chapter figure svg');
+  await shot(table, 'lostworlds-story-laptop');
+  for (const p of phones) assert.deepEqual(p.errors, []);
+});
+
+test('a LEGEND turn: a square tapped on the map, scenery and an explanation typed in', async () => {
+  const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 3 });
+  const phones = [];
+  for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
+  // Each player introduces their Avatar, Talisman and Symbol in their own words.
+  for (let s = 0; s < 3; s++) {
+    const page = phones[s];
+    await page.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
+    await page.click('button.choice[data-n="1"]');
+    const inputs = await page.$$('form.needs input, form.needs textarea');
+    for (const [i, input] of inputs.entries()) await input.fill(`${['Ada', 'Bo', 'Cy'][s]}'s thing ${i}`);
+    await page.click('form.needs button[type=submit]');
+    await atSeq(page, 2 + s);
+  }
+  const ada = phones[0];
+  await atSeq(ada, 4);
+  // Tap square c3 on the map: only what involves c3 is offered.
+  await ada.click('#board #sq-c3');
+  await ada.waitForSelector('.filter');
+  const offered = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length > 0 && offered.every((t) => t.includes('c3')), offered.join(' | '));
+  await shot(ada, 'legend-tap-square-phone');
+  await ada.click('button.choice >> nth=0');
+  await ada.waitForSelector('form.needs');
+  const fields = await ada.$$('form.needs input');
+  for (const [i, f] of fields.entries()) await f.fill(i === 0 ? 'a rusty key' : 'a fog-bound quay');
+  await ada.fill('form.needs textarea', 'The key was lying on the quay, where the fog rolls in.');
+  await shot(ada, 'legend-form-phone');
+  await ada.click('form.needs button[type=submit]');
+  await atSeq(phones[1], 5);
+  const told = await phones[1].textContent('#told');
+  assert.match(told, /rusty key/);
+  assert.match(told, /fog rolls in/);
+  await shot(phones[1], 'legend-after-turn-phone');
+  for (const p of phones) assert.deepEqual(p.errors, []);
+});
+
+test('a mistaken entry is taken back, and the abandoned line stays in the branch tree', async () => {
+  const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
+  const laptop = await context(LAPTOP);
+  const table = await open(laptop, g.game, g.owner_token);
+  await table.click('button.choice[data-n="1"]');
+  for (const input of await table.$$('form.needs input, form.needs textarea')) await input.fill('oops');
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, 2);
+  table.once('dialog', (d) => d.accept());
+  await table.click('#undo');
+  await table.waitForFunction(() => document.querySelector('#outcome').textContent.includes('Took back seq 2'));
+  await atSeq(table, 1);
+  await table.waitForSelector('#branches li:has-text("taken back")');
+  const summary = await api('GET', `/games/${g.game}`, undefined, g.owner_token);
+  assert.notEqual(summary.current, 'main');
+  await shot(table, 'take-back-laptop');
+});
+
+test('a page that loses the server misses nothing once it reconnects, and a retried action is recorded once', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 9 });
+  const bo = await open(await context(PHONE), g.game, g.seats[1].token);
+  const ada = await open(await context(PHONE), g.game, g.seats[0].token);
+  // The server goes away and comes back; meanwhile Ada chooses (through the API).
+  await stopServer();
+  await bo.waitForSelector('#live.off');
+  await startServer();
+  const legal = await api('GET', `/games/${g.game}/legal`, undefined, g.seats[0].token);
+  await api('POST', `/games/${g.game}/actions`, { action: legal[0].action }, g.seats[0].token);
+  await bo.waitForSelector('#live.on', { timeout: 10000 });
+  await atSeq(bo, 2);
+  assert.match(await bo.textContent('#waiting'), /Your move/);
+
+  // Ada's page is refreshed; Bo's answer reaches the server but its reply
+  // is lost once: the page sends it again with the same key.
+  await ada.reload();
+  await ada.waitForSelector('#live.on');
+  let dropped = 0;
+  await bo.route('**/actions', async (route) => {
+    if (dropped++ === 0) {
+      await route.fetch(); // the server records it...
+      await route.abort('connectionreset'); // ...and the phone never hears back
+    } else {
+      await route.continue();
+    }
+  });
+  await bo.click('button.choice[data-n="1"]');
+  await bo.waitForFunction(() => Number(document.querySelector('#table').dataset.head) >= 3, null, { timeout: 10000 });
+  // The page's own answer arrives with its retry.
+  await bo.waitForFunction(() => !document.body.classList.contains('busy'), null, { timeout: 10000 });
+  const events = await api('GET', `/games/${g.game}/events`, undefined, g.owner_token);
+  const byBo = events.filter((e) => e.actor && e.actor.seat === 1);
+  assert.equal(byBo.length, 1, 'Bo\'s action is recorded exactly once: ' + JSON.stringify(byBo.map((e) => e.seq)));
+  assert.ok(dropped >= 2, 'the page retried');
+  await shot(bo, 'reconnect-phone');
+});
+
+test('the story and the table read without JavaScript', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 4, public: true });
+  const legal = await api('GET', `/games/${g.game}/legal`, undefined, g.owner_token);
+  await api('POST', `/games/${g.game}/actions`, { action: legal[0].action }, g.owner_token);
+  const ctx = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/g/${g.game}/story`);
+  assert.ok(await page.isVisible('.story .chapter figure svg'));
+  await page.goto(`${base}/g/${g.game}`);
+  assert.ok(await page.isVisible('#board svg'));
+  assert.match(await page.textContent('#waiting'), /Waiting for/);
+  await shot(page, 'no-js-table-phone');
+
+  // A private game: the token is given through the page's form.
+  const p = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 4 });
+  await page.goto(`${base}/g/${p.game}`);
+  await page.fill('input[name=token]', p.seats[0].token);
+  await page.click('form button[type=submit]');
+  await page.waitForSelector('#board svg');
+  assert.match(await page.textContent('#who'), /seat 0/);
+});
+
+test('no token ever reaches the server log', async () => {
+  assert.ok(serverLog.includes('/actions'), 'requests are traced');
+  for (const token of tokensSeen) assert.ok(!serverLog.includes(token), 'a token is in the server log');
+});
