@@ -141,6 +141,15 @@
       });
     };
     kind.addEventListener('change', showOptions);
+    // A value chip adds its value to its option (comma-separated: a list
+    // option such as one character per seat takes several).
+    form.addEventListener('click', (ev) => {
+      const chip = ev.target.closest('button.chip');
+      if (!chip) return;
+      const input = document.getElementById(chip.dataset.for);
+      const now = input.value.trim();
+      input.value = now ? now + ',' + chip.dataset.value : chip.dataset.value;
+    });
     showOptions();
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -333,7 +342,10 @@
       // (A line with `needs` opens a short form; one with only `may` too.)
     }
     box.append(list);
-    const canTakeBack = v.viewer !== 'public' && v.head_seq > 1 && !v.over;
+    // The owner takes back anything; a seat only what it recorded itself.
+    const last = v.recent.length ? v.recent[v.recent.length - 1] : null;
+    const mine = last && last.seq === v.head_seq && last.actor && last.actor.seat === v.seat;
+    const canTakeBack = v.head_seq > 1 && !v.over && (v.viewer === 'owner' || (v.seat !== null && v.seat !== undefined && mine));
     if (canTakeBack || (v.over && v.viewer === 'owner')) {
       box.append(el('p', {}, el('button', { type: 'button', class: 'quiet', id: 'undo', 'aria-keyshortcuts': 'u', onclick: takeBack }, 'Take back the last entry')));
     }

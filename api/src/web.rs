@@ -26,7 +26,7 @@ use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use serde::{Deserialize, Serialize};
 use tabletape_engine::{LegalAction, Viewer};
-use tabletape_events::Seat;
+use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, GameSummary, Journal, Listing};
 
 use crate::auth::{read_access, viewer_for};
@@ -124,6 +124,8 @@ pub struct TableView {
 #[derive(Debug, Serialize)]
 pub struct Told {
     pub seq: u64,
+    /// Who recorded it (only the owner or this seat may take it back).
+    pub actor: Actor,
     pub chapter: String,
     pub lines: Vec<String>,
 }
@@ -184,6 +186,7 @@ fn table_view(
         .take_while(|f| f.seq <= seq)
         .map(|f| Told {
             seq: f.seq,
+            actor: f.event.actor,
             chapter: f.chapter,
             lines: f.narration,
         })
@@ -500,15 +503,40 @@ fn new_game_form() -> String {
             kind = k.kind,
             title = esc(k.title)
         );
+        let rules = tabletape_engine::kind(k.kind);
         for o in &k.options {
+            let field = format!("opt.{}.{}", k.kind, o.name);
             let _ = write!(
                 h,
-                r#"<label>{name} <input name="opt.{kind}.{name}" placeholder="{default}"><small>{help}</small></label>"#,
-                kind = k.kind,
+                r#"<label>{name} <input name="{field}" id="{field}" placeholder="{default}"><small>{help}</small></label>"#,
                 name = esc(o.name),
+                field = esc(&field),
                 default = esc(o.default),
                 help = esc(o.help),
             );
+            let values = rules.map(|r| r.option_values(o.name)).unwrap_or_default();
+            if !values.is_empty() {
+                // Each value a tap adds (a list option takes several).
+                let _ = write!(
+                    h,
+                    r#"<p class="values" aria-label="values {name} accepts">"#,
+                    name = esc(o.name)
+                );
+                for v in values {
+                    let shown = if v.label == v.value {
+                        esc(&v.value)
+                    } else {
+                        format!("{} <small>{}</small>", esc(&v.value), esc(&v.label))
+                    };
+                    let _ = write!(
+                        h,
+                        r#"<button type="button" class="chip" data-for="{field}" data-value="{value}">{shown}</button> "#,
+                        field = esc(&field),
+                        value = esc(&v.value),
+                    );
+                }
+                h += "</p>";
+            }
         }
         h += "</fieldset>";
     }

@@ -53,6 +53,27 @@ async fn the_home_page_offers_every_kind_and_loads_only_its_own_assets() {
         }
     }
     assert!(page.contains(r#"<script src="/assets/app.js" defer>"#));
+    // Valid values are offered: characters, block pieces, on/off.
+    for kind in tabletape_engine::kinds() {
+        for option in kind.info().options {
+            for v in kind.option_values(option.name) {
+                assert!(
+                    page.contains(&format!(
+                        r#"data-for="opt.{}.{}" data-value="{}""#,
+                        kind.info().kind,
+                        option.name,
+                        v.value
+                    )),
+                    "{} {}",
+                    option.name,
+                    v.value
+                );
+            }
+        }
+    }
+    assert!(page.contains(r#"data-value="nowa""#));
+    assert!(page.contains(r#"data-for="opt.ludovia.layout""#));
+    assert!(page.contains(r#"data-for="opt.legend.abilities" data-value="on""#));
     let js = api.get("/assets/app.js", None).await.expect(StatusCode::OK);
     assert!(js.content_type().starts_with("text/javascript"));
     let css = api

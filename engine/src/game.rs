@@ -15,7 +15,7 @@ use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated
 use crate::canonical;
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
-use crate::rules::{Context, KindInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, OptionValue, Rules, Setup, Viewer};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,6 +149,7 @@ pub struct Snapshot {
 pub trait DynRules: Send + Sync {
     fn info(&self) -> KindInfo;
     fn default_pack(&self) -> Value;
+    fn option_values(&self, option: &str) -> Vec<OptionValue>;
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
     /// The pack as stored: checked, then its typed reading written back
     /// (see [`crate::canonical`]).
@@ -269,6 +270,10 @@ fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentErro
 impl<R: Rules> DynRules for Kind<R> {
     fn info(&self) -> KindInfo {
         R::info()
+    }
+
+    fn option_values(&self, option: &str) -> Vec<OptionValue> {
+        R::option_values(option)
     }
 
     fn default_pack(&self) -> Value {

@@ -61,6 +61,23 @@ pub struct OptionInfo {
     pub help: &'static str,
 }
 
+/// One value an option accepts, as a new-game form offers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionValue {
+    pub value: String,
+    /// What the value stands for ("Nowa, Defender of the Forest").
+    pub label: String,
+}
+
+impl OptionValue {
+    pub fn new(value: impl Into<String>, label: impl Into<String>) -> OptionValue {
+        OptionValue {
+            value: value.into(),
+            label: label.into(),
+        }
+    }
+}
+
 /// Everything a kind needs to lay out a new game.
 #[derive(Debug)]
 pub struct Setup<'a, O, P> {
@@ -147,6 +164,12 @@ pub trait Rules: Send + Sync + 'static {
         setup: Setup<'_, Self::Options, Self::Pack>,
         chance: &mut Chance,
     ) -> Result<Self::State, Rejection>;
+
+    /// The values `option` accepts, where they can be listed (characters,
+    /// block pieces, on/off): a list option takes several, comma-separated.
+    fn option_values(_option: &str) -> Vec<OptionValue> {
+        Vec::new()
+    }
 
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;

@@ -141,6 +141,13 @@ test('a game is started from the page and each seat joins from its own phone', a
   assert.ok(await owner.isVisible('fieldset.options[data-kind="ludovia"]'));
   assert.ok(!(await owner.isVisible('fieldset.options[data-kind="legend"]')));
   await shot(owner, 'home-laptop');
+  // Values are offered as chips: tapping two block pieces lists both.
+  const chips = owner.locator('fieldset.options[data-kind="ludovia"] button.chip');
+  assert.ok((await chips.count()) >= 9);
+  await chips.nth(0).click();
+  await chips.nth(1).click();
+  assert.match(await owner.inputValue('input[name="opt.ludovia.layout"]'), /^[^,]+,[^,]+$/);
+  await owner.fill('input[name="opt.ludovia.layout"]', '');
   await owner.fill('textarea[name=players]', 'Ada\nBo\nCy');
   await owner.click('#new-game button[type=submit]');
   await owner.waitForURL(/\/g\/g-/);
@@ -237,6 +244,9 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
       assert.ok(!newest.includes(maneuver), `${who} reads "${newest}" and learns ${maneuver}`);
     }
     if (exchanges === 0) {
+      // Bo cannot take back what Ada recorded; Ada can.
+      assert.equal(await phones[1].$('#undo'), null);
+      assert.ok(await phones[0].$('#undo'));
       await shot(phones[1], 'lostworlds-bo-waiting-phone');
       await shot(phones[0], 'lostworlds-ada-sealed-phone');
     }

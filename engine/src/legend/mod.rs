@@ -124,7 +124,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+use crate::rules::{KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
 
 /// The LEGEND kind.
 #[derive(Debug)]
@@ -165,6 +165,19 @@ impl Rules for Legend {
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
         decide::setup(setup.players, &setup.options, setup.dice)
+    }
+
+    fn option_values(option: &str) -> Vec<OptionValue> {
+        match option {
+            "first" => (0..4)
+                .map(|s| OptionValue::new(s.to_string(), format!("seat {s}")))
+                .collect(),
+            "voting" | "duels" | "abilities" => ["on", "off"]
+                .into_iter()
+                .map(|v| OptionValue::new(v, v))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {

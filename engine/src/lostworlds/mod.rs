@@ -132,7 +132,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
 
 /// The Lost Worlds kind.
 #[derive(Debug)]
@@ -200,6 +200,30 @@ impl Rules for LostWorlds {
                 },
             ],
             default_pack: "lostworlds-default",
+        }
+    }
+
+    fn option_values(option: &str) -> Vec<OptionValue> {
+        match option {
+            "books" => vec![
+                OptionValue::new("full", "Tabletape looks the pages up"),
+                OptionValue::new("record", "we read our own books"),
+            ],
+            "characters" => Self::default_pack()["characters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| {
+                    let id = c["id"].as_str()?;
+                    let name = c["name"].as_str().unwrap_or(id);
+                    let label = match c["title"].as_str() {
+                        Some(title) if !title.is_empty() => format!("{name}, {title}"),
+                        _ => name.to_string(),
+                    };
+                    Some(OptionValue::new(id, label))
+                })
+                .collect(),
+            _ => Vec::new(),
         }
     }
 

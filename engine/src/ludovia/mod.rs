@@ -122,7 +122,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
 
 /// The Rooftops of Ludovia kind.
 #[derive(Debug)]
@@ -179,6 +179,27 @@ impl Rules for Ludovia {
                 },
             ],
             default_pack: "ludovia-default",
+        }
+    }
+
+    fn option_values(option: &str) -> Vec<OptionValue> {
+        let pack = Self::default_pack();
+        let listed = |field: &str, key: &str| -> Vec<OptionValue> {
+            pack[field]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| {
+                    let value = item[key].as_str()?;
+                    let label = item["name"].as_str().unwrap_or(value);
+                    Some(OptionValue::new(value, label))
+                })
+                .collect()
+        };
+        match option {
+            "layout" => listed("blocks", "id"),
+            "offer" => listed("equipment", "name"),
+            _ => Vec::new(),
         }
     }
 
