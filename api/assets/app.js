@@ -730,6 +730,19 @@
       renderLegal();
     });
     document.addEventListener('keydown', keys);
+    // Verify in place: the result in words, not a JSON page.
+    const verify = document.querySelector('#tools a[href*="/verify"]');
+    if (verify) {
+      verify.addEventListener('click', async (ev) => {
+        ev.preventDefault();
+        say('Verifying…');
+        const res = await api('GET', verify.getAttribute('href'), undefined, { game: T.game });
+        const r = res.data || {};
+        if (!res.ok) say(r.message || 'Not verified', true);
+        else if (r.problem) say(`Verify found a problem after ${r.events} events: ${JSON.stringify(r.problem)}`, true);
+        else say(`Verified: ${r.events} events on ${r.branch}, every hash and link checked` + (r.check === 'full' ? ' and every action re-decided.' : ' (the parts you may see).'));
+      });
+    }
     await resendPending();
     await load();
     if (T.view) remember(T.game, T.view.title, T.view.viewer);

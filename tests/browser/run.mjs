@@ -266,6 +266,8 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   await table.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
   await shot(phones[0], 'lostworlds-over-phone');
   await shot(table, 'lostworlds-over-laptop');
+  await table.click('#tools a:has-text("Verify")');
+  await table.waitForFunction(() => document.querySelector('#outcome').textContent.startsWith('Verified'));
   // The story, with a board at each chapter, is readable at once.
   await table.click('a:has-text("The story")');
   await table.waitForSelector('.story .chapter figure svg');
