@@ -50,10 +50,11 @@ async function startServer() {
     // Request-level tracing on: the test then checks no token reached the log.
     env: { ...process.env, RUST_LOG: 'debug,sled=info,hyper=info,h2=info' },
   });
+  const from = serverLog.length; // this run's own lines, not an earlier run's
   const seen = new Promise((ok, fail) => {
     const onData = (d) => {
       serverLog += d.toString();
-      if (serverLog.includes('listening on')) ok();
+      if (serverLog.slice(from).includes('listening on')) ok();
     };
     server.stdout.on('data', onData);
     server.stderr.on('data', onData);

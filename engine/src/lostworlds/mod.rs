@@ -117,6 +117,7 @@ mod narration;
 mod options;
 pub mod restriction;
 mod state;
+mod svg;
 
 #[cfg(test)]
 mod tests;
@@ -362,5 +363,9 @@ impl Rules for LostWorlds {
 
     fn render(state: &State, viewer: Viewer) -> String {
         narration::render(state, viewer)
+    }
+
+    fn render_svg(state: &State, viewer: Viewer) -> String {
+        svg::render(state, viewer)
     }
 }

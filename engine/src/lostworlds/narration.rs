@@ -48,7 +48,7 @@ fn and_list(items: &[String]) -> String {
 
 /// "picture 45: \"Brakka closes in behind a guard\"", or "picture 45" when
 /// the table recorded no title.
-fn picture_words(picture: u32, title: Option<&str>) -> String {
+pub(super) fn picture_words(picture: u32, title: Option<&str>) -> String {
     match title {
         Some(t) => format!("picture {picture}: \"{t}\""),
         None => format!("picture {picture}"),
@@ -121,7 +121,7 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32) -> Vec<String> {
     lines
 }
 
-fn maneuver_words(m: &Maneuver) -> String {
+pub(super) fn maneuver_words(m: &Maneuver) -> String {
     format!("{} (page {}, {})", m.full_name(), m.page, m.colour.name())
 }
 
@@ -376,7 +376,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     }
 }
 
-fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
+pub(super) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
     let names: Vec<String> = victors.iter().map(|&s| state.seat_name(s)).collect();
     match ending {
         Ending::Knockout => format!(
