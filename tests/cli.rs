@@ -791,3 +791,88 @@ fn a_unique_prefix_of_a_game_id_names_the_game() {
         "{stderr}"
     );
 }
+
+/// Runs `tabletape play` with `input` piped in; returns its output and exit code.
+fn play_piped(cli: &Cli, args: &[&str], input: &str) -> (String, i32) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cli
+        .command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabletape runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn play_records_numbered_lines_until_quit_and_loops_over_mistakes() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "7");
+    // Ada picks line 1 (Extended Range Charge), then a word, a line that
+    // does not exist, and quits.
+    let (out, code) = play_piped(&cli, &["play", &game, "--as", "Ada"], "1\nx\n99\nq\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(" 1. {\"maneuver\":\"Extended Range Charge\""),
+        "{out}"
+    );
+    assert!(out.contains("seq 2\n"), "{out}");
+    assert!(out.contains("Nowa settles on a maneuver."), "{out}");
+    assert!(out.contains("`x` is not a line number"), "{out}");
+    assert!(
+        out.contains("not recorded: `legal` offers lines 1 to 1 now, not 99"),
+        "{out}"
+    );
+    let events = cli.json(&["log", &game]);
+    assert_eq!(events.as_array().unwrap().len(), 2, "one action written");
+
+    // Bo sees only Bo's actions and the end of input quits cleanly.
+    let (out, code) = play_piped(&cli, &["play", &game, "--as", "1"], "");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"seat\":1"), "{out}");
+    assert!(!out.contains("\"seat\":0"), "{out}");
+    assert!(
+        !out.contains("Extended Range Charge (page 50"),
+        "Bo learns Ada's choice: {out}"
+    );
+
+    // A take-back at the prompt, confirmed.
+    let (out, code) = play_piped(&cli, &["play", &game], "u\ny\nq\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("took back seq 2"), "{out}");
+    assert_eq!(cli.json(&["state", &game])["seq"], 1);
+}
+
+#[test]
+fn play_asks_for_what_a_line_needs() {
+    let cli = Cli::new();
+    let created = cli.json(&[
+        "new", "legend", "--player", "Ada", "--player", "Bo", "--player", "Cy", "--seed", "3",
+    ]);
+    let game = created["game"].as_str().unwrap();
+    // Line 1 introduces Ada: four answers in the table's own words.
+    let (out, code) = play_piped(
+        &cli,
+        &["play", game, "--as", "Ada"],
+        "1\nthe Wanderer\na tall figure in grey\nthe Spiral\nthe Lantern\nq\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("seq 2"), "{out}");
+    let told = cli.ok(&["narrate", game, "--format", "txt"]);
+    assert!(
+        told.contains("the Wanderer") && told.contains("the Lantern"),
+        "{told}"
+    );
+}

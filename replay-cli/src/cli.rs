@@ -69,6 +69,14 @@ pub enum Command {
                             tabletape act g-3f9a1c2e --file actions.jsonl"
     )]
     Act(ActArgs),
+    /// Play at the terminal: the state, the numbered actions open now, and a prompt that records
+    /// the line you pick (asking for what it needs), until the game ends or you quit.
+    #[command(
+        after_help = "At the prompt: a line number records that action; u takes back the last entry (after a\n\
+                      y/N), r shows the table again, q (or end of input) quits. With --as SEAT you play as\n\
+                      that seat and see only what it may see."
+    )]
+    Play(PlayArgs),
     /// List every game in the store.
     Games,
     /// List a branch's events: seq, time, actor, type and short hash.
@@ -223,6 +231,20 @@ pub struct ActArgs {
     /// An idempotency key: retrying with the same key returns the first answer and stores nothing twice.
     #[arg(long, value_name = "IDEMPOTENCY_KEY", conflicts_with = "file")]
     pub key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// Play as this seat: a seat number (from 0) or a player's name. Left out, the owner plays
+    /// for the whole table and sees everything.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub seat: Option<String>,
+    /// The branch to play on.
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -31,8 +31,8 @@ use crate::args::{
 };
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
-    ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, ReplayArgs, RestoreArgs, ServeArgs,
-    StateArgs, UndoArgs, VerifyArgs,
+    ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, PlayArgs, ReplayArgs, RestoreArgs,
+    ServeArgs, StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::remote::Remote;
@@ -90,6 +90,7 @@ fn game_of(command: &mut Command) -> Option<&mut String> {
     match command {
         Command::Legal(a) => Some(&mut a.game),
         Command::Act(a) => Some(&mut a.game),
+        Command::Play(a) => Some(&mut a.game),
         Command::Log(a) => Some(&mut a.game),
         Command::State(a) => Some(&mut a.game),
         Command::Replay(a) => Some(&mut a.game),
@@ -146,6 +147,7 @@ fn dispatch(
         Command::New(a) => new(table, a, out, json),
         Command::Legal(a) => legal(table, a, out, json),
         Command::Act(a) => act(table, a, out, json),
+        Command::Play(a) => play(table, a, &mut io::stdin().lock(), out),
         Command::Games => games(table, out, json),
         Command::Log(a) => log(table, a, out, json),
         Command::State(a) => state(table, a, out, json),
@@ -339,13 +341,15 @@ fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
 /// Line `n` (from 1) of what `legal` offers the acting seat (or the table),
 /// with what it needs asked for at the terminal: each need is `field: what`,
 /// and the answer is read as JSON when it is JSON (a number, `true`), else
-/// as text.
+/// as text. Without `answers` (input that is not a terminal) a line that
+/// needs something is refused, since nobody is there to ask.
 fn legal_line(
     table: &dyn Table,
     game: &str,
     branch: &str,
     seat: Option<Seat>,
     n: u64,
+    answers: Option<&mut dyn BufRead>,
 ) -> Result<serde_json::Value> {
     let offered = table.legal(game, branch, seat)?;
     let chosen = usize::try_from(n)
@@ -356,10 +360,13 @@ fn legal_line(
             message: format!("`legal` offers lines 1 to {} now, not {n}", offered.len()),
         })?;
     let mut action = chosen.action.clone();
-    if chosen.needs.is_empty() {
+    if chosen.needs.is_empty() && chosen.may.is_empty() {
         return Ok(action);
     }
-    if !io::stdin().is_terminal() {
+    let Some(answers) = answers else {
+        if chosen.needs.is_empty() {
+            return Ok(action);
+        }
         return Err(InputError::LegalLine {
             message: format!(
                 "line {n} needs {}: give the action as JSON, or run at a terminal to be asked",
@@ -367,16 +374,32 @@ fn legal_line(
             ),
         }
         .into());
-    }
-    for need in &chosen.needs {
-        let (field, what) = need.split_once(": ").unwrap_or((need.as_str(), ""));
-        eprint!("{field} ({what}): ");
+    };
+    let mut ask = |need: &str, optional: bool| -> Result<Option<serde_json::Value>> {
+        let (field, what) = need.split_once(": ").unwrap_or((need, ""));
+        let hint = if optional { ", optional" } else { "" };
+        eprint!("{field} ({what}{hint}): ");
         let mut answer = String::new();
-        io::stdin().read_line(&mut answer)?;
+        if answers.read_line(&mut answer)? == 0 {
+            return Err(InputError::LegalLine {
+                message: format!("no answer for {field}: the input ended"),
+            }
+            .into());
+        }
         let answer = answer.trim();
+        if answer.is_empty() && optional {
+            return Ok(None);
+        }
         let value = serde_json::from_str(answer)
             .unwrap_or_else(|_| serde_json::Value::String(answer.to_string()));
-        set_path(&mut action, field, value);
+        set_path(&mut action, field, value.clone());
+        Ok(Some(value))
+    };
+    for need in &chosen.needs {
+        ask(need, false)?;
+    }
+    for may in &chosen.may {
+        ask(may, true)?;
     }
     Ok(action)
 }
@@ -441,7 +464,13 @@ fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
         let text = a.action.as_deref().expect("clap requires JSON or --file");
         // A number is a line of `legal`; anything else is the action's JSON.
         let action = match text.trim().parse::<u64>() {
-            Ok(n) => legal_line(table, &a.game, &branch, seat, n)?,
+            Ok(n) => {
+                let mut stdin = io::stdin().lock();
+                let terminal = io::stdin().is_terminal();
+                let answers: Option<&mut dyn BufRead> =
+                    if terminal { Some(&mut stdin) } else { None };
+                legal_line(table, &a.game, &branch, seat, n, answers)?
+            }
             Err(_) => parse_action(text)?,
         };
         let acted = table.act(
@@ -508,6 +537,114 @@ fn act(table: &dyn Table, a: ActArgs, out: &mut dyn Write, json: bool) -> Result
         print_acted(out, json, &a.game, &acted)?;
     }
     Ok(())
+}
+
+/// `tabletape play`: the table, the numbered actions, a prompt; again until
+/// the game is over or the player quits. Answers are read from `input` line
+/// by line (a terminal or a pipe alike); a refused action is shown with its
+/// rule and the loop goes on, nothing written.
+fn play(
+    table: &dyn Table,
+    a: PlayArgs,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let seat = seat_of(table, &a.game, a.seat.as_deref())?;
+    let viewer = a.seat.clone();
+    let show = |out: &mut dyn Write| -> Result<()> {
+        let branch = Some(table.line(&a.game, a.branch.clone())?);
+        state(
+            table,
+            StateArgs {
+                game: a.game.clone(),
+                at: None,
+                branch: branch.clone(),
+                viewer: viewer.clone(),
+            },
+            out,
+            false,
+        )?;
+        writeln!(out)?;
+        legal(
+            table,
+            LegalArgs {
+                game: a.game.clone(),
+                seat: viewer.clone(),
+                branch,
+            },
+            out,
+            false,
+        )
+    };
+    show(out)?;
+    loop {
+        let branch = table.line(&a.game, a.branch.clone())?;
+        if table.is_over(&a.game, &branch)? {
+            writeln!(
+                out,
+                "The game is over. `tabletape narrate {}` tells it.",
+                a.game
+            )?;
+            return Ok(());
+        }
+        write!(out, "action number (q quits, u takes back, r refreshes): ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(());
+        }
+        match line.trim() {
+            "q" | "quit" => return Ok(()),
+            "" => continue,
+            "r" => show(out)?,
+            "u" => {
+                write!(out, "take back the last entry? [y/N] ")?;
+                out.flush()?;
+                let mut sure = String::new();
+                input.read_line(&mut sure)?;
+                if sure.trim().eq_ignore_ascii_case("y") {
+                    match table.undo(&a.game) {
+                        Ok(undone) => writeln!(
+                            out,
+                            "took back seq {}; play goes on from `{}`",
+                            undone.seq, undone.current
+                        )?,
+                        Err(err) => writeln!(out, "not taken back: {err}")?,
+                    }
+                    show(out)?;
+                }
+            }
+            text => {
+                let Ok(n) = text.parse::<u64>() else {
+                    writeln!(out, "`{text}` is not a line number, q, u or r")?;
+                    continue;
+                };
+                let recorded = legal_line(table, &a.game, &branch, seat, n, Some(&mut *input))
+                    .and_then(|action| {
+                        table.act(
+                            &a.game,
+                            ActRequest {
+                                branch: branch.clone(),
+                                actor: Actor::Owner,
+                                by: seat,
+                                action,
+                                expect_seq: None,
+                                idempotency_key: None,
+                            },
+                        )
+                    });
+                match recorded {
+                    Ok(acted) => {
+                        print_acted(out, false, &a.game, &acted)?;
+                        writeln!(out)?;
+                        show(out)?;
+                    }
+                    Err(err) => writeln!(out, "not recorded: {err}")?,
+                }
+            }
+        }
+    }
 }
 
 fn games(table: &dyn Table, out: &mut dyn Write, json: bool) -> Result<()> {
