@@ -876,3 +876,46 @@ fn play_asks_for_what_a_line_needs() {
         "{told}"
     );
 }
+
+#[test]
+fn a_title_given_to_new_shows_in_games_and_the_story() {
+    let cli = Cli::new();
+    let out = cli.ok(&[
+        "new",
+        "lostworlds",
+        "--player",
+        "Ada",
+        "--player",
+        "Bo",
+        "--title",
+        "Friday duel",
+    ]);
+    assert!(out.contains("\"Friday duel\""), "{out}");
+    let games = cli.ok(&["games"]);
+    assert!(
+        games.contains("TITLE") && games.contains("Friday duel"),
+        "{games}"
+    );
+    let game = cli.json(&["games"])[0]["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let story = cli.ok(&["narrate", &game, "--format", "txt"]);
+    assert!(story.starts_with("Friday duel"), "{story}");
+    // A title on two lines is refused by name, and nothing is written.
+    let (_, err) = cli.fails(
+        &[
+            "new",
+            "lostworlds",
+            "--player",
+            "A",
+            "--player",
+            "B",
+            "--title",
+            "a\nb",
+        ],
+        2,
+    );
+    assert!(err.contains("title"), "{err}");
+    assert_eq!(cli.json(&["games"]).as_array().unwrap().len(), 1);
+}

@@ -139,6 +139,7 @@ fn all_reads_answer(j: &Journal, game: &str, seats: u32, kind: &str, seed: u64) 
 
 fn new_game(j: &Journal, kind: &str, players: u32, seed: u64) -> String {
     j.create(NewGame {
+        title: None,
         kind: kind.into(),
         players: (0..players).map(|i| format!("P{i}")).collect(),
         seed: Some(seed),
@@ -258,6 +259,7 @@ fn hostile_pack(kind: &str, players: u32, seed: u64) {
     let dir = tempfile::tempdir().unwrap();
     let j = Journal::open(&dir.path().join("s")).unwrap();
     let created = j.create(NewGame {
+        title: None,
         kind: kind.into(),
         players: (0..players).map(|i| format!("P{i}")).collect(),
         seed: Some(seed),

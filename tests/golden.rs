@@ -60,6 +60,7 @@ fn play_golden(path: &Path) -> Result<(), String> {
     let journal = Journal::open(&dir.path().join("store")).map_err(|e| e.to_string())?;
     let created = journal
         .create(NewGame {
+            title: None,
             kind: opening.new.kind,
             players: opening.new.players,
             seed: Some(opening.new.seed),

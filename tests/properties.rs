@@ -49,6 +49,7 @@ fn new_game(
 ) -> String {
     journal
         .create(NewGame {
+            title: None,
             kind: setup.0.to_string(),
             players: setup.1.clone(),
             seed: Some(seed),

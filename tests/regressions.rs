@@ -16,6 +16,7 @@ fn journal() -> (tempfile::TempDir, Journal) {
 
 fn duel(j: &Journal) -> String {
     j.create(NewGame {
+        title: None,
         kind: "lostworlds".into(),
         players: vec!["Ada".into(), "Bo".into()],
         seed: Some(5),
@@ -99,6 +100,7 @@ fn a_value_nested_125_deep_is_refused_in_an_action_and_in_a_pack() {
     pack["deep"] = deep(125);
     let err = j
         .create(NewGame {
+            title: None,
             kind: "lostworlds".into(),
             players: vec!["Ada".into(), "Bo".into()],
             pack: Some(PackSource {
@@ -136,6 +138,7 @@ fn free_text_with_control_characters_line_breaks_or_200_kb_is_refused() {
     let (_d, j) = journal();
     let g = j
         .create(NewGame {
+            title: None,
             kind: "legend".into(),
             players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
             seed: Some(1),

@@ -166,6 +166,8 @@
         public: data.get('public') === 'on',
         options,
       };
+      const title = String(data.get('title') || '').trim();
+      if (title) body.title = title;
       const seed = String(data.get('seed') || '').trim();
       if (seed !== '') body.seed = Number(seed);
       const out = $('#created');
@@ -179,7 +181,7 @@
       const g = res.data;
       keepToken(g.game, g.owner_token);
       store.set('tt:seats:' + g.game, g.seats);
-      remember(g.game, body.kind + ' · ' + body.players.join(', '), 'owner');
+      remember(g.game, title || body.kind + ' · ' + body.players.join(', '), 'owner');
       location.href = '/g/' + g.game;
     });
     const list = $('#my-games');

@@ -153,6 +153,8 @@ struct CreateBody {
     pack_name: Option<String>,
     #[serde(default)]
     public: bool,
+    /// The table's name for the game.
+    title: Option<String>,
 }
 
 async fn create_game(
@@ -160,6 +162,7 @@ async fn create_game(
     JsonBody(body): JsonBody<CreateBody>,
 ) -> Result<Response, AppError> {
     let req = NewGame {
+        title: body.title,
         kind: body.kind,
         players: body.players,
         seed: body.seed,

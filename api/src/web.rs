@@ -242,7 +242,10 @@ fn title_of(summary: &GameSummary) -> String {
     let kind = tabletape_engine::kind(&summary.kind)
         .map(|k| k.info().title)
         .unwrap_or(summary.kind.as_str());
-    format!("{kind} · {}", summary.players.join(", "))
+    match &summary.title {
+        Some(title) => format!("{title} · {kind}"),
+        None => format!("{kind} · {}", summary.players.join(", ")),
+    }
 }
 
 fn table_html(v: &TableView) -> String {
@@ -490,6 +493,7 @@ fn new_game_form() -> String {
         );
     }
     h += r#"</select></label>
+<label>Title (optional) <input name="title" maxlength="120" placeholder="Friday night duel"></label>
 <label>Players, one per line, in seat order <textarea name="players" rows="4" required placeholder="Ada&#10;Bo"></textarea></label>
 <fieldset><legend>Dice</legend><label><input type="radio" name="dice" value="digital" checked> Tabletape rolls and draws</label><label><input type="radio" name="dice" value="physical"> We roll real dice and enter them</label></fieldset>
 <label><input type="checkbox" name="public"> Public: anyone with the link may watch (each seat's secrets stay hidden)</label>"#;

@@ -930,6 +930,7 @@ mod tests {
 
     fn duel() -> (Game, Event) {
         let created = GameCreated {
+            title: None,
             kind: "lostworlds".into(),
             players: vec!["Ada".into(), "Bo".into()],
             seed: 3,

@@ -101,6 +101,10 @@ pub struct GameCreated {
     /// Reads need no token when true.
     #[serde(default)]
     pub public: bool,
+    /// The table's name for the game ("Friday duel"); left out of the
+    /// event when none was given, so older events read and hash the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// An action the rules accepted, and what the engine decided it means.

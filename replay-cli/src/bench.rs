@@ -272,6 +272,7 @@ impl Script {
 
 fn new_game(journal: &Journal, seed: u64) -> Result<(String, String)> {
     let created = journal.create(NewGame {
+        title: None,
         kind: KIND.to_string(),
         players: vec!["Nowa".to_string(), "Grimbold".to_string()],
         seed: Some(seed),
@@ -648,6 +649,7 @@ mod tests {
     fn endless_game() -> Game {
         let kind = tabletape_engine::kind(KIND).expect("lostworlds is built in");
         Game::start(&tabletape_events::GameCreated {
+            title: None,
             kind: KIND.into(),
             players: vec!["Nowa".into(), "Grimbold".into()],
             seed: 4_000,

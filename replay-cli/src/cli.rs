@@ -185,6 +185,10 @@ pub struct NewArgs {
     /// Let anyone read the game over the HTTP API without a token.
     #[arg(long)]
     pub public: bool,
+    /// The table's name for the game (one line, up to 120 characters), shown in listings and
+    /// at the head of its story.
+    #[arg(long, value_name = "TITLE")]
+    pub title: Option<String>,
 }
 
 #[derive(Debug, Args)]

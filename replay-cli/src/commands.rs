@@ -250,7 +250,9 @@ fn new(table: &dyn Table, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
             })
         }
     };
+    let title = a.title.clone();
     let created = table.create(NewGame {
+        title: a.title,
         kind: a.kind.clone(),
         players: a.players,
         seed: a.seed,
@@ -265,9 +267,10 @@ fn new(table: &dyn Table, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
     if json {
         return print_json(out, &created);
     }
+    let named = title.map(|t| format!("  \"{t}\"")).unwrap_or_default();
     writeln!(
         out,
-        "game {}  ({}, seed {})",
+        "game {}{named}  ({}, seed {})",
         created.game, a.kind, created.seed
     )?;
     writeln!(out, "owner token: {}", created.owner_token)?;
@@ -670,25 +673,35 @@ fn games(table: &dyn Table, out: &mut dyn Write, json: bool) -> Result<()> {
                 if g.over { "over" } else { "in play" }.to_string(),
                 show::utc(g.created_at_ms),
                 g.players.join(", "),
+                g.title.clone().unwrap_or_default(),
             ]
         })
         .collect();
-    write!(
-        out,
-        "{}",
-        show::table(
-            &[
-                "GAME",
-                "KIND",
-                "SEQ",
-                "BRANCHES",
-                "STATUS",
-                "CREATED (UTC)",
-                "PLAYERS"
-            ],
-            &rows
-        )
-    )?;
+    let mut heads = vec![
+        "GAME",
+        "KIND",
+        "SEQ",
+        "BRANCHES",
+        "STATUS",
+        "CREATED (UTC)",
+        "PLAYERS",
+        "TITLE",
+    ];
+    // The title column only when some game has one.
+    let titled = games.iter().any(|g| g.title.is_some());
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|mut r| {
+            if !titled {
+                r.pop();
+            }
+            r
+        })
+        .collect();
+    if !titled {
+        heads.pop();
+    }
+    write!(out, "{}", show::table(&heads, &rows))?;
     Ok(())
 }
 

@@ -209,6 +209,7 @@ impl Table for Remote {
             "pack": req.pack.as_ref().map(|p| &p.json),
             "pack_name": req.pack.as_ref().map(|p| &p.file),
             "public": req.public,
+            "title": req.title,
         });
         self.post("/games", &body)
     }

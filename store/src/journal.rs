@@ -99,6 +99,9 @@ pub struct NewGame {
     pub pack: Option<PackSource>,
     #[serde(default)]
     pub public: bool,
+    /// The table's name for the game: one line of 1 to 120 characters.
+    #[serde(default)]
+    pub title: Option<String>,
 }
 
 /// A table's own content pack and the file it came from (named in errors).
@@ -179,6 +182,9 @@ impl Access {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GameSummary {
     pub game: String,
+    /// The table's name for the game, if it was given one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     pub kind: String,
     pub players: Vec<String>,
     pub created_at_ms: u64,
@@ -532,6 +538,28 @@ fn check_players(players: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The longest title a game may have, in characters.
+pub const TITLE_MAX: usize = 120;
+
+/// A game's title as given, trimmed: one line of 1 to [`TITLE_MAX`]
+/// characters. (`None` stays `None`.)
+fn check_title(title: Option<String>) -> Result<Option<String>, String> {
+    let Some(title) = title else {
+        return Ok(None);
+    };
+    let title = title.trim().to_string();
+    let why = if title.is_empty() {
+        "is empty"
+    } else if title.chars().count() > TITLE_MAX {
+        "is longer than 120 characters"
+    } else if title.chars().any(breaks_lines) {
+        "contains a control character or a line break"
+    } else {
+        return Ok(Some(title));
+    };
+    Err(format!("title: the game's title {why}"))
+}
+
 /// The seat an action is decided for: a seat's token holder acts only as
 /// that seat; the owner acts as any seat or for the whole table.
 fn acting_seat(actor: Actor, by: Option<Seat>) -> Result<Option<Seat>, JournalError> {
@@ -785,6 +813,7 @@ impl Journal {
             None => random_seed()?,
         };
         let created = GameCreated {
+            title: check_title(req.title).map_err(JournalError::BadInput)?,
             kind: req.kind,
             players: req.players,
             seed,
@@ -813,6 +842,7 @@ impl Journal {
         for _ in 0..RACE_RETRIES {
             let game = format!("g-{}", hex::encode(random::<4>()?));
             let meta = GameMeta {
+                title: created.title.clone(),
                 game: game.clone(),
                 kind: created.kind.clone(),
                 players: created.players.clone(),
@@ -1206,6 +1236,7 @@ impl Journal {
             .find(|b| b.name == MAIN_BRANCH)
             .map_or(0, |b| b.head_seq);
         Ok(GameSummary {
+            title: meta.title,
             game: meta.game,
             kind: meta.kind,
             players: meta.players,
@@ -1243,6 +1274,7 @@ impl Journal {
         let viewer = main.effective_viewer(viewer);
         let first = self.events_as(game, MAIN_BRANCH, 1, Some(1), viewer)?;
         Ok(GameSummary {
+            title: meta.title,
             game: meta.game,
             kind: meta.kind,
             players: meta.players,
@@ -1661,10 +1693,11 @@ impl Journal {
         let events = self.events(game, branch, 1, None)?;
         let title = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
-        let title = if branch == MAIN_BRANCH {
-            format!("{title}: game {game}")
-        } else {
-            format!("{title}: game {game}, branch {branch}")
+        let title = match (&meta.title, branch == MAIN_BRANCH) {
+            (Some(own), true) => format!("{own} ({title}, game {game})"),
+            (Some(own), false) => format!("{own} ({title}, game {game}, branch {branch})"),
+            (None, true) => format!("{title}: game {game}"),
+            (None, false) => format!("{title}: game {game}, branch {branch}"),
         };
         let (narrative, _) = Narrative::tell_as(&title, &events, viewer)?;
         Ok(narrative)
@@ -1853,7 +1886,11 @@ impl Journal {
                         ));
                     }
                     check_game_id(&event.game).map_err(|e| bad(e.to_string()))?;
-                    check_players(&created_of(&event)?.players).map_err(bad)?;
+                    let created = created_of(&event)?;
+                    check_players(&created.players).map_err(bad)?;
+                    if check_title(created.title.clone()).map_err(bad)? != created.title {
+                        return Err(bad("title: a stored title is already trimmed".into()));
+                    }
                     main = Some(Game::from_first(&event).map_err(|e| bad(e.to_string()))?);
                     if self.log.game(&event.game)?.is_some() {
                         return Err(bad(format!(
@@ -1962,6 +1999,7 @@ impl Journal {
                 ..kept.clone()
             },
             None => GameMeta {
+                title: created.title.clone(),
                 game: game.clone(),
                 kind: created.kind.clone(),
                 players: created.players.clone(),

@@ -147,6 +147,9 @@ pub struct GameMeta {
     /// (`main` when `None`). Taking back a mistake moves it to a fork.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<String>,
+    /// The game's title, copied from its creation for listings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// The durable log of every game. One trait so another backend (networked)

@@ -79,6 +79,7 @@ fn a_full_disk_fails_appends_without_a_trace_and_recovers_by_itself() {
     let j = Journal::open(&fs.path().join("store")).unwrap();
     let game = j
         .create(NewGame {
+            title: None,
             kind: "lostworlds".into(),
             players: vec!["Ann".into(), "Bo".into()],
             seed: Some(3),

@@ -16,6 +16,7 @@ fn journal(dir: &tempfile::TempDir) -> Journal {
 
 fn new_game(j: &Journal) -> tabletape_store::Created {
     j.create(NewGame {
+        title: None,
         kind: "lostworlds".into(),
         players: vec!["Ann".into(), "Bo".into()],
         seed: Some(42),
@@ -104,12 +105,14 @@ fn create_checks_kind_and_players_before_writing() {
     let dir = tempfile::tempdir().unwrap();
     let j = journal(&dir);
     let unknown = j.create(NewGame {
+        title: None,
         kind: "chess".into(),
         players: vec!["A".into(), "B".into()],
         ..NewGame::default()
     });
     assert!(matches!(unknown, Err(JournalError::BadInput(m)) if m.contains("chess")));
     let alone = j.create(NewGame {
+        title: None,
         kind: "lostworlds".into(),
         players: vec!["Solo".into()],
         ..NewGame::default()
@@ -124,6 +127,7 @@ fn public_games_open_without_a_token() {
     let j = journal(&dir);
     let c = j
         .create(NewGame {
+            title: None,
             kind: "lostworlds".into(),
             players: vec!["Ann".into(), "Bo".into()],
             public: true,
@@ -970,6 +974,7 @@ fn undo_moves_the_current_line_to_a_fork_keeps_the_dice_and_deletes_nothing() {
     let j = journal(&dir);
     let created = j
         .create(NewGame {
+            title: None,
             kind: "ludovia".into(),
             players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
             seed: Some(11),

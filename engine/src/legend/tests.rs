@@ -15,6 +15,7 @@ use super::Legend;
 
 fn created(players: usize, options: Value, dice: DiceMode, seed: u64) -> GameCreated {
     GameCreated {
+        title: None,
         kind: "legend".into(),
         players: ["Ada", "Bo", "Cy", "Dee"][..players]
             .iter()

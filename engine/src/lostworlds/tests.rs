@@ -891,6 +891,7 @@ fn random_legal_duels_end() {
 fn the_story_shows_pages_pictures_and_sums() {
     use tabletape_events::{DiceMode, GameCreated};
     let created = GameCreated {
+        title: None,
         kind: "lostworlds".into(),
         players: vec!["Ann".into(), "Bob".into()],
         seed: 1,
@@ -1136,6 +1137,7 @@ fn the_owner_view_names_books_by_id() {
 /// journal plays it: through `Game`.
 fn duel_game(books: &str) -> Game {
     let created = GameCreated {
+        title: None,
         kind: "lostworlds".into(),
         players: vec!["Ada".into(), "Bo".into()],
         seed: 1,
@@ -1350,6 +1352,7 @@ fn record_game(foes: usize) -> Game {
         .collect::<Vec<_>>()
         .join(",");
     let created = GameCreated {
+        title: None,
         kind: "lostworlds".into(),
         players: ["Ada", "Bo", "Cy", "Dee"][..=foes]
             .iter()
@@ -1457,6 +1460,7 @@ fn record_mode_refuses_numbers_no_book_page_prints_instead_of_wrapping() {
         let mut pack = serde_json::to_value(mini_pack()).unwrap();
         pack["characters"][0]["maneuvers"][0]["mod"] = edit;
         let created = GameCreated {
+            title: None,
             pack,
             ..record_game(1).created().clone()
         };
@@ -1598,6 +1602,7 @@ fn a_commitment_or_targets_written_loosely_are_refused_not_trimmed() {
 fn a_seat_option_written_loosely_is_refused_not_silently_overridden() {
     // `seat01` and `seat1` both named seat 1; the later key won.
     let created = GameCreated {
+        title: None,
         options: BTreeMap::from([
             ("seat01".to_string(), json!("ash")),
             ("seat1".to_string(), json!("bryn")),

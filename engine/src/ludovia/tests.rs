@@ -849,6 +849,7 @@ fn seats_see_their_own_hand_only() {
 
 fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
     GameCreated {
+        title: None,
         kind: "ludovia".into(),
         players: ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"][..players]
             .iter()
@@ -1585,6 +1586,7 @@ fn treasure_worth_and_deck_size_are_held_to_what_a_box_holds() {
     let mut pack = Ludovia::default_pack();
     pack["rooftop_cards"][0]["value"] = json!(4_294_967_200u32);
     let e = Game::start(&GameCreated {
+        title: None,
         pack,
         ..created(3, 1, DiceMode::Digital)
     })
@@ -1597,6 +1599,7 @@ fn treasure_worth_and_deck_size_are_held_to_what_a_box_holds() {
     let mut pack = Ludovia::default_pack();
     pack["equipment"][0]["count"] = json!(u32::MAX);
     let e = Game::start(&GameCreated {
+        title: None,
         pack,
         ..created(3, 1, DiceMode::Digital)
     })
@@ -1606,6 +1609,7 @@ fn treasure_worth_and_deck_size_are_held_to_what_a_box_holds() {
     let mut pack = Ludovia::default_pack();
     pack["rooftop_cards"][0]["count"] = json!(u32::MAX);
     let e = Game::start(&GameCreated {
+        title: None,
         pack,
         ..created(3, 1, DiceMode::Digital)
     })

@@ -10,6 +10,7 @@ use tabletape_store::{Draft, GameMeta};
 
 pub fn meta(game: &str) -> GameMeta {
     GameMeta {
+        title: None,
         game: game.to_string(),
         kind: "lostworlds".into(),
         players: vec!["Ann".into(), "Bo".into()],
@@ -27,6 +28,7 @@ pub fn created() -> Draft {
         1_000,
         Actor::Owner,
         Body::GameCreated(GameCreated {
+            title: None,
             kind: "lostworlds".into(),
             players: vec!["Ann".into(), "Bo".into()],
             seed: 7,
