@@ -404,6 +404,23 @@
         ? el('textarea', { id, name: field, rows: 3, required: true, maxlength: 2000 })
         : el('input', { id, name: field, required: true, autocomplete: 'off', maxlength: 2000 });
       form.append(el('label', { for: id }, el('b', { text: field }), ' ', el('small', { text: what })), input);
+      // A picker when the kind lists the values (the cards a draw may turn up).
+      const pick = (l.picks || []).find((p) => p.field === field);
+      if (pick) {
+        input.dataset.many = pick.many ? '1' : '';
+        const picker = el('div', { class: 'picker', role: 'group', 'aria-label': 'values for ' + field });
+        for (const value of pick.values) {
+          picker.append(el('button', {
+            type: 'button',
+            class: 'chip',
+            onclick: () => {
+              const now = input.value.trim();
+              input.value = pick.many && now ? now + ', ' + value : value;
+            },
+          }, value));
+        }
+        form.append(picker);
+      }
       if (/\bd6\b|die|dice|roll/i.test(need)) {
         const pad = el('div', { class: 'die', role: 'group', 'aria-label': 'die faces for ' + field });
         for (let face = 1; face <= 6; face++) {
@@ -440,6 +457,10 @@
         if (field.includes(' ')) {
           const parsed = parseAnswer(answer);
           if (parsed && typeof parsed === 'object') Object.assign(action, parsed);
+        } else if ($('#need-' + i, form).dataset.many) {
+          setPath(action, field, answer.split(',').map((v) => v.trim()).filter(Boolean));
+        } else if ((l.picks || []).some((p) => p.field === field)) {
+          setPath(action, field, answer.trim());
         } else {
           setPath(action, field, parseAnswer(answer));
         }

@@ -15,7 +15,7 @@ use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated
 use crate::canonical;
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
-use crate::rules::{Context, KindInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, OptionValue, Pick, Rules, Setup, Viewer};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +29,9 @@ pub struct LegalAction {
     /// Fields the table may add (see `Legal::may`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub may: Vec<String>,
+    /// The values a needed field can take (see `Legal::picks`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<Pick>,
 }
 
 /// A [`crate::rules::Seal`] with its actions as JSON.
@@ -67,6 +70,7 @@ impl LegalAction {
                 .collect(),
             seal: self.seal.clone(),
             may: self.may.clone(),
+            picks: self.picks.clone(),
         }
     }
 }
@@ -404,6 +408,7 @@ impl<R: Rules> DynRules for Kind<R> {
                     needs,
                     seal,
                     may: l.may,
+                    picks: l.picks,
                 }
             })
             .collect()

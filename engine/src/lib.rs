@@ -29,4 +29,6 @@ pub use game::{
 };
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
-pub use rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Seal, Setup, Viewer};
+pub use rules::{
+    Context, KindInfo, Legal, OptionInfo, OptionValue, Pick, Rules, Seal, Setup, Viewer,
+};

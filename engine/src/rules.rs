@@ -8,7 +8,7 @@
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabletape_events::{DiceMode, Seat};
 
@@ -103,6 +103,21 @@ pub struct Legal<A> {
     /// player's explanation); the action is complete without them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub may: Vec<String>,
+    /// The values a needed field can take, where the box lists them (the
+    /// cards a physical draw may turn up): a page offers them as a picker.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<Pick>,
+}
+
+/// The values one field of an action can take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pick {
+    /// The field, as a need names it (`drew`).
+    pub field: String,
+    pub values: Vec<String>,
+    /// Whether the field takes a list of them (several cards at once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub many: bool,
 }
 
 /// How to make a choice without telling anyone, the server included, until
@@ -125,6 +140,7 @@ impl<A> Legal<A> {
             needs: Vec::new(),
             seal: None,
             may: Vec::new(),
+            picks: Vec::new(),
         }
     }
 
@@ -135,6 +151,7 @@ impl<A> Legal<A> {
             needs,
             seal: None,
             may: Vec::new(),
+            picks: Vec::new(),
         }
     }
 }

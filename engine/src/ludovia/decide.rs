@@ -15,7 +15,7 @@ use super::options::Options;
 use super::state::{Block, CellKind, Choice, Face, Outcome, Phase, Policeman, Stage, State, Thief};
 use crate::chance::Chance;
 use crate::error::{reject, Rejection};
-use crate::rules::Legal;
+use crate::rules::{Legal, Pick};
 
 /// Fame and Fortune that wins at once.
 pub const FAME_TO_WIN: u32 = 15;
@@ -1543,7 +1543,31 @@ pub fn legal(state: &State, seat: Option<Seat>, dice: DiceMode) -> Vec<Legal<Act
             }
         }
     }
+    if physical {
+        for l in &mut out {
+            l.picks = picks(state, &l.action);
+        }
+    }
     out
+}
+
+/// The cards a physical draw may name, for a picker: every rooftop card or
+/// item of the box. The whole catalogue, never what is left face down,
+/// which would tell a seat what the others hold.
+fn picks(state: &State, action: &Action) -> Vec<Pick> {
+    let cards = || state.faces.keys().cloned().collect::<Vec<_>>();
+    let items = || state.items.keys().cloned().collect::<Vec<_>>();
+    let pick = |field: &str, values: Vec<String>, many: bool| Pick {
+        field: field.into(),
+        values,
+        many,
+    };
+    match action {
+        Action::Rob { .. } => vec![pick("drew", cards(), false), pick("found", items(), false)],
+        Action::Steal { .. } => vec![pick("took", cards(), false)],
+        Action::Buy { .. } => vec![pick("drew", items(), true)],
+        _ => Vec::new(),
+    }
 }
 
 fn distinct(names: &[String]) -> Vec<String> {

@@ -1430,7 +1430,18 @@ fn a_refused_steal_or_robbery_names_no_hidden_card() {
         );
     }
     // What Ada may do lists none of Bo's cards, nor what she might draw.
-    let legal = serde_json::to_string(&game.legal(Some(0))).unwrap();
+    // (Pickers list the box's whole catalogue, the same whatever anyone
+    // holds, so they tell nothing; they are checked as that and set aside.)
+    let mut offered = game.legal(Some(0));
+    let catalogue: Vec<String> = s.faces.keys().cloned().collect();
+    for l in &mut offered {
+        for pick in l.picks.drain(..) {
+            if pick.field != "found" && !pick.many {
+                assert_eq!(pick.values, catalogue, "{}", pick.field);
+            }
+        }
+    }
+    let legal = serde_json::to_string(&offered).unwrap();
     assert!(legal.contains("\"steal\""), "{legal}");
     hides_cards(&legal, &bo);
     hides_cards(
@@ -1800,4 +1811,42 @@ fn names_from_the_table_are_escaped_in_the_drawing() {
         assert!(texts.contains(&"<b>&\"x\""), "the name on the board");
         assert!(texts.iter().any(|t| t.starts_with("0 <b>&\"x\": 0 Fame")));
     }
+}
+
+#[test]
+fn a_physical_draw_offers_the_boxs_cards_to_pick_never_what_is_left() {
+    let mut s = table();
+    s.thieves[0].at = sp("s1.1");
+    act(&mut s, json!({"type": "rob", "drew": "Pearl Necklace"}));
+    let legal = Ludovia::legal(&s, Some(0));
+    let rob = legal
+        .iter()
+        .find(|l| matches!(l.action, Action::Rob { .. }));
+    // Robbing again is refused here (the rooftop is robbed): move on to one
+    // that is not, and look at the picker offered there.
+    let rob = match rob {
+        Some(rob) => rob.clone(),
+        None => {
+            s.thieves[0].at = sp("s1.2");
+            Ludovia::legal(&s, Some(0))
+                .into_iter()
+                .find(|l| matches!(l.action, Action::Rob { .. }))
+                .expect("a rob is open on an unrobbed rooftop")
+        }
+    };
+    let drew = rob.picks.iter().find(|p| p.field == "drew").unwrap();
+    let every: Vec<String> = s.faces.keys().cloned().collect();
+    assert_eq!(drew.values, every, "the whole catalogue");
+    assert!(
+        drew.values.contains(&"Pearl Necklace".to_string()),
+        "a card already drawn is still offered: the pool would give away the hands"
+    );
+    assert!(!drew.many);
+    let found = rob.picks.iter().find(|p| p.field == "found").unwrap();
+    assert_eq!(found.values, s.items.keys().cloned().collect::<Vec<_>>());
+    // Tabletape's own dice need no picker.
+    s.dice = DiceMode::Digital;
+    assert!(Ludovia::legal(&s, Some(0))
+        .iter()
+        .all(|l| l.picks.is_empty()));
 }
