@@ -544,6 +544,30 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_err(dir))
 }
 
+/// What one group commit must make durable, and no more: sled's log file
+/// `db` (sled's `flush` only starts its write-back, so it gets a real
+/// `fdatasync`) and, when sled has any, its blob files (values too large
+/// for a segment). The directory and `conf` change only at open, which
+/// syncs the whole store once. One `fdatasync` instead of a walk that
+/// opened and synced every file and directory on every group.
+fn sync_group(dir: &Path) -> Result<(), StoreError> {
+    let db = dir.join("db");
+    File::open(&db)
+        .and_then(|f| f.sync_data())
+        .map_err(io_err(&db))?;
+    let blobs = dir.join("blobs");
+    match std::fs::read_dir(&blobs) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                sync_dir(&blobs)?;
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_err(&blobs)(e)),
+    }
+}
+
 /// The file in a store directory where a serving process says who it is,
 /// so another process that finds the store locked can name the holder.
 pub const HOLDER_FILE: &str = "holder.txt";
@@ -692,8 +716,13 @@ fn open_sled(path: &Path) -> Result<Sled, StoreError> {
 impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
+        let sled = open_sled(path)?;
+        // The store's names (`db`, `conf`, the directory) are made durable
+        // once here; each group commit then syncs only what it wrote.
+        sled.db.flush()?;
+        sync_dir(path)?;
         Ok(SledLog {
-            sled: RwLock::new(Some(Arc::new(open_sled(path)?))),
+            sled: RwLock::new(Some(Arc::new(sled))),
             path: path.to_path_buf(),
             sync: GroupCommit::default(),
             unsynced: Mutex::default(),
@@ -862,7 +891,7 @@ impl SledLog {
     fn sync_now(&self) -> Result<(), StoreError> {
         let s = self.sled()?;
         s.db.flush()?;
-        sync_dir(&self.path)
+        sync_group(&self.path)
     }
 
     fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
