@@ -902,6 +902,11 @@ fn a_title_given_to_new_shows_in_games_and_the_story() {
         .to_string();
     let story = cli.ok(&["narrate", &game, "--format", "txt"]);
     assert!(story.starts_with("Friday duel"), "{story}");
+    let state = cli.ok(&["state", &game]);
+    assert!(
+        state.starts_with(&format!("{game} \"Friday duel\" · lostworlds")),
+        "{state}"
+    );
     // A title on two lines is refused by name, and nothing is written.
     let (_, err) = cli.fails(
         &[

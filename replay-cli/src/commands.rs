@@ -787,9 +787,13 @@ fn state(table: &dyn Table, a: StateArgs, out: &mut dyn Write, json: bool) -> Re
     } else {
         format!(" · as {}", show::viewer(viewer, &players(table, &a.game)?))
     };
+    let named = match table.title(&a.game)? {
+        Some(title) => format!(" \"{title}\""),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "{} · {} · branch {} · seq {}{chapter} · {status}{seen_by}",
+        "{}{named} · {} · branch {} · seq {}{chapter} · {status}{seen_by}",
         view.game, view.kind, view.branch, view.seq
     )?;
     writeln!(out)?;

@@ -219,6 +219,11 @@ impl Table for Remote {
         Ok(summary.players)
     }
 
+    fn title(&self, game: &str) -> Result<Option<String>> {
+        let summary: GameSummary = self.get(&game_path(game, ""))?;
+        Ok(summary.title)
+    }
+
     fn current_line(&self, game: &str) -> Result<String> {
         let summary: GameSummary = self.get(&game_path(game, ""))?;
         Ok(summary.current)

@@ -23,6 +23,8 @@ pub trait Table {
     fn create(&self, req: NewGame) -> Result<Created>;
     /// The players of a game, in seat order.
     fn players(&self, game: &str) -> Result<Vec<String>>;
+    /// The game's title, if the table gave it one.
+    fn title(&self, game: &str) -> Result<Option<String>>;
     /// The game's current line (where commands go without `--branch`).
     fn current_line(&self, game: &str) -> Result<String>;
     /// Takes back the last event of the current line.
@@ -94,6 +96,14 @@ impl Table for Journal {
         match first.first().map(|e| &e.body) {
             Some(Body::GameCreated(created)) => Ok(created.players.clone()),
             _ => Ok(Vec::new()),
+        }
+    }
+
+    fn title(&self, game: &str) -> Result<Option<String>> {
+        let first = self.events(game, MAIN_BRANCH, 1, Some(1))?;
+        match first.first().map(|e| &e.body) {
+            Some(Body::GameCreated(created)) => Ok(created.title.clone()),
+            _ => Ok(None),
         }
     }
 
