@@ -169,24 +169,28 @@ pub trait DynRules: Send + Sync {
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
     fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction>;
-    /// Decides an action: its canonical form and the facts it yields.
+    /// Decides an action for the event at `seq` and folds the facts it
+    /// yields into a copy of `state`: see [`Decided`].
     fn decide(
         &self,
         state: &dyn Any,
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<(Value, Vec<Value>), Rejection>;
+        seq: u64,
+        viewer: Viewer,
+    ) -> Result<Decided, Rejection>;
     /// Applies the facts of the event at `seq`, acted by `by`, returning
-    /// their narration as `viewer` may read it: each fact is redacted for
-    /// `viewer` against the state just before it.
+    /// their narration as `viewer` may read it (each fact is redacted for
+    /// `viewer` against the state just before it), or none when no one
+    /// reads it (`viewer` is `None`: a plain fold tells nothing).
     fn apply(
         &self,
         state: &mut dyn Any,
         facts: &[Value],
         seq: u64,
         by: Option<Seat>,
-        viewer: Viewer,
+        viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError>;
     /// The facts of the event at `seq`, acted by `by`, as `viewer` may know
     /// them judged from `head` (see [`Rules::redact`]).
@@ -242,7 +246,8 @@ fn typed<R: Rules>(state: &dyn Any) -> &R::State {
 }
 
 fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> {
-    serde_json::from_value(fact.clone()).map_err(|e| EngineError::BadEvent {
+    // Read from the borrowed value: `from_value` would want a copy of it.
+    R::Fact::deserialize(fact).map_err(|e| EngineError::BadEvent {
         seq,
         message: format!("not a {} fact: {e}", R::KIND),
     })
@@ -269,6 +274,59 @@ fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentErro
         path: e.path().to_string(),
         message: e.inner().to_string(),
     })
+}
+
+/// Folds the facts of the event at `seq`, acted by `by`, into `state`,
+/// returning their narration as `viewer` may read it: each fact is narrated
+/// (redacted for `viewer`) against the state just before it.
+fn fold_facts<R: Rules>(
+    state: &mut R::State,
+    facts: &[R::Fact],
+    seq: u64,
+    by: Option<Seat>,
+    viewer: Option<Viewer>,
+) -> Result<Vec<String>, EngineError> {
+    let mut lines = Vec::new();
+    for fact in facts {
+        // `apply` trusts what `decide` produced; a fact from a damaged
+        // or forged log may break that trust, and is then an error
+        // naming the event, never a crash.
+        let told = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let told = match viewer {
+                None => Vec::new(),
+                Some(Viewer::Owner) => R::narrate(state, fact),
+                Some(viewer) => {
+                    let cx = Context {
+                        by,
+                        seq,
+                        state: &*state,
+                    };
+                    R::narrate(state, &R::redact(fact, viewer, &cx))
+                }
+            };
+            R::apply(state, fact);
+            told
+        }))
+        .map_err(|_| EngineError::BadEvent {
+            seq,
+            message: format!(
+                "a {} fact that cannot be applied to the game as it stands",
+                R::KIND
+            ),
+        })?;
+        lines.extend(told);
+    }
+    R::folded(state, seq);
+    Ok(lines)
+}
+
+/// What [`DynRules::decide`] yields: the action as stored, the facts as
+/// stored, the state they lead to and their narration.
+pub struct Decided {
+    pub action: Value,
+    pub facts: Vec<Value>,
+    pub next: Box<dyn Any + Send + Sync>,
+    pub narration: Vec<String>,
 }
 
 impl<R: Rules> DynRules for Kind<R> {
@@ -420,7 +478,9 @@ impl<R: Rules> DynRules for Kind<R> {
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<(Value, Vec<Value>), Rejection> {
+        seq: u64,
+        viewer: Viewer,
+    ) -> Result<Decided, Rejection> {
         let (action, canonical) = read_action::<R>(action)?;
         let state = typed::<R>(state);
         // A state folded from a damaged log could break a kind's own
@@ -433,13 +493,20 @@ impl<R: Rules> DynRules for Kind<R> {
                 "the rules could not decide on this state (the log may be damaged: run `verify`)",
             )
             })??;
-        Ok((
-            canonical,
-            facts
+        // The typed facts are folded as they are; only the stored form
+        // goes through JSON.
+        let mut next = state.clone();
+        let narration = fold_facts::<R>(&mut next, &facts, seq, by, Some(viewer))
+            .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
+        Ok(Decided {
+            action: canonical,
+            facts: facts
                 .iter()
                 .map(|f| serde_json::to_value(f).expect("facts serialize"))
                 .collect(),
-        ))
+            next: Box::new(next),
+            narration,
+        })
     }
 
     fn apply(
@@ -448,44 +515,16 @@ impl<R: Rules> DynRules for Kind<R> {
         facts: &[Value],
         seq: u64,
         by: Option<Seat>,
-        viewer: Viewer,
+        viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError> {
         let state = state
             .downcast_mut::<R::State>()
             .expect("state belongs to its kind");
-        let mut lines = Vec::new();
-        for fact in facts {
-            let fact = parse_fact::<R>(fact, seq)?;
-            // `apply` trusts what `decide` produced; a fact from a damaged
-            // or forged log may break that trust, and is then an error
-            // naming the event, never a crash.
-            let told = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                // Narrated from the state before the fact, as the viewer knows
-                // it; the state itself always folds the real fact.
-                let told = if viewer == Viewer::Owner {
-                    R::narrate(state, &fact)
-                } else {
-                    let cx = Context {
-                        by,
-                        seq,
-                        state: &*state,
-                    };
-                    R::narrate(state, &R::redact(&fact, viewer, &cx))
-                };
-                R::apply(state, &fact);
-                told
-            }))
-            .map_err(|_| EngineError::BadEvent {
-                seq,
-                message: format!(
-                    "a {} fact that cannot be applied to the game as it stands",
-                    R::KIND
-                ),
-            })?;
-            lines.extend(told);
-        }
-        R::folded(state, seq);
-        Ok(lines)
+        let facts = facts
+            .iter()
+            .map(|fact| parse_fact::<R>(fact, seq))
+            .collect::<Result<Vec<_>, _>>()?;
+        fold_facts::<R>(state, &facts, seq, by, viewer)
     }
 
     fn redact(
@@ -690,10 +729,11 @@ impl Game {
         }
     }
 
-    /// Folds the next event, returning its narration. The event must be the
-    /// next seq; its body is trusted (the store checks the hash chain).
-    pub fn apply(&mut self, event: &Event) -> Result<Vec<String>, EngineError> {
-        self.apply_as(event, Viewer::Owner)
+    /// Folds the next event, telling nothing (a fold that wants the story
+    /// uses [`Game::apply_as`]). The event must be the next seq; its body
+    /// is trusted (the store checks the hash chain).
+    pub fn apply(&mut self, event: &Event) -> Result<(), EngineError> {
+        self.fold_event(event, None).map(drop)
     }
 
     /// Folds the next event (its real facts) and narrates it as `viewer` may
@@ -701,6 +741,14 @@ impl Game {
     /// before the event, in fold order, like the redaction itself.
     pub fn apply_as(&mut self, event: &Event, viewer: Viewer) -> Result<Vec<String>, EngineError> {
         let viewer = self.effective_viewer(viewer);
+        self.fold_event(event, Some(viewer))
+    }
+
+    fn fold_event(
+        &mut self,
+        event: &Event,
+        viewer: Option<Viewer>,
+    ) -> Result<Vec<String>, EngineError> {
         if event.seq != self.seq + 1 {
             return Err(EngineError::BadEvent {
                 seq: event.seq,
@@ -725,7 +773,9 @@ impl Game {
                 self.seed = *seed;
                 // A seed in play is the owner's secret: with it, every later
                 // roll and draw on this branch could be worked out.
-                if viewer == Viewer::Owner {
+                if viewer.is_none() {
+                    Vec::new()
+                } else if viewer == Some(Viewer::Owner) {
                     vec![format!(
                         "Fate is reseeded ({seed}): every roll from here on is new."
                     )]
@@ -764,24 +814,24 @@ impl Game {
             ));
         }
         let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1);
-        let (action, facts) = self
-            .kind
-            .decide(self.state.as_ref(), by, action, &mut chance)?;
-        let mut after = self.kind.clone_state(self.state.as_ref());
-        let narration = self
-            .kind
-            .apply(after.as_mut(), &facts, self.seq + 1, by, viewer)
-            .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
+        let decided = self.kind.decide(
+            self.state.as_ref(),
+            by,
+            action,
+            &mut chance,
+            self.seq + 1,
+            viewer,
+        )?;
         Ok(Decision {
             body: ActionAccepted {
-                action,
-                facts,
+                action: decided.action,
+                facts: decided.facts,
                 chance: chance.into_draws(),
             },
-            narration,
+            narration: decided.narration,
             next: NextState {
                 seq: self.seq + 1,
-                state: after,
+                state: decided.next,
             },
         })
     }
@@ -981,7 +1031,7 @@ mod tests {
         let mut b = game.clone();
         assert_eq!(
             a.apply_as(&event, Viewer::Seat(0)).unwrap(),
-            b.apply(&event).unwrap()
+            b.apply_as(&event, Viewer::Owner).unwrap()
         );
         assert!(a == b, "narrating for a seat folds the same state");
     }

@@ -16,25 +16,28 @@
 //! [`Snapshot`] (droppable; stored under the branch that owns that seq, so
 //! every descendant shares it).
 //!
-//! An append is one sled transaction over `heads`, `events` and `idempotency`:
-//! the head check, the new events, the new head and the receipt commit
-//! together or not at all. An import is staged instead (events in batches,
-//! then branches and heads) and committed by writing the game record last.
+//! Appends are written in groups (see [`commit`]): each appender chains and
+//! encodes its events outside any lock, then one leader checks and writes
+//! every queued append (its events, its receipt, its head last, so a crash
+//! keeps all of an append or none of it that a reader can reach), flushes
+//! and syncs once. A creation or a fork is one sled transaction. An import
+//! is staged instead (events in batches, then branches and heads) and
+//! committed by writing the game record last.
 //!
 //! Memory. sled's page cache is capped at [`CACHE_CAPACITY`] (64 MiB, not
 //! sled's default 1 GiB); reads never return more than the range asked for.
 //!
 //! Durability. sled 0.34's `flush()` ends in `sync_file_range` on Linux, which
-//! does not force the drive's write cache, so an append is acknowledged only
-//! after `flush()` *and* a real `fsync` of every file in the database
-//! directory (`db`, `conf`, `blobs/*`, `snap.*`) and of the directories
-//! themselves. Those syncs are shared (group commit): after its transaction
-//! commits, each appender takes a ticket from a counter under a mutex. If no
-//! sync is running it becomes the leader: it notes the last ticket issued,
-//! syncs, and marks every ticket up to that one as synced. Otherwise it waits
-//! on a condvar until the synced mark reaches its ticket, or until the running
-//! sync ends without covering it, when it leads the next one. So one sync
-//! acknowledges every append that committed before it began.
+//! does not force the drive's write cache, so a write is acknowledged only
+//! after `flush()` *and* an `fdatasync` of sled's log file `db` (and of its
+//! blob files, when sled made any); the directory and `conf` are synced once
+//! at open. Appends share that sync through their groups; a creation, fork or
+//! import shares it through a ticket: each takes a ticket from a counter
+//! under a mutex after its transaction commits. If no sync is running it
+//! becomes the leader: it notes the last ticket issued, syncs, and marks
+//! every ticket up to that one as synced. Otherwise it waits on a condvar
+//! until the synced mark reaches its ticket, or until the running sync ends
+//! without covering it, when it leads the next one.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -53,6 +56,8 @@ use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 use crate::error::StoreError;
 use crate::seal::event_hash;
 use crate::upcast::upcast;
+
+mod commit;
 
 /// An event before the log places it: everything but seq and the hash chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -293,6 +298,8 @@ pub struct SledLog {
     /// (a full disk) has left sled unable to write (see [`Unsynced`]).
     sled: RwLock<Option<Arc<Sled>>>,
     sync: GroupCommit,
+    /// Appends waiting for, or being written in, a group (see [`commit`]).
+    groups: commit::Groups,
     /// What failed writes left in sled's memory that readers must not see.
     unsynced: Mutex<Unsynced>,
     /// Whether `unsynced` holds anything: readers look here first, so the
@@ -332,6 +339,10 @@ struct SyncState {
 }
 
 const SEP: u8 = 0;
+
+/// How often an append without an expected seq chains its events again
+/// when other appends keep moving the head before its group is written.
+const APPEND_RETRIES: usize = 16;
 
 /// sled's page cache, in bytes. sled's default is 1 GiB, which a long game
 /// fills (every event read or written passes through it) on top of what the
@@ -443,6 +454,19 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &str, raw: &[u8]) -> Result<T
 
 /// Parses a stored event, bringing it to the current schema first.
 pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
+    /// The version alone: reading it skips the rest without building it.
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u32>,
+    }
+    // An event of the current schema is read straight into its type; only
+    // an older one goes through a JSON value to be upcast.
+    if let Ok(Version {
+        schema_version: Some(SCHEMA_VERSION),
+    }) = serde_json::from_slice(raw)
+    {
+        return serde_json::from_slice(raw).map_err(|e| format!("not an event: {e}"));
+    }
     let value: Value = serde_json::from_slice(raw).map_err(|e| format!("not JSON: {e}"))?;
     let version = match value.get("schema_version") {
         None => 0,
@@ -453,6 +477,32 @@ pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
     };
     let value = upcast(value, version).map_err(|e| e.to_string())?;
     serde_json::from_value(value).map_err(|e| format!("not an event: {e}"))
+}
+
+/// Whether the append a receipt records reached the branch's head at
+/// `head_seq` and is still its history there: a crash can keep a receipt
+/// whose head it lost (see [`commit`]), and the seqs may hold other events
+/// by now.
+fn receipt_reached(
+    s: &Sled,
+    game: &str,
+    branch: &str,
+    head_seq: u64,
+    receipt: &Receipt,
+) -> Result<bool, StoreError> {
+    if receipt.last_seq() > head_seq {
+        return Ok(false);
+    }
+    let Some(raw) = s.events.get(seq_key(game, branch, receipt.last_seq()))? else {
+        return Ok(false);
+    };
+    let event = decode_event(&raw).map_err(|why| StoreError::BadEvent {
+        game: game.to_string(),
+        branch: branch.to_string(),
+        seq: receipt.last_seq(),
+        why,
+    })?;
+    Ok(receipt.hashes.last() == Some(&event.hash))
 }
 
 /// Places drafts after `(head, head_hash)`, chaining their hashes.
@@ -725,6 +775,7 @@ impl SledLog {
             sled: RwLock::new(Some(Arc::new(sled))),
             path: path.to_path_buf(),
             sync: GroupCommit::default(),
+            groups: commit::Groups::default(),
             unsynced: Mutex::default(),
             faulted: AtomicBool::new(false),
         })
@@ -1181,84 +1232,69 @@ impl Log for SledLog {
         drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError> {
         self.writable()?;
-        let s = self.sled()?;
         if drafts.is_empty() {
             return Err(StoreError::InvalidEvent {
                 seq: 0,
                 why: "an append needs at least one event".into(),
             });
         }
-        let bkey = branch_key(game, branch);
-        let result = tx(
-            (&s.heads, &s.events, &s.idempotency).transaction(|(heads, evs, idem)| {
-                if let Some(key) = idempotency_key {
-                    if let Some(raw) = idem.get(idem_key(game, branch, key))? {
-                        let mut receipt: Receipt = match from_json("idempotency receipt", &raw) {
-                            Ok(r) => r,
-                            Err(e) => return abort(e),
-                        };
-                        receipt.retried = true;
-                        return Ok(Err(receipt));
-                    }
-                }
-                let Some(raw_head) = heads.get(&bkey)? else {
-                    return abort(StoreError::UnknownBranch {
-                        game: game.to_string(),
-                        branch: branch.to_string(),
-                    });
-                };
-                let (head, head_hash) = match decode_head(&raw_head) {
-                    Ok(h) => h,
-                    Err(e) => return abort(e),
-                };
-                if let Some(expected) = expected_seq {
-                    if expected != head {
-                        return abort(StoreError::Conflict { expected, head });
-                    }
-                }
-                if let Err(e) = check_drafts(&drafts, head + 1) {
-                    return abort(e);
-                }
-                let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
-                for event in &events {
-                    evs.insert(seq_key(game, branch, event.seq), to_json(event))?;
-                }
-                let last = events.last().expect("at least one draft");
-                heads.insert(bkey.as_slice(), encode_head(last.seq, &last.hash))?;
-                let receipt = Receipt {
-                    first_seq: head + 1,
-                    hashes: events.iter().map(|e| e.hash.clone()).collect(),
-                    retried: false,
-                };
-                if let Some(key) = idempotency_key {
-                    idem.insert(idem_key(game, branch, key), to_json(&receipt))?;
-                }
-                Ok(Ok(Appended { receipt, events }))
-            }),
-        );
-        let result = match result {
-            Err(StoreError::UnknownBranch { .. }) => return Err(self.missing(game, branch)?),
-            other => other?,
-        };
-        match result {
-            Ok(appended) => {
-                if let Err(e) = self.durable() {
-                    let first = &appended.events[0];
-                    let before = (first.seq - 1, first.prev_hash.clone());
-                    self.failed(&e, |u| {
-                        u.heads
-                            .entry((game.to_string(), branch.to_string()))
-                            .or_insert(before);
-                    });
-                    return Err(e);
-                }
-                Ok(appended)
+        let receipt_key = idempotency_key.map(|key| idem_key(game, branch, key));
+        if let Some(key) = idempotency_key {
+            if let Some(receipt) = self.receipt(game, branch, key)? {
+                return Ok(Appended {
+                    receipt,
+                    events: Vec::new(),
+                });
             }
-            Err(receipt) => Ok(Appended {
-                receipt,
-                events: Vec::new(),
-            }),
         }
+        let mut read = self.head(game, branch)?;
+        // Without an expected seq a moved head is no conflict: the events
+        // are chained again on the new one.
+        for _ in 0..APPEND_RETRIES {
+            let (head, head_hash) = read;
+            if let Some(expected) = expected_seq {
+                if expected != head {
+                    return Err(StoreError::Conflict { expected, head });
+                }
+            }
+            check_drafts(&drafts, head + 1)?;
+            let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
+            let last = events.last().expect("at least one draft");
+            let receipt = Receipt {
+                first_seq: head + 1,
+                hashes: events.iter().map(|e| e.hash.clone()).collect(),
+                retried: false,
+            };
+            let pending = commit::Pending {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                head_key: branch_key(game, branch),
+                chained_on: encode_head(head, &head_hash),
+                head_after: encode_head(last.seq, &last.hash),
+                events: events
+                    .iter()
+                    .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
+                    .collect(),
+                receipt: receipt_key.clone().map(|key| (key, to_json(&receipt))),
+                before: (head, head_hash),
+            };
+            match self.commit(pending) {
+                commit::Outcome::Written => return Ok(Appended { receipt, events }),
+                commit::Outcome::Retried(receipt) => {
+                    return Ok(Appended {
+                        receipt,
+                        events: Vec::new(),
+                    })
+                }
+                commit::Outcome::Moved(seq, hash) => read = (seq, hash),
+                commit::Outcome::Missing => return Err(self.missing(game, branch)?),
+                commit::Outcome::Failed(e) => return Err(e),
+            }
+        }
+        Err(StoreError::Conflict {
+            expected: read.0,
+            head: self.head(game, branch)?.0,
+        })
     }
 
     fn receipt(
@@ -1273,8 +1309,10 @@ impl Log for SledLog {
         };
         let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
         receipt.retried = true;
-        // A receipt of an append that failed to sync answers nothing.
-        if self.faulted.load(Ordering::SeqCst) && receipt.last_seq() > self.head(game, branch)?.0 {
+        // A receipt of an append that failed to sync, or whose head a crash
+        // lost, answers nothing.
+        let (head, _) = self.head(game, branch)?;
+        if !receipt_reached(&s, game, branch, head, &receipt)? {
             return Ok(None);
         }
         Ok(Some(receipt))

@@ -26,6 +26,8 @@
 //! SHA-256 of the whole event's JSON, and they are shown in full to whoever
 //! may read the game, as they always were.
 
+use std::borrow::Cow;
+
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -51,8 +53,10 @@ pub struct Seal {
     pub salt: Option<String>,
 }
 
-/// The parts of a body in hash order, with their labels.
-pub fn parts(body: &Body) -> Vec<(String, Value)> {
+/// The parts of a body in hash order, with their labels. An action's parts
+/// are borrowed from the body; only a creation's (without its seed) and the
+/// draws are built.
+pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
     match body {
         Body::GameCreated(created) => {
             let mut game = serde_json::to_value(created).expect("creations serialize");
@@ -60,23 +64,26 @@ pub fn parts(body: &Body) -> Vec<(String, Value)> {
                 .as_object_mut()
                 .and_then(|m| m.remove(SEED_PART))
                 .unwrap_or(Value::Null);
-            vec![("game".into(), game), (SEED_PART.into(), seed)]
+            vec![
+                ("game".into(), Cow::Owned(game)),
+                (SEED_PART.into(), Cow::Owned(seed)),
+            ]
         }
         Body::ActionAccepted(accepted) => {
             let mut out = Vec::with_capacity(1 + accepted.facts.len() + accepted.chance.len());
-            out.push(("action".into(), accepted.action.clone()));
+            out.push(("action".into(), Cow::Borrowed(&accepted.action)));
             for (i, fact) in accepted.facts.iter().enumerate() {
-                out.push((format!("fact.{i}"), fact.clone()));
+                out.push((format!("fact.{i}"), Cow::Borrowed(fact)));
             }
             for (i, draw) in accepted.chance.iter().enumerate() {
                 out.push((
                     format!("chance.{i}"),
-                    serde_json::to_value(draw).expect("draws serialize"),
+                    Cow::Owned(serde_json::to_value(draw).expect("draws serialize")),
                 ));
             }
             out
         }
-        Body::Reseeded { seed } => vec![(SEED_PART.into(), json!(seed))],
+        Body::Reseeded { seed } => vec![(SEED_PART.into(), Cow::Owned(json!(seed)))],
     }
 }
 
@@ -252,18 +259,19 @@ impl ShownEvent {
                 ..ShownEvent::envelope_of(event, body_type(&event.body))
             };
         }
-        let shown_parts: Vec<(String, Value)> = parts(&redacted.body);
+        let shown_parts = parts(&redacted.body);
+        let stored_parts = parts(&event.body);
         let mut seals = seals(event);
         let mut body = serde_json::to_value(&redacted.body).expect("bodies serialize");
         for seal in &mut seals {
-            let stored = parts(&event.body)
-                .into_iter()
+            let stored = stored_parts
+                .iter()
                 .find(|(p, _)| *p == seal.part)
                 .map(|(_, v)| v);
             let visible = seal.part != SEED_PART
                 && shown_parts
                     .iter()
-                    .any(|(p, v)| *p == seal.part && Some(v) == stored.as_ref());
+                    .any(|(p, v)| *p == seal.part && Some(v) == stored);
             if !visible {
                 seal.salt = None;
             }

@@ -538,3 +538,45 @@ proptest! {
         run_model(ops)?;
     }
 }
+
+/// A crash between an append's receipt and its head (the head is written
+/// last) leaves a receipt of events no reader can reach: the key must then
+/// answer nothing, and a retry with it must write its events anew.
+#[test]
+fn a_receipt_whose_head_a_crash_lost_is_not_believed() {
+    let dir = tempfile::tempdir().unwrap();
+    let first_hash = {
+        let log = open(&dir);
+        let created = log.create_game(&meta("g-1"), created()).unwrap();
+        log.append("g-1", MAIN_BRANCH, Some(1), Some("k"), vec![action(1)])
+            .unwrap();
+        created.events[0].hash.clone()
+    };
+    {
+        // What the crash kept: the events and the receipt, not the head.
+        let db = sled::open(dir.path().join("db")).unwrap();
+        let mut head = 1u64.to_be_bytes().to_vec();
+        head.extend_from_slice(first_hash.as_bytes());
+        db.open_tree("heads")
+            .unwrap()
+            .insert(b"g-1\0main", head)
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let log = open(&dir);
+    assert_eq!(log.branch("g-1", MAIN_BRANCH).unwrap().unwrap().head_seq, 1);
+    assert_eq!(log.receipt("g-1", MAIN_BRANCH, "k").unwrap(), None);
+    let retried = log
+        .append("g-1", MAIN_BRANCH, Some(1), Some("k"), vec![action(2)])
+        .unwrap();
+    assert!(!retried.receipt.retried, "the lost append was answered");
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 2);
+    assert_chain(&events);
+    assert_eq!(events[1], retried.events[0]);
+    let again = log
+        .append("g-1", MAIN_BRANCH, None, Some("k"), vec![action(2)])
+        .unwrap();
+    assert!(again.receipt.retried);
+    assert_eq!(again.receipt.hashes, retried.receipt.hashes);
+}

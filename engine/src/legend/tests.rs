@@ -65,7 +65,7 @@ impl Table {
             }),
         };
         self.game
-            .apply(&event)
+            .apply_as(&event, crate::Viewer::Owner)
             .map_err(|e| crate::Rejection::new("engine", e.to_string()))
     }
 

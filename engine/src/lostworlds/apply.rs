@@ -1,8 +1,23 @@
 //! Folds Lost Worlds facts into state. No rule is checked here and nothing
 //! can fail: `decide` already looked every page up and read every order.
 
+use std::sync::Arc;
+
+use tabletape_events::Seat;
+
 use super::actions::{Condition, Fact};
 use super::state::{Pending, Phase, SeatStatus, Sight, State};
+
+/// A choice is kept for the seat that made it; one for a seat not at the
+/// table comes only from a damaged or forged log, and panicking here lets
+/// the fold's guard name the event rather than keep a choice no exchange
+/// can resolve.
+fn seated(state: &State, seat: Seat) {
+    assert!(
+        (seat as usize) < state.seats.len(),
+        "a choice by seat {seat}, who is not at the table"
+    );
+}
 
 pub fn apply(state: &mut State, fact: &Fact) {
     match fact {
@@ -18,6 +33,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             targets,
             ..
         } => {
+            seated(state, *seat);
             state.pending.insert(
                 *seat,
                 Pending::Chosen {
@@ -30,6 +46,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
         // `decide` never makes one, so the fold never meets one.
         Fact::ManeuverChosen { page: None, .. } | Fact::ManeuverRevealed { page: None, .. } => {}
         Fact::ManeuverCommitted { seat, hash } => {
+            seated(state, *seat);
             state
                 .pending
                 .insert(*seat, Pending::Committed { hash: hash.clone() });
@@ -91,9 +108,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 let f = &mut state.seats[a.seat as usize].party[a.member];
                 // `decide` checked these sums fit; saturating only keeps
                 // the fold from ever panicking.
-                f.sheet.experience = f.sheet.experience.saturating_add(a.points);
-                f.sheet.defeated_body_points =
-                    f.sheet.defeated_body_points.saturating_add(a.points);
+                let sheet = Arc::make_mut(&mut f.sheet);
+                sheet.experience = sheet.experience.saturating_add(a.points);
+                sheet.defeated_body_points = sheet.defeated_body_points.saturating_add(a.points);
                 f.advancements = f.advancements.saturating_add(a.advancements);
             }
         }
@@ -104,13 +121,14 @@ pub fn apply(state: &mut State, fact: &Fact) {
         } => {
             let f = &mut state.seats[*seat as usize].party[*member];
             f.advancements = f.advancements.saturating_sub(1);
+            let sheet = Arc::make_mut(&mut f.sheet);
             if category == "body" {
-                f.sheet.body_points = f.sheet.body_points.saturating_add(1);
+                sheet.body_points = sheet.body_points.saturating_add(1);
                 if f.condition == Condition::Fit {
                     f.body = f.body.saturating_add(1);
                 }
             } else {
-                let points = f.sheet.abilities.entry(category.clone()).or_default();
+                let points = sheet.abilities.entry(category.clone()).or_default();
                 *points = points.saturating_add(1);
             }
         }
@@ -121,8 +139,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
             cost,
         } => {
             let f = &mut state.seats[*seat as usize].party[*member];
-            f.sheet.experience = f.sheet.experience.saturating_sub(*cost);
-            let m = &mut f.sheet.maneuvers[*maneuver];
+            let sheet = Arc::make_mut(&mut f.sheet);
+            sheet.experience = sheet.experience.saturating_sub(*cost);
+            let m = &mut sheet.maneuvers[*maneuver];
             m.modifier = m.modifier.saturating_add(1);
             f.raised[*maneuver] = f.raised[*maneuver].saturating_add(1);
         }

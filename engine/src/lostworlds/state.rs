@@ -107,7 +107,10 @@ pub struct Sight {
 /// One character of a seat's party, with the sheet as improved so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fighter {
-    pub sheet: Character,
+    /// Shared, not copied, when the state is cloned (a clone per decision
+    /// would otherwise copy the whole sheet); copied on write by the one
+    /// change play makes to it, an improvement.
+    pub sheet: Arc<Character>,
     pub body: i32,
     pub condition: Condition,
     /// How many times each maneuver's modifier was raised (same order as the sheet).
@@ -123,7 +126,7 @@ impl Fighter {
             condition: Condition::Fit,
             raised: vec![0; sheet.maneuvers.len()],
             advancements: 0,
-            sheet,
+            sheet: Arc::new(sheet),
         }
     }
 }

@@ -1,0 +1,265 @@
+//! Group commit of appends: many appenders, one flush and one `fdatasync`
+//! per group.
+//!
+//! An appender does its own work outside any lock: it reads the branch head,
+//! chains and hashes its events and encodes them. It then queues a
+//! [`Pending`] and either waits or, when no group is being written, leads
+//! the next one: it takes what is queued (up to [`GROUP_EVENTS`] events or
+//! [`GROUP_BYTES`] bytes, at least one append), writes each append in turn,
+//! flushes, syncs sled's log file once, and hands every appender of the group
+//! its outcome. While a leader syncs the next group gathers, so the more
+//! writers there are the larger the groups and the fewer syncs per event.
+//!
+//! The leader is the only writer of an existing branch's head, so checking
+//! a head and then writing needs no sled transaction (which would take
+//! sled's process-wide write lock, that every read waits on, and write its
+//! buffer out twice). Each append is checked again when written, since
+//! another may have moved the head since it was read: its idempotency key (a
+//! retry gets the stored receipt) and the head it was chained on. Its keys
+//! are written in an order that a crash cannot break (see [`write_one`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use super::{decode_head, from_json, Receipt, Sled, SledLog, Unsynced};
+use crate::error::StoreError;
+
+/// Events in one group at most (a larger single append goes alone).
+const GROUP_EVENTS: usize = 1_000;
+/// Encoded bytes in one group at most (a larger single append goes alone).
+const GROUP_BYTES: usize = 1024 * 1024;
+
+/// One append, ready to write.
+pub(super) struct Pending {
+    pub game: String,
+    pub branch: String,
+    /// The branch's key in `heads`.
+    pub head_key: Vec<u8>,
+    /// The head value the events were chained on.
+    pub chained_on: Vec<u8>,
+    /// `(seq, hash)` before the append, restored if the group fails to sync.
+    pub before: (u64, String),
+    /// `(key, JSON)` of each event.
+    pub events: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The head value after the append.
+    pub head_after: Vec<u8>,
+    /// `(key, JSON)` of the idempotency receipt, for a keyed append.
+    pub receipt: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Pending {
+    fn bytes(&self) -> usize {
+        self.events.iter().map(|(k, v)| k.len() + v.len()).sum()
+    }
+}
+
+/// What became of one append.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// Written and durable.
+    Written,
+    /// The key was used before: the stored receipt.
+    Retried(Receipt),
+    /// The head moved after the append read it: `(seq, hash)` now.
+    Moved(u64, String),
+    /// The branch is not there.
+    Missing,
+    Failed(StoreError),
+}
+
+/// The queue appenders share.
+#[derive(Default)]
+pub(super) struct Groups {
+    state: Mutex<Queue>,
+    done_cv: Condvar,
+}
+
+#[derive(Default)]
+struct Queue {
+    next_ticket: u64,
+    waiting: VecDeque<(u64, Pending)>,
+    /// Whether a leader is writing a group now.
+    leading: bool,
+    outcomes: HashMap<u64, Outcome>,
+}
+
+impl SledLog {
+    /// Writes `pending` in the next group and returns once it is durable
+    /// (or refused).
+    pub(super) fn commit(&self, pending: Pending) -> Outcome {
+        let groups = &self.groups;
+        let lock = || groups.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut queue = lock();
+        let ticket = queue.next_ticket;
+        queue.next_ticket += 1;
+        queue.waiting.push_back((ticket, pending));
+        loop {
+            if let Some(outcome) = queue.outcomes.remove(&ticket) {
+                return outcome;
+            }
+            if queue.leading {
+                queue = groups
+                    .done_cv
+                    .wait(queue)
+                    .unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            queue.leading = true;
+            let group = take_group(&mut queue.waiting);
+            drop(queue);
+            let outcomes = self.write_group(&group);
+            queue = lock();
+            queue.leading = false;
+            for ((ticket, _), outcome) in group.into_iter().zip(outcomes) {
+                queue.outcomes.insert(ticket, outcome);
+            }
+            groups.done_cv.notify_all();
+        }
+    }
+
+    /// Writes one group and syncs it; one outcome per append, in order.
+    fn write_group(&self, group: &[(u64, Pending)]) -> Vec<Outcome> {
+        let all_failed = |e: &StoreError| {
+            group
+                .iter()
+                .map(|_| Outcome::Failed(shared(&self.path, e)))
+                .collect()
+        };
+        // After a fault nothing is acknowledged until a recovery: a sync that
+        // succeeded now could cover writes built on a failed one.
+        if let Some(cause) = &self.unsynced().broken {
+            return all_failed(&StoreError::Unwritable {
+                path: self.path.clone(),
+                cause: cause.clone(),
+            });
+        }
+        let s = match self.sled() {
+            Ok(s) => s,
+            Err(e) => return all_failed(&e),
+        };
+        let mut outcomes = Vec::with_capacity(group.len());
+        for (_, p) in group {
+            match write_one(&s, p) {
+                Ok(outcome) => outcomes.push(outcome),
+                Err(e) => {
+                    // Whatever of this append reached sled must not be read,
+                    // nor anything written after it.
+                    self.failed(&e, |u: &mut Unsynced| {
+                        for (_, p) in group {
+                            u.heads
+                                .entry((p.game.clone(), p.branch.clone()))
+                                .or_insert_with(|| p.before.clone());
+                        }
+                    });
+                    return all_failed(&e);
+                }
+            }
+        }
+        if !outcomes.iter().any(|o| matches!(o, Outcome::Written)) {
+            return outcomes;
+        }
+        let synced =
+            s.db.flush()
+                .map_err(StoreError::from)
+                .and_then(|_| super::sync_group(&self.path));
+        if let Err(e) = synced {
+            self.failed(&e, |u: &mut Unsynced| {
+                for ((_, p), o) in group.iter().zip(&outcomes) {
+                    if matches!(o, Outcome::Written) {
+                        u.heads
+                            .entry((p.game.clone(), p.branch.clone()))
+                            .or_insert_with(|| p.before.clone());
+                    }
+                }
+            });
+            // A receipt read in this group may be of an append in it.
+            outcomes = all_failed(&e);
+        }
+        outcomes
+    }
+}
+
+/// Writes one append of a group: its events, then its receipt, then its
+/// head, in that order. sled recovers a prefix of its log after a crash, so
+/// a head that survives has its events; events past a head are unreachable
+/// and overwritten by the next append; a receipt past its head is not
+/// believed (see [`receipt_holds`]).
+fn write_one(s: &Sled, p: &Pending) -> Result<Outcome, StoreError> {
+    let head = s.heads.get(&p.head_key)?;
+    if let Some((key, _)) = &p.receipt {
+        if let Some(raw) = s.idempotency.get(key)? {
+            let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
+            if receipt_holds(s, p, head.as_deref(), &receipt)? {
+                receipt.retried = true;
+                return Ok(Outcome::Retried(receipt));
+            }
+        }
+    }
+    match head {
+        None => return Ok(Outcome::Missing),
+        Some(head) if head != p.chained_on.as_slice() => {
+            let (seq, hash) = decode_head(&head)?;
+            return Ok(Outcome::Moved(seq, hash));
+        }
+        Some(_) => {}
+    }
+    for (key, json) in &p.events {
+        s.events.insert(key.as_slice(), json.as_slice())?;
+    }
+    if let Some((key, json)) = &p.receipt {
+        s.idempotency.insert(key.as_slice(), json.as_slice())?;
+    }
+    s.heads
+        .insert(p.head_key.as_slice(), p.head_after.as_slice())?;
+    Ok(Outcome::Written)
+}
+
+/// Whether a stored receipt is of an append that reached its head: one
+/// whose head a crash lost is not (its seqs may hold other events by now).
+fn receipt_holds(
+    s: &Sled,
+    p: &Pending,
+    head: Option<&[u8]>,
+    receipt: &Receipt,
+) -> Result<bool, StoreError> {
+    let Some(head) = head else {
+        return Ok(false);
+    };
+    let (head_seq, _) = decode_head(head)?;
+    super::receipt_reached(s, &p.game, &p.branch, head_seq, receipt)
+}
+
+/// `e` once for each append of a failed group: store errors are not `Clone`
+/// (they carry sled's and the OS's), so each gets the same words.
+fn shared(path: &std::path::Path, e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Corrupt { what, why } => StoreError::Corrupt {
+            what: what.clone(),
+            why: why.clone(),
+        },
+        StoreError::Unwritable { path, cause } => StoreError::Unwritable {
+            path: path.clone(),
+            cause: cause.clone(),
+        },
+        other => StoreError::Unwritable {
+            path: path.to_path_buf(),
+            cause: other.to_string(),
+        },
+    }
+}
+
+/// The appends of the next group, oldest first.
+fn take_group(waiting: &mut VecDeque<(u64, Pending)>) -> Vec<(u64, Pending)> {
+    let mut group = Vec::new();
+    let (mut events, mut bytes) = (0, 0);
+    while let Some((_, next)) = waiting.front() {
+        let (e, b) = (next.events.len(), next.bytes());
+        if !group.is_empty() && (events + e > GROUP_EVENTS || bytes + b > GROUP_BYTES) {
+            break;
+        }
+        events += e;
+        bytes += b;
+        group.extend(waiting.pop_front());
+    }
+    group
+}
