@@ -7,6 +7,7 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -623,7 +624,8 @@ fn acting(event: &Event) -> Option<Seat> {
 /// One game in play: its kind, its creation, and the state folded so far.
 pub struct Game {
     kind: &'static dyn DynRules,
-    created: GameCreated,
+    /// The creation, shared by every clone (it holds the whole content pack).
+    created: Arc<GameCreated>,
     seed: u64,
     seq: u64,
     chapter: String,
@@ -673,7 +675,7 @@ impl Game {
         let chapter = kind.chapter(state.as_ref());
         Ok(Game {
             kind,
-            created: created.clone(),
+            created: Arc::new(created.clone()),
             seed: created.seed,
             seq: 1,
             chapter,
@@ -708,11 +710,17 @@ impl Game {
 
     /// Restores a game from a snapshot taken at `snapshot.seq`.
     pub fn restore(created: &GameCreated, snapshot: &Snapshot) -> Result<Game, EngineError> {
+        Game::resume(Arc::new(created.clone()), snapshot)
+    }
+
+    /// [`Game::restore`] from a creation already shared (a reader that keeps
+    /// creations need not copy one per snapshot).
+    pub fn resume(created: Arc<GameCreated>, snapshot: &Snapshot) -> Result<Game, EngineError> {
         let kind = crate::registry::kind(&created.kind)
             .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
         Ok(Game {
             kind,
-            created: created.clone(),
+            created,
             seed: snapshot.seed,
             seq: snapshot.seq,
             chapter: snapshot.chapter.clone(),

@@ -75,6 +75,10 @@ pub struct Journal {
     /// Events never change once written, so a cached fold at seq n stays right
     /// and only needs the events after n.
     heads: Arc<Mutex<HeadCache>>,
+    /// The creation of recently used games (it carries the content pack),
+    /// so a restore from a snapshot need not read and decode event 1. A
+    /// committed game's creation never changes.
+    creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
     /// Held by an import from its first line to its commit or clean-up, so
     /// two imports of one id never interleave: a failed one's clean-up
     /// could otherwise remove what the other staged.
@@ -591,6 +595,7 @@ impl Journal {
         Journal {
             log,
             heads: Arc::default(),
+            creations: Arc::default(),
             importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
         }
@@ -667,6 +672,26 @@ impl Journal {
         heads.insert(key, folded);
     }
 
+    /// The creation of a committed game, from the cache or its event 1.
+    fn creation(&self, game: &str, branch: &str) -> Result<Arc<GameCreated>, JournalError> {
+        let lock = || {
+            self.creations
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if let Some(created) = lock().get(game) {
+            return Ok(Arc::clone(created));
+        }
+        let first = self.log.read(game, branch, 1, Some(1))?;
+        let created = Arc::new(created_of(&first[0])?.clone());
+        let mut creations = lock();
+        if creations.len() >= HEAD_CACHE_MAX {
+            creations.clear();
+        }
+        creations.insert(game.to_string(), Arc::clone(&created));
+        Ok(created)
+    }
+
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is
     /// only a cache, so failing to write one is logged, not returned.
     fn keep_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot) {
@@ -731,8 +756,7 @@ impl Journal {
         let mut restored = None;
         if let Some(snapshot) = self.log.snapshot_at_or_before(game, branch, at)? {
             if snapshot.seq > best {
-                let first = self.log.read(game, branch, 1, Some(1))?;
-                match Game::restore(created_of(&first[0])?, &snapshot) {
+                match Game::resume(self.creation(game, branch)?, &snapshot) {
                     Ok(g) => restored = Some(g),
                     // A snapshot is only a cache: one this build cannot
                     // read is skipped and the events are folded instead.

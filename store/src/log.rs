@@ -298,6 +298,9 @@ pub struct SledLog {
     /// (a full disk) has left sled unable to write (see [`Unsynced`]).
     sled: RwLock<Option<Arc<Sled>>>,
     sync: GroupCommit,
+    /// sled's log file, kept open for the sync of each group (sled never
+    /// replaces it, not even when it is reopened after a fault).
+    db_file: File,
     /// Appends waiting for, or being written in, a group (see [`commit`]).
     groups: commit::Groups,
     /// What failed writes left in sled's memory that readers must not see.
@@ -600,11 +603,8 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 /// for a segment). The directory and `conf` change only at open, which
 /// syncs the whole store once. One `fdatasync` instead of a walk that
 /// opened and synced every file and directory on every group.
-fn sync_group(dir: &Path) -> Result<(), StoreError> {
-    let db = dir.join("db");
-    File::open(&db)
-        .and_then(|f| f.sync_data())
-        .map_err(io_err(&db))?;
+fn sync_group(dir: &Path, db: &File) -> Result<(), StoreError> {
+    db.sync_data().map_err(io_err(&dir.join("db")))?;
     let blobs = dir.join("blobs");
     match std::fs::read_dir(&blobs) {
         Ok(mut entries) => {
@@ -771,7 +771,10 @@ impl SledLog {
         // once here; each group commit then syncs only what it wrote.
         sled.db.flush()?;
         sync_dir(path)?;
+        let db = path.join("db");
+        let db_file = File::open(&db).map_err(io_err(&db))?;
         Ok(SledLog {
+            db_file,
             sled: RwLock::new(Some(Arc::new(sled))),
             path: path.to_path_buf(),
             sync: GroupCommit::default(),
@@ -942,7 +945,7 @@ impl SledLog {
     fn sync_now(&self) -> Result<(), StoreError> {
         let s = self.sled()?;
         s.db.flush()?;
-        sync_group(&self.path)
+        sync_group(&self.path, &self.db_file)
     }
 
     fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {

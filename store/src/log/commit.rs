@@ -161,7 +161,7 @@ impl SledLog {
         let synced =
             s.db.flush()
                 .map_err(StoreError::from)
-                .and_then(|_| super::sync_group(&self.path));
+                .and_then(|_| super::sync_group(&self.path, &self.db_file));
         if let Err(e) = synced {
             self.failed(&e, |u: &mut Unsynced| {
                 for ((_, p), o) in group.iter().zip(&outcomes) {
