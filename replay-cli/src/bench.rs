@@ -6,6 +6,11 @@
 //! body points and the fight is not over, so a game can run to a million events.
 //! Scripts are computed before the clock starts, so appends measure the journal
 //! (decide, append, fsync) and not the choosing. Timings are reported, never judged.
+//!
+//! Next to the journal's durable appends the same run measures its yardsticks
+//! (see [`crate::peers`]) on the same disk with the same event bytes, and
+//! prints the ratios: a raw `write`+`fdatasync` loop always, and SQLite when
+//! built with the `sqlite-peer` feature.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -316,9 +321,17 @@ fn prepared(
         .collect()
 }
 
-/// Appends/s through the journal, one thread per writer, one game each.
-fn journal_appends(journal: &Journal, writers: usize, appends: usize, seed: u64) -> Result<f64> {
+/// Appends/s through the journal, one thread per writer, one game each;
+/// also the events the first writer stored, as the log stores them, for the
+/// peers to store the same bytes.
+fn journal_appends(
+    journal: &Journal,
+    writers: usize,
+    appends: usize,
+    seed: u64,
+) -> Result<(f64, Vec<Vec<u8>>)> {
     let work = prepared(journal, writers, appends, seed)?;
+    let first = work[0].0.clone();
     let start = Instant::now();
     std::thread::scope(|s| {
         let handles: Vec<_> = work
@@ -336,7 +349,13 @@ fn journal_appends(journal: &Journal, writers: usize, appends: usize, seed: u64)
             .into_iter()
             .try_for_each(|h| h.join().expect("bench writer panicked"))
     })?;
-    Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+    let rate = (writers * appends) as f64 / start.elapsed().as_secs_f64();
+    let stored = journal
+        .events(&first, MAIN_BRANCH, 2, None)?
+        .iter()
+        .map(|e| serde_json::to_vec(e).expect("events serialize"))
+        .collect();
+    Ok((rate, stored))
 }
 
 fn free_local_addr() -> Result<SocketAddr> {
@@ -471,21 +490,59 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     let mut row = |name: String, value: f64, unit: &'static str| {
         // A full run takes a while: show each result on stderr as it comes.
         if !json {
-            eprintln!("  {name}: {value:.1} {unit}");
+            eprintln!("  {name}: {value:.2} {unit}");
         }
         rows.push(Row { name, value, unit })
     };
 
-    row(
-        "durable appends, journal, 1 writer".into(),
-        journal_appends(&journal, 1, sizes.single_appends, 1)?,
-        "events/s",
-    );
+    let (one, payloads) = journal_appends(&journal, 1, sizes.single_appends, 1)?;
+    row("durable appends, journal, 1 writer".into(), one, "events/s");
+    let (many, _) = journal_appends(&journal, WRITERS, sizes.appends_per_writer, 100)?;
     row(
         format!("durable appends, journal, {WRITERS} writers"),
-        journal_appends(&journal, WRITERS, sizes.appends_per_writer, 100)?,
+        many,
         "events/s",
     );
+    // The yardsticks, on the same disk in the same run, with the same bytes.
+    let raw = crate::peers::raw_fdatasync(&dirs.path("raw"), &payloads, sizes.single_appends)?;
+    row(
+        "raw write+fdatasync loop, 1 writer (same event bytes)".into(),
+        raw,
+        "events/s",
+    );
+    row(
+        "journal 1 writer / raw write+fdatasync loop".into(),
+        one / raw,
+        "ratio",
+    );
+    #[cfg(feature = "sqlite-peer")]
+    {
+        let mut peer = |per_tx: usize| {
+            crate::peers::sqlite::appends(
+                &dirs.path(&format!("sqlite-{per_tx}")),
+                &payloads,
+                WRITERS,
+                sizes.appends_per_writer.max(per_tx),
+                per_tx,
+            )
+        };
+        let sqlite_one = peer(1)?;
+        row(
+            format!("SQLite (WAL, synchronous=FULL), {WRITERS} writers, 1 event per transaction"),
+            sqlite_one,
+            "events/s",
+        );
+        row(
+            format!("SQLite (WAL, synchronous=FULL), {WRITERS} writers, 64 events per transaction"),
+            peer(64)?,
+            "events/s",
+        );
+        row(
+            format!("journal {WRITERS} writers / SQLite 1 event per transaction"),
+            many / sqlite_one,
+            "ratio",
+        );
+    }
     let (runtime, addr) = start_server(&journal)?;
     row(
         "durable appends, HTTP, 1 writer".into(),
@@ -577,7 +634,11 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
             .map(|r| {
                 vec![
                     r.name.clone(),
-                    format!("{:.1}", r.value),
+                    if r.unit == "ratio" {
+                        format!("{:.2}", r.value)
+                    } else {
+                        format!("{:.1}", r.value)
+                    },
                     r.unit.to_string(),
                 ]
             })

@@ -142,7 +142,8 @@ pub enum Command {
                       (or SIGTERM) stops it and removes the note; the token is never logged nor kept in the store."
     )]
     Serve(ServeArgs),
-    /// Measure this machine: durable appends, folds, forks, state lookups, import, memory.
+    /// Measure this machine: durable appends (beside a raw write+fdatasync loop, and SQLite when
+    /// built with `--features sqlite-peer`), folds, forks, state lookups, import, memory.
     Bench(BenchArgs),
 }
 

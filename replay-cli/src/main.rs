@@ -15,6 +15,7 @@ mod cli;
 mod commands;
 mod error;
 mod http;
+mod peers;
 mod remote;
 mod served;
 mod show;

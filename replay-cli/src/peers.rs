@@ -1,0 +1,154 @@
+//! The yardsticks `tabletape bench` measures the journal against, in the
+//! same run and on the same disk: a raw `write` + `fdatasync` loop (what
+//! one durable append costs the disk at the least), and SQLite in WAL mode
+//! with `synchronous=FULL` storing the same event bytes (a general-purpose
+//! database on the journal's own ground). SQLite is built only with the
+//! `sqlite-peer` feature, so ordinary builds do not compile it.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::error::CliError;
+
+type Result<T> = std::result::Result<T, CliError>;
+
+/// Appends/s of one writer doing `write` then `fdatasync` of each payload
+/// at the end of one file.
+pub fn raw_fdatasync(path: &Path, payloads: &[Vec<u8>], appends: usize) -> Result<f64> {
+    let failed = |e: std::io::Error| CliError::Bench(format!("{}: {e}", path.display()));
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(failed)?;
+    // The file's name is made durable first, as a store's is at open.
+    file.sync_all().map_err(failed)?;
+    let start = Instant::now();
+    for payload in payloads.iter().cycle().take(appends) {
+        file.write_all(payload).map_err(failed)?;
+        file.sync_data().map_err(failed)?;
+    }
+    Ok(appends as f64 / start.elapsed().as_secs_f64())
+}
+
+/// SQLite as the journal's peer.
+#[cfg(feature = "sqlite-peer")]
+pub mod sqlite {
+    use std::path::Path;
+    use std::sync::{Mutex, PoisonError};
+    use std::time::Instant;
+
+    use rusqlite::{params, Connection};
+
+    use super::Result;
+    use crate::error::CliError;
+
+    fn failed(e: rusqlite::Error) -> CliError {
+        CliError::Bench(format!("SQLite: {e}"))
+    }
+
+    /// A connection as the peer runs it: WAL, every commit synced.
+    fn connect(path: &Path) -> Result<Connection> {
+        let db = Connection::open(path).map_err(failed)?;
+        db.pragma_update(None, "journal_mode", "WAL")
+            .map_err(failed)?;
+        db.pragma_update(None, "synchronous", "FULL")
+            .map_err(failed)?;
+        Ok(db)
+    }
+
+    /// Appends/s of `writers` threads, each with its own game, storing
+    /// `appends` events in transactions of `per_tx` events: the same bytes
+    /// the journal stored, keyed by game and seq. The writers share one
+    /// connection behind a mutex, as an application with one SQLite file
+    /// would (separate connections contend on SQLite's file lock and back
+    /// off in sleeps, which measures the busy handler, not the database).
+    /// The database (and its WAL) goes in the new directory `dir`.
+    pub fn appends(
+        dir: &Path,
+        payloads: &[Vec<u8>],
+        writers: usize,
+        appends: usize,
+        per_tx: usize,
+    ) -> Result<f64> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Bench(format!("{}: {e}", dir.display())))?;
+        let db = connect(&dir.join("peer.db"))?;
+        db.execute_batch(
+            "CREATE TABLE events (
+                 game TEXT NOT NULL, seq INTEGER NOT NULL, event BLOB NOT NULL,
+                 PRIMARY KEY (game, seq)) WITHOUT ROWID",
+        )
+        .map_err(failed)?;
+        let db = Mutex::new(db);
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..writers)
+                .map(|w| {
+                    let db = &db;
+                    s.spawn(move || -> Result<()> {
+                        let game = format!("g-peer-{w}");
+                        let mut events = payloads.iter().cycle().take(appends).enumerate();
+                        loop {
+                            let batch: Vec<_> = events.by_ref().take(per_tx).collect();
+                            if batch.is_empty() {
+                                return Ok(());
+                            }
+                            let mut db = db.lock().unwrap_or_else(PoisonError::into_inner);
+                            let tx = db.transaction().map_err(failed)?;
+                            for (seq, event) in batch {
+                                tx.execute(
+                                    "INSERT INTO events (game, seq, event) VALUES (?1, ?2, ?3)",
+                                    params![game, seq as i64 + 1, event],
+                                )
+                                .map_err(failed)?;
+                            }
+                            tx.commit().map_err(failed)?;
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .try_for_each(|h| h.join().expect("SQLite writer panicked"))
+        })?;
+        Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_raw_loop_appends_every_payload_in_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("raw");
+        let payloads = vec![b"one\n".to_vec(), b"two\n".to_vec()];
+        let rate = raw_fdatasync(&path, &payloads, 5).unwrap();
+        assert!(rate > 0.0);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "one\ntwo\none\ntwo\none\n"
+        );
+    }
+
+    #[cfg(feature = "sqlite-peer")]
+    #[test]
+    fn the_sqlite_peer_stores_every_event_of_every_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let payloads = vec![b"{\"a\":1}".to_vec(), b"{\"b\":2}".to_vec()];
+        sqlite::appends(&dir.path().join("peer"), &payloads, 3, 5, 2).unwrap();
+        let db = rusqlite::Connection::open(dir.path().join("peer/peer.db")).unwrap();
+        let (rows, games, last): (i64, i64, i64) = db
+            .query_row(
+                "SELECT count(*), count(DISTINCT game), max(seq) FROM events",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((rows, games, last), (15, 3, 5));
+    }
+}
