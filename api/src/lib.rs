@@ -29,6 +29,7 @@ mod web;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
 use axum::extract::{DefaultBodyLimit, FromRef};
+use axum::serve::ListenerExt;
 use axum::Router;
 use tabletape_store::Journal;
 use tokio::net::TcpListener;
@@ -110,6 +111,13 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
 /// then finishes the requests in flight.
 pub async fn serve_on(listener: TcpListener, app: Router) -> std::io::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, "tabletape API listening");
+    // Answers and live lines are small writes a player waits on: send each
+    // at once rather than let Nagle's algorithm hold it for the next one.
+    let listener = listener.tap_io(|stream| {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::warn!("could not set TCP_NODELAY on a connection: {e}");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             shutdown().await;
