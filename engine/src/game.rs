@@ -321,6 +321,22 @@ fn fold_facts<R: Rules>(
     Ok(lines)
 }
 
+/// A creation as a game keeps it: everything but the content pack, which
+/// setup has read into the state. A pack is hundreds of kilobytes in memory
+/// as JSON, and every cached game would otherwise hold its own copy.
+pub fn without_pack(created: &GameCreated) -> GameCreated {
+    GameCreated {
+        title: created.title.clone(),
+        kind: created.kind.clone(),
+        players: created.players.clone(),
+        seed: created.seed,
+        dice: created.dice,
+        options: created.options.clone(),
+        pack: Value::Null,
+        public: created.public,
+    }
+}
+
 /// What [`DynRules::decide`] yields: the action as stored, the facts as
 /// stored, the state they lead to and their narration.
 pub struct Decided {
@@ -675,7 +691,7 @@ impl Game {
         let chapter = kind.chapter(state.as_ref());
         Ok(Game {
             kind,
-            created: Arc::new(created.clone()),
+            created: Arc::new(without_pack(created)),
             seed: created.seed,
             seq: 1,
             chapter,
@@ -710,11 +726,12 @@ impl Game {
 
     /// Restores a game from a snapshot taken at `snapshot.seq`.
     pub fn restore(created: &GameCreated, snapshot: &Snapshot) -> Result<Game, EngineError> {
-        Game::resume(Arc::new(created.clone()), snapshot)
+        Game::resume(Arc::new(without_pack(created)), snapshot)
     }
 
     /// [`Game::restore`] from a creation already shared (a reader that keeps
-    /// creations need not copy one per snapshot).
+    /// creations need not copy one per snapshot); its pack is not needed,
+    /// since the snapshot holds the state (see [`without_pack`]).
     pub fn resume(created: Arc<GameCreated>, snapshot: &Snapshot) -> Result<Game, EngineError> {
         let kind = crate::registry::kind(&created.kind)
             .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
@@ -892,6 +909,8 @@ impl Game {
         &self.created.kind
     }
 
+    /// The game's creation, without its content pack: the state holds what
+    /// the game uses of it, and the pack is in the log's event 1.
     pub fn created(&self) -> &GameCreated {
         &self.created
     }

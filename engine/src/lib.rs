@@ -25,7 +25,8 @@ pub mod svg;
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
 pub use game::{
-    placeholders, Decision, DynRules, Game, Kind, LegalAction, NextState, SealJson, Snapshot,
+    placeholders, without_pack, Decision, DynRules, Game, Kind, LegalAction, NextState, SealJson,
+    Snapshot,
 };
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};

@@ -75,9 +75,9 @@ pub struct Journal {
     /// Events never change once written, so a cached fold at seq n stays right
     /// and only needs the events after n.
     heads: Arc<Mutex<HeadCache>>,
-    /// The creation of recently used games (it carries the content pack),
-    /// so a restore from a snapshot need not read and decode event 1. A
-    /// committed game's creation never changes.
+    /// The creation of recently used games (without their content pack,
+    /// which a restore does not need), so a restore from a snapshot need not
+    /// read and decode event 1. A committed game's creation never changes.
     creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
     /// Held by an import from its first line to its commit or clean-up, so
     /// two imports of one id never interleave: a failed one's clean-up
@@ -683,7 +683,7 @@ impl Journal {
             return Ok(Arc::clone(created));
         }
         let first = self.log.read(game, branch, 1, Some(1))?;
-        let created = Arc::new(created_of(&first[0])?.clone());
+        let created = Arc::new(tabletape_engine::without_pack(created_of(&first[0])?));
         let mut creations = lock();
         if creations.len() >= HEAD_CACHE_MAX {
             creations.clear();
