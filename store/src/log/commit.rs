@@ -16,7 +16,7 @@
 //! buffer out twice). Each append is checked again when written, since
 //! another may have moved the head since it was read: its idempotency key (a
 //! retry gets the stored receipt) and the head it was chained on. Its keys
-//! are written in an order that a crash cannot break (see [`write_one`]).
+//! are written in an order that a crash cannot break (see [`put_one`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -138,14 +138,34 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
-        for (_, p) in group {
-            match write_one(&s, p) {
-                Ok(outcome) => outcomes.push(outcome),
+        for (i, (_, p)) in group.iter().enumerate() {
+            let mut putting = false;
+            let written = match check_one(&s, p) {
+                Ok(Some(outcome)) => {
+                    outcomes.push(outcome);
+                    continue;
+                }
+                Ok(None) => {
+                    putting = true;
+                    put_one(&s, p)
+                }
+                Err(e) => Err(e),
+            };
+            match written {
+                Ok(()) => outcomes.push(Outcome::Written),
                 Err(e) => {
-                    // Whatever of this append reached sled must not be read,
-                    // nor anything written after it.
+                    // Whatever this group wrote must not be read: the appends
+                    // written before this one, and this one if it got as far
+                    // as writing. Nothing else: a head an append only read
+                    // may be older than what is already acknowledged.
+                    let reached = putting.then_some(p);
                     self.failed(&e, |u: &mut Unsynced| {
-                        for (_, p) in group {
+                        let written = group[..i]
+                            .iter()
+                            .zip(&outcomes)
+                            .filter(|(_, o)| matches!(o, Outcome::Written))
+                            .map(|((_, p), _)| p);
+                        for p in written.chain(reached) {
                             u.heads
                                 .entry((p.game.clone(), p.branch.clone()))
                                 .or_insert_with(|| p.before.clone());
@@ -179,30 +199,36 @@ impl SledLog {
     }
 }
 
-/// Writes one append of a group: its events, then its receipt, then its
-/// head, in that order. sled recovers a prefix of its log after a crash, so
-/// a head that survives has its events; events past a head are unreachable
-/// and overwritten by the next append; a receipt past its head is not
-/// believed (see [`receipt_holds`]).
-fn write_one(s: &Sled, p: &Pending) -> Result<Outcome, StoreError> {
+/// What becomes of one append of a group without writing it, or `None`
+/// when it is to be written: a retry gets its receipt, a moved or missing
+/// head is said so.
+fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
     let head = s.heads.get(&p.head_key)?;
     if let Some((key, _)) = &p.receipt {
         if let Some(raw) = s.idempotency.get(key)? {
             let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
             if receipt_holds(s, p, head.as_deref(), &receipt)? {
                 receipt.retried = true;
-                return Ok(Outcome::Retried(receipt));
+                return Ok(Some(Outcome::Retried(receipt)));
             }
         }
     }
-    match head {
-        None => return Ok(Outcome::Missing),
+    Ok(match head {
+        None => Some(Outcome::Missing),
         Some(head) if head != p.chained_on.as_slice() => {
             let (seq, hash) = decode_head(&head)?;
-            return Ok(Outcome::Moved(seq, hash));
+            Some(Outcome::Moved(seq, hash))
         }
-        Some(_) => {}
-    }
+        Some(_) => None,
+    })
+}
+
+/// Writes one append of a group: its events, then its receipt, then its
+/// head, in that order. sled recovers a prefix of its log after a crash, so
+/// a head that survives has its events; events past a head are unreachable
+/// and overwritten by the next append; a receipt past its head is not
+/// believed (see [`receipt_holds`]).
+fn put_one(s: &Sled, p: &Pending) -> Result<(), StoreError> {
     for (key, json) in &p.events {
         s.events.insert(key.as_slice(), json.as_slice())?;
     }
@@ -211,7 +237,7 @@ fn write_one(s: &Sled, p: &Pending) -> Result<Outcome, StoreError> {
     }
     s.heads
         .insert(p.head_key.as_slice(), p.head_after.as_slice())?;
-    Ok(Outcome::Written)
+    Ok(())
 }
 
 /// Whether a stored receipt is of an append that reached its head: one
