@@ -457,18 +457,13 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &str, raw: &[u8]) -> Result<T
 
 /// Parses a stored event, bringing it to the current schema first.
 pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
-    /// The version alone: reading it skips the rest without building it.
-    #[derive(Deserialize)]
-    struct Version {
-        schema_version: Option<u32>,
-    }
-    // An event of the current schema is read straight into its type; only
-    // an older one goes through a JSON value to be upcast.
-    if let Ok(Version {
-        schema_version: Some(SCHEMA_VERSION),
-    }) = serde_json::from_slice(raw)
-    {
-        return serde_json::from_slice(raw).map_err(|e| format!("not an event: {e}"));
+    // An event of the current schema is read straight into its type, in one
+    // pass; anything else (an older one, or one that does not read) goes
+    // through a JSON value to be upcast, or to say what is wrong with it.
+    if let Ok(event) = serde_json::from_slice::<Event>(raw) {
+        if event.schema_version == SCHEMA_VERSION {
+            return Ok(event);
+        }
     }
     let value: Value = serde_json::from_slice(raw).map_err(|e| format!("not JSON: {e}"))?;
     let version = match value.get("schema_version") {

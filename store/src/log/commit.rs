@@ -19,6 +19,7 @@
 //! are written in an order that a crash cannot break (see [`put_one`]).
 
 use std::collections::{HashMap, VecDeque};
+use std::panic::AssertUnwindSafe;
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use super::{decode_head, from_json, Receipt, Sled, SledLog, Unsynced};
@@ -107,7 +108,21 @@ impl SledLog {
             queue.leading = true;
             let group = take_group(&mut queue.waiting);
             drop(queue);
-            let outcomes = self.write_group(&group);
+            // A leader that panicked would leave every later appender
+            // waiting for ever: its group fails instead, and the store
+            // acknowledges nothing more until a recovery.
+            let outcomes = std::panic::catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
+                .unwrap_or_else(|_| {
+                    let e = StoreError::Unwritable {
+                        path: self.path.clone(),
+                        cause: "writing a group of appends failed unexpectedly".into(),
+                    };
+                    self.hide_written(&e, &group, &[]);
+                    group
+                        .iter()
+                        .map(|_| Outcome::Failed(shared(&self.path, &e)))
+                        .collect()
+                });
             queue = lock();
             queue.leading = false;
             for ((ticket, _), outcome) in group.into_iter().zip(outcomes) {
@@ -138,7 +153,7 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
-        for (i, (_, p)) in group.iter().enumerate() {
+        for (_, p) in group {
             let mut putting = false;
             let written = match check_one(&s, p) {
                 Ok(Some(outcome)) => {
@@ -154,23 +169,12 @@ impl SledLog {
             match written {
                 Ok(()) => outcomes.push(Outcome::Written),
                 Err(e) => {
-                    // Whatever this group wrote must not be read: the appends
-                    // written before this one, and this one if it got as far
-                    // as writing. Nothing else: a head an append only read
-                    // may be older than what is already acknowledged.
-                    let reached = putting.then_some(p);
-                    self.failed(&e, |u: &mut Unsynced| {
-                        let written = group[..i]
-                            .iter()
-                            .zip(&outcomes)
-                            .filter(|(_, o)| matches!(o, Outcome::Written))
-                            .map(|((_, p), _)| p);
-                        for p in written.chain(reached) {
-                            u.heads
-                                .entry((p.game.clone(), p.branch.clone()))
-                                .or_insert_with(|| p.before.clone());
-                        }
-                    });
+                    // One that got as far as writing may have left some of
+                    // itself in sled: hide it with the rest.
+                    if putting {
+                        outcomes.push(Outcome::Written);
+                    }
+                    self.hide_written(&e, group, &outcomes);
                     return all_failed(&e);
                 }
             }
@@ -183,19 +187,27 @@ impl SledLog {
                 .map_err(StoreError::from)
                 .and_then(|_| super::sync_group(&self.path, &self.db_file));
         if let Err(e) = synced {
-            self.failed(&e, |u: &mut Unsynced| {
-                for ((_, p), o) in group.iter().zip(&outcomes) {
-                    if matches!(o, Outcome::Written) {
-                        u.heads
-                            .entry((p.game.clone(), p.branch.clone()))
-                            .or_insert_with(|| p.before.clone());
-                    }
-                }
-            });
+            self.hide_written(&e, group, &outcomes);
             // A receipt read in this group may be of an append in it.
             outcomes = all_failed(&e);
         }
         outcomes
+    }
+
+    /// After a failed write or sync, hides from readers (and has a recovery
+    /// remove) what this group wrote: the appends whose outcome so far is
+    /// `Written`, each back to the head it was chained on. Nothing else: a
+    /// head an append only read may be older than what is acknowledged.
+    fn hide_written(&self, e: &StoreError, group: &[(u64, Pending)], outcomes: &[Outcome]) {
+        self.failed(e, |u: &mut Unsynced| {
+            for ((_, p), o) in group.iter().zip(outcomes) {
+                if matches!(o, Outcome::Written) {
+                    u.heads
+                        .entry((p.game.clone(), p.branch.clone()))
+                        .or_insert_with(|| p.before.clone());
+                }
+            }
+        });
     }
 }
 
