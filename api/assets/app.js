@@ -245,8 +245,14 @@
     return found;
   }
 
+  // Loads overlap (a live ring, a recorded action, a tap on the timeline)
+  // and their answers may come back in any order: only the newest asked
+  // is shown, so an older answer never hides a later move.
+  let asked = 0;
   async function load() {
+    const mine = ++asked;
     const res = await api('GET', `/games/${T.game}/table` + query({ at: T.at }), undefined, { game: T.game, retry: true });
+    if (mine !== asked) return;
     if (!res.ok) {
       say(res.data.message || 'The table cannot be read (' + res.status + ')', true);
       return;

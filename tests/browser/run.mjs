@@ -111,6 +111,15 @@ async function seq(page) {
   return Number(await page.getAttribute('#table', 'data-seq'));
 }
 
+// What a page shows, for a failure message: where it is and what it offers.
+async function explain(page) {
+  return page.evaluate(() => {
+    const t = document.querySelector('#table');
+    const text = (sel) => (document.querySelector(sel) || { textContent: '' }).textContent.trim();
+    return `seq ${t.dataset.seq} head ${t.dataset.head} · ${text('#waiting')} · offers: ${text('#legal')} · outcome: ${text('#outcome')} · newest told: ${text('#told li:first-child')}`;
+  });
+}
+
 // Waits until the page shows seq `n` at its head.
 async function atSeq(page, n) {
   await page.waitForFunction((want) => Number(document.querySelector('#table').dataset.head) === want, n, { timeout: 5000 });
@@ -257,13 +266,13 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
     await phones[1].waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head, { timeout: 8000 });
   }
   assert.ok(exchanges > 1 && exchanges < 60, `the duel ended after ${exchanges} exchanges`);
-  // After the fight each fighter may spend experience; both close the book.
-  for (const p of phones) {
-    const head = await seq(p);
-    await p.locator('button.choice', { hasText: /close/ }).first().click();
-    await p.waitForFunction((h) => Number(document.querySelector('#table').dataset.head) > h, head);
-  }
-  await phones[0].waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
+  // After the fight the journal is closed once, by either fighter; the
+  // other phone and the table see the game end by themselves.
+  const closer = phones[exchanges % 2];
+  await closer.locator('button.choice', { hasText: /close/ }).first().click({ timeout: 8000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe phone shows: ${await explain(closer)}`);
+  });
+  for (const p of phones) await p.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
   await table.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
   await shot(phones[0], 'lostworlds-over-phone');
   await shot(table, 'lostworlds-over-laptop');
