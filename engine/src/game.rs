@@ -146,6 +146,8 @@ impl NextState {
 pub struct Snapshot {
     pub seq: u64,
     pub seed: u64,
+    /// The chapter heading at `seq`, for a reader of the stored snapshot;
+    /// a game resumed from it works the heading out from the state.
     pub chapter: String,
     pub state: Value,
 }
@@ -247,8 +249,9 @@ fn typed<R: Rules>(state: &dyn Any) -> &R::State {
 }
 
 fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> {
-    // Read from the borrowed value: `from_value` would want a copy of it.
-    R::Fact::deserialize(fact).map_err(|e| EngineError::BadEvent {
+    // Read from the borrowed value by its tag (see `tagged`): serde's own
+    // reading of a tagged enum would copy it first.
+    crate::tagged::read::<R::Fact>(fact).map_err(|e| EngineError::BadEvent {
         seq,
         message: format!("not a {} fact: {e}", R::KIND),
     })
@@ -644,7 +647,6 @@ pub struct Game {
     created: Arc<GameCreated>,
     seed: u64,
     seq: u64,
-    chapter: String,
     state: Box<dyn Any + Send + Sync>,
 }
 
@@ -665,7 +667,6 @@ impl Clone for Game {
             created: self.created.clone(),
             seed: self.seed,
             seq: self.seq,
-            chapter: self.chapter.clone(),
             state: self.kind.clone_state(self.state.as_ref()),
         }
     }
@@ -688,13 +689,11 @@ impl Game {
         let kind = crate::registry::kind(&created.kind)
             .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
         let state = kind.setup(created)?;
-        let chapter = kind.chapter(state.as_ref());
         Ok(Game {
             kind,
             created: Arc::new(without_pack(created)),
             seed: created.seed,
             seq: 1,
-            chapter,
             state,
         })
     }
@@ -740,7 +739,6 @@ impl Game {
             created,
             seed: snapshot.seed,
             seq: snapshot.seq,
-            chapter: snapshot.chapter.clone(),
             state: kind.restore(&snapshot.state)?,
         })
     }
@@ -749,7 +747,7 @@ impl Game {
         Snapshot {
             seq: self.seq,
             seed: self.seed,
-            chapter: self.chapter.clone(),
+            chapter: self.chapter(),
             state: self.kind.save(self.state.as_ref()),
         }
     }
@@ -813,7 +811,6 @@ impl Game {
             }
         };
         self.seq = event.seq;
-        self.chapter = self.kind.chapter(self.state.as_ref());
         Ok(lines)
     }
 
@@ -881,7 +878,6 @@ impl Game {
         }
         self.state = next.state;
         self.seq = next.seq;
-        self.chapter = self.kind.chapter(self.state.as_ref());
         Ok(())
     }
 
@@ -929,9 +925,10 @@ impl Game {
         self.seed
     }
 
-    /// The heading of the chapter the next event falls into.
-    pub fn chapter(&self) -> &str {
-        &self.chapter
+    /// The heading of the chapter the next event falls into (worked out
+    /// when asked: a fold never needs it).
+    pub fn chapter(&self) -> String {
+        self.kind.chapter(self.state.as_ref())
     }
 
     pub fn epilogue(&self) -> Vec<String> {

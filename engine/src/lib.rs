@@ -21,6 +21,7 @@ pub mod registry;
 pub mod rng;
 pub mod rules;
 pub mod svg;
+pub mod tagged;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};

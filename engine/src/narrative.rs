@@ -74,7 +74,7 @@ impl Narrative {
         let mut game = Game::from_first(first)?;
         let mut chapters: Vec<Chapter> = Vec::new();
         for event in events {
-            let heading = game.chapter().to_string();
+            let heading = game.chapter();
             let lines = game.apply_as(event, viewer)?;
             if lines.is_empty() {
                 continue;

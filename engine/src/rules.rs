@@ -165,7 +165,7 @@ pub trait Rules: Send + Sync + 'static {
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Action: Serialize + DeserializeOwned + Debug + Clone;
     /// What happened, in the past tense (`ManeuversRevealed`).
-    type Fact: Serialize + DeserializeOwned + Debug + Clone;
+    type Fact: Serialize + DeserializeOwned + crate::tagged::ByTag + Debug + Clone;
 
     fn info() -> KindInfo;
 

@@ -1400,7 +1400,7 @@ impl Journal {
             seq: folded.seq(),
             kind: folded.kind_name().to_string(),
             over: folded.is_over(),
-            chapter: folded.chapter().to_string(),
+            chapter: folded.chapter(),
             view: folded.view(viewer),
             text: folded.render(viewer),
         })
@@ -1425,7 +1425,7 @@ impl Journal {
         let events = self.log.read(game, branch, after + 1, None)?;
         let mut out = Vec::with_capacity(events.len());
         for (event, shown) in events.iter().zip(shown) {
-            let chapter = folded.chapter().to_string();
+            let chapter = folded.chapter();
             let narration = if event.seq == 1 {
                 creation_lines(created_of(event)?, viewer)
             } else {
@@ -1479,14 +1479,14 @@ impl Journal {
             seq: 1,
             actor: first.actor,
             recorded_at_ms: first.recorded_at_ms,
-            chapter: folded.chapter().to_string(),
+            chapter: folded.chapter(),
             action: None,
             narration: creation_lines(created_of(first)?, viewer),
             changes: Vec::new(),
         }];
         let mut before = folded.view(viewer);
         for event in &events[1..] {
-            let chapter = folded.chapter().to_string();
+            let chapter = folded.chapter();
             let narration = folded.apply_as(event, viewer)?;
             let after = folded.view(viewer);
             let shown = head.redact_event(event, viewer)?;

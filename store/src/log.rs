@@ -48,6 +48,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use sled::transaction::{abort, TransactionError};
 use sled::Transactional;
 use tabletape_engine::Snapshot;
@@ -319,6 +320,10 @@ struct Sled {
     events: sled::Tree,
     idempotency: sled::Tree,
     snapshots: sled::Tree,
+    /// Content packs by their SHA-256, each stored once however many games
+    /// use it (see [`encode_stored`]). Never pruned: a pack is small next
+    /// to one copy per game, and a game deleted may share it.
+    packs: sled::Tree,
     /// Store-wide settings: the admin token's hash.
     settings: sled::Tree,
 }
@@ -455,6 +460,58 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &str, raw: &[u8]) -> Result<T
     serde_json::from_slice(raw).map_err(|e| StoreError::corrupt(what, e))
 }
 
+/// The first byte of a stored creation whose content pack is kept once in
+/// `packs` under its SHA-256 (every game of a box shares one copy): then
+/// the pack's 32-byte hash, then the event's JSON with a null pack. No JSON
+/// starts with this byte, so a stored event says by itself which it is.
+const SHARED_PACK: u8 = 0x01;
+
+/// The bytes an event is stored as: JSON, except that a creation's pack is
+/// stored once per content (in `packs`, written here if new) and the event
+/// refers to it. The event and its hash are unchanged: reading puts the
+/// pack back.
+fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreError> {
+    let Body::GameCreated(created) = &event.body else {
+        return Ok(to_json(event));
+    };
+    let pack = to_json(&created.pack);
+    let hash: [u8; 32] = Sha256::digest(&pack).into();
+    if !s.packs.contains_key(hash)? {
+        s.packs.insert(hash, pack)?;
+    }
+    let mut bare = event.clone();
+    if let Body::GameCreated(created) = &mut bare.body {
+        created.pack = Value::Null;
+    }
+    let mut out = Vec::with_capacity(64 + 33);
+    out.push(SHARED_PACK);
+    out.extend_from_slice(&hash);
+    serde_json::to_writer(&mut out, &bare).expect("events serialize");
+    Ok(out)
+}
+
+/// Reads an event as stored (see [`encode_stored`]).
+fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
+    let Some((&SHARED_PACK, rest)) = raw.split_first() else {
+        return decode_event(raw);
+    };
+    if rest.len() < 32 {
+        return Err("a shared-pack creation shorter than its pack's hash".into());
+    }
+    let (hash, json) = rest.split_at(32);
+    let mut event = decode_event(json)?;
+    let pack = s
+        .packs
+        .get(hash)
+        .map_err(|e| format!("its content pack cannot be read: {e}"))?
+        .ok_or_else(|| format!("its content pack {} is missing", hex::encode(hash)))?;
+    let Body::GameCreated(created) = &mut event.body else {
+        return Err("a shared pack on an event that is not a creation".into());
+    };
+    created.pack = serde_json::from_slice(&pack).map_err(|e| format!("its content pack: {e}"))?;
+    Ok(event)
+}
+
 /// Parses a stored event, bringing it to the current schema first.
 pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
     // An event of the current schema is read straight into its type, in one
@@ -494,7 +551,7 @@ fn receipt_reached(
     let Some(raw) = s.events.get(seq_key(game, branch, receipt.last_seq()))? else {
         return Ok(false);
     };
-    let event = decode_event(&raw).map_err(|why| StoreError::BadEvent {
+    let event = decode_stored(s, &raw).map_err(|why| StoreError::BadEvent {
         game: game.to_string(),
         branch: branch.to_string(),
         seq: receipt.last_seq(),
@@ -753,6 +810,7 @@ fn open_sled(path: &Path) -> Result<Sled, StoreError> {
         events: db.open_tree("events")?,
         idempotency: db.open_tree("idempotency")?,
         snapshots: db.open_tree("snapshots")?,
+        packs: db.open_tree("packs")?,
         settings: db.open_tree("settings")?,
         db,
     })
@@ -1001,7 +1059,7 @@ impl SledLog {
             .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
         {
             let (_, raw) = item?;
-            let event = decode_event(&raw).map_err(|why| StoreError::BadEvent {
+            let event = decode_stored(&s, &raw).map_err(|why| StoreError::BadEvent {
                 game: game.to_string(),
                 branch: branch.to_string(),
                 seq: expect,
@@ -1057,6 +1115,7 @@ impl Log for SledLog {
             taken_back: false,
         };
         let first = &events[0];
+        let stored = encode_stored(&s, first)?;
         tx((&s.games, &s.branches, &s.heads, &s.events).transaction(
             |(games, branches, heads, evs)| {
                 if games.get(game.as_bytes())?.is_some() {
@@ -1065,7 +1124,7 @@ impl Log for SledLog {
                 games.insert(game.as_bytes(), to_json(meta))?;
                 branches.insert(branch_key(game, MAIN_BRANCH), to_json(&record))?;
                 heads.insert(branch_key(game, MAIN_BRANCH), encode_head(1, &first.hash))?;
-                evs.insert(seq_key(game, MAIN_BRANCH, 1), to_json(first))?;
+                evs.insert(seq_key(game, MAIN_BRANCH, 1), stored.as_slice())?;
                 Ok(())
             },
         ))?;
@@ -1365,6 +1424,10 @@ impl Log for SledLog {
             taken_back: false,
         };
         let bkey = branch_key(game, name);
+        let stored = events
+            .iter()
+            .map(|e| encode_stored(&s, e))
+            .collect::<Result<Vec<_>, _>>()?;
         tx(
             (&s.branches, &s.heads, &s.events).transaction(|(branches, heads, evs)| {
                 if branches.get(&bkey)?.is_some() {
@@ -1378,8 +1441,8 @@ impl Log for SledLog {
                     .last()
                     .map_or((at, at_hash.as_str()), |e| (e.seq, e.hash.as_str()));
                 heads.insert(bkey.as_slice(), encode_head(head_seq, head_hash))?;
-                for event in &events {
-                    evs.insert(seq_key(game, name, event.seq), to_json(event))?;
+                for (event, stored) in events.iter().zip(&stored) {
+                    evs.insert(seq_key(game, name, event.seq), stored.as_slice())?;
                 }
                 Ok(())
             }),
@@ -1491,7 +1554,7 @@ impl Log for SledLog {
                 });
             }
             check_name("branch name", &e.branch)?;
-            batch.insert(seq_key(game, &e.branch, e.seq), to_json(e));
+            batch.insert(seq_key(game, &e.branch, e.seq), encode_stored(&s, e)?);
         }
         s.events.apply_batch(batch)?;
         Ok(())
@@ -1514,7 +1577,7 @@ impl Log for SledLog {
         let Some(raw) = s.events.get(seq_key(game, branch, seq))? else {
             return Ok(None);
         };
-        decode_event(&raw)
+        decode_stored(&s, &raw)
             .map(Some)
             .map_err(|why| StoreError::BadEvent {
                 game: game.to_string(),

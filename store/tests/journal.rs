@@ -499,14 +499,16 @@ fn import_refuses_a_broken_log() {
     assert!(k.games().unwrap().is_empty());
 }
 
-/// Rewrites the stored event at `seq` of `main` straight in sled.
+/// Rewrites the stored event at `seq` (after the creation, which is stored
+/// with its content pack apart) of `main` straight in sled.
 fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
+    assert!(seq > 1, "the creation is not stored as plain JSON");
     let db = sled::open(dir.path().join("store")).unwrap();
     let events = db.open_tree("events").unwrap();
     let (key, mut value) = events
         .iter()
         .map(Result::unwrap)
-        .map(|(k, v)| (k, serde_json::from_slice::<Value>(&v).unwrap()))
+        .filter_map(|(k, v)| Some((k, serde_json::from_slice::<Value>(&v).ok()?)))
         .find(|(_, v)| v["seq"] == seq && v["branch"] == MAIN_BRANCH)
         .expect("the event is stored");
     edit(&mut value);
@@ -1029,4 +1031,57 @@ fn undo_moves_the_current_line_to_a_fork_keeps_the_dice_and_deletes_nothing() {
         .unwrap()
         .iter()
         .all(|r| r.problem.is_none()));
+}
+
+#[test]
+fn a_content_pack_is_stored_once_for_every_game_of_its_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, exports) = {
+        let j = journal(&dir);
+        let games: Vec<String> = (0..3).map(|_| new_game(&j).game).collect();
+        play(&j, &games[0], MAIN_BRANCH, 3);
+        let exports: Vec<String> = games
+            .iter()
+            .map(|g| {
+                let mut out = Vec::new();
+                j.export(g, None, &mut out).unwrap();
+                String::from_utf8(out).unwrap()
+            })
+            .collect();
+        (games, exports)
+    };
+    // Each export carries its pack in full, as the game was created.
+    for export in &exports {
+        let first: Event = serde_json::from_str(export.lines().next().unwrap()).unwrap();
+        let Body::GameCreated(created) = &first.body else {
+            panic!("an export opens with the creation")
+        };
+        assert!(created.pack["characters"].is_array(), "{}", created.pack);
+    }
+    let db = sled::open(dir.path().join("store")).unwrap();
+    let packs = db.open_tree("packs").unwrap();
+    assert_eq!(packs.len(), 1, "three games of one box share one pack");
+    let pack_bytes = packs.iter().next().unwrap().unwrap().1.len();
+    let events = db.open_tree("events").unwrap();
+    let stored: usize = events.iter().map(|e| e.unwrap().1.len()).sum();
+    assert!(
+        stored < pack_bytes,
+        "the games' events take {stored} bytes, less than one pack ({pack_bytes})"
+    );
+
+    // A creation stored whole, as earlier builds did, still reads the same.
+    let (key, _) = events
+        .iter()
+        .map(Result::unwrap)
+        .find(|(k, _)| k.starts_with(games[1].as_bytes()))
+        .unwrap();
+    let whole = exports[1].lines().next().unwrap();
+    events.insert(key, whole.as_bytes()).unwrap();
+    db.flush().unwrap();
+    drop((events, packs, db));
+    let j = journal(&dir);
+    let mut out = Vec::new();
+    j.export(&games[1], None, &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), exports[1]);
+    assert!(j.verify(Some(&games[1])).unwrap()[0].problem.is_none());
 }

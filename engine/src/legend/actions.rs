@@ -352,172 +352,175 @@ pub struct Tally {
     pub tie: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Fact {
-    SeatIntroduced {
-        seat: Seat,
-        avatar: Piece,
-        talisman: Piece,
-        symbol: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        ability: Option<AbilityName>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        custom: Option<Described>,
-    },
-    RoundBegan {
-        round: u32,
-    },
-    /// The player's own words for the action.
-    Explained {
-        seat: Seat,
-        text: String,
-    },
-    ActionTaken {
-        seat: Seat,
-        kind: String,
-    },
-    AbilityUsed {
-        seat: Seat,
-        ability: AbilityName,
-    },
-    AvatarMoved {
-        piece: u32,
-        from: At,
-        to: At,
-    },
-    SceneryDrawn {
-        seat: Seat,
-        square: Sq,
-        text: String,
-    },
-    TerritoryClaimed {
-        seat: Seat,
-        large: u8,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        from: Option<Seat>,
-    },
-    ItemPickedUp {
-        piece: u32,
-        item: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        left: Option<u32>,
-    },
-    TalismanTaken {
-        piece: u32,
-        talisman: u32,
-    },
-    VoteTaken {
-        seat: Seat,
-        about: String,
-        tally: Tally,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        retold: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        second: Option<Tally>,
-    },
-    ObstaclePassed {
-        piece: u32,
-        obstacle: u32,
-        item: u32,
-        story: String,
-    },
-    ObstacleHeld {
-        piece: u32,
-        obstacle: u32,
-    },
-    ItemSpent {
-        item: u32,
-        seat: Seat,
-    },
-    BattleFought {
-        aggressor: u32,
-        defender: u32,
-        victor: u32,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        siege: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        story: Option<String>,
-    },
-    /// A vote-failed attack: the attacker keeps its Item and falls back.
-    AttackRepelled {
-        piece: u32,
-        monster: u32,
-        back_to: At,
-    },
-    Defeated {
-        piece: u32,
-        fate: Fate,
-        /// What the piece drops on its square.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        dropped: Vec<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        square: Option<Sq>,
-    },
-    ObjectPlaced {
-        seat: Seat,
-        piece: Piece,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        recycled: bool,
-    },
-    MonumentOccupied {
-        piece: u32,
-        monument: u32,
-    },
-    Swapped {
-        first: u32,
-        second: u32,
-        first_to: At,
-        second_to: At,
-    },
-    Charmed {
-        object: u32,
-        seat: Seat,
-    },
-    Transformed {
-        object: u32,
-        into: Category,
-        at: At,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        dropped: Vec<u32>,
-    },
-    Removed {
-        seat: Seat,
-        object: u32,
-        to: At,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        left: Vec<u32>,
-    },
-    GambleFlipped {
-        seat: Seat,
-        flipper: Seat,
-        call_heads: bool,
-        heads: bool,
-        second: bool,
-    },
-    DuelFought {
-        piece: u32,
-        opponent: u32,
-        account: String,
-        opponent_account: String,
-        votes: Vec<Ballot>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        coin_heads: Option<bool>,
-        victor: u32,
-    },
-    CustomAbilityUsed {
-        seat: Seat,
-        account: String,
-    },
-    TurnPassed {
-        seat: Seat,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        skipped: Vec<Seat>,
-    },
-    GameWon {
-        outcome: Outcome,
-    },
-    GameEnded {
-        outcome: Outcome,
-    },
+crate::by_tag! {
+    "Fact",
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Fact {
+        SeatIntroduced {
+            seat: Seat,
+            avatar: Piece,
+            talisman: Piece,
+            symbol: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            ability: Option<AbilityName>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            custom: Option<Described>,
+        },
+        RoundBegan {
+            round: u32,
+        },
+        /// The player's own words for the action.
+        Explained {
+            seat: Seat,
+            text: String,
+        },
+        ActionTaken {
+            seat: Seat,
+            kind: String,
+        },
+        AbilityUsed {
+            seat: Seat,
+            ability: AbilityName,
+        },
+        AvatarMoved {
+            piece: u32,
+            from: At,
+            to: At,
+        },
+        SceneryDrawn {
+            seat: Seat,
+            square: Sq,
+            text: String,
+        },
+        TerritoryClaimed {
+            seat: Seat,
+            large: u8,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            from: Option<Seat>,
+        },
+        ItemPickedUp {
+            piece: u32,
+            item: u32,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            left: Option<u32>,
+        },
+        TalismanTaken {
+            piece: u32,
+            talisman: u32,
+        },
+        VoteTaken {
+            seat: Seat,
+            about: String,
+            tally: Tally,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            retold: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            second: Option<Tally>,
+        },
+        ObstaclePassed {
+            piece: u32,
+            obstacle: u32,
+            item: u32,
+            story: String,
+        },
+        ObstacleHeld {
+            piece: u32,
+            obstacle: u32,
+        },
+        ItemSpent {
+            item: u32,
+            seat: Seat,
+        },
+        BattleFought {
+            aggressor: u32,
+            defender: u32,
+            victor: u32,
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            siege: bool,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            story: Option<String>,
+        },
+        /// A vote-failed attack: the attacker keeps its Item and falls back.
+        AttackRepelled {
+            piece: u32,
+            monster: u32,
+            back_to: At,
+        },
+        Defeated {
+            piece: u32,
+            fate: Fate,
+            /// What the piece drops on its square.
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            dropped: Vec<u32>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            square: Option<Sq>,
+        },
+        ObjectPlaced {
+            seat: Seat,
+            piece: Piece,
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            recycled: bool,
+        },
+        MonumentOccupied {
+            piece: u32,
+            monument: u32,
+        },
+        Swapped {
+            first: u32,
+            second: u32,
+            first_to: At,
+            second_to: At,
+        },
+        Charmed {
+            object: u32,
+            seat: Seat,
+        },
+        Transformed {
+            object: u32,
+            into: Category,
+            at: At,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            dropped: Vec<u32>,
+        },
+        Removed {
+            seat: Seat,
+            object: u32,
+            to: At,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            left: Vec<u32>,
+        },
+        GambleFlipped {
+            seat: Seat,
+            flipper: Seat,
+            call_heads: bool,
+            heads: bool,
+            second: bool,
+        },
+        DuelFought {
+            piece: u32,
+            opponent: u32,
+            account: String,
+            opponent_account: String,
+            votes: Vec<Ballot>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            coin_heads: Option<bool>,
+            victor: u32,
+        },
+        CustomAbilityUsed {
+            seat: Seat,
+            account: String,
+        },
+        TurnPassed {
+            seat: Seat,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            skipped: Vec<Seat>,
+        },
+        GameWon {
+            outcome: Outcome,
+        },
+        GameEnded {
+            outcome: Outcome,
+        },
+    }
 }

@@ -255,60 +255,63 @@ pub struct Award {
     pub advancements: u32,
 }
 
-/// `page` and `maneuver` of a chosen or revealed maneuver are always set in
-/// a stored fact; they are left out (and `targets` emptied) only in a copy
-/// shown to another seat before the exchange resolves.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Fact {
-    ManeuverChosen {
-        seat: Seat,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        page: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        maneuver: Option<String>,
-        targets: Vec<Seat>,
-    },
-    ManeuverCommitted {
-        seat: Seat,
-        hash: String,
-    },
-    ManeuverRevealed {
-        seat: Seat,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        page: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        maneuver: Option<String>,
-        targets: Vec<Seat>,
-    },
-    EscapeAnnounced {
-        seat: Seat,
-    },
-    MemberSteppedIn {
-        seat: Seat,
-        from: usize,
-        to: usize,
-    },
-    MissileFired {
-        seat: Seat,
-        member: usize,
-        what: String,
-    },
-    ExchangeResolved(Resolution),
-    FightEnded {
-        outcome: Outcome,
-        awards: Vec<Award>,
-    },
-    Advanced {
-        seat: Seat,
-        member: usize,
-        category: String,
-    },
-    ModifierImproved {
-        seat: Seat,
-        member: usize,
-        maneuver: usize,
-        cost: u32,
-    },
-    JournalClosed,
+crate::by_tag! {
+    "Fact",
+    /// `page` and `maneuver` of a chosen or revealed maneuver are always set in
+    /// a stored fact; they are left out (and `targets` emptied) only in a copy
+    /// shown to another seat before the exchange resolves.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Fact {
+        ManeuverChosen {
+            seat: Seat,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            page: Option<u32>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            maneuver: Option<String>,
+            targets: Vec<Seat>,
+        },
+        ManeuverCommitted {
+            seat: Seat,
+            hash: String,
+        },
+        ManeuverRevealed {
+            seat: Seat,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            page: Option<u32>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            maneuver: Option<String>,
+            targets: Vec<Seat>,
+        },
+        EscapeAnnounced {
+            seat: Seat,
+        },
+        MemberSteppedIn {
+            seat: Seat,
+            from: usize,
+            to: usize,
+        },
+        MissileFired {
+            seat: Seat,
+            member: usize,
+            what: String,
+        },
+        ExchangeResolved(Resolution),
+        FightEnded {
+            outcome: Outcome,
+            awards: Vec<Award>,
+        },
+        Advanced {
+            seat: Seat,
+            member: usize,
+            category: String,
+        },
+        ModifierImproved {
+            seat: Seat,
+            member: usize,
+            maneuver: usize,
+            cost: u32,
+        },
+        JournalClosed,
+    }
 }

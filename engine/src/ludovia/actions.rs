@@ -156,151 +156,154 @@ pub enum FallCause {
     KnockedDown,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Fact {
-    OrderRolled {
-        rolls: Vec<SeatRoll>,
-    },
-    OrderSettled {
-        order: Vec<Seat>,
-    },
-    PolicemanPlaced {
-        seat: Seat,
-        at: Post,
-        facing: Facing,
-        stake_out: bool,
-    },
-    PolicemanMoved {
-        seat: Seat,
-        policeman: usize,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        roll: Option<u32>,
-        step: Step,
-        from: Post,
-        to: Post,
-        facing: Facing,
-        /// Turned about because the move left him facing the edge.
-        turned_about: bool,
-    },
-    /// A turn begins (a new round when the first seat in order starts).
-    TurnBegan {
-        seat: Seat,
-        round: u32,
-    },
-    StageSet {
-        seat: Seat,
-        stage: Stage,
-    },
-    ActionPointSpent {
-        seat: Seat,
-        left: u32,
-    },
-    /// Served their time: no treasure, so free to go from the Prison.
-    Released {
-        seat: Seat,
-    },
-    TrialHeld {
-        seat: Seat,
-        roll: u32,
-        acquitted: bool,
-    },
-    ChoiceAwaited {
-        seat: Seat,
-        choice: Choice,
-    },
-    ThiefMoved {
-        seat: Seat,
-        from: Space,
-        to: Space,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        masked: bool,
-    },
-    ThiefArrested {
-        seat: Seat,
-        cause: ArrestCause,
-        /// The watched street, for an arrest on the street.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        street: Option<Street>,
-    },
-    /// `card` is the treasure's name, hidden from the other seats; an event
-    /// is always shown.
-    RooftopRobbed {
-        seat: Seat,
-        rooftop: Space,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        card: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        event: Option<RooftopEvent>,
-    },
-    JumpMade {
-        seat: Seat,
-        from: Space,
-        to: Space,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        roll: Option<u32>,
-    },
-    ThiefFell {
-        seat: Seat,
-        street: Street,
-        cause: FallCause,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        roll: Option<u32>,
-    },
-    StealTried {
-        seat: Seat,
-        from: Seat,
-        rolls: [u32; 2],
-        won: bool,
-        /// The card taken, known to the two thieves only.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        card: Option<String>,
-    },
-    KnockDownTried {
-        seat: Seat,
-        target: Seat,
-        rolls: [u32; 2],
-        won: bool,
-    },
-    EquipmentBought {
-        seat: Seat,
-        item: String,
-        paid: Vec<String>,
-        /// Dollars paid over the price, lost.
-        lost: u32,
-    },
-    OfferRenewed {
-        to_bottom: Vec<String>,
-        drawn: Vec<String>,
-    },
-    /// An Equipment event: the top card of the deck, free.
-    EquipmentFound {
-        seat: Seat,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        item: Option<String>,
-    },
-    EquipmentUsed {
-        seat: Seat,
-        item: String,
-    },
-    EquipmentDiscarded {
-        seat: Seat,
-        item: String,
-    },
-    TreasureDiscarded {
-        seat: Seat,
-        card: String,
-    },
-    FameGained {
-        seat: Seat,
-        cards: Vec<String>,
-        points: u32,
-        fame: u32,
-    },
-    TurnEnded {
-        seat: Seat,
-    },
-    NightEnded {
-        outcome: Outcome,
-    },
+crate::by_tag! {
+    "Fact",
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Fact {
+        OrderRolled {
+            rolls: Vec<SeatRoll>,
+        },
+        OrderSettled {
+            order: Vec<Seat>,
+        },
+        PolicemanPlaced {
+            seat: Seat,
+            at: Post,
+            facing: Facing,
+            stake_out: bool,
+        },
+        PolicemanMoved {
+            seat: Seat,
+            policeman: usize,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            roll: Option<u32>,
+            step: Step,
+            from: Post,
+            to: Post,
+            facing: Facing,
+            /// Turned about because the move left him facing the edge.
+            turned_about: bool,
+        },
+        /// A turn begins (a new round when the first seat in order starts).
+        TurnBegan {
+            seat: Seat,
+            round: u32,
+        },
+        StageSet {
+            seat: Seat,
+            stage: Stage,
+        },
+        ActionPointSpent {
+            seat: Seat,
+            left: u32,
+        },
+        /// Served their time: no treasure, so free to go from the Prison.
+        Released {
+            seat: Seat,
+        },
+        TrialHeld {
+            seat: Seat,
+            roll: u32,
+            acquitted: bool,
+        },
+        ChoiceAwaited {
+            seat: Seat,
+            choice: Choice,
+        },
+        ThiefMoved {
+            seat: Seat,
+            from: Space,
+            to: Space,
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            masked: bool,
+        },
+        ThiefArrested {
+            seat: Seat,
+            cause: ArrestCause,
+            /// The watched street, for an arrest on the street.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            street: Option<Street>,
+        },
+        /// `card` is the treasure's name, hidden from the other seats; an event
+        /// is always shown.
+        RooftopRobbed {
+            seat: Seat,
+            rooftop: Space,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            event: Option<RooftopEvent>,
+        },
+        JumpMade {
+            seat: Seat,
+            from: Space,
+            to: Space,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            roll: Option<u32>,
+        },
+        ThiefFell {
+            seat: Seat,
+            street: Street,
+            cause: FallCause,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            roll: Option<u32>,
+        },
+        StealTried {
+            seat: Seat,
+            from: Seat,
+            rolls: [u32; 2],
+            won: bool,
+            /// The card taken, known to the two thieves only.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<String>,
+        },
+        KnockDownTried {
+            seat: Seat,
+            target: Seat,
+            rolls: [u32; 2],
+            won: bool,
+        },
+        EquipmentBought {
+            seat: Seat,
+            item: String,
+            paid: Vec<String>,
+            /// Dollars paid over the price, lost.
+            lost: u32,
+        },
+        OfferRenewed {
+            to_bottom: Vec<String>,
+            drawn: Vec<String>,
+        },
+        /// An Equipment event: the top card of the deck, free.
+        EquipmentFound {
+            seat: Seat,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            item: Option<String>,
+        },
+        EquipmentUsed {
+            seat: Seat,
+            item: String,
+        },
+        EquipmentDiscarded {
+            seat: Seat,
+            item: String,
+        },
+        TreasureDiscarded {
+            seat: Seat,
+            card: String,
+        },
+        FameGained {
+            seat: Seat,
+            cards: Vec<String>,
+            points: u32,
+            fame: u32,
+        },
+        TurnEnded {
+            seat: Seat,
+        },
+        NightEnded {
+            outcome: Outcome,
+        },
+    }
 }
