@@ -109,6 +109,13 @@ fn random_legal_play_replays_forks_and_round_trips() {
                 let at = journal
                     .state(&game, "main", Some(k), Viewer::Owner)
                     .unwrap();
+                // The store folds its stored events by their facts alone;
+                // the events in memory fold the same.
+                assert_eq!(
+                    at.view,
+                    prefix.view(Viewer::Owner),
+                    "{ctx}: stored fold vs events folded in memory at {k}"
+                );
                 let fork_state = journal.state(&game, &name, None, Viewer::Owner).unwrap();
                 assert_eq!(
                     at.view, fork_state.view,

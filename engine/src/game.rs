@@ -195,6 +195,15 @@ pub trait DynRules: Send + Sync {
         by: Option<Seat>,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError>;
+    /// Folds facts given as the JSON text of their array, read straight
+    /// into the kind's facts (see `tagged`), telling nothing.
+    fn apply_json(
+        &self,
+        state: &mut dyn Any,
+        facts: &str,
+        seq: u64,
+        by: Option<Seat>,
+    ) -> Result<(), EngineError>;
     /// The facts of the event at `seq`, acted by `by`, as `viewer` may know
     /// them judged from `head` (see [`Rules::redact`]).
     fn redact(
@@ -547,6 +556,24 @@ impl<R: Rules> DynRules for Kind<R> {
         fold_facts::<R>(state, &facts, seq, by, viewer)
     }
 
+    fn apply_json(
+        &self,
+        state: &mut dyn Any,
+        facts: &str,
+        seq: u64,
+        by: Option<Seat>,
+    ) -> Result<(), EngineError> {
+        let state = state
+            .downcast_mut::<R::State>()
+            .expect("state belongs to its kind");
+        let facts =
+            crate::tagged::read_all_json::<R::Fact>(facts).map_err(|e| EngineError::BadEvent {
+                seq,
+                message: format!("not {} facts: {e}", R::KIND),
+            })?;
+        fold_facts::<R>(state, &facts, seq, by, None).map(drop)
+    }
+
     fn redact(
         &self,
         head: &dyn Any,
@@ -757,6 +784,26 @@ impl Game {
     /// is trusted (the store checks the hash chain).
     pub fn apply(&mut self, event: &Event) -> Result<(), EngineError> {
         self.fold_event(event, None).map(drop)
+    }
+
+    /// Folds the next event given as what a fold reads of an accepted
+    /// action: its seq, who acted, and the JSON text of its facts. The same
+    /// as [`Game::apply`] on the whole event, for a reader of stored events
+    /// that need not build the rest of it.
+    pub fn apply_facts(&mut self, seq: u64, actor: Actor, facts: &str) -> Result<(), EngineError> {
+        if seq != self.seq + 1 {
+            return Err(EngineError::BadEvent {
+                seq,
+                message: format!("expected seq {} next", self.seq + 1),
+            });
+        }
+        let by = match actor {
+            Actor::Seat(s) => Some(s),
+            Actor::Owner => None,
+        };
+        self.kind.apply_json(self.state.as_mut(), facts, seq, by)?;
+        self.seq = seq;
+        Ok(())
     }
 
     /// Folds the next event (its real facts) and narrates it as `viewer` may

@@ -7,21 +7,28 @@
 //! its tag at hand, so [`by_tag!`] also derives a reader for the same enum
 //! as if it were externally tagged, and [`read`] hands it the tag as the
 //! variant and the object's other fields as the variant's fields, borrowed,
-//! with no copy. The enum's own `Deserialize` (used for everything else, and
-//! for the error message when a fact is malformed) is left as derived.
+//! with no copy. [`read_json`] does the same from JSON text: it notes where
+//! each field's value lies (no parsing) and parses each once, into its
+//! type. The enum's own `Deserialize` (used for everything else, and for the
+//! error message when a fact is malformed) is left as derived.
 
-use serde::de::value::BorrowedStrDeserializer;
+use std::borrow::Cow;
+
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
 use serde::forward_to_deserialize_any;
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 /// An enum whose stored form is internally tagged, readable by its tag.
 pub trait ByTag: Sized {
     /// The name of the tag field (`type`).
     const TAG: &'static str;
 
-    /// Reads the variant `variant.name` from the object's other fields.
-    fn by_tag(variant: Variant<'_>) -> Result<Self, serde_json::Error>;
+    /// Reads the variant a tagged object names from its other fields.
+    fn by_tag<'de, D>(variant: D) -> Result<Self, serde_json::Error>
+    where
+        D: de::Deserializer<'de, Error = serde_json::Error>;
 }
 
 /// Reads `value` as a `T`: by its tag when it has one, else as derived
@@ -29,12 +36,8 @@ pub trait ByTag: Sized {
 pub fn read<T: ByTag + de::DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
     if let Value::Object(fields) = value {
         if let Some(Value::String(name)) = fields.get(T::TAG) {
-            let variant = Variant {
-                tag: T::TAG,
-                name,
-                fields,
-            };
-            if let Ok(read) = T::by_tag(variant) {
+            let fields = fields.iter().map(|(key, value)| (key.as_str(), value));
+            if let Ok(read) = T::by_tag(Variant::new(T::TAG, name, fields)) {
                 return Ok(read);
             }
         }
@@ -42,26 +45,113 @@ pub fn read<T: ByTag + de::DeserializeOwned>(value: &Value) -> Result<T, serde_j
     T::deserialize(value)
 }
 
-/// One tagged object, seen as the variant its tag names.
-pub struct Variant<'a> {
-    tag: &'a str,
-    name: &'a str,
-    fields: &'a Map<String, Value>,
+/// Reads a JSON array of tagged objects as `T`s (see [`read_json`]).
+pub fn read_all_json<T: ByTag + de::DeserializeOwned>(
+    json: &str,
+) -> Result<Vec<T>, serde_json::Error> {
+    let items: Vec<&RawValue> = serde_json::from_str(json)?;
+    items
+        .into_iter()
+        .map(|item| read_json(item.get()))
+        .collect()
 }
 
-impl<'de> de::Deserializer<'de> for Variant<'de> {
+/// Reads one JSON object as a `T`, by its tag wherever it is in the object;
+/// a malformed one is read as derived, for serde's own error.
+pub fn read_json<T: ByTag + de::DeserializeOwned>(json: &str) -> Result<T, serde_json::Error> {
+    if let Ok(RawFields(fields)) = serde_json::from_str::<RawFields<'_>>(json) {
+        let name = fields
+            .iter()
+            .find(|(key, _)| key == T::TAG)
+            .and_then(|(_, raw)| serde_json::from_str::<Cow<'_, str>>(raw.get()).ok());
+        if let Some(name) = name {
+            let fields = fields.iter().map(|(key, raw)| (key.as_ref(), Text(raw)));
+            if let Ok(read) = T::by_tag(Variant::new(T::TAG, &name, fields)) {
+                return Ok(read);
+            }
+        }
+    }
+    serde_json::from_str(json)
+}
+
+/// An object's fields in order, each value left as JSON text.
+struct RawFields<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for RawFields<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for Fields<'a> {
+            type Value = RawFields<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(8));
+                while let Some(key) = map.next_key::<Cow<'a, str>>()? {
+                    fields.push((key, map.next_value::<&'a RawValue>()?));
+                }
+                Ok(RawFields(fields))
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+    }
+}
+
+/// A field's value, read into whatever type the variant wants there.
+trait FieldValue<'de> {
+    fn read<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error>;
+}
+
+impl<'de> FieldValue<'de> for &'de Value {
+    fn read<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error> {
+        seed.deserialize(self)
+    }
+}
+
+/// A field's value still as JSON text, parsed once when read.
+struct Text<'de>(&'de RawValue);
+
+impl<'de> FieldValue<'de> for Text<'de> {
+    fn read<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error> {
+        seed.deserialize(&mut serde_json::Deserializer::from_str(self.0.get()))
+    }
+}
+
+/// One tagged object, seen as the enum variant its tag names, with its
+/// other fields as that variant's fields.
+struct Variant<'de, I, F> {
+    name: &'de str,
+    fields: Fields<'de, I, F>,
+}
+
+impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> Variant<'de, I, F> {
+    fn new(tag: &'de str, name: &'de str, fields: I) -> Self {
+        Variant {
+            name,
+            fields: Fields {
+                tag,
+                iter: fields,
+                value: None,
+            },
+        }
+    }
+}
+
+impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> de::Deserializer<'de>
+    for Variant<'de, I, F>
+{
     type Error = serde_json::Error;
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    fn deserialize_enum<W: Visitor<'de>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
+        visitor: W,
+    ) -> Result<W::Value, Self::Error> {
         visitor.visit_enum(self)
     }
 
-    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+    fn deserialize_any<W: Visitor<'de>>(self, _visitor: W) -> Result<W::Value, Self::Error> {
         Err(de::Error::custom("a tagged object reads only as an enum"))
     }
 
@@ -72,7 +162,9 @@ impl<'de> de::Deserializer<'de> for Variant<'de> {
     }
 }
 
-impl<'de> EnumAccess<'de> for Variant<'de> {
+impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> EnumAccess<'de>
+    for Variant<'de, I, F>
+{
     type Error = serde_json::Error;
     type Variant = Self;
 
@@ -85,7 +177,9 @@ impl<'de> EnumAccess<'de> for Variant<'de> {
     }
 }
 
-impl<'de> VariantAccess<'de> for Variant<'de> {
+impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> VariantAccess<'de>
+    for Variant<'de, I, F>
+{
     type Error = serde_json::Error;
 
     fn unit_variant(self) -> Result<(), Self::Error> {
@@ -97,44 +191,36 @@ impl<'de> VariantAccess<'de> for Variant<'de> {
         seed: S,
     ) -> Result<S::Value, Self::Error> {
         // Internally tagged, a newtype's fields sit beside the tag.
-        seed.deserialize(Rest(self.fields()))
+        seed.deserialize(MapAccessDeserializer::new(self.fields))
     }
 
-    fn tuple_variant<V: Visitor<'de>>(
+    fn tuple_variant<W: Visitor<'de>>(
         self,
         _len: usize,
-        _visitor: V,
-    ) -> Result<V::Value, Self::Error> {
+        _visitor: W,
+    ) -> Result<W::Value, Self::Error> {
         Err(de::Error::custom("a tagged object has no tuple variants"))
     }
 
-    fn struct_variant<V: Visitor<'de>>(
+    fn struct_variant<W: Visitor<'de>>(
         self,
         _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(self.fields())
-    }
-}
-
-impl<'de> Variant<'de> {
-    fn fields(&self) -> Fields<'de> {
-        Fields {
-            tag: self.tag,
-            iter: self.fields.iter(),
-            value: None,
-        }
+        visitor: W,
+    ) -> Result<W::Value, Self::Error> {
+        visitor.visit_map(self.fields)
     }
 }
 
 /// The object's fields other than the tag, as a map.
-struct Fields<'de> {
+struct Fields<'de, I, F> {
     tag: &'de str,
-    iter: serde_json::map::Iter<'de>,
-    value: Option<&'de Value>,
+    iter: I,
+    value: Option<F>,
 }
 
-impl<'de> MapAccess<'de> for Fields<'de> {
+impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> MapAccess<'de>
+    for Fields<'de, I, F>
+{
     type Error = serde_json::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -152,32 +238,14 @@ impl<'de> MapAccess<'de> for Fields<'de> {
         Ok(None)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(
+    fn next_value_seed<S: DeserializeSeed<'de>>(
         &mut self,
-        seed: V,
-    ) -> Result<V::Value, Self::Error> {
-        let value = self
-            .value
+        seed: S,
+    ) -> Result<S::Value, Self::Error> {
+        self.value
             .take()
-            .ok_or_else(|| de::Error::custom("a value asked before its key"))?;
-        seed.deserialize(value)
-    }
-}
-
-/// A newtype variant's fields, read as the struct it wraps.
-struct Rest<'de>(Fields<'de>);
-
-impl<'de> de::Deserializer<'de> for Rest<'de> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(self.0)
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+            .ok_or_else(|| de::Error::custom("a value asked before its key"))?
+            .read(seed)
     }
 }
 
@@ -201,9 +269,10 @@ macro_rules! by_tag {
         impl $crate::tagged::ByTag for $name {
             const TAG: &'static str = $tag;
 
-            fn by_tag(
-                variant: $crate::tagged::Variant<'_>,
-            ) -> Result<Self, serde_json::Error> {
+            fn by_tag<'de, D>(variant: D) -> Result<Self, serde_json::Error>
+            where
+                D: serde::Deserializer<'de, Error = serde_json::Error>,
+            {
                 // The same variants, read as if externally tagged.
                 #[derive(serde::Deserialize)]
                 #[serde(remote = $remote, rename_all = $rename)]
@@ -220,7 +289,7 @@ mod tests {
     use serde::{Deserialize, Serialize};
     use serde_json::json;
 
-    use super::read;
+    use super::{read, read_all_json, read_json};
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     struct Blow {
@@ -253,6 +322,7 @@ mod tests {
             let fast: Fact = read(&fact).unwrap();
             let derived = Fact::deserialize(&fact).unwrap();
             assert_eq!(fast, derived);
+            assert_eq!(read_json::<Fact>(&fact.to_string()).unwrap(), derived);
             assert_eq!(serde_json::to_value(&fast).unwrap()["type"], fact["type"]);
         }
     }
@@ -269,6 +339,19 @@ mod tests {
             let fast = read::<Fact>(&fact).unwrap_err().to_string();
             let derived = Fact::deserialize(&fact).unwrap_err().to_string();
             assert_eq!(fast, derived, "{fact}");
+            let text = fact.to_string();
+            let from_text = read_json::<Fact>(&text).unwrap_err().to_string();
+            let derived = serde_json::from_str::<Fact>(&text).unwrap_err().to_string();
+            assert_eq!(from_text, derived, "{fact}");
         }
+    }
+
+    #[test]
+    fn text_with_escapes_and_the_tag_anywhere_reads_as_serde_reads_it() {
+        let text = r#"[{"seat":2,"page":7,"type":"chosen"},{"type":"st\u0072uck","damage":3},{"landed":false,"damage":1,"type":"struck"},{"type":"closed","extra":[1,{"a":"b"}]}]"#;
+        let fast: Vec<Fact> = read_all_json(text).unwrap();
+        let derived: Vec<Fact> = serde_json::from_str(text).unwrap();
+        assert_eq!(fast, derived);
+        assert_eq!(fast.len(), 4);
     }
 }

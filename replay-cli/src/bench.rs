@@ -55,9 +55,7 @@ const FULL: Sizes = Sizes {
     single_appends: 500,
     appends_per_writer: 20,
     big_game_events: 1_000_000,
-    // 10,000 is the goal; today each creation writes its 32 KB pack into
-    // sled and costs tens of milliseconds once the store is large.
-    active_games: 2_000,
+    active_games: 10_000,
 };
 const WRITERS: usize = 64;
 /// Actions per `act_batch` call while building the big game.

@@ -37,7 +37,8 @@ use thiserror::Error;
 use crate::diff::diff;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, GameMeta, Log, Receipt,
+    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Log,
+    Receipt,
 };
 use crate::seal::{check_shown, event_hash, ShownEvent};
 
@@ -773,9 +774,21 @@ impl Journal {
         };
         while folded.seq() < at {
             let upto = at.min(folded.seq() + FOLD_CHUNK);
-            for event in self.log.read(game, branch, folded.seq() + 1, Some(upto))? {
-                folded.apply(&event)?;
-                if self.snapshot_due(event.seq) {
+            for step in self
+                .log
+                .read_steps(game, branch, folded.seq() + 1, Some(upto))?
+            {
+                let seq = match step {
+                    FoldStep::Facts { seq, actor, facts } => {
+                        folded.apply_facts(seq, actor, facts.get())?;
+                        seq
+                    }
+                    FoldStep::Event(event) => {
+                        folded.apply(&event)?;
+                        event.seq
+                    }
+                };
+                if self.snapshot_due(seq) {
                     self.keep_snapshot(game, branch, &folded.snapshot());
                 }
             }

@@ -27,7 +27,8 @@ pub use journal::{
     StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 pub use log::{
-    clear_holder, note_holder, Appended, BranchRecord, Draft, GameMeta, Log, Receipt, SledLog,
+    clear_holder, note_holder, Appended, BranchRecord, Draft, FoldStep, GameMeta, Log, Receipt,
+    SledLog,
 };
 pub use seal::{check_shown, event_hash, ChainBreak, Seal, ShownEvent};
 pub use tabletape_engine::{Format, Game, LegalAction, Narrative, Rejection, Viewer};

@@ -39,6 +39,7 @@
 //! until the synced mark reaches its ticket, or until the running sync ends
 //! without covering it, when it leads the next one.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::ops::Bound;
@@ -47,6 +48,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use sled::transaction::{abort, TransactionError};
@@ -235,6 +237,22 @@ pub trait Log: Send + Sync {
         from_seq: u64,
         to_seq: Option<u64>,
     ) -> Result<Vec<Event>, StoreError>;
+
+    /// [`Log::read`] as a fold needs it: a store may hand over accepted
+    /// actions by their facts alone, without building the whole event.
+    fn read_steps(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<FoldStep>, StoreError> {
+        Ok(self
+            .read(game, branch, from_seq, to_seq)?
+            .into_iter()
+            .map(|e| FoldStep::Event(Box::new(e)))
+            .collect())
+    }
 
     /// Caches a folded state at `seq` of a branch's history.
     fn put_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot)
@@ -510,6 +528,62 @@ fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
     };
     created.pack = serde_json::from_slice(&pack).map_err(|e| format!("its content pack: {e}"))?;
     Ok(event)
+}
+
+/// Reads one stored event as a `T`, with its seq.
+type Decode<T> = fn(&Sled, &[u8]) -> Result<(T, u64), String>;
+
+/// One event of a history as a fold needs it (see [`Log::read_steps`]).
+#[derive(Debug)]
+pub enum FoldStep {
+    /// An accepted action of the current schema: who acted and the JSON
+    /// text of its facts, for `Game::apply_facts`.
+    Facts {
+        seq: u64,
+        actor: Actor,
+        facts: Box<RawValue>,
+    },
+    /// Any other event, whole.
+    Event(Box<Event>),
+}
+
+/// What a fold reads of a stored event; the rest (the action, draws,
+/// hashes) is skipped, not parsed.
+#[derive(Deserialize)]
+struct FoldRead<'a> {
+    seq: u64,
+    actor: Actor,
+    schema_version: u32,
+    #[serde(borrow)]
+    body: FoldBody<'a>,
+}
+
+#[derive(Deserialize)]
+struct FoldBody<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    facts: Option<&'a RawValue>,
+}
+
+/// Reads a stored event as a [`FoldStep`]: an accepted action of the current
+/// schema by its facts alone, anything else whole.
+fn decode_step(s: &Sled, raw: &[u8]) -> Result<(FoldStep, u64), String> {
+    if let Ok(read) = serde_json::from_slice::<FoldRead<'_>>(raw) {
+        if let (SCHEMA_VERSION, "action_accepted", Some(facts)) =
+            (read.schema_version, &*read.body.kind, read.body.facts)
+        {
+            let step = FoldStep::Facts {
+                seq: read.seq,
+                actor: read.actor,
+                facts: facts.to_owned(),
+            };
+            return Ok((step, read.seq));
+        }
+    }
+    let event = decode_stored(s, raw)?;
+    let seq = event.seq;
+    Ok((FoldStep::Event(Box::new(event)), seq))
 }
 
 /// Parses a stored event, bringing it to the current schema first.
@@ -1043,14 +1117,55 @@ impl SledLog {
         Ok(rec.name)
     }
 
-    /// Own events of one branch with seqs in `lo..=hi`, checked gap-free.
-    fn read_own(
+    /// A branch's linear history from `from_seq` to `to_seq` (the head when
+    /// `None`), walking the ancestry, each event read by `decode`.
+    fn read_with<T>(
         &self,
         game: &str,
         branch: &str,
-        lo: u64,
-        hi: u64,
-        out: &mut Vec<Event>,
+        from_seq: u64,
+        to_seq: Option<u64>,
+        decode: Decode<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let (head, _) = self.head(game, branch)?;
+        let from = from_seq.max(1);
+        let to = to_seq.map_or(head, |t| t.min(head));
+        if from > to {
+            return Ok(Vec::new());
+        }
+        // Segments of the history, newest branch first: (branch, lo, hi).
+        let mut segments = Vec::new();
+        let mut rec = self.record(game, branch)?;
+        let mut hi = to;
+        loop {
+            let lower = rec.fork_seq.unwrap_or(0);
+            if hi > lower {
+                segments.push((rec.name.clone(), from.max(lower + 1), hi));
+            }
+            match &rec.parent {
+                Some(parent) if from <= lower => {
+                    hi = hi.min(lower);
+                    rec = self.record(game, &parent.clone())?;
+                }
+                _ => break,
+            }
+        }
+        let mut out = Vec::with_capacity((to - from + 1) as usize);
+        for (name, lo, hi) in segments.iter().rev() {
+            self.read_own(game, name, (*lo, *hi), decode, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Own events of one branch with seqs in `lo..=hi`, checked gap-free,
+    /// each read by `decode` (which also gives its seq).
+    fn read_own<T>(
+        &self,
+        game: &str,
+        branch: &str,
+        (lo, hi): (u64, u64),
+        decode: Decode<T>,
+        out: &mut Vec<T>,
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
         let mut expect = lo;
@@ -1059,18 +1174,18 @@ impl SledLog {
             .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
         {
             let (_, raw) = item?;
-            let event = decode_stored(&s, &raw).map_err(|why| StoreError::BadEvent {
+            let (event, seq) = decode(&s, &raw).map_err(|why| StoreError::BadEvent {
                 game: game.to_string(),
                 branch: branch.to_string(),
                 seq: expect,
                 why,
             })?;
-            if event.seq != expect {
+            if seq != expect {
                 return Err(StoreError::BadEvent {
                     game: game.to_string(),
                     branch: branch.to_string(),
                     seq: expect,
-                    why: format!("missing: the next stored event says seq {}", event.seq),
+                    why: format!("missing: the next stored event says seq {seq}"),
                 });
             }
             out.push(event);
@@ -1463,34 +1578,22 @@ impl Log for SledLog {
         from_seq: u64,
         to_seq: Option<u64>,
     ) -> Result<Vec<Event>, StoreError> {
-        let (head, _) = self.head(game, branch)?;
-        let from = from_seq.max(1);
-        let to = to_seq.map_or(head, |t| t.min(head));
-        if from > to {
-            return Ok(Vec::new());
-        }
-        // Segments of the history, newest branch first: (branch, lo, hi).
-        let mut segments = Vec::new();
-        let mut rec = self.record(game, branch)?;
-        let mut hi = to;
-        loop {
-            let lower = rec.fork_seq.unwrap_or(0);
-            if hi > lower {
-                segments.push((rec.name.clone(), from.max(lower + 1), hi));
-            }
-            match &rec.parent {
-                Some(parent) if from <= lower => {
-                    hi = hi.min(lower);
-                    rec = self.record(game, &parent.clone())?;
-                }
-                _ => break,
-            }
-        }
-        let mut out = Vec::with_capacity((to - from + 1) as usize);
-        for (name, lo, hi) in segments.iter().rev() {
-            self.read_own(game, name, *lo, *hi, &mut out)?;
-        }
-        Ok(out)
+        self.read_with(game, branch, from_seq, to_seq, |s, raw| {
+            decode_stored(s, raw).map(|e| {
+                let seq = e.seq;
+                (e, seq)
+            })
+        })
+    }
+
+    fn read_steps(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<FoldStep>, StoreError> {
+        self.read_with(game, branch, from_seq, to_seq, decode_step)
     }
 
     fn put_snapshot(

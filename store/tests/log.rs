@@ -12,7 +12,7 @@ use serde_json::Value;
 use tabletape_engine::Snapshot;
 use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::upcast::upcast;
-use tabletape_store::{event_hash, Draft, Log, Receipt, SledLog, StoreError};
+use tabletape_store::{event_hash, Draft, FoldStep, Log, Receipt, SledLog, StoreError};
 
 fn open(dir: &tempfile::TempDir) -> SledLog {
     SledLog::open(&dir.path().join("db")).unwrap()
@@ -579,4 +579,34 @@ fn a_receipt_whose_head_a_crash_lost_is_not_believed() {
         .unwrap();
     assert!(again.receipt.retried);
     assert_eq!(again.receipt.hashes, retried.receipt.hashes);
+}
+
+#[test]
+fn a_fold_reads_accepted_actions_by_their_facts_and_the_rest_whole() {
+    let (_dir, log) = fresh();
+    log.append(
+        "g-1",
+        MAIN_BRANCH,
+        Some(1),
+        None,
+        vec![action(1), action(2)],
+    )
+    .unwrap();
+    log.fork("g-1", MAIN_BRANCH, 2, "b", 5, None).unwrap();
+    log.append("g-1", "b", Some(2), None, vec![action(3)])
+        .unwrap();
+    let events = log.read("g-1", "b", 1, None).unwrap();
+    let steps = log.read_steps("g-1", "b", 1, None).unwrap();
+    assert_eq!(steps.len(), events.len());
+    for (step, event) in steps.iter().zip(&events) {
+        match (step, &event.body) {
+            (FoldStep::Facts { seq, actor, facts }, Body::ActionAccepted(accepted)) => {
+                assert_eq!((*seq, *actor), (event.seq, event.actor));
+                let facts: Vec<Value> = serde_json::from_str(facts.get()).unwrap();
+                assert_eq!(facts, accepted.facts);
+            }
+            (FoldStep::Event(whole), Body::GameCreated(_)) => assert_eq!(**whole, *event),
+            other => panic!("seq {}: {other:?}", event.seq),
+        }
+    }
 }

@@ -346,10 +346,12 @@ impl Rules for LostWorlds {
     /// view would otherwise carry them. The fold keeps them for look-ups.
     /// Another seat's held choice shows only as made.
     fn view(state: &State, viewer: Viewer) -> Value {
-        let mut view = serde_json::to_value(state).expect("Lost Worlds states serialize");
-        if let Some(books) = view.get_mut("books") {
-            *books = state.books.keys().cloned().collect::<Vec<_>>().into();
-        }
+        // The books are the box's, not the fight's: a view names them only,
+        // and never writes them out just to drop them (a clone shares them).
+        let mut bare = state.clone();
+        let books = std::mem::take(&mut bare.books);
+        let mut view = serde_json::to_value(&bare).expect("Lost Worlds states serialize");
+        view["books"] = books.into_keys().collect::<Vec<_>>().into();
         if let Some(map) = view.as_object_mut() {
             map.remove("settled");
         }
