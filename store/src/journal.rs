@@ -30,7 +30,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tabletape_engine::{EngineError, Game, LegalAction, Narrative, Rejection, Snapshot, Viewer};
+use tabletape_engine::{
+    ContentError, DynRules, EngineError, Game, LegalAction, Narrative, Rejection, Snapshot, Viewer,
+};
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 use thiserror::Error;
 
@@ -80,6 +82,10 @@ pub struct Journal {
     /// which a restore does not need), so a restore from a snapshot need not
     /// read and decode event 1. A committed game's creation never changes.
     creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
+    /// Each kind's bundled content pack as the kind reads it, worked out
+    /// once: a new game with the bundled pack copies it instead of parsing
+    /// and checking the same 30 KB again.
+    bundled: Arc<Mutex<HashMap<&'static str, Value>>>,
     /// Held by an import from its first line to its commit or clean-up, so
     /// two imports of one id never interleave: a failed one's clean-up
     /// could otherwise remove what the other staged.
@@ -597,6 +603,7 @@ impl Journal {
             log,
             heads: Arc::default(),
             creations: Arc::default(),
+            bundled: Arc::default(),
             importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
         }
@@ -822,6 +829,18 @@ impl Journal {
         Ok(acted)
     }
 
+    /// The kind's bundled pack as it reads it (see `bundled`).
+    fn bundled_pack(&self, kind: &'static dyn DynRules) -> Result<Value, ContentError> {
+        let name = kind.info().kind;
+        let bundled = || self.bundled.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(pack) = bundled().get(name) {
+            return Ok(pack.clone());
+        }
+        let pack = kind.canonical_pack(&kind.default_pack(), "<bundled>")?;
+        bundled().insert(name, pack.clone());
+        Ok(pack)
+    }
+
     /// Starts a game: checks kind, options, pack and players by laying the
     /// game out before anything is written, then writes its creation at seq 1.
     pub fn create(&self, req: NewGame) -> Result<Created, JournalError> {
@@ -831,17 +850,11 @@ impl Journal {
         check_players(&req.players).map_err(JournalError::BadInput)?;
         // What is stored is the kind's own reading of the pack and options,
         // written back: exactly what every later read gets.
-        let bundled;
-        let (pack, file) = match &req.pack {
-            Some(source) => (&source.json, source.file.as_str()),
-            None => {
-                bundled = kind.default_pack();
-                (&bundled, "<bundled>")
-            }
-        };
-        let pack = kind
-            .canonical_pack(pack, file)
-            .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
+        let pack = match &req.pack {
+            Some(source) => kind.canonical_pack(&source.json, &source.file),
+            None => self.bundled_pack(kind),
+        }
+        .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
         let options = kind
             .canonical_options(&req.options)
             .map_err(|e| JournalError::BadInput(e.to_string()))?;
