@@ -3,7 +3,8 @@
 //!
 //! `decide` checks an action and returns facts; nothing here changes state.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
@@ -241,7 +242,7 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
         let kept: Vec<usize> = open
             .iter()
             .copied()
-            .filter(|&i| t.clause.permits(&sheet[i], sheet, widen).is_ok())
+            .filter(|&i| t.clause.allows(&sheet[i], sheet, widen))
             .collect();
         if kept.is_empty() {
             if !set_aside.contains(&t.text) {
@@ -1113,8 +1114,25 @@ fn sighted(
 }
 
 fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
-    Restriction::parse(text)
-        .map_err(|e| Rejection::new("lostworlds.restriction_text", format!("{who}: {e}")))
+    // A book has a few hundred restriction texts and an exchange reads
+    // them again and again: each thread keeps the ones it has read.
+    thread_local! {
+        static READ: RefCell<HashMap<String, Restriction>> = RefCell::default();
+    }
+    const KEPT: usize = 4096;
+    if let Some(known) = READ.with(|read| read.borrow().get(text).cloned()) {
+        return Ok(known);
+    }
+    let parsed = Restriction::parse(text)
+        .map_err(|e| Rejection::new("lostworlds.restriction_text", format!("{who}: {e}")))?;
+    READ.with(|read| {
+        let mut read = read.borrow_mut();
+        if read.len() >= KEPT {
+            read.clear();
+        }
+        read.insert(text.to_string(), parsed.clone());
+    });
+    Ok(parsed)
 }
 
 fn resolve(

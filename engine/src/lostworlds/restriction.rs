@@ -215,6 +215,30 @@ impl Clause {
     /// range while others stand close, so its extended-range items are met by
     /// any close-range maneuver's X page.
     pub fn permits(&self, m: &Maneuver, sheet: &[Maneuver], widen: bool) -> Result<(), String> {
+        if self.allows(m, sheet, widen) {
+            return Ok(());
+        }
+        match self {
+            Clause::Only { items, except, .. } => {
+                if let Some(e) = except.iter().find(|e| e.admits(m)) {
+                    return Err(format!("{} is excepted ({})", m.full_name(), e.words()));
+                }
+                let kinds: Vec<String> = items.iter().map(Item::kind_words).collect();
+                Err(format!("{} is not {}", m.full_name(), or_list(&kinds)))
+            }
+            Clause::No { items, .. } => Err(items
+                .iter()
+                .find(|i| i.admits(m))
+                .map(|i| i.because(m))
+                .unwrap_or_default()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `m` may be chosen under this clause ([`Clause::permits`]
+    /// without saying why not: offering the open choices asks this of
+    /// every maneuver on the sheet).
+    pub fn allows(&self, m: &Maneuver, sheet: &[Maneuver], widen: bool) -> bool {
         match self {
             Clause::Only {
                 items,
@@ -223,36 +247,20 @@ impl Clause {
             } => {
                 let retrieving = *span == Span::UntilWeaponRetrieved
                     && m.name.eq_ignore_ascii_case("retrieve weapon");
-                if retrieving {
-                    return Ok(());
-                }
-                if let Some(e) = except.iter().find(|e| e.admits(m)) {
-                    return Err(format!("{} is excepted ({})", m.full_name(), e.words()));
-                }
-                if items.iter().any(|i| i.admits(m)) {
-                    return Ok(());
-                }
-                let via_x = widen
-                    && !m.is_extended()
-                    && sheet.iter().filter(|e| e.is_extended()).any(|e| {
-                        items.iter().any(|i| i.admits(e)) && !except.iter().any(|x| x.admits(e))
-                    });
-                if via_x {
-                    return Ok(());
-                }
-                let kinds: Vec<String> = items.iter().map(Item::kind_words).collect();
-                Err(format!("{} is not {}", m.full_name(), or_list(&kinds)))
+                let admitted = |m: &Maneuver| {
+                    items.iter().any(|i| i.admits(m)) && !except.iter().any(|x| x.admits(m))
+                };
+                retrieving
+                    || admitted(m)
+                    || (widen
+                        && !m.is_extended()
+                        && !except.iter().any(|x| x.admits(m))
+                        && sheet.iter().filter(|e| e.is_extended()).any(admitted))
             }
             Clause::No { items, except, .. } => {
-                if except.iter().any(|e| e.admits(m)) {
-                    return Ok(());
-                }
-                match items.iter().find(|i| i.admits(m)) {
-                    Some(i) => Err(i.because(m)),
-                    None => Ok(()),
-                }
+                except.iter().any(|e| e.admits(m)) || !items.iter().any(|i| i.admits(m))
             }
-            _ => Ok(()),
+            _ => true,
         }
     }
 

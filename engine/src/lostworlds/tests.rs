@@ -1717,3 +1717,36 @@ fn the_svg_tells_the_end_of_a_whole_duel() {
     assert!(text.contains(&opening), "{opening:?} not in {text}");
     assert!(text.starts_with("After the fight"), "{text}");
 }
+
+/// `allows` (asked of every maneuver when the choices are offered) and
+/// `permits` (which says why not) agree on every clause every bundled book
+/// can tell, for every maneuver of every bundled character.
+#[test]
+fn a_clause_allows_exactly_what_it_permits() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut checked = 0;
+    for book in &pack.books {
+        for picture in book.pictures.values() {
+            let Ok(told) = crate::lostworlds::restriction::Restriction::parse(&picture.tell) else {
+                continue;
+            };
+            for clause in &told.clauses {
+                for c in &pack.characters {
+                    for m in &c.maneuvers {
+                        for widen in [false, true] {
+                            assert_eq!(
+                                clause.allows(m, &c.maneuvers, widen),
+                                clause.permits(m, &c.maneuvers, widen).is_ok(),
+                                "{} / {} / widen {widen}",
+                                picture.tell,
+                                m.full_name()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} checked");
+}
