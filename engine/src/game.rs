@@ -650,11 +650,11 @@ impl<R: Rules> DynRules for Kind<R> {
     }
 
     fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
-        let state: R::State =
-            serde_json::from_value(state.clone()).map_err(|e| EngineError::BadEvent {
-                seq: 0,
-                message: format!("snapshot is not a {} state: {e}", R::KIND),
-            })?;
+        // Read from the borrowed value: `from_value` would want a copy of it.
+        let state = R::State::deserialize(state).map_err(|e| EngineError::BadEvent {
+            seq: 0,
+            message: format!("snapshot is not a {} state: {e}", R::KIND),
+        })?;
         Ok(Box::new(state))
     }
 }
