@@ -661,7 +661,12 @@ impl<R: Rules> DynRules for Kind<R> {
 
 /// The seat that acted an event, `None` when the owner did.
 fn acting(event: &Event) -> Option<Seat> {
-    match event.actor {
+    seat_of(event.actor)
+}
+
+/// The seat an actor is, `None` for the owner.
+fn seat_of(actor: Actor) -> Option<Seat> {
+    match actor {
         Actor::Seat(s) => Some(s),
         Actor::Owner => None,
     }
@@ -791,19 +796,22 @@ impl Game {
     /// as [`Game::apply`] on the whole event, for a reader of stored events
     /// that need not build the rest of it.
     pub fn apply_facts(&mut self, seq: u64, actor: Actor, facts: &str) -> Result<(), EngineError> {
-        if seq != self.seq + 1 {
-            return Err(EngineError::BadEvent {
-                seq,
-                message: format!("expected seq {} next", self.seq + 1),
-            });
-        }
-        let by = match actor {
-            Actor::Seat(s) => Some(s),
-            Actor::Owner => None,
-        };
-        self.kind.apply_json(self.state.as_mut(), facts, seq, by)?;
+        self.check_next(seq)?;
+        self.kind
+            .apply_json(self.state.as_mut(), facts, seq, seat_of(actor))?;
         self.seq = seq;
         Ok(())
+    }
+
+    /// Refuses an event that is not the next one in the history.
+    fn check_next(&self, seq: u64) -> Result<(), EngineError> {
+        if seq == self.seq + 1 {
+            return Ok(());
+        }
+        Err(EngineError::BadEvent {
+            seq,
+            message: format!("expected seq {} next", self.seq + 1),
+        })
     }
 
     /// Folds the next event (its real facts) and narrates it as `viewer` may
@@ -819,12 +827,7 @@ impl Game {
         event: &Event,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError> {
-        if event.seq != self.seq + 1 {
-            return Err(EngineError::BadEvent {
-                seq: event.seq,
-                message: format!("expected seq {} next", self.seq + 1),
-            });
-        }
+        self.check_next(event.seq)?;
         let lines = match &event.body {
             Body::GameCreated(_) => {
                 return Err(EngineError::BadEvent {
