@@ -25,6 +25,8 @@ fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
         ("lostworlds", names(3), BTreeMap::new()),
         ("ludovia", names(3), BTreeMap::new()),
         ("ludovia", names(5), BTreeMap::new()),
+        ("legless", names(2), BTreeMap::new()),
+        ("legless", names(4), BTreeMap::new()),
         ("legend", names(3), BTreeMap::new()),
         (
             "legend",

@@ -437,3 +437,104 @@ async fn a_fighters_pending_choice_is_hidden_from_the_other_seat_until_the_excha
     let theirs = read(table.seats[1].clone(), "/replay").await;
     assert!(theirs.contains(&maneuver), "{theirs}");
 }
+
+/// What only the owner, or a leg's owner, may read in a Legless in London
+/// game: the Equipped side of a leg (its scores and upkeep) and the Risk
+/// Booklet's stories before they are read.
+const LEG_SIDE: [&str; 3] = ["\"maintenance\"", "upkeep £1 a turn", "(A+2 M+2 E+2)"];
+const UNREAD_STORY: &str = "Hands meet under the lamp light";
+
+#[tokio::test]
+async fn a_leg_bought_and_the_risk_booklet_stay_hidden_from_the_other_seat() {
+    let api = Api::new();
+    let locations: Vec<String> = [
+        "cottage",
+        "slums",
+        "theatre",
+        "country-estate",
+        "workhouse",
+        "gin-palace",
+        "market",
+        "church",
+        "docks",
+        "leg-store",
+        "factory",
+        "sickroom",
+        "music-hall",
+        "pawnbroker",
+        "club",
+    ]
+    .iter()
+    .map(|l| format!("{l}-1"))
+    .collect();
+    let table = api
+        .create(json!({"kind": "legless", "players": ["Ada", "Bo"], "seed": SEED, "dice": "physical",
+            "options": {"banker": 1, "characters": "Lady Constance Vane,Agatha Finch", "locations": locations}}))
+        .await;
+    let act = |seat: usize, action: Value| {
+        let api = &api;
+        let (id, token) = (table.id.clone(), table.seats[seat].clone());
+        async move {
+            api.post(
+                &format!("/games/{id}/actions"),
+                Some(&token),
+                &json!({ "action": action }),
+            )
+            .await
+            .expect(StatusCode::CREATED);
+        }
+    };
+    act(0, json!({"type": "roll", "rolls": [2]})).await;
+    act(0, json!({"type": "move", "path": ["f8", "leg-store"]})).await;
+    act(1, json!({"type": "roll", "rolls": [1]})).await;
+    act(1, json!({"type": "move", "path": []})).await;
+    act(0, json!({"type": "buy_leg", "leg": "Kempner improved"})).await;
+
+    let read_all = |token: Option<String>| {
+        let api = &api;
+        let id = table.id.clone();
+        async move {
+            let mut all = String::new();
+            for route in read_routes(&id) {
+                if route.ends_with("/export") || route.ends_with("/verify") {
+                    continue; // the owner's alone
+                }
+                all.push_str(&api.get(&route, token.as_deref()).await.text());
+            }
+            all
+        }
+    };
+    let owners = read_all(Some(table.owner.clone())).await;
+    let buyers = read_all(Some(table.seats[0].clone())).await;
+    let others = read_all(Some(table.seats[1].clone())).await;
+    for secret in LEG_SIDE {
+        assert!(owners.contains(secret), "the owner reads {secret}");
+        assert!(buyers.contains(secret), "the buyer reads {secret}");
+        assert!(
+            !others.contains(secret),
+            "Bo reads {secret} of Ada's new leg: {others}"
+        );
+    }
+    assert!(owners.contains(UNREAD_STORY), "the owner reads the booklet");
+    assert!(!buyers.contains(UNREAD_STORY) && !others.contains(UNREAD_STORY));
+    assert!(
+        others.contains("Kempner improved"),
+        "the purchase itself is public"
+    );
+
+    // Once strapped on, the leg's side is on the table for everyone.
+    act(1, json!({"type": "roll", "rolls": [1]})).await;
+    act(1, json!({"type": "move", "path": []})).await;
+    act(0, json!({"type": "upkeep"})).await;
+    act(0, json!({"type": "equip", "leg": "Kempner improved"})).await;
+    let state = api
+        .get(&format!("/games/{}/state", table.id), Some(&table.seats[1]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(
+        state["view"]["legs"]["Kempner improved"]["equipped"]["maintenance"], 1,
+        "{state}"
+    );
+    assert!(state["view"]["legs"]["Peg leg"].get("equipped").is_none());
+}

@@ -225,6 +225,9 @@ pub trait DynRules: Send + Sync {
         by: Option<Seat>,
         viewer: Viewer,
     ) -> Value;
+    /// The content pack of a creation as `viewer` may read it (see
+    /// [`Rules::redact_pack`]).
+    fn redact_pack(&self, pack: &mut Value, viewer: Viewer);
     fn chapter(&self, state: &dyn Any) -> String;
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
@@ -615,6 +618,10 @@ impl<R: Rules> DynRules for Kind<R> {
             }
             Err(_) => action.clone(),
         }
+    }
+
+    fn redact_pack(&self, pack: &mut Value, viewer: Viewer) {
+        R::redact_pack(pack, viewer)
     }
 
     fn chapter(&self, state: &dyn Any) -> String {
@@ -1008,12 +1015,20 @@ impl Game {
     /// draw names the card.
     pub fn redact_event(&self, event: &Event, viewer: Viewer) -> Result<Event, EngineError> {
         let viewer = self.effective_viewer(viewer);
-        let Body::ActionAccepted(accepted) = &event.body else {
-            return Ok(event.clone());
-        };
         if viewer == Viewer::Owner {
             return Ok(event.clone());
         }
+        let accepted = match &event.body {
+            Body::ActionAccepted(accepted) => accepted,
+            Body::GameCreated(created) => {
+                let mut out = event.clone();
+                let mut created = created.clone();
+                self.kind.redact_pack(&mut created.pack, viewer);
+                out.body = Body::GameCreated(created);
+                return Ok(out);
+            }
+            Body::Reseeded { .. } => return Ok(event.clone()),
+        };
         let by = acting(event);
         let head = self.state.as_ref();
         let facts = self

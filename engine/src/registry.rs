@@ -5,10 +5,11 @@ use crate::game::{DynRules, Kind};
 static LOSTWORLDS: Kind<crate::lostworlds::LostWorlds> = Kind::new();
 static LEGEND: Kind<crate::legend::Legend> = Kind::new();
 static LUDOVIA: Kind<crate::ludovia::Ludovia> = Kind::new();
+static LEGLESS: Kind<crate::legless::Legless> = Kind::new();
 
 /// Every kind, in the order `tabletape kinds` lists them.
 pub fn kinds() -> Vec<&'static dyn DynRules> {
-    vec![&LOSTWORLDS, &LEGEND, &LUDOVIA]
+    vec![&LOSTWORLDS, &LEGEND, &LUDOVIA, &LEGLESS]
 }
 
 /// The kind called `name`.

@@ -245,6 +245,13 @@ pub trait Rules: Send + Sync + 'static {
         action.clone()
     }
 
+    /// The game's content pack as a seat or the public may read it in the
+    /// creation while the game is in play: a kind whose pack holds what the
+    /// rules hide (the unseen side of a card, a booklet's stories) takes it
+    /// out. The chain still checks: the creation's setup part is then shown
+    /// by its commitment only, like any other hidden part. Default: all of it.
+    fn redact_pack(_pack: &mut Value, _viewer: Viewer) {}
+
     /// Called once all the facts of the event at `seq` are folded, for a kind
     /// whose secrets last until something happens to date it in its state
     /// (for [`Rules::redact`] to compare with [`Context::seq`]). Default: nothing.

@@ -41,6 +41,13 @@ impl Svg {
         Svg { out }
     }
 
+    /// A style sheet of the kind's own (a constant: no text from the table
+    /// goes in one), written right after the title.
+    pub fn style(&mut self, sheet: &'static str) -> &mut Self {
+        self.out.push_str(sheet);
+        self
+    }
+
     /// A rectangle; `class` names its look for the page's style sheet.
     pub fn rect(&mut self, x: i32, y: i32, w: u32, h: u32, class: &str) -> &mut Self {
         let _ = write!(

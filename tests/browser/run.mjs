@@ -322,6 +322,37 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
+test('a Legless in London turn on phones: a roll from the die pad, a location tapped on the board', async () => {
+  const locations = ['cottage', 'slums', 'theatre', 'country-estate', 'workhouse', 'gin-palace', 'market',
+    'church', 'docks', 'leg-store', 'factory', 'sickroom', 'music-hall', 'pawnbroker', 'club'].map((l) => l + '-1');
+  const g = await newGame({
+    kind: 'legless', players: ['Ada', 'Bo'], seed: 4, dice: 'physical',
+    options: { banker: 1, characters: 'Lady Constance Vane,Agatha Finch', locations: locations.join(',') },
+  });
+  const [ada, bo] = [await open(await context(PHONE), g.game, g.seats[0].token),
+    await open(await context(PHONE), g.game, g.seats[1].token)];
+  await ada.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
+  await shot(ada, 'legless-start-phone');
+  // The roll: one choice, a die pad to answer it.
+  await ada.click('button.choice[data-n="1"]');
+  await ada.waitForSelector('form.needs .die');
+  await ada.click('form.needs .die button[aria-label="rolled 2"]');
+  await ada.click('form.needs button[type=submit]');
+  await atSeq(ada, 2);
+  // Tap the Artificial Leg Store: only the walk there is offered.
+  await ada.click('#board #location-leg-store');
+  await ada.waitForSelector('.filter');
+  const offered = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length > 0 && offered.every((t) => t.includes('leg-store')), offered.join(' | '));
+  await ada.click('button.choice >> nth=0');
+  await atSeq(bo, 3);
+  assert.match(await bo.textContent('#told'), /Artificial Leg Store/);
+  await shot(bo, 'legless-after-move-phone');
+  // Ada's money and health show on every phone's board.
+  assert.match(await bo.innerHTML('#board'), /£20/);
+  for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
+});
+
 test('a mistaken entry is taken back, and the abandoned line stays in the branch tree', async () => {
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
   const laptop = await context(LAPTOP);

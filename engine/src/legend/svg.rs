@@ -80,6 +80,7 @@ pub fn render(s: &State) -> String {
     let panel_lines = 2 + s.seats.len() as i32 + 1 + key.len() as i32;
     let height = MAP + 2 * MARGIN + 12 + LINE * panel_lines + 12;
     let mut svg = Svg::new(WIDTH as u32, height as u32, "LEGEND: the map");
+    svg.style(STYLE);
 
     axes(&mut svg);
     for sq in Sq::all() {
@@ -96,15 +97,7 @@ pub fn render(s: &State) -> String {
     }
     panel(&mut svg, s, MAP + 2 * MARGIN + 12, &key);
 
-    let drawn = svg.finish();
-    // The style sheet is a constant of this module (no text from the table).
-    match drawn.find("</title>") {
-        Some(i) => {
-            let at = i + "</title>".len();
-            format!("{}{STYLE}{}", &drawn[..at], &drawn[at..])
-        }
-        None => drawn,
-    }
+    svg.finish()
 }
 
 /// The map's north-west corner of square `sq`.

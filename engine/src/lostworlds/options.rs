@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+
+use crate::option_read::whole;
 use tabletape_events::Seat;
 
 /// Where the pictures come from.
@@ -102,17 +104,7 @@ impl Options {
                         o.seats.entry(seat as Seat).or_insert(party(key, s)?);
                     }
                 }
-                "exchange_limit" => {
-                    let t = text(key, v)?;
-                    o.exchange_limit = match t.parse::<u32>() {
-                        Ok(n) if n >= 1 => n,
-                        _ => {
-                            return Err(format!(
-                            "option `exchange_limit`: `{t}` is not a whole number of at least 1"
-                        ))
-                        }
-                    };
-                }
+                "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
                 seat if seat.starts_with("seat") => {
                     // Plain digits only: `seat01` or `seat+1` would name seat 1
                     // a second time, and one of the two would silently win.

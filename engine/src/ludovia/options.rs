@@ -17,6 +17,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::option_read::{names, whole};
+
 /// The default number of rounds after which a game is called.
 pub const DEFAULT_ROUND_LIMIT: u32 = 100;
 
@@ -37,45 +39,14 @@ impl Default for Options {
     }
 }
 
-fn list(option: &str, v: &Value) -> Result<Vec<String>, String> {
-    let items: Vec<String> = match v {
-        Value::Array(a) => a
-            .iter()
-            .map(|x| match x {
-                Value::String(s) => Ok(s.trim().to_string()),
-                other => Err(format!("option `{option}`: `{other}` is not a name")),
-            })
-            .collect::<Result<_, _>>()?,
-        Value::String(s) => s.split(',').map(|p| p.trim().to_string()).collect(),
-        other => return Err(format!("option `{option}`: expected a list, not {other}")),
-    };
-    if items.iter().any(String::is_empty) {
-        return Err(format!("option `{option}`: a name in the list is empty"));
-    }
-    Ok(items)
-}
-
 impl Options {
     pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
         let mut o = Options::default();
         for (key, v) in map {
             match key.as_str() {
-                "layout" => o.layout = Some(list(key, v)?),
-                "offer" => o.offer = Some(list(key, v)?),
-                "round_limit" => {
-                    let t = match v {
-                        Value::String(s) => s.trim().to_string(),
-                        other => other.to_string(),
-                    };
-                    o.round_limit = match t.parse::<u32>() {
-                        Ok(n) if n >= 1 => n,
-                        _ => {
-                            return Err(format!(
-                                "option `round_limit`: `{t}` is not a whole number of at least 1"
-                            ))
-                        }
-                    };
-                }
+                "layout" => o.layout = Some(names(key, v)?),
+                "offer" => o.offer = Some(names(key, v)?),
+                "round_limit" => o.round_limit = whole(key, v, 1)?,
                 other => {
                     return Err(format!(
                         "unknown option `{other}`; Ludovia knows layout, offer, round_limit"

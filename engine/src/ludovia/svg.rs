@@ -462,6 +462,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         height as u32,
         "The Rooftops of Ludovia: the board",
     );
+    svg.style(STYLE);
     svg.rect(0, 0, width as u32, board_h as u32 + 8, "sky");
 
     // Axis labels: fine grid (block spaces) and lamp-post grid.
@@ -669,13 +670,5 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
     }
 
-    let drawn = svg.finish();
-    // The style sheet is a constant of this module (no text from the table).
-    match drawn.find("</title>") {
-        Some(i) => {
-            let at = i + "</title>".len();
-            format!("{}{STYLE}{}", &drawn[..at], &drawn[at..])
-        }
-        None => drawn,
-    }
+    svg.finish()
 }

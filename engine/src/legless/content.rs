@@ -1,0 +1,686 @@
+//! Legless in London content: the Tothil Fields board, the location cards,
+//! the artificial legs, the street event deck, the Risk Booklet and the
+//! characters.
+//!
+//! The rule book fixes the shapes (15 location pairs, one card of each used;
+//! a leg's cost side and its Equipped side with Appeal, Mobility, Efficiency
+//! and an upkeep; characters with a start square, money, a health track and
+//! three goals) and a few values (the Kempner improved leg, the crutches);
+//! the rest of the default pack is sample content of our own, labelled so in
+//! the files. [`validate`] checks a pack describes a playable box and names
+//! the JSON path at fault.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::board::{Board, Cell, Place};
+use crate::error::ContentError;
+
+/// Location pairs in a box; one card of each pair is used.
+pub const LOCATIONS: usize = 15;
+/// Goals on a character card; two completed win.
+pub const GOALS: usize = 3;
+
+/// Scores a leg gives, or a card asks of the equipped leg. A missing score is 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Needs {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub appeal: i32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mobility: i32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub efficiency: i32,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+impl Needs {
+    pub fn is_empty(&self) -> bool {
+        *self == Needs::default()
+    }
+}
+
+/// One thing a street event card or a Risk Booklet story does to the
+/// Londoner who drew or read it. Written `{"money": -3}`, `{"health": 2}`,
+/// `{"go_to": "docks"}`, `{"miss_turns": 1}` or `"claim_love"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    /// Pounds gained (or, negative, owed to the bank).
+    Money(i32),
+    /// Hearts gained (capped at the top of the track) or lost.
+    Health(i32),
+    /// Straight to a location, without drawing street events.
+    GoTo(String),
+    /// Turns skipped.
+    MissTurns(u32),
+    /// Love claimed: a victory token on this location's love space.
+    ClaimLove,
+}
+
+/// The goal a victory space on the board, or a character's goal, is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoalKind {
+    Love,
+    Property,
+    Personal,
+}
+
+impl GoalKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            GoalKind::Love => "love",
+            GoalKind::Property => "property",
+            GoalKind::Personal => "personal goal",
+        }
+    }
+}
+
+/// The board as drawn: rows north to south, one character a square (see
+/// [`Board`]), and which location each letter stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardPlan {
+    pub name: String,
+    pub rows: Vec<String>,
+    pub key: BTreeMap<String, String>,
+}
+
+/// A location on the board and the victory spaces printed at it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Location {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub spaces: Vec<GoalKind>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Work {
+    #[serde(default, skip_serializing_if = "Needs::is_empty")]
+    pub needs: Needs,
+    /// Fixed pay, when the card offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earnings: Option<u32>,
+    /// The Risk Booklet page, when the card offers a risk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk_page: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Love {
+    #[serde(default, skip_serializing_if = "Needs::is_empty")]
+    pub needs: Needs,
+    pub risk_page: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    pub cost: u32,
+}
+
+/// One side of a location pair: what can be done there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocationCard {
+    pub id: String,
+    pub location: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<Work>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub love: Option<Love>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<Price>,
+    /// The Sickroom's fee, on the Sickroom's cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sickroom: Option<Price>,
+}
+
+/// The side of a leg card a buyer may not see before buying it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Equipped {
+    pub appeal: i32,
+    pub mobility: i32,
+    pub efficiency: i32,
+    /// Pounds owed at the start of each of the owner's turns.
+    pub maintenance: u32,
+    /// A chair: crutches give no extra rolls with it equipped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_crutches: bool,
+    /// Crutches: roll this many dice to move and keep the best. Crutches are
+    /// used beside a leg, never equipped as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crutch_rolls: Option<u32>,
+}
+
+impl Equipped {
+    pub fn scores(&self) -> Needs {
+        Needs {
+            appeal: self.appeal,
+            mobility: self.mobility,
+            efficiency: self.efficiency,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leg {
+    pub name: String,
+    pub cost: u32,
+    pub equipped: Equipped,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sample: bool,
+}
+
+impl Leg {
+    /// What the bank pays for it: half the cost, rounded up.
+    pub fn resale(&self) -> u32 {
+        self.cost.div_ceil(2)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreetEvent {
+    pub name: String,
+    pub text: String,
+    pub effects: Vec<Effect>,
+    pub count: u32,
+}
+
+/// One story on a Risk Booklet page, read for totals from `from` up to the
+/// next story's `from`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Story {
+    pub from: i32,
+    pub text: String,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RiskPage {
+    pub page: u32,
+    pub title: String,
+    pub entries: Vec<Story>,
+}
+
+impl RiskPage {
+    /// The story read for `total`: the last whose `from` it reaches, or the
+    /// first when the total is below them all.
+    pub fn story(&self, total: i32) -> &Story {
+        self.entries
+            .iter()
+            .rev()
+            .find(|s| total >= s.from)
+            .unwrap_or(&self.entries[0])
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    pub kind: GoalKind,
+    /// Where it can be completed; empty means wherever the card allows it.
+    #[serde(default)]
+    pub at: Vec<String>,
+    /// A personal goal's instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// A personal goal's price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u32>,
+    /// Scores a personal goal asks of the equipped leg.
+    #[serde(default, skip_serializing_if = "Needs::is_empty")]
+    pub needs: Needs,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// The name on the card; no commas (option lists are comma-separated).
+    pub name: String,
+    /// What the character does for a living, as the card says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    pub start: Place,
+    pub money: u32,
+    /// Hearts on the health track; the clip starts at the top.
+    pub health: u32,
+    pub goals: Vec<Goal>,
+}
+
+/// A Legless in London content pack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pack {
+    pub pack: String,
+    pub version: u32,
+    #[serde(default)]
+    pub sample: bool,
+    pub board: BoardPlan,
+    pub locations: Vec<Location>,
+    pub location_cards: Vec<LocationCard>,
+    /// The location where legs are sold.
+    pub leg_store: String,
+    /// The location where the sick go.
+    pub sickroom: String,
+    pub legs: Vec<Leg>,
+    pub street_events: Vec<StreetEvent>,
+    pub risk_booklet: Vec<RiskPage>,
+    pub characters: Vec<Character>,
+}
+
+fn err(file: &str, path: impl Into<String>, message: impl Into<String>) -> ContentError {
+    ContentError {
+        file: file.to_string(),
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// Scores and sums stay far from overflow with these bounds.
+const MAX_SCORE: i32 = 20;
+const MAX_POUNDS: u32 = 10_000;
+const MAX_HEALTH: u32 = 50;
+
+fn check_needs(file: &str, path: String, needs: &Needs) -> Result<(), ContentError> {
+    for (name, v) in [
+        ("appeal", needs.appeal),
+        ("mobility", needs.mobility),
+        ("efficiency", needs.efficiency),
+    ] {
+        if v.abs() > MAX_SCORE {
+            return Err(err(
+                file,
+                format!("{path}.{name}"),
+                format!("a score is between -{MAX_SCORE} and {MAX_SCORE}, not {v}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_pounds(file: &str, path: String, v: u32) -> Result<(), ContentError> {
+    if v > MAX_POUNDS {
+        return Err(err(
+            file,
+            path,
+            format!("£{v} is more than a box holds (at most £{MAX_POUNDS})"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_effects(
+    file: &str,
+    path: &str,
+    effects: &[Effect],
+    locations: &BTreeSet<&str>,
+    love_allowed: bool,
+) -> Result<(), ContentError> {
+    for (i, e) in effects.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        match e {
+            Effect::Money(v) | Effect::Health(v) if v.unsigned_abs() > MAX_POUNDS => {
+                return Err(err(file, at, format!("{v} is out of range")))
+            }
+            Effect::GoTo(l) if !locations.contains(l.as_str()) => {
+                return Err(err(file, at, format!("no location `{l}` on the board")))
+            }
+            Effect::MissTurns(n) if *n > 10 => {
+                return Err(err(file, at, "a card skips at most 10 turns"))
+            }
+            Effect::ClaimLove if !love_allowed => {
+                return Err(err(
+                    file,
+                    at,
+                    "love is claimed only in a Find Love story of the Risk Booklet",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks the board, every card, leg, page and character; the first problem
+/// found is returned.
+pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    let mut ids = BTreeSet::new();
+    for (i, l) in pack.locations.iter().enumerate() {
+        if !ids.insert(l.id.as_str()) {
+            return Err(err(
+                file,
+                format!("locations[{i}].id"),
+                format!("location `{}` appears twice", l.id),
+            ));
+        }
+        let distinct: BTreeSet<_> = l.spaces.iter().collect();
+        if distinct.len() != l.spaces.len() {
+            return Err(err(
+                file,
+                format!("locations[{i}].spaces"),
+                "a location has at most one space of each goal",
+            ));
+        }
+    }
+    if pack.locations.len() != LOCATIONS {
+        return Err(err(
+            file,
+            "locations",
+            format!(
+                "a box has {LOCATIONS} locations, not {}",
+                pack.locations.len()
+            ),
+        ));
+    }
+    for (field, id) in [("leg_store", &pack.leg_store), ("sickroom", &pack.sickroom)] {
+        if !ids.contains(id.as_str()) {
+            return Err(err(file, field, format!("no location `{id}`")));
+        }
+    }
+    let board =
+        Board::read(&pack.board, &pack.locations).map_err(|(path, m)| err(file, path, m))?;
+    for l in &pack.locations {
+        if board.cells_of(&l.id).is_empty() {
+            return Err(err(
+                file,
+                "board.key",
+                format!("location `{}` is not drawn on the board", l.id),
+            ));
+        }
+    }
+
+    let mut per_location: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut card_ids = BTreeSet::new();
+    for (i, c) in pack.location_cards.iter().enumerate() {
+        let at = |f: &str| format!("location_cards[{i}].{f}");
+        if !card_ids.insert(c.id.as_str()) {
+            return Err(err(
+                file,
+                at("id"),
+                format!("card `{}` appears twice", c.id),
+            ));
+        }
+        if !ids.contains(c.location.as_str()) {
+            return Err(err(
+                file,
+                at("location"),
+                format!("no location `{}`", c.location),
+            ));
+        }
+        *per_location.entry(c.location.as_str()).or_default() += 1;
+        if let Some(w) = &c.work {
+            if w.earnings.is_none() && w.risk_page.is_none() {
+                return Err(err(
+                    file,
+                    at("work"),
+                    "work pays `earnings`, sends to a `risk_page`, or both",
+                ));
+            }
+            check_needs(file, at("work.needs"), &w.needs)?;
+            if let Some(e) = w.earnings {
+                check_pounds(file, at("work.earnings"), e)?;
+            }
+        }
+        if let Some(l) = &c.love {
+            check_needs(file, at("love.needs"), &l.needs)?;
+        }
+        for (f, p) in [("property", &c.property), ("sickroom", &c.sickroom)] {
+            if let Some(p) = p {
+                check_pounds(file, at(&format!("{f}.cost")), p.cost)?;
+            }
+        }
+        let location = pack
+            .locations
+            .iter()
+            .find(|l| l.id == c.location)
+            .expect("checked above");
+        if c.property.is_some() && !location.spaces.contains(&GoalKind::Property) {
+            return Err(err(
+                file,
+                at("property"),
+                format!("{} has no property space on the board", location.name),
+            ));
+        }
+        if c.love.is_some() && !location.spaces.contains(&GoalKind::Love) {
+            return Err(err(
+                file,
+                at("love"),
+                format!("{} has no love space on the board", location.name),
+            ));
+        }
+        if (c.location == pack.sickroom) != c.sickroom.is_some() {
+            return Err(err(
+                file,
+                at("sickroom"),
+                "the Sickroom's cards, and only they, give the Sickroom's fee",
+            ));
+        }
+        for page in [
+            c.work.as_ref().and_then(|w| w.risk_page),
+            c.love.as_ref().map(|l| l.risk_page),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !pack.risk_booklet.iter().any(|p| p.page == page) {
+                return Err(err(
+                    file,
+                    format!("location_cards[{i}]"),
+                    format!("the Risk Booklet has no page {page}"),
+                ));
+            }
+        }
+    }
+    for l in &pack.locations {
+        if per_location.get(l.id.as_str()).copied().unwrap_or(0) == 0 {
+            return Err(err(
+                file,
+                "location_cards",
+                format!("{} has no location card", l.name),
+            ));
+        }
+    }
+
+    let mut names = BTreeSet::new();
+    for (i, leg) in pack.legs.iter().enumerate() {
+        let at = |f: &str| format!("legs[{i}].{f}");
+        if !names.insert(leg.name.as_str()) {
+            return Err(err(
+                file,
+                at("name"),
+                format!("leg `{}` appears twice", leg.name),
+            ));
+        }
+        if leg.cost == 0 {
+            return Err(err(file, at("cost"), "a leg costs at least £1"));
+        }
+        check_pounds(file, at("cost"), leg.cost)?;
+        check_pounds(file, at("equipped.maintenance"), leg.equipped.maintenance)?;
+        check_needs(file, at("equipped"), &leg.equipped.scores())?;
+        if let Some(n) = leg.equipped.crutch_rolls {
+            if !(2..=6).contains(&n) {
+                return Err(err(
+                    file,
+                    at("equipped.crutch_rolls"),
+                    "crutches roll 2 to 6 dice",
+                ));
+            }
+            if leg.equipped.no_crutches {
+                return Err(err(file, at("equipped"), "crutches cannot refuse crutches"));
+            }
+        }
+    }
+
+    let mut events = BTreeSet::new();
+    let mut cards = 0u64;
+    for (i, e) in pack.street_events.iter().enumerate() {
+        if !events.insert(e.name.as_str()) {
+            return Err(err(
+                file,
+                format!("street_events[{i}].name"),
+                format!("street event `{}` appears twice", e.name),
+            ));
+        }
+        if e.count == 0 || e.count > 20 {
+            return Err(err(
+                file,
+                format!("street_events[{i}].count"),
+                "a street event has 1 to 20 copies",
+            ));
+        }
+        cards += u64::from(e.count);
+        check_effects(
+            file,
+            &format!("street_events[{i}].effects"),
+            &e.effects,
+            &ids,
+            false,
+        )?;
+    }
+    if cards == 0 {
+        return Err(err(file, "street_events", "the street event deck is empty"));
+    }
+
+    let mut pages = BTreeSet::new();
+    for (i, p) in pack.risk_booklet.iter().enumerate() {
+        if !pages.insert(p.page) {
+            return Err(err(
+                file,
+                format!("risk_booklet[{i}].page"),
+                format!("page {} appears twice", p.page),
+            ));
+        }
+        if p.entries.is_empty() {
+            return Err(err(
+                file,
+                format!("risk_booklet[{i}].entries"),
+                "a page tells at least one story",
+            ));
+        }
+        for (j, s) in p.entries.iter().enumerate() {
+            if j > 0 && s.from <= p.entries[j - 1].from {
+                return Err(err(
+                    file,
+                    format!("risk_booklet[{i}].entries[{j}].from"),
+                    "stories are listed by rising `from`",
+                ));
+            }
+            check_effects(
+                file,
+                &format!("risk_booklet[{i}].entries[{j}].effects"),
+                &s.effects,
+                &ids,
+                true,
+            )?;
+        }
+    }
+
+    let mut people = BTreeSet::new();
+    for (i, c) in pack.characters.iter().enumerate() {
+        let at = |f: &str| format!("characters[{i}].{f}");
+        if c.name.contains(',') || c.name.trim().is_empty() {
+            return Err(err(
+                file,
+                at("name"),
+                "a character's name is not empty and has no commas (option lists are comma-separated)",
+            ));
+        }
+        if !people.insert(c.name.as_str()) {
+            return Err(err(
+                file,
+                at("name"),
+                format!("character `{}` appears twice", c.name),
+            ));
+        }
+        match &c.start {
+            Place::Square(sq) if !matches!(board.cell(*sq), Some(Cell::Street { .. })) => {
+                return Err(err(
+                    file,
+                    at("start"),
+                    format!("{sq} is not a street square"),
+                ))
+            }
+            Place::Location(l) if !ids.contains(l.as_str()) => {
+                return Err(err(file, at("start"), format!("no location `{l}`")))
+            }
+            _ => {}
+        }
+        check_pounds(file, at("money"), c.money)?;
+        if c.health == 0 || c.health > MAX_HEALTH {
+            return Err(err(
+                file,
+                at("health"),
+                format!("a health track has 1 to {MAX_HEALTH} hearts"),
+            ));
+        }
+        if c.goals.len() != GOALS {
+            return Err(err(
+                file,
+                at("goals"),
+                format!("a character has {GOALS} goals"),
+            ));
+        }
+        let kinds: BTreeSet<_> = c.goals.iter().map(|g| g.kind).collect();
+        if kinds.len() != GOALS {
+            return Err(err(
+                file,
+                at("goals"),
+                "a character's goals are love, property and a personal goal, one each",
+            ));
+        }
+        for (j, g) in c.goals.iter().enumerate() {
+            let gat = format!("characters[{i}].goals[{j}]");
+            for l in &g.at {
+                if !ids.contains(l.as_str()) {
+                    return Err(err(file, format!("{gat}.at"), format!("no location `{l}`")));
+                }
+            }
+            if g.kind == GoalKind::Personal {
+                if g.at.len() != 1 {
+                    return Err(err(
+                        file,
+                        format!("{gat}.at"),
+                        "a personal goal is completed at one location",
+                    ));
+                }
+                let l = pack.locations.iter().find(|l| l.id == g.at[0]);
+                if !l.is_some_and(|l| l.spaces.contains(&GoalKind::Personal)) {
+                    return Err(err(
+                        file,
+                        format!("{gat}.at"),
+                        format!("`{}` has no personal goal space", g.at[0]),
+                    ));
+                }
+            } else if g.cost.is_some() || g.text.is_some() || !g.needs.is_empty() {
+                return Err(err(
+                    file,
+                    gat,
+                    "only a personal goal has its own `text`, `cost` or `needs`",
+                ));
+            }
+            if let Some(cost) = g.cost {
+                check_pounds(file, format!("{gat}.cost"), cost)?;
+            }
+            check_needs(file, format!("{gat}.needs"), &g.needs)?;
+        }
+    }
+    if pack.characters.len() < 2 {
+        return Err(err(file, "characters", "a box has at least two characters"));
+    }
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! What befalls a Londoner: the effects of cards and stories, debts paid
+//! in legs and then in hearts, sickness and the Sickroom, death and rebirth.
+
+use super::*;
+
+/// Carries out a card's or story's effects in order; stops once the
+/// Londoner falls sick or dies.
+pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task) {
+    for e in effects {
+        if out.over() || out.l(seat).dead || out.l(seat).sick {
+            return;
+        }
+        match e {
+            Effect::Money(v) if *v >= 0 => out.push(Fact::Earned {
+                seat,
+                amount: *v as u32,
+            }),
+            Effect::Money(v) => pay_forced(out, seat, v.unsigned_abs()),
+            Effect::Health(v) => change_health(out, seat, *v),
+            Effect::GoTo(l) => out.push(Fact::WentTo {
+                seat,
+                to: Place::Location(l.clone()),
+            }),
+            Effect::MissTurns(n) => out.push(Fact::TurnsLost { seat, turns: *n }),
+            Effect::ClaimLove if task == Task::Love => {
+                let Place::Location(here) = out.l(seat).at.clone() else {
+                    continue;
+                };
+                if !out.s.done(seat, GoalKind::Love)
+                    && out.s.space_taken(&here, GoalKind::Love).is_none()
+                {
+                    place_token(out, seat, &here, GoalKind::Love, 0);
+                }
+            }
+            Effect::ClaimLove => {}
+        }
+    }
+}
+
+pub(super) fn change_health(out: &mut Out, seat: Seat, by: i32) {
+    let l = out.l(seat);
+    let from = l.health;
+    let to = (from as i64 + by as i64).clamp(0, l.max_health as i64) as u32;
+    if to != from {
+        out.push(Fact::HealthChanged { seat, from, to });
+    }
+    if to == 0 {
+        fall_sick(out, seat);
+    }
+}
+
+/// Legs sold to cover a debt: the unequipped ones first, cheapest first,
+/// then the equipped one, until the money is there or no leg is left.
+pub(super) fn sell_for(out: &mut Out, seat: Seat, amount: u32) {
+    while out.l(seat).money < amount {
+        let l = out.l(seat);
+        let next = l
+            .legs
+            .iter()
+            .filter(|n| l.equipped.as_ref() != Some(*n))
+            .min_by_key(|n| (out.s.legs[*n].cost, (*n).clone()))
+            .or(l.equipped.as_ref())
+            .cloned();
+        match next {
+            Some(leg) => sell(out, seat, &leg, Sale::Shortfall),
+            None => return,
+        }
+    }
+}
+
+/// A debt the Londoner cannot refuse: legs are sold if money runs short,
+/// and what is still owed is paid a heart a pound.
+pub(super) fn pay_forced(out: &mut Out, seat: Seat, amount: u32) {
+    sell_for(out, seat, amount);
+    let money = out.l(seat).money;
+    let paid = money.min(amount);
+    if paid > 0 {
+        out.push(Fact::Paid { seat, amount: paid });
+    }
+    if paid < amount {
+        let owed = amount - paid;
+        out.push(Fact::PaidInHealth { seat, owed });
+        change_health(out, seat, -(owed.min(i32::MAX as u32) as i32));
+    }
+}
+
+/// At the bottom of the health track: to the Sickroom, paying its fee
+/// (legs sold if need be), or death.
+pub(super) fn fall_sick(out: &mut Out, seat: Seat) {
+    out.push(Fact::FellSick { seat });
+    pay_sickroom(out, seat);
+}
+
+/// Pays the Sickroom's fee; returns false (and the Londoner is dead) when
+/// even the legs do not cover it.
+pub(super) fn pay_sickroom(out: &mut Out, seat: Seat) -> bool {
+    let fee = out.s.sickroom_fee();
+    sell_for(out, seat, fee);
+    if out.l(seat).money < fee {
+        die(out, seat, Death::Sickroom);
+        return false;
+    }
+    if fee > 0 {
+        out.push(Fact::SickroomPaid { seat, fee });
+    }
+    true
+}
+
+pub(super) fn die(out: &mut Out, seat: Seat, why: Death) {
+    let l = out.l(seat);
+    out.push(Fact::Died {
+        seat,
+        character: l.character.clone(),
+        why,
+        removed: l.tokens.clone(),
+    });
+}
+
+pub(super) fn heal(
+    out: &mut Out,
+    seat: Seat,
+    roll: Option<u32>,
+    chance: &mut Chance,
+) -> Result<(), Rejection> {
+    let face = chance.roll("healing die", 6, "roll", roll)?;
+    let l = out.l(seat);
+    let from = l.health;
+    let to = (from + face).min(l.max_health);
+    out.push(Fact::Healed {
+        seat,
+        roll: face,
+        from,
+        to,
+    });
+    Ok(())
+}
+
+pub(super) fn sick_turn(
+    out: &mut Out,
+    seat: Seat,
+    roll: Option<u32>,
+    chance: &mut Chance,
+) -> Result<(), Rejection> {
+    chance.check_supplied("healing die", "roll", &roll)?;
+    if !pay_sickroom(out, seat) {
+        return Ok(());
+    }
+    heal(out, seat, roll, chance)?;
+    let l = out.l(seat);
+    if l.health == l.max_health {
+        out.push(Fact::LeftSickbed { seat });
+    }
+    Ok(())
+}
+
+pub(super) fn draw_character(
+    out: &mut Out,
+    seat: Seat,
+    drew: Option<&str>,
+    chance: &mut Chance,
+) -> Result<(), Rejection> {
+    // A new character: not the one just lost, while another is in the box.
+    let lost = out.l(seat).deaths.last().cloned();
+    let mut options: Vec<String> = out
+        .s
+        .unused
+        .iter()
+        .filter(|c| Some(*c) != lost.as_ref())
+        .cloned()
+        .collect();
+    if options.is_empty() {
+        options = out.s.unused.clone();
+    }
+    let i = chance.pick(
+        &format!("{}'s new character", out.s.name(seat)),
+        &options,
+        "drew",
+        drew,
+    )?;
+    let c = out.s.characters[&options[i]].clone();
+    out.push(Fact::CharacterDrawn {
+        seat,
+        character: c.name.clone(),
+        at: c.start.clone(),
+        money: c.money,
+        health: c.health,
+    });
+    Ok(())
+}

@@ -1,0 +1,328 @@
+//! Legless in London: Londoners on the streets of Tothil Fields, working,
+//! looking for love and buying property, with or without an artificial leg,
+//! until one of them completes two of their three goals.
+//!
+//! Tabletape is the box's companion here: banker (money), dice roller,
+//! health tracker and street event deck, and it keeps the whole game.
+//!
+//! Readings this module makes, where the rules leave room:
+//!
+//! - **Board.** Tothil Fields is a grid (content): street squares, some
+//!   with a Street Event symbol, and locations covering blocks of squares.
+//!   Squares are written `c3` (column letter, row number from the north).
+//!   A location is one place: entered from any street square beside it
+//!   (which ends the move), left onto any street square beside it.
+//! - **Turn order.** The seat after the banker (option `banker`, default
+//!   seat 0) plays first; play goes up the seat numbers ("clockwise"). A
+//!   round ends when play comes back to the first player.
+//! - **Moving** is two actions: `roll` (one die, or two or three with
+//!   crutches, the best kept), then `move` with the path. The roll plus the
+//!   equipped leg's Mobility (which may be negative) is how many squares the
+//!   Londoner *may* walk: fewer is allowed, none is allowed, and a total of
+//!   0 or less ends the turn at once. Steps are orthogonal; squares may be
+//!   walked again; a location is only ever the last step. `legal` offers one
+//!   shortest path to every place in reach; any other valid path is taken.
+//! - **Street events.** Each symbol square entered during a move counts once
+//!   per move, in order. The cards are read once the move ends, in the
+//!   order picked up; they are drawn (by chance, from the cards face down)
+//!   as they are read, so a Londoner who falls sick or dies part-way reads
+//!   no more and draws no more. An empty deck is renewed from the discards.
+//! - **Crutches** are leg cards that are never equipped: owning the Single
+//!   Crutch rolls two dice to move, the Pair of Crutches three (the most any
+//!   owned crutches allow), unless the equipped leg is a chair that refuses
+//!   them (the Bath Chair, the Wheel-Chair). Only moving uses them.
+//! - **Legs.** One equipped at a time; `equip` (or `equip` with no leg) is
+//!   free before the turn's move or action. Selling (`sell_leg`) is free at
+//!   any point of the seller's own turn. A leg's Equipped side (scores,
+//!   upkeep, special rule) is seen by its owner from the moment it is
+//!   bought, and by everyone while it is equipped; nobody sees the side of
+//!   a leg in the store. A bought leg is not equipped until the owner says.
+//! - **Upkeep** opens every turn of a Londoner who owns legs with an
+//!   upkeep: `upkeep` pays for the legs kept and sells those listed in
+//!   `sell` (sales first, so their price may pay for the rest).
+//! - **Work** offers the card's earnings, or with `risk` the Risk Booklet
+//!   page (die + Efficiency), where a card has both the player chooses.
+//!   **Find Love** reads the page with die + Appeal; the story may let them
+//!   claim love (a victory token on the love space). A love story read while
+//!   working gives no token. Requirements are met by the equipped leg's
+//!   scores (all 0 without one).
+//! - **Goals.** A character's three goals are love, property and a
+//!   personal goal, each possibly tied to some locations (content). Each
+//!   completes once, on a free space of its kind at a location where it
+//!   counts; actions towards a goal completed, a space taken or a location
+//!   where the goal does not count are refused.
+//! - **Debts.** A voluntary purchase needs the money in hand (the player can
+//!   sell a leg first, free). A forced payment (a card, a story, the
+//!   Sickroom) sells legs when money runs short, unequipped ones first,
+//!   cheapest first, then the equipped one; what is still owed after the
+//!   last leg is paid in hearts, one a pound.
+//! - **Sickness.** At the bottom of the track (0 hearts) the Londoner goes
+//!   to the Sickroom and pays its fee at once; each turn there they pay the
+//!   fee again and roll to heal (`recover`); once full they may leave next
+//!   turn. Not paying (even after selling every leg) is death. A healthy
+//!   Londoner at the Sickroom may also pay and roll to heal as their action.
+//! - **Death** removes the character's victory tokens, sends their legs back
+//!   to the store and their money to the bank, and puts the card back in the
+//!   box. The player then draws (`draw_character`, before anyone plays on) a
+//!   new character other than the one lost while another is in the box, and
+//!   rejoins at its start square with its money and full health.
+//! - **No space left.** After every victory token placed, a Londoner whose
+//!   goals still open have fewer free spaces where they count than the
+//!   tokens they still need dies. A newly drawn character is not judged
+//!   until the next token is placed.
+//! - **Missed turns** are skipped whole (no upkeep).
+//! - **End.** Placing a second victory token wins at once. As a safeguard
+//!   so random play always ends (not in the rules), after `round_limit`
+//!   rounds (default 100) the game is called for the most tokens placed.
+//! - **Secrets.** A leg's Equipped side as above, the Risk Booklet's stories
+//!   until read, and the order of the street event deck. Seats read the
+//!   pack in the game's creation without them.
+//! - **Record mode.** With physical dice a table using its own box may say
+//!   what its cards and booklet say instead of naming the pack's: `cards`
+//!   on a move, `story` on a risk, each with its effects. The setup still
+//!   uses the pack's board, location cards, legs and characters.
+
+mod actions;
+mod apply;
+pub mod board;
+pub mod content;
+mod decide;
+mod narration;
+mod options;
+mod state;
+mod svg;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{json, Value};
+use tabletape_events::Seat;
+
+pub use actions::{Action, Fact};
+pub use content::Pack;
+pub use options::Options;
+pub use state::State;
+
+use crate::chance::Chance;
+use crate::error::{ContentError, Rejection};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+
+/// The Legless in London kind.
+#[derive(Debug)]
+pub struct Legless;
+
+const BOARD: &str = include_str!("../../content/legless/board.json");
+const LEGS: &str = include_str!("../../content/legless/legs.json");
+const STREET: &str = include_str!("../../content/legless/street.json");
+const BOOKLET: &str = include_str!("../../content/legless/booklet.json");
+const CHARACTERS: &str = include_str!("../../content/legless/characters.json");
+
+fn bundled(text: &str, field: &str) -> Value {
+    let v: Value = serde_json::from_str(text).expect("bundled Legless content is valid JSON");
+    v[field].clone()
+}
+
+fn sees(viewer: Viewer, seat: Seat) -> bool {
+    match viewer {
+        Viewer::Owner => true,
+        Viewer::Seat(s) => s == seat,
+        Viewer::Public => false,
+    }
+}
+
+impl Rules for Legless {
+    const KIND: &'static str = "legless";
+    type Options = Options;
+    type Pack = Pack;
+    type State = State;
+    type Action = Action;
+    type Fact = Fact;
+
+    fn info() -> KindInfo {
+        KindInfo {
+            kind: Self::KIND,
+            title: "Legless in London",
+            summary: "Londoners walk Tothil Fields to work, find love and buy property, with artificial legs, street events and the Risk Booklet, until one completes two goals.",
+            min_players: 2,
+            max_players: decide::MAX_PLAYERS,
+            options: vec![
+                OptionInfo {
+                    name: "banker",
+                    default: "0",
+                    help: "the seat that keeps the money; the seat after it plays first",
+                },
+                OptionInfo {
+                    name: "characters",
+                    default: "<dealt>",
+                    help: "the character cards as dealt, one per seat (required with physical dice)",
+                },
+                OptionInfo {
+                    name: "locations",
+                    default: "<chosen>",
+                    help: "the location card chosen from each pair, by id (required with physical dice)",
+                },
+                OptionInfo {
+                    name: "round_limit",
+                    default: "100",
+                    help: "rounds after which the game is called for the most victory tokens",
+                },
+            ],
+            default_pack: "legless-default",
+        }
+    }
+
+    fn option_values(option: &str) -> Vec<OptionValue> {
+        let pack = Self::default_pack();
+        match option {
+            "characters" => pack["characters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["name"].as_str())
+                .map(|n| OptionValue::new(n, n))
+                .collect(),
+            "locations" => pack["location_cards"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["id"].as_str())
+                .map(|id| OptionValue::new(id, id))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn default_pack() -> Value {
+        json!({
+            "pack": "legless-default",
+            "version": 1,
+            "sample": true,
+            "board": bundled(BOARD, "board"),
+            "locations": bundled(BOARD, "locations"),
+            "location_cards": bundled(BOARD, "location_cards"),
+            "leg_store": bundled(BOARD, "leg_store"),
+            "sickroom": bundled(BOARD, "sickroom"),
+            "legs": bundled(LEGS, "legs"),
+            "street_events": bundled(STREET, "street_events"),
+            "risk_booklet": bundled(BOOKLET, "risk_booklet"),
+            "characters": bundled(CHARACTERS, "characters"),
+        })
+    }
+
+    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
+        content::validate(pack, file)
+    }
+
+    fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
+        decide::setup(
+            setup.players,
+            &setup.options,
+            &setup.pack,
+            setup.dice,
+            chance,
+        )
+    }
+
+    fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+        decide::legal(state, seat)
+    }
+
+    fn to_move(state: &State, _seats: usize) -> Vec<Seat> {
+        let dead: Vec<Seat> = (0..state.londoners.len() as Seat)
+            .filter(|&s| state.londoner(s).dead)
+            .collect();
+        if !dead.is_empty() {
+            return dead;
+        }
+        state.turn().map(|t| vec![t.seat]).unwrap_or_default()
+    }
+
+    fn decide(
+        state: &State,
+        by: Option<Seat>,
+        action: &Action,
+        chance: &mut Chance,
+    ) -> Result<Vec<Fact>, Rejection> {
+        decide::decide(state, by, action, chance)
+    }
+
+    fn apply(state: &mut State, fact: &Fact) {
+        apply::apply(state, fact)
+    }
+
+    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+        narration::narrate(state, fact)
+    }
+
+    fn chapter(state: &State) -> String {
+        narration::chapter(state)
+    }
+
+    fn epilogue(state: &State) -> Vec<String> {
+        narration::epilogue(state)
+    }
+
+    fn is_over(state: &State) -> bool {
+        matches!(state.phase, state::Phase::Over)
+    }
+
+    fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
+        let mut fact = fact.clone();
+        if let Fact::LegBought { seat, equipped, .. } = &mut fact {
+            if !sees(viewer, *seat) {
+                *equipped = None;
+            }
+        }
+        fact
+    }
+
+    fn redact_pack(pack: &mut Value, _viewer: Viewer) {
+        if let Some(legs) = pack.get_mut("legs").and_then(Value::as_array_mut) {
+            for leg in legs {
+                if let Some(map) = leg.as_object_mut() {
+                    map.remove("equipped");
+                }
+            }
+        }
+        if let Some(pages) = pack.get_mut("risk_booklet").and_then(Value::as_array_mut) {
+            for page in pages {
+                if let Some(map) = page.as_object_mut() {
+                    map.remove("entries");
+                }
+            }
+        }
+    }
+
+    fn view(state: &State, viewer: Viewer) -> Value {
+        let mut v = serde_json::to_value(state).expect("kind states serialize");
+        if viewer == Viewer::Owner {
+            return v;
+        }
+        // A leg's Equipped side: its owner's, and everyone's while equipped.
+        for (name, leg) in v["legs"].as_object_mut().into_iter().flatten() {
+            let known = state.londoners.iter().enumerate().any(|(s, l)| {
+                l.legs.contains(name) && narration::sees_leg(state, viewer, s as Seat, name)
+            });
+            if !known {
+                if let Some(map) = leg.as_object_mut() {
+                    map.remove("equipped");
+                }
+            }
+        }
+        for page in v["booklet"].as_object_mut().into_iter().flatten() {
+            if let Some(map) = page.1.as_object_mut() {
+                map.remove("entries");
+            }
+        }
+        v["deck"] = json!({ "face_down": state.deck.len() });
+        v
+    }
+
+    fn render(state: &State, viewer: Viewer) -> String {
+        narration::render(state, viewer)
+    }
+
+    fn render_svg(state: &State, viewer: Viewer) -> String {
+        svg::render(state, viewer)
+    }
+}

@@ -1,0 +1,548 @@
+//! Legless in London in words: each Londoner's fortunes a line a fact,
+//! chapters by round, the epilogue, and the board drawn as text.
+//!
+//! Narration reads facts as the viewer may know them: a leg bought by
+//! someone else is told by its name and price, its Equipped side unsaid.
+
+use tabletape_events::Seat;
+
+use super::actions::{Death, Fact, Sale, Task};
+use super::board::{Cell, Place, Square};
+use super::content::{Effect, Equipped, GoalKind};
+use super::state::{Phase, State};
+use crate::rules::Viewer;
+
+fn place(state: &State, p: &Place) -> String {
+    match p {
+        Place::Square(sq) => format!("{sq}"),
+        Place::Location(l) => format!("the {}", state.location_name(l)),
+    }
+}
+
+fn pounds(n: u32) -> String {
+    format!("£{n}")
+}
+
+fn hearts(n: u32) -> String {
+    if n == 1 {
+        "1 heart".into()
+    } else {
+        format!("{n} hearts")
+    }
+}
+
+fn scores(e: &Equipped) -> String {
+    let mut out = format!(
+        "Appeal {:+}, Mobility {:+}, Efficiency {:+}, upkeep £{} a turn",
+        e.appeal, e.mobility, e.efficiency, e.maintenance
+    );
+    if let Some(n) = e.crutch_rolls {
+        out = format!("crutches: best of {n} dice to move");
+    }
+    if e.no_crutches {
+        out.push_str("; no crutches with it");
+    }
+    out
+}
+
+fn effect(e: &Effect, state: &State) -> String {
+    match e {
+        Effect::Money(v) if *v >= 0 => format!("gain £{v}"),
+        Effect::Money(v) => format!("pay £{}", v.unsigned_abs()),
+        Effect::Health(v) if *v >= 0 => format!("gain {}", hearts(*v as u32)),
+        Effect::Health(v) => format!("lose {}", hearts(v.unsigned_abs())),
+        Effect::GoTo(l) => format!("go to the {}", state.location_name(l)),
+        Effect::MissTurns(1) => "miss a turn".into(),
+        Effect::MissTurns(n) => format!("miss {n} turns"),
+        Effect::ClaimLove => "claim love".into(),
+    }
+}
+
+fn effects(list: &[Effect], state: &State) -> String {
+    if list.is_empty() {
+        return "nothing happens".into();
+    }
+    list.iter()
+        .map(|e| effect(e, state))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let name = |s: &Seat| state.name(*s).to_string();
+    let line = match fact {
+        // A turn shows in what is done with it (the upkeep paid, the
+        // Sickroom's roll), each under the round it is played in.
+        Fact::TurnBegan { .. } => return Vec::new(),
+        Fact::StageSet { .. } => return Vec::new(),
+        Fact::TurnMissed { seat } => format!("{} misses a turn.", name(seat)),
+        Fact::UpkeepPaid { seat, amount } => {
+            format!(
+                "{} pays {} to keep their legs.",
+                name(seat),
+                pounds(*amount)
+            )
+        }
+        Fact::LegBought {
+            seat,
+            leg,
+            cost,
+            equipped,
+        } => match equipped {
+            Some(e) => format!(
+                "{} buys the {leg} for {} and turns the card over: {}.",
+                name(seat),
+                pounds(*cost),
+                scores(e)
+            ),
+            None => format!(
+                "{} buys the {leg} for {}, keeping its Equipped side to themselves.",
+                name(seat),
+                pounds(*cost)
+            ),
+        },
+        Fact::LegEquipped { seat, leg, side } => match (leg, side) {
+            (Some(leg), Some(e)) => format!("{} straps on the {leg} ({}).", name(seat), scores(e)),
+            (Some(leg), None) => format!("{} straps on the {leg}.", name(seat)),
+            (None, _) => format!("{} takes off their leg and goes without.", name(seat)),
+        },
+        Fact::LegSold {
+            seat,
+            leg,
+            price,
+            why,
+        } => {
+            let why = match why {
+                Sale::Chosen => "",
+                Sale::Upkeep => " rather than pay its upkeep",
+                Sale::Shortfall => " to cover a debt",
+                Sale::Death => "",
+            };
+            format!(
+                "{} sells the {leg} back to the store for {}{why}.",
+                name(seat),
+                pounds(*price)
+            )
+        }
+        Fact::RolledToMove {
+            seat,
+            rolls,
+            mobility,
+            steps,
+        } => {
+            let dice = match rolls.as_slice() {
+                [one] => format!("rolls {one}"),
+                many => format!(
+                    "rolls {} on the crutches and keeps the best",
+                    many.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let leg = if *mobility == 0 {
+                String::new()
+            } else {
+                format!(", {mobility:+} for the leg's Mobility")
+            };
+            match steps {
+                0 => format!("{} {dice}{leg}: not a step today.", name(seat)),
+                n => format!(
+                    "{} {dice}{leg}: {n} {}.",
+                    name(seat),
+                    if *n == 1 { "square" } else { "squares" }
+                ),
+            }
+        }
+        Fact::Moved {
+            seat,
+            path,
+            picked_up,
+        } => match path.last() {
+            None => format!("{} stays where they are.", name(seat)),
+            Some(end) => format!(
+                "{} walks {} to {}{}.",
+                name(seat),
+                match path.len() {
+                    1 => "one square".to_string(),
+                    n => format!("{n} squares"),
+                },
+                place(state, end),
+                match picked_up {
+                    0 => String::new(),
+                    1 => ", picking up a street event card on the way".to_string(),
+                    n => format!(", picking up {n} street event cards on the way"),
+                }
+            ),
+        },
+        Fact::StreetEventRead {
+            seat,
+            card,
+            text,
+            effects: list,
+            ..
+        } => {
+            let text = if text.is_empty() {
+                String::new()
+            } else {
+                format!(" {text}")
+            };
+            format!(
+                "Street event for {}: {card}.{text} ({})",
+                name(seat),
+                effects(list, state)
+            )
+        }
+        Fact::DeckRenewed => "The street event cards are shuffled back into a new deck.".into(),
+        Fact::Earned { seat, amount } => format!("{} earns {}.", name(seat), pounds(*amount)),
+        Fact::Worked {
+            seat,
+            location,
+            amount,
+        } => format!(
+            "{} works at the {} for {}.",
+            name(seat),
+            state.location_name(location),
+            pounds(*amount)
+        ),
+        Fact::Paid { seat, amount } => format!("{} pays {}.", name(seat), pounds(*amount)),
+        Fact::SickroomPaid { seat, fee } => {
+            format!("{} pays the Sickroom {}.", name(seat), pounds(*fee))
+        }
+        Fact::PaidInHealth { seat, owed } => format!(
+            "{} has no money and no legs left to sell: the £{owed} still owed costs {}.",
+            name(seat),
+            hearts(*owed)
+        ),
+        Fact::RiskRead {
+            seat,
+            task,
+            page,
+            roll,
+            score,
+            total,
+            text,
+            effects: list,
+        } => {
+            let why = match task {
+                Task::Work => "works",
+                Task::Love => "looks for love",
+            };
+            let page = page.map_or(String::new(), |p| format!(", page {p}"));
+            let score = if *score == 0 {
+                format!("rolls {roll}")
+            } else {
+                format!("{roll} {score:+} = {total}")
+            };
+            format!(
+                "{} {why} at {} and opens the Risk Booklet{page}: {score}. \"{text}\" ({})",
+                name(seat),
+                place(state, &state.londoner(*seat).at),
+                effects(list, state)
+            )
+        }
+        Fact::HealthChanged { seat, from, to } => {
+            let l = state.londoner(*seat);
+            if to < from {
+                format!(
+                    "{} loses {} ({to} of {} left).",
+                    name(seat),
+                    hearts(from - to),
+                    l.max_health
+                )
+            } else {
+                format!(
+                    "{} gains {} ({to} of {}).",
+                    name(seat),
+                    hearts(to - from),
+                    l.max_health
+                )
+            }
+        }
+        Fact::WentTo { seat, to } => format!("{} is taken to {}.", name(seat), place(state, to)),
+        Fact::TurnsLost { seat, turns } => match turns {
+            1 => format!("{} will miss their next turn.", name(seat)),
+            n => format!("{} will miss their next {n} turns.", name(seat)),
+        },
+        Fact::TokenPlaced {
+            seat,
+            location,
+            goal,
+            cost,
+        } => {
+            let price = match cost {
+                0 => String::new(),
+                c => format!(" for £{c}"),
+            };
+            let what = match goal {
+                GoalKind::Love => "finds love".to_string(),
+                GoalKind::Property => format!("buys the property{price}"),
+                GoalKind::Personal => {
+                    let text = state
+                        .character_of(*seat)
+                        .goals
+                        .iter()
+                        .find(|g| g.kind == GoalKind::Personal)
+                        .and_then(|g| g.text.clone())
+                        .map_or(String::new(), |t| format!(" ({})", t.trim_end_matches('.')));
+                    format!("completes their personal goal{text}{price}")
+                }
+            };
+            let l = state.londoner(*seat);
+            format!(
+                "{} {what} at the {} and places a victory token ({} of 2).",
+                name(seat),
+                state.location_name(location),
+                l.tokens.len() + 1
+            )
+        }
+        Fact::FellSick { seat } => format!(
+            "{} is at the bottom of the health track and is carried to the Sickroom.",
+            name(seat)
+        ),
+        Fact::Healed {
+            seat,
+            roll,
+            from,
+            to,
+        } => format!(
+            "{} rolls {roll} to heal: {from} to {to} of {} hearts.",
+            name(seat),
+            state.londoner(*seat).max_health
+        ),
+        Fact::LeftSickbed { seat } => format!(
+            "{} is well again and may leave the Sickroom next turn.",
+            name(seat)
+        ),
+        Fact::Died {
+            seat,
+            character,
+            why,
+            removed,
+        } => {
+            let why = match why {
+                Death::Sickroom => "cannot pay the Sickroom",
+                Death::NoSpace => "has no victory spaces left for the goals still needed",
+            };
+            let tokens = match removed.len() {
+                0 => String::new(),
+                n => format!(
+                    " {n} victory {} come off the board.",
+                    if n == 1 { "token" } else { "tokens" }
+                ),
+            };
+            let legs = if state.londoner(*seat).legs.is_empty() {
+                ""
+            } else {
+                " Their legs go back to the store."
+            };
+            format!("{} ({character}) {why} and dies.{tokens}{legs}", name(seat))
+        }
+        Fact::CharacterDrawn {
+            seat,
+            character,
+            at,
+            money,
+            health,
+        } => format!(
+            "{} rejoins the game as {character}, at {} with {} and {}.",
+            name(seat),
+            place(state, at),
+            pounds(*money),
+            hearts(*health)
+        ),
+        Fact::Won { seat } => format!("{} has placed both victory tokens and wins!", name(seat)),
+        Fact::GameCalled { winners, rounds } => format!(
+            "After {rounds} rounds the game is called: {} placed the most victory tokens.",
+            winners
+                .iter()
+                .map(|s| state.name(*s))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
+    vec![line]
+}
+
+pub fn chapter(state: &State) -> String {
+    format!("Round {}", state.round)
+}
+
+pub fn epilogue(state: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(o) = &state.outcome {
+        out.push(format!("The game is over: {}.", o.why));
+    }
+    for l in &state.londoners {
+        let goals: Vec<String> = l
+            .tokens
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} at the {}",
+                    t.goal.word(),
+                    state.location_name(&t.location)
+                )
+            })
+            .collect();
+        out.push(format!(
+            "{} as {}: {}, {} of {} hearts, {} victory {}{}.",
+            l.player,
+            l.character,
+            pounds(l.money),
+            l.health,
+            l.max_health,
+            l.tokens.len(),
+            if l.tokens.len() == 1 {
+                "token"
+            } else {
+                "tokens"
+            },
+            if goals.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", goals.join(", "))
+            }
+        ));
+    }
+    out
+}
+
+/// Whether `viewer` may see the Equipped side of a leg `seat` owns.
+pub fn sees_leg(state: &State, viewer: Viewer, seat: Seat, leg: &str) -> bool {
+    match viewer {
+        Viewer::Owner => true,
+        Viewer::Seat(v) if v == seat => true,
+        _ => state.londoner(seat).equipped.as_deref() == Some(leg),
+    }
+}
+
+/// A leg as a seat's line shows it: its name, `mark` when equipped, and
+/// its scores where the viewer may see them (the mark is what the text
+/// picture and the drawing write differently).
+pub fn leg_line(state: &State, viewer: Viewer, seat: Seat, leg: &str, mark: &str) -> String {
+    let on = if state.londoner(seat).equipped.as_deref() == Some(leg) {
+        mark
+    } else {
+        ""
+    };
+    if sees_leg(state, viewer, seat, leg) {
+        let e = &state.legs[leg].equipped;
+        format!(
+            "{leg}{on} (A{:+} M{:+} E{:+})",
+            e.appeal, e.mobility, e.efficiency
+        )
+    } else {
+        format!("{leg}{on}")
+    }
+}
+
+/// The board as text: each square a character (`.` street, `*` street
+/// event, `#` nothing, a location's letter), pawns as seat digits, then a
+/// line a Londoner.
+pub fn render(state: &State, viewer: Viewer) -> String {
+    let board = state.board();
+    let mut lines = vec![format!("{}, round {}", state.board.name, state.round)];
+    let cols: String = (0..board.cols())
+        .map(|c| char::from(b'a' + c as u8))
+        .collect();
+    lines.push(format!("    {cols}"));
+    for row in 0..board.rows() {
+        let mut text = String::new();
+        for col in 0..board.cols() {
+            let sq = Square { row, col };
+            let pawn = state
+                .londoners
+                .iter()
+                .position(|l| l.at == Place::Square(sq));
+            text.push(match (pawn, board.cell(sq)) {
+                (Some(s), _) => char::from(b'0' + s as u8),
+                (None, Some(Cell::Street { event: true })) => '*',
+                (None, Some(Cell::Street { event: false })) => '.',
+                (None, Some(Cell::Location(_))) => state.board.rows[row as usize]
+                    .chars()
+                    .nth(col as usize)
+                    .unwrap_or('?'),
+                _ => ' ',
+            });
+        }
+        lines.push(format!("{:>3} {text}", row + 1));
+    }
+    for (letter, id) in &state.board.key {
+        let here: Vec<String> = state
+            .londoners
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.at == Place::Location(id.clone()))
+            .map(|(s, _)| s.to_string())
+            .collect();
+        let tokens: Vec<String> = state
+            .londoners
+            .iter()
+            .enumerate()
+            .flat_map(|(s, l)| {
+                l.tokens
+                    .iter()
+                    .filter(|t| &t.location == id)
+                    .map(move |t| format!("{} ({s})", t.goal.word()))
+            })
+            .collect();
+        let mut line = format!("  {letter} {}", state.location_name(id));
+        if !here.is_empty() {
+            line.push_str(&format!(" [seats {}]", here.join(", ")));
+        }
+        if !tokens.is_empty() {
+            line.push_str(&format!(" tokens: {}", tokens.join(", ")));
+        }
+        lines.push(line);
+    }
+    let turn = state.turn();
+    for (s, l) in state.londoners.iter().enumerate() {
+        let seat = s as Seat;
+        let legs: Vec<String> = l
+            .legs
+            .iter()
+            .map(|leg| leg_line(state, viewer, seat, leg, "*"))
+            .collect();
+        let now = if turn.is_some_and(|t| t.seat == seat) {
+            " <- to play"
+        } else {
+            ""
+        };
+        let mut flags = Vec::new();
+        if l.sick {
+            flags.push("sick".to_string());
+        }
+        if l.dead {
+            flags.push("dead: draws a new character".to_string());
+        }
+        if l.miss_turns > 0 {
+            flags.push(format!("misses {} turn(s)", l.miss_turns));
+        }
+        lines.push(format!(
+            "{s} {} as {} at {}: £{}, {}/{} hearts, tokens {}/2, legs: {}{}{}",
+            l.player,
+            l.character,
+            l.at,
+            l.money,
+            l.health,
+            l.max_health,
+            l.tokens.len(),
+            if legs.is_empty() {
+                "none".into()
+            } else {
+                legs.join(", ")
+            },
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", flags.join("; "))
+            },
+            now
+        ));
+    }
+    if let (Phase::Over, Some(o)) = (&state.phase, &state.outcome) {
+        lines.push(format!("Over: {}", o.why));
+    }
+    lines.join("\n") + "\n"
+}

@@ -1,0 +1,107 @@
+//! Legless in London options, as given with `--option K=V`.
+//!
+//! - `banker=0`: the seat that manages the money; the seat after it starts.
+//! - `characters=Name,Name`: the character cards as the table dealt them,
+//!   one per seat in seat order. Required with physical dice; with digital
+//!   dice they are dealt from the seed unless given.
+//! - `locations=cottage-1,slums-2,...`: the location card chosen from each
+//!   pair, by card id. Required with physical dice; with digital dice one of
+//!   each pair is chosen from the seed unless given.
+//! - `round_limit=100`: a safeguard so every game ends (not in the rules):
+//!   after this many rounds the game is called for whoever placed most
+//!   victory tokens.
+//!
+//! Values may arrive as JSON strings, numbers or lists.
+
+use std::collections::BTreeMap;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use tabletape_events::Seat;
+
+use crate::option_read::{names, whole};
+
+pub const DEFAULT_ROUND_LIMIT: u32 = 100;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    pub banker: Seat,
+    pub characters: Option<Vec<String>>,
+    pub locations: Option<Vec<String>>,
+    pub round_limit: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            banker: 0,
+            characters: None,
+            locations: None,
+            round_limit: DEFAULT_ROUND_LIMIT,
+        }
+    }
+}
+
+impl Options {
+    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
+        let mut o = Options::default();
+        for (key, v) in map {
+            match key.as_str() {
+                "banker" => {
+                    o.banker = Seat::try_from(whole(key, v, 0)?)
+                        .map_err(|_| "option `banker`: not a seat".to_string())?
+                }
+                "characters" => o.characters = Some(names(key, v)?),
+                "locations" => o.locations = Some(names(key, v)?),
+                "round_limit" => o.round_limit = whole(key, v, 1)?,
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}`; Legless in London knows banker, characters, locations, round_limit"
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, Value>::deserialize(d)?;
+        Options::from_map(&map).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Options, String> {
+        serde_json::from_value::<Options>(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn options_read_seats_lists_and_limits() {
+        let o = read(
+            json!({"banker": "2", "characters": "A, B", "locations": ["x-1"], "round_limit": 9}),
+        )
+        .unwrap();
+        assert_eq!(o.banker, 2);
+        assert_eq!(o.characters.unwrap(), vec!["A", "B"]);
+        assert_eq!(o.locations.unwrap(), vec!["x-1"]);
+        assert_eq!(o.round_limit, 9);
+        assert_eq!(read(json!({})).unwrap(), Options::default());
+        assert!(read(json!({"round_limit": 0}))
+            .unwrap_err()
+            .contains("round_limit"));
+        assert!(read(json!({"banker": -1})).unwrap_err().contains("banker"));
+        assert!(read(json!({"characters": "A,,B"}))
+            .unwrap_err()
+            .contains("empty"));
+        assert!(read(json!({"dice": 1}))
+            .unwrap_err()
+            .contains("unknown option `dice`"));
+    }
+}

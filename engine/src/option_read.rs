@@ -1,0 +1,39 @@
+//! Readers for the option values every kind takes the same way: values
+//! arrive from `--option K=V` as strings, or from the API as JSON strings,
+//! numbers or lists, and an error names the option.
+
+use serde_json::Value;
+
+/// A list of names: a JSON list of strings, or one comma-separated string.
+/// Each name is trimmed; an empty one is refused.
+pub fn names(option: &str, v: &Value) -> Result<Vec<String>, String> {
+    let items: Vec<String> = match v {
+        Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                Value::String(s) => Ok(s.trim().to_string()),
+                other => Err(format!("option `{option}`: `{other}` is not a name")),
+            })
+            .collect::<Result<_, _>>()?,
+        Value::String(s) => s.split(',').map(|p| p.trim().to_string()).collect(),
+        other => return Err(format!("option `{option}`: expected a list, not {other}")),
+    };
+    if items.iter().any(String::is_empty) {
+        return Err(format!("option `{option}`: a name in the list is empty"));
+    }
+    Ok(items)
+}
+
+/// A whole number of at least `min`, as a JSON number or a string.
+pub fn whole(option: &str, v: &Value, min: u32) -> Result<u32, String> {
+    let t = match v {
+        Value::String(s) => s.trim().to_string(),
+        other => other.to_string(),
+    };
+    match t.parse::<u32>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!(
+            "option `{option}`: `{t}` is not a whole number of at least {min}"
+        )),
+    }
+}
