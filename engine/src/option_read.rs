@@ -37,3 +37,22 @@ pub fn whole(option: &str, v: &Value, min: u32) -> Result<u32, String> {
         )),
     }
 }
+
+/// On or off: a JSON bool, or `on`/`off` (`true`/`false`, `yes`/`no`, `1`/`0`).
+pub fn switch(option: &str, v: &Value) -> Result<bool, String> {
+    let word = match v {
+        Value::Bool(b) => return Ok(*b),
+        Value::String(s) => s.trim().to_ascii_lowercase(),
+        Value::Number(n) => n.to_string(),
+        other => {
+            return Err(format!(
+                "option `{option}`: expected on or off, not {other}"
+            ))
+        }
+    };
+    match word.as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        other => Err(format!("option `{option}`: `{other}` is not on or off")),
+    }
+}

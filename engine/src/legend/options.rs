@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+
+use crate::option_read::switch;
 use tabletape_events::Seat;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
@@ -21,24 +23,6 @@ pub struct Options {
     pub voting: bool,
     pub duels: bool,
     pub abilities: bool,
-}
-
-fn switch(option: &str, v: &Value) -> Result<bool, String> {
-    let word = match v {
-        Value::Bool(b) => return Ok(*b),
-        Value::String(s) => s.trim().to_ascii_lowercase(),
-        Value::Number(n) => n.to_string(),
-        other => {
-            return Err(format!(
-                "option `{option}`: expected on or off, not {other}"
-            ))
-        }
-    };
-    match word.as_str() {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        other => Err(format!("option `{option}`: `{other}` is not on or off")),
-    }
 }
 
 impl Options {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
 use super::board::Place;
-use super::content::{Effect, Equipped, GoalKind};
+use super::content::{CardText, Character, Effect, Equipped, GoalKind, LegText, LocationCard};
 use super::state::{Stage, Token};
 
 /// What the table reads off its own card or booklet page.
@@ -57,6 +57,9 @@ pub enum Action {
     Work {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         risk: bool,
+        /// Record mode: what this location's card says, the first time it is used.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         roll: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -64,17 +67,27 @@ pub enum Action {
     },
     /// Tries to find love here through the Risk Booklet.
     FindLove {
+        /// Record mode: what this location's card says, the first time it is used.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardText>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         roll: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         story: Option<Told>,
     },
-    BuyProperty,
+    BuyProperty {
+        /// Record mode: what this location's card says, the first time it is used.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardText>,
+    },
     /// Completes the personal goal on the character card here.
     PersonalGoal,
     /// Buys a leg in the Artificial Leg Store.
     BuyLeg {
         leg: String,
+        /// Record mode: the card of a leg the table has not typed before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<LegText>,
     },
     /// Pays the Sickroom and rolls to heal (there, sick or not).
     Recover {
@@ -82,18 +95,17 @@ pub enum Action {
         roll: Option<u32>,
     },
     /// Equips one owned leg (or none) before acting; free.
-    Equip {
-        leg: Option<String>,
-    },
+    Equip { leg: Option<String> },
     /// Sells an owned leg back for half its cost, rounded up; free.
-    SellLeg {
-        leg: String,
-    },
+    SellLeg { leg: String },
     /// A dead player draws a new character card and rejoins.
     DrawCharacter {
         seat: Seat,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         drew: Option<String>,
+        /// Record mode: the character card as the table dealt it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<Character>,
     },
 }
 
@@ -303,8 +315,15 @@ crate::by_tag! {
             why: Death,
             removed: Vec<Token>,
         },
+        /// A location's card typed in record mode, now on the table.
+        CardLaidOut {
+            card: LocationCard,
+        },
         CharacterDrawn {
             seat: Seat,
+            /// Record mode: the card as typed.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<Character>,
             character: String,
             at: Place,
             money: u32,

@@ -46,8 +46,23 @@ pub fn apply(s: &mut State, fact: &Fact) {
             l.money = l.money.saturating_add(*amount);
         }
         Fact::LegBought {
-            seat, leg, cost, ..
+            seat,
+            leg,
+            cost,
+            equipped,
         } => {
+            // A leg the table typed in record mode joins the box.
+            if let (false, Some(side)) = (s.legs.contains_key(leg), equipped) {
+                s.legs.insert(
+                    leg.clone(),
+                    super::content::Leg {
+                        name: leg.clone(),
+                        cost: *cost,
+                        equipped: *side,
+                        sample: false,
+                    },
+                );
+            }
             remove_one(&mut s.pile, leg);
             let l = &mut s.londoners[*seat as usize];
             l.money = l.money.saturating_sub(*cost);
@@ -134,13 +149,20 @@ pub fn apply(s: &mut State, fact: &Fact) {
             }
             insert_sorted(&mut s.unused, character);
         }
+        Fact::CardLaidOut { card } => {
+            s.cards.insert(card.location.clone(), card.clone());
+        }
         Fact::CharacterDrawn {
             seat,
+            card,
             character,
             at,
             money,
             health,
         } => {
+            if let Some(card) = card {
+                s.characters.insert(card.name.clone(), card.clone());
+            }
             remove_one(&mut s.unused, character);
             let l = &mut s.londoners[*seat as usize];
             l.character = character.clone();

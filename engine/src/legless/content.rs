@@ -145,6 +145,28 @@ pub struct LocationCard {
     pub sickroom: Option<Price>,
 }
 
+/// What a location card says, as a table in record mode types it: the
+/// fields of [`LocationCard`] a player reads (written out again, since
+/// `flatten` would lose `deny_unknown_fields`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardText {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<Work>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub love: Option<Love>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<Price>,
+}
+
+/// A leg card as a table in record mode types it at the purchase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegText {
+    pub cost: u32,
+    pub equipped: Equipped,
+}
+
 /// The side of a leg card a buyer may not see before buying it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -356,6 +378,181 @@ fn check_effects(
     Ok(())
 }
 
+/// Checks what one location card says (its own location's spaces allow it).
+pub fn check_card(
+    c: &LocationCard,
+    locations: &[Location],
+    file: &str,
+    path: &str,
+) -> Result<(), ContentError> {
+    let at = |f: &str| format!("{path}.{f}");
+    let Some(location) = locations.iter().find(|l| l.id == c.location) else {
+        return Err(err(
+            file,
+            at("location"),
+            format!("no location `{}`", c.location),
+        ));
+    };
+    if let Some(w) = &c.work {
+        if w.earnings.is_none() && w.risk_page.is_none() {
+            return Err(err(
+                file,
+                at("work"),
+                "work pays `earnings`, sends to a `risk_page`, or both",
+            ));
+        }
+        check_needs(file, at("work.needs"), &w.needs)?;
+        if let Some(e) = w.earnings {
+            check_pounds(file, at("work.earnings"), e)?;
+        }
+    }
+    if let Some(l) = &c.love {
+        check_needs(file, at("love.needs"), &l.needs)?;
+    }
+    for (f, p) in [("property", &c.property), ("sickroom", &c.sickroom)] {
+        if let Some(p) = p {
+            check_pounds(file, at(&format!("{f}.cost")), p.cost)?;
+        }
+    }
+    if c.property.is_some() && !location.spaces.contains(&GoalKind::Property) {
+        return Err(err(
+            file,
+            at("property"),
+            format!("{} has no property space on the board", location.name),
+        ));
+    }
+    if c.love.is_some() && !location.spaces.contains(&GoalKind::Love) {
+        return Err(err(
+            file,
+            at("love"),
+            format!("{} has no love space on the board", location.name),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks one leg card.
+pub fn check_leg(leg: &Leg, file: &str, path: &str) -> Result<(), ContentError> {
+    let at = |f: &str| format!("{path}.{f}");
+    if leg.name.trim().is_empty() || leg.name.contains(',') {
+        return Err(err(
+            file,
+            at("name"),
+            "a leg's name is not empty and has no commas",
+        ));
+    }
+    if leg.cost == 0 {
+        return Err(err(file, at("cost"), "a leg costs at least £1"));
+    }
+    check_pounds(file, at("cost"), leg.cost)?;
+    check_pounds(file, at("equipped.maintenance"), leg.equipped.maintenance)?;
+    check_needs(file, at("equipped"), &leg.equipped.scores())?;
+    if let Some(n) = leg.equipped.crutch_rolls {
+        if !(2..=6).contains(&n) {
+            return Err(err(
+                file,
+                at("equipped.crutch_rolls"),
+                "crutches roll 2 to 6 dice",
+            ));
+        }
+        if leg.equipped.no_crutches {
+            return Err(err(file, at("equipped"), "crutches cannot refuse crutches"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks one character card against the board it is played on.
+pub fn check_character(
+    c: &Character,
+    board: &Board,
+    locations: &[Location],
+    file: &str,
+    path: &str,
+) -> Result<(), ContentError> {
+    let at = |f: &str| format!("{path}.{f}");
+    let ids: BTreeSet<&str> = locations.iter().map(|l| l.id.as_str()).collect();
+    if c.name.contains(',') || c.name.trim().is_empty() {
+        return Err(err(
+            file,
+            at("name"),
+            "a character's name is not empty and has no commas (option lists are comma-separated)",
+        ));
+    }
+    match &c.start {
+        Place::Square(sq) if !matches!(board.cell(*sq), Some(Cell::Street { .. })) => {
+            return Err(err(
+                file,
+                at("start"),
+                format!("{sq} is not a street square"),
+            ))
+        }
+        Place::Location(l) if !ids.contains(l.as_str()) => {
+            return Err(err(file, at("start"), format!("no location `{l}`")))
+        }
+        _ => {}
+    }
+    check_pounds(file, at("money"), c.money)?;
+    if c.health == 0 || c.health > MAX_HEALTH {
+        return Err(err(
+            file,
+            at("health"),
+            format!("a health track has 1 to {MAX_HEALTH} hearts"),
+        ));
+    }
+    if c.goals.len() != GOALS {
+        return Err(err(
+            file,
+            at("goals"),
+            format!("a character has {GOALS} goals"),
+        ));
+    }
+    let kinds: BTreeSet<_> = c.goals.iter().map(|g| g.kind).collect();
+    if kinds.len() != GOALS {
+        return Err(err(
+            file,
+            at("goals"),
+            "a character's goals are love, property and a personal goal, one each",
+        ));
+    }
+    for (j, g) in c.goals.iter().enumerate() {
+        let gat = format!("{path}.goals[{j}]");
+        for l in &g.at {
+            if !ids.contains(l.as_str()) {
+                return Err(err(file, format!("{gat}.at"), format!("no location `{l}`")));
+            }
+        }
+        if g.kind == GoalKind::Personal {
+            if g.at.len() != 1 {
+                return Err(err(
+                    file,
+                    format!("{gat}.at"),
+                    "a personal goal is completed at one location",
+                ));
+            }
+            let l = locations.iter().find(|l| l.id == g.at[0]);
+            if !l.is_some_and(|l| l.spaces.contains(&GoalKind::Personal)) {
+                return Err(err(
+                    file,
+                    format!("{gat}.at"),
+                    format!("`{}` has no personal goal space", g.at[0]),
+                ));
+            }
+        } else if g.cost.is_some() || g.text.is_some() || !g.needs.is_empty() {
+            return Err(err(
+                file,
+                gat,
+                "only a personal goal has its own `text`, `cost` or `needs`",
+            ));
+        }
+        if let Some(cost) = g.cost {
+            check_pounds(file, format!("{gat}.cost"), cost)?;
+        }
+        check_needs(file, format!("{gat}.needs"), &g.needs)?;
+    }
+    Ok(())
+}
+
 /// Checks the board, every card, leg, page and character; the first problem
 /// found is returned.
 pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
@@ -423,46 +620,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             ));
         }
         *per_location.entry(c.location.as_str()).or_default() += 1;
-        if let Some(w) = &c.work {
-            if w.earnings.is_none() && w.risk_page.is_none() {
-                return Err(err(
-                    file,
-                    at("work"),
-                    "work pays `earnings`, sends to a `risk_page`, or both",
-                ));
-            }
-            check_needs(file, at("work.needs"), &w.needs)?;
-            if let Some(e) = w.earnings {
-                check_pounds(file, at("work.earnings"), e)?;
-            }
-        }
-        if let Some(l) = &c.love {
-            check_needs(file, at("love.needs"), &l.needs)?;
-        }
-        for (f, p) in [("property", &c.property), ("sickroom", &c.sickroom)] {
-            if let Some(p) = p {
-                check_pounds(file, at(&format!("{f}.cost")), p.cost)?;
-            }
-        }
-        let location = pack
-            .locations
-            .iter()
-            .find(|l| l.id == c.location)
-            .expect("checked above");
-        if c.property.is_some() && !location.spaces.contains(&GoalKind::Property) {
-            return Err(err(
-                file,
-                at("property"),
-                format!("{} has no property space on the board", location.name),
-            ));
-        }
-        if c.love.is_some() && !location.spaces.contains(&GoalKind::Love) {
-            return Err(err(
-                file,
-                at("love"),
-                format!("{} has no love space on the board", location.name),
-            ));
-        }
+        check_card(c, &pack.locations, file, &format!("location_cards[{i}]"))?;
         if (c.location == pack.sickroom) != c.sickroom.is_some() {
             return Err(err(
                 file,
@@ -498,32 +656,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
 
     let mut names = BTreeSet::new();
     for (i, leg) in pack.legs.iter().enumerate() {
-        let at = |f: &str| format!("legs[{i}].{f}");
         if !names.insert(leg.name.as_str()) {
             return Err(err(
                 file,
-                at("name"),
+                format!("legs[{i}].name"),
                 format!("leg `{}` appears twice", leg.name),
             ));
         }
-        if leg.cost == 0 {
-            return Err(err(file, at("cost"), "a leg costs at least £1"));
-        }
-        check_pounds(file, at("cost"), leg.cost)?;
-        check_pounds(file, at("equipped.maintenance"), leg.equipped.maintenance)?;
-        check_needs(file, at("equipped"), &leg.equipped.scores())?;
-        if let Some(n) = leg.equipped.crutch_rolls {
-            if !(2..=6).contains(&n) {
-                return Err(err(
-                    file,
-                    at("equipped.crutch_rolls"),
-                    "crutches roll 2 to 6 dice",
-                ));
-            }
-            if leg.equipped.no_crutches {
-                return Err(err(file, at("equipped"), "crutches cannot refuse crutches"));
-            }
-        }
+        check_leg(leg, file, &format!("legs[{i}]"))?;
     }
 
     let mut events = BTreeSet::new();
@@ -592,91 +732,19 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
 
     let mut people = BTreeSet::new();
     for (i, c) in pack.characters.iter().enumerate() {
-        let at = |f: &str| format!("characters[{i}].{f}");
-        if c.name.contains(',') || c.name.trim().is_empty() {
-            return Err(err(
-                file,
-                at("name"),
-                "a character's name is not empty and has no commas (option lists are comma-separated)",
-            ));
-        }
+        check_character(
+            c,
+            &board,
+            &pack.locations,
+            file,
+            &format!("characters[{i}]"),
+        )?;
         if !people.insert(c.name.as_str()) {
             return Err(err(
                 file,
-                at("name"),
+                format!("characters[{i}].name"),
                 format!("character `{}` appears twice", c.name),
             ));
-        }
-        match &c.start {
-            Place::Square(sq) if !matches!(board.cell(*sq), Some(Cell::Street { .. })) => {
-                return Err(err(
-                    file,
-                    at("start"),
-                    format!("{sq} is not a street square"),
-                ))
-            }
-            Place::Location(l) if !ids.contains(l.as_str()) => {
-                return Err(err(file, at("start"), format!("no location `{l}`")))
-            }
-            _ => {}
-        }
-        check_pounds(file, at("money"), c.money)?;
-        if c.health == 0 || c.health > MAX_HEALTH {
-            return Err(err(
-                file,
-                at("health"),
-                format!("a health track has 1 to {MAX_HEALTH} hearts"),
-            ));
-        }
-        if c.goals.len() != GOALS {
-            return Err(err(
-                file,
-                at("goals"),
-                format!("a character has {GOALS} goals"),
-            ));
-        }
-        let kinds: BTreeSet<_> = c.goals.iter().map(|g| g.kind).collect();
-        if kinds.len() != GOALS {
-            return Err(err(
-                file,
-                at("goals"),
-                "a character's goals are love, property and a personal goal, one each",
-            ));
-        }
-        for (j, g) in c.goals.iter().enumerate() {
-            let gat = format!("characters[{i}].goals[{j}]");
-            for l in &g.at {
-                if !ids.contains(l.as_str()) {
-                    return Err(err(file, format!("{gat}.at"), format!("no location `{l}`")));
-                }
-            }
-            if g.kind == GoalKind::Personal {
-                if g.at.len() != 1 {
-                    return Err(err(
-                        file,
-                        format!("{gat}.at"),
-                        "a personal goal is completed at one location",
-                    ));
-                }
-                let l = pack.locations.iter().find(|l| l.id == g.at[0]);
-                if !l.is_some_and(|l| l.spaces.contains(&GoalKind::Personal)) {
-                    return Err(err(
-                        file,
-                        format!("{gat}.at"),
-                        format!("`{}` has no personal goal space", g.at[0]),
-                    ));
-                }
-            } else if g.cost.is_some() || g.text.is_some() || !g.needs.is_empty() {
-                return Err(err(
-                    file,
-                    gat,
-                    "only a personal goal has its own `text`, `cost` or `needs`",
-                ));
-            }
-            if let Some(cost) = g.cost {
-                check_pounds(file, format!("{gat}.cost"), cost)?;
-            }
-            check_needs(file, format!("{gat}.needs"), &g.needs)?;
         }
     }
     if pack.characters.len() < 2 {

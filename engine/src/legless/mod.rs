@@ -77,10 +77,20 @@
 //! - **Secrets.** A leg's Equipped side as above, the Risk Booklet's stories
 //!   until read, and the order of the street event deck. Seats read the
 //!   pack in the game's creation without them.
-//! - **Record mode.** With physical dice a table using its own box may say
-//!   what its cards and booklet say instead of naming the pack's: `cards`
-//!   on a move, `story` on a risk, each with its effects. The setup still
-//!   uses the pack's board, location cards, legs and characters.
+//! - **Typed cards.** With physical dice a table may say what its own
+//!   street event cards and booklet stories say instead of naming the
+//!   pack's: `cards` on a move, `story` on a risk, each with its effects.
+//! - **Record mode** (`record=on`, physical dice) is for a table with its
+//!   own box: of the pack only the board is used. Each player types their
+//!   character card first (`draw_character` with `card`, again after a
+//!   death); the first action at a location types that location's card
+//!   (`card`: work, love, property), which then stays on the table; a leg
+//!   is typed as it is bought (`card`: cost and Equipped side, hidden from
+//!   the other seats in the action as in the facts); street events and
+//!   stories are always typed; the Sickroom's fee is an option
+//!   (`sickroom_fee`), since anyone may fall sick before visiting it. A
+//!   location whose card is not yet on the table counts as allowing love
+//!   and property when judging whether a goal still has a free space.
 
 mod actions;
 mod apply;
@@ -162,6 +172,16 @@ impl Rules for Legless {
                     help: "the location card chosen from each pair, by id (required with physical dice)",
                 },
                 OptionInfo {
+                    name: "record",
+                    default: "off",
+                    help: "record mode, physical dice: only the board comes from the pack, every card is typed as it comes into play",
+                },
+                OptionInfo {
+                    name: "sickroom_fee",
+                    default: "<none>",
+                    help: "record mode: the fee on the table's Sickroom card",
+                },
+                OptionInfo {
                     name: "round_limit",
                     default: "100",
                     help: "rounds after which the game is called for the most victory tokens",
@@ -188,6 +208,10 @@ impl Rules for Legless {
                 .filter_map(|c| c["id"].as_str())
                 .map(|id| OptionValue::new(id, id))
                 .collect(),
+            "record" => vec![
+                OptionValue::new("off", "off: the pack's cards"),
+                OptionValue::new("on", "on: the table types its own cards"),
+            ],
             _ => Vec::new(),
         }
     }
@@ -274,6 +298,19 @@ impl Rules for Legless {
             }
         }
         fact
+    }
+
+    fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
+        let mut action = action.clone();
+        // A leg typed in record mode shows its Equipped side: the buyer's
+        // secret. When the owner acted for the table no seat is named, so it
+        // is hidden from every seat (the facts still tell the buyer).
+        if let Action::BuyLeg { card, .. } = &mut action {
+            if !cx.by.is_some_and(|b| sees(viewer, b)) {
+                *card = None;
+            }
+        }
+        action
     }
 
     fn redact_pack(pack: &mut Value, _viewer: Viewer) {

@@ -344,13 +344,49 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             at,
             money,
             health,
-        } => format!(
-            "{} rejoins the game as {character}, at {} with {} and {}.",
-            name(seat),
-            place(state, at),
-            pounds(*money),
-            hearts(*health)
-        ),
+            ..
+        } => {
+            let how = if state.londoner(*seat).deaths.is_empty() {
+                "plays"
+            } else {
+                "rejoins the game as"
+            };
+            format!(
+                "{} {how} {character}, at {} with {} and {}.",
+                name(seat),
+                place(state, at),
+                pounds(*money),
+                hearts(*health)
+            )
+        }
+        Fact::CardLaidOut { card } => {
+            let mut says = Vec::new();
+            if let Some(w) = &card.work {
+                let mut pay = Vec::new();
+                if let Some(e) = w.earnings {
+                    pay.push(format!("£{e}"));
+                }
+                if let Some(p) = w.risk_page {
+                    pay.push(format!("a risk on page {p}"));
+                }
+                says.push(format!("work for {}", pay.join(" or ")));
+            }
+            if let Some(l) = &card.love {
+                says.push(format!("love on page {}", l.risk_page));
+            }
+            if let Some(p) = &card.property {
+                says.push(format!("the property for £{}", p.cost));
+            }
+            format!(
+                "The card of the {} is laid out: {}.",
+                state.location_name(&card.location),
+                if says.is_empty() {
+                    "nothing to do there".to_string()
+                } else {
+                    says.join("; ")
+                }
+            )
+        }
         Fact::Won { seat } => format!("{} has placed both victory tokens and wins!", name(seat)),
         Fact::GameCalled { winners, rounds } => format!(
             "After {rounds} rounds the game is called: {} placed the most victory tokens.",

@@ -7,6 +7,13 @@
 //! - `locations=cottage-1,slums-2,...`: the location card chosen from each
 //!   pair, by card id. Required with physical dice; with digital dice one of
 //!   each pair is chosen from the seed unless given.
+//! - `record=on`: record mode, with physical dice only, for a table using
+//!   its own box: of the content pack only the board is used. Each player
+//!   types their character card (`draw_character` with `card`), the first
+//!   action at a location types that location's card (`card`), a leg is
+//!   typed when bought, street events and Risk Booklet stories when read.
+//! - `sickroom_fee=N`: record mode: the fee on the table's Sickroom card
+//!   (needed before anyone can fall sick, so it is given at the start).
 //! - `round_limit=100`: a safeguard so every game ends (not in the rules):
 //!   after this many rounds the game is called for whoever placed most
 //!   victory tokens.
@@ -20,7 +27,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use tabletape_events::Seat;
 
-use crate::option_read::{names, whole};
+use crate::option_read::{names, switch, whole};
 
 pub const DEFAULT_ROUND_LIMIT: u32 = 100;
 
@@ -29,6 +36,8 @@ pub struct Options {
     pub banker: Seat,
     pub characters: Option<Vec<String>>,
     pub locations: Option<Vec<String>>,
+    pub record: bool,
+    pub sickroom_fee: Option<u32>,
     pub round_limit: u32,
 }
 
@@ -38,6 +47,8 @@ impl Default for Options {
             banker: 0,
             characters: None,
             locations: None,
+            record: false,
+            sickroom_fee: None,
             round_limit: DEFAULT_ROUND_LIMIT,
         }
     }
@@ -47,6 +58,9 @@ impl Options {
     pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
         let mut o = Options::default();
         for (key, v) in map {
+            if v.is_null() {
+                continue; // as stored, an option not given
+            }
             match key.as_str() {
                 "banker" => {
                     o.banker = Seat::try_from(whole(key, v, 0)?)
@@ -54,10 +68,12 @@ impl Options {
                 }
                 "characters" => o.characters = Some(names(key, v)?),
                 "locations" => o.locations = Some(names(key, v)?),
+                "record" => o.record = switch(key, v)?,
+                "sickroom_fee" => o.sickroom_fee = Some(whole(key, v, 0)?),
                 "round_limit" => o.round_limit = whole(key, v, 1)?,
                 other => {
                     return Err(format!(
-                        "unknown option `{other}`; Legless in London knows banker, characters, locations, round_limit"
+                        "unknown option `{other}`; Legless in London knows banker, characters, locations, record, sickroom_fee, round_limit"
                     ))
                 }
             }

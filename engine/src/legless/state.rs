@@ -42,7 +42,8 @@ pub struct Londoner {
     /// In the Sickroom until the health track is full again.
     pub sick: bool,
     pub miss_turns: u32,
-    /// Dead, waiting to draw a new character.
+    /// Without a character: dead (or, in record mode, not yet dealt one),
+    /// drawing one before play goes on.
     pub dead: bool,
     /// Characters this player has lost.
     pub deaths: Vec<String>,
@@ -84,6 +85,9 @@ pub struct Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub dice: DiceMode,
+    /// Record mode: the table types its own cards as they come into play.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record: bool,
     pub board: BoardPlan,
     pub locations: Vec<Location>,
     /// The card chosen from each pair, by location id.
@@ -236,10 +240,11 @@ impl State {
             .filter(|l| g.at.is_empty() || g.at.contains(&l.id))
             .filter(|l| l.spaces.contains(&goal))
             .filter(|l| {
+                // A card not yet on the table (record mode) may allow it.
                 let card = self.cards.get(&l.id);
                 match goal {
-                    GoalKind::Love => card.is_some_and(|c| c.love.is_some()),
-                    GoalKind::Property => card.is_some_and(|c| c.property.is_some()),
+                    GoalKind::Love => card.is_none_or(|c| c.love.is_some()),
+                    GoalKind::Property => card.is_none_or(|c| c.property.is_some()),
                     GoalKind::Personal => true,
                 }
             })

@@ -44,7 +44,7 @@ fn options() -> Options {
         banker: 1,
         characters: Some(vec![ADA.into(), BO.into()]),
         locations: Some(first_cards()),
-        round_limit: 100,
+        ..Options::default()
     }
 }
 
@@ -108,7 +108,12 @@ fn game_of(s: &State) -> Game {
         chapter: "Round 1".into(),
         state: serde_json::to_value(s).unwrap(),
     };
-    Game::restore(&created(2, 1, s.dice), &snapshot).unwrap()
+    let created = if s.record {
+        record_created()
+    } else {
+        created(2, 1, s.dice)
+    };
+    Game::restore(&created, &snapshot).unwrap()
 }
 
 fn state_of(game: &Game) -> State {
@@ -818,6 +823,31 @@ fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
         let decision = game
             .decide(None, pick)
             .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
+        // Money never goes below nothing: every payment is covered when made.
+        let mut before = state_of(&game);
+        for f in &decision.body.facts {
+            let fact: Fact = serde_json::from_value(f.clone()).unwrap();
+            let owed = match &fact {
+                Fact::Paid { seat, amount }
+                | Fact::UpkeepPaid { seat, amount }
+                | Fact::SickroomPaid { seat, fee: amount }
+                | Fact::LegBought {
+                    seat, cost: amount, ..
+                }
+                | Fact::TokenPlaced {
+                    seat, cost: amount, ..
+                } => Some((*seat, *amount)),
+                _ => None,
+            };
+            if let Some((s, amount)) = owed {
+                let money = before.londoner(s).money;
+                assert!(
+                    money >= amount,
+                    "seed {seed}: seat {s} pays £{amount} from £{money}: {f}"
+                );
+            }
+            super::apply::apply(&mut before, &fact);
+        }
         let ev = event(game.seq() + 1, decision.body);
         game.apply(&ev).unwrap();
         events.push(ev);
@@ -903,7 +933,6 @@ fn legal_offers_every_kind_of_turn_and_each_is_accepted() {
         g.decide(Some(0), &action)
             .unwrap_or_else(|e| panic!("{action}: {e}"));
     }
-    let _ = Fact::DeckRenewed;
 }
 
 #[test]
@@ -923,4 +952,122 @@ fn one_die_may_be_written_as_a_bare_number() {
         "{}",
         e.message
     );
+}
+
+// ------------------------------------------------------------------ record mode
+
+/// A record-mode table: the board from the pack, everything else typed.
+fn record_created() -> GameCreated {
+    let mut c = created(2, 1, DiceMode::Physical);
+    c.options = [
+        ("record", json!("on")),
+        ("sickroom_fee", json!(2)),
+        ("banker", json!(1)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    c
+}
+
+fn record_game() -> Game {
+    let mut g = Game::start(&record_created()).unwrap();
+    for (seat, name, start) in [(0, "Hester Crane", "f9"), (1, "Silas Marsh", "c3")] {
+        let card = json!({"name": name, "start": start, "money": 12, "health": 5, "goals": [
+            {"kind": "love"}, {"kind": "property"}, {"kind": "personal", "at": ["church"]}]});
+        step(
+            &mut g,
+            Some(seat),
+            json!({"type": "draw_character", "seat": seat, "card": card}),
+        );
+    }
+    g
+}
+
+#[test]
+fn record_mode_needs_physical_dice_and_the_sickroom_fee_and_deals_nothing() {
+    let mut c = created(2, 1, DiceMode::Digital);
+    c.options = [("record".to_string(), json!("on"))].into_iter().collect();
+    let e = Game::start(&c).unwrap_err().to_string();
+    assert!(e.contains("--dice physical"), "{e}");
+    let mut c = created(2, 1, DiceMode::Physical);
+    c.options = [("record".to_string(), json!("on"))].into_iter().collect();
+    assert!(Game::start(&c)
+        .unwrap_err()
+        .to_string()
+        .contains("sickroom_fee"));
+    c.options.insert("sickroom_fee".into(), json!(2));
+    let g = Game::start(&c).unwrap();
+    let s = state_of(&g);
+    assert!(s.record && s.legs.is_empty() && s.deck.is_empty() && s.booklet.is_empty());
+    assert_eq!(s.cards.len(), 1, "only the Sickroom's fee is known");
+    assert_eq!(s.sickroom_fee(), 2);
+    assert!(
+        s.londoners.iter().all(|l| l.dead),
+        "each player types a character first"
+    );
+    let legal = g.legal(Some(0));
+    assert_eq!(legal[0].needs.len(), 1);
+    assert!(
+        legal[0].needs[0].starts_with("card:"),
+        "{:?}",
+        legal[0].needs
+    );
+    // A character card that does not fit the board is refused by its field.
+    let e = rejection(
+        &g,
+        Some(0),
+        json!({"type": "draw_character", "seat": 0, "card": {"name": "X", "start": "a1", "money": 1, "health": 3,
+            "goals": [{"kind": "love"}, {"kind": "property"}, {"kind": "personal", "at": ["church"]}]}}),
+    );
+    assert_eq!(e.rule, "legless.card");
+    assert!(e.message.contains("card.start"), "{}", e.message);
+}
+
+#[test]
+fn in_record_mode_a_card_is_typed_once_and_a_typed_leg_stays_its_buyers_secret() {
+    let mut g = record_game();
+    let mut s = state_of(&g);
+    s.londoners[0].at = at("gin-palace");
+    let mut g2 = game_of(&s);
+    let e = rejection(&g2, Some(0), json!({"type": "work"}));
+    assert_eq!(e.rule, "legless.card_needed");
+    let f = step(
+        &mut g2,
+        Some(0),
+        json!({"type": "work", "card": {"work": {"earnings": 4}}}),
+    );
+    assert_eq!(types(&f)[..2], ["card_laid_out", "worked"]);
+    let mut s = state_of(&g2);
+    s.phase = Phase::Playing(Turn {
+        seat: 0,
+        stage: Stage::Act,
+    });
+    let g3 = game_of(&s);
+    let e = rejection(
+        &g3,
+        Some(0),
+        json!({"type": "work", "card": {"work": {"earnings": 9}}}),
+    );
+    assert_eq!(e.rule, "legless.card_known");
+
+    // A leg typed at the store: the action's card is the buyer's to read.
+    let mut s = state_of(&g);
+    s.londoners[0].at = at("leg-store");
+    g = game_of(&s);
+    let buy = json!({"type": "buy_leg", "leg": "Hook leg", "card": {"cost": 5, "equipped": {"appeal": 1, "mobility": 1, "efficiency": 0, "maintenance": 1}}});
+    let d = g.decide(Some(0), &buy).unwrap();
+    let ev = Event {
+        actor: Actor::Seat(0),
+        ..event(g.seq() + 1, d.body)
+    };
+    g.apply(&ev).unwrap();
+    let bo = serde_json::to_string(&g.redact_event(&ev, Viewer::Seat(1)).unwrap()).unwrap();
+    assert!(
+        bo.contains("Hook leg") && !bo.contains("maintenance"),
+        "{bo}"
+    );
+    let ada = serde_json::to_string(&g.redact_event(&ev, Viewer::Seat(0)).unwrap()).unwrap();
+    assert!(ada.contains("maintenance"), "{ada}");
+    assert_eq!(state_of(&g).legs["Hook leg"].cost, 5);
 }

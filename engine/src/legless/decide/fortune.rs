@@ -157,29 +157,77 @@ pub(super) fn draw_character(
     out: &mut Out,
     seat: Seat,
     drew: Option<&str>,
+    card: &Option<Character>,
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
-    // A new character: not the one just lost, while another is in the box.
-    let lost = out.l(seat).deaths.last().cloned();
-    let mut options: Vec<String> = out
-        .s
-        .unused
-        .iter()
-        .filter(|c| Some(*c) != lost.as_ref())
-        .cloned()
-        .collect();
-    if options.is_empty() {
-        options = out.s.unused.clone();
-    }
-    let i = chance.pick(
-        &format!("{}'s new character", out.s.name(seat)),
-        &options,
-        "drew",
-        drew,
-    )?;
-    let c = out.s.characters[&options[i]].clone();
+    let typed = match (out.s.record, card) {
+        (true, Some(c)) => {
+            if drew.is_some() {
+                return reject(
+                    "legless.card",
+                    "record mode: the character card is typed (`card`), not named (`drew`)",
+                );
+            }
+            check_character(c, &out.s.board(), &out.s.locations, "card", "card").map_err(|e| {
+                Rejection::new("legless.card", format!("{}: {}", e.path, e.message))
+            })?;
+            let in_play = out
+                .s
+                .londoners
+                .iter()
+                .any(|l| !l.dead && l.character == c.name);
+            if in_play {
+                return reject(
+                    "legless.card",
+                    format!("{} is already at the table", c.name),
+                );
+            }
+            Some(c.clone())
+        }
+        (true, None) => {
+            return reject(
+                "legless.card_needed",
+                format!(
+                "record mode: type {}'s character card (`card`: name, start, money, health, goals)",
+                out.s.name(seat)
+            ),
+            )
+        }
+        (false, Some(_)) => {
+            return reject(
+                "legless.card",
+                "the pack deals the characters: leave out `card`",
+            )
+        }
+        (false, None) => None,
+    };
+    let c = match typed {
+        Some(c) => c,
+        None => {
+            // A new character: not the one just lost, while another is in the box.
+            let lost = out.l(seat).deaths.last().cloned();
+            let mut options: Vec<String> = out
+                .s
+                .unused
+                .iter()
+                .filter(|c| Some(*c) != lost.as_ref())
+                .cloned()
+                .collect();
+            if options.is_empty() {
+                options = out.s.unused.clone();
+            }
+            let i = chance.pick(
+                &format!("{}'s new character", out.s.name(seat)),
+                &options,
+                "drew",
+                drew,
+            )?;
+            out.s.characters[&options[i]].clone()
+        }
+    };
     out.push(Fact::CharacterDrawn {
         seat,
+        card: card.clone().filter(|_| out.s.record),
         character: c.name.clone(),
         at: c.start.clone(),
         money: c.money,

@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// What record mode asks of a leg bought that the table has not typed yet.
+const LEG_CARD: &str =
+    "card: its cost and Equipped side ({cost, equipped: {appeal, mobility, efficiency, maintenance}})";
+
 /// Every action open now, for `seat` or (with `None`) the whole table.
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let Phase::Playing(turn) = state.phase else {
@@ -19,8 +23,17 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                 let action = Action::DrawCharacter {
                     seat: d,
                     drew: None,
+                    card: None,
                 };
-                if physical {
+                if state.record {
+                    Legal::needing(
+                        action,
+                        vec![format!(
+                            "card: {}'s character card as dealt ({{name, start, money, health, goals}})",
+                            state.name(d)
+                        )],
+                    )
+                } else if physical {
                     let mut l = Legal::needing(
                         action,
                         vec![format!("drew: {}'s new character card", state.name(d))],
@@ -94,17 +107,20 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     risk: false,
                     roll: None,
                     story: None,
+                    card: None,
                 },
                 Action::Work {
                     risk: true,
                     roll: None,
                     story: None,
+                    card: None,
                 },
                 Action::FindLove {
                     roll: None,
                     story: None,
+                    card: None,
                 },
-                Action::BuyProperty,
+                Action::BuyProperty { card: None },
                 Action::PersonalGoal,
                 Action::Recover { roll: None },
             ];
@@ -114,13 +130,33 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     .iter()
                     .collect::<BTreeSet<_>>()
                     .into_iter()
-                    .map(|leg| Action::BuyLeg { leg: leg.clone() }),
+                    .map(|leg| Action::BuyLeg {
+                        leg: leg.clone(),
+                        card: None,
+                    }),
             );
+            // Record mode: a leg the table has not typed yet.
+            let at_store = state.londoner(me).at == Place::Location(state.leg_store.clone());
+            if state.record && at_store {
+                out.push(Legal::needing(
+                    Action::BuyLeg {
+                        leg: "<the leg's name>".into(),
+                        card: None,
+                    },
+                    vec![LEG_CARD.into()],
+                ));
+            }
             for action in candidates {
-                if check_action(state, me, &action).is_err() {
-                    continue;
-                }
-                out.push(match &action {
+                // Record mode: a location whose card the table types now.
+                let typed = match check_action(state, me, &action) {
+                    Ok(()) => None,
+                    Err(r) if r.rule == "legless.card_needed" => Some(format!(
+                        "card: what the card of the {} says ({{work, love, property}})",
+                        state.location_name(&state.londoner(me).at.to_string())
+                    )),
+                    Err(_) => continue,
+                };
+                let mut l = match &action {
                     Action::Work { risk: true, .. } | Action::FindLove { .. } => {
                         let mut l = roll(action, "Risk Booklet die");
                         if physical {
@@ -133,7 +169,9 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     }
                     Action::Recover { .. } => roll(action, "healing die"),
                     _ => Legal::ready(action),
-                });
+                };
+                l.needs.extend(typed);
+                out.push(l);
             }
             let l = state.londoner(me);
             if l.equipped.is_some() {
@@ -161,7 +199,15 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     drew: None,
                     cards: None,
                 };
-                out.push(if physical && crossed > 0 {
+                out.push(if state.record && crossed > 0 {
+                    Legal::needing(
+                        action,
+                        vec![format!(
+                            "cards: what the {crossed} street event {} picked up on the way say, in order ([{{name, text, effects}}])",
+                            if crossed == 1 { "card" } else { "cards" }
+                        )],
+                    )
+                } else if physical && crossed > 0 {
                     let mut l = Legal::needing(
                         action,
                         vec![format!(

@@ -116,6 +116,79 @@ pub(super) fn goal_here(
     Ok(())
 }
 
+/// The card of `location`: the one on the table, or in record mode the one
+/// the table types the first time it is used there.
+pub(super) fn card_of(
+    state: &State,
+    location: &str,
+    given: &Option<CardText>,
+) -> Result<LocationCard, Rejection> {
+    let name = state.location_name(location);
+    match (state.cards.get(location), given) {
+        (Some(card), None) => Ok(card.clone()),
+        (Some(_), Some(_)) => reject(
+            "legless.card_known",
+            format!("the card of the {name} is on the table already: leave out `card`"),
+        ),
+        (None, None) => reject(
+            "legless.card_needed",
+            format!("record mode: say what the card of the {name} says (`card`: its work, love and property)"),
+        ),
+        (None, Some(text)) => {
+            let card = LocationCard {
+                id: format!("{location}-table"),
+                location: location.to_string(),
+                work: text.work.clone(),
+                love: text.love.clone(),
+                property: text.property.clone(),
+                sickroom: None,
+            };
+            check_card(&card, &state.locations, "card", "card")
+                .map_err(|e| Rejection::new("legless.card", format!("{}: {}", e.path, e.message)))?;
+            Ok(card)
+        }
+    }
+}
+
+/// The leg called `leg`: one in the store, or in record mode a new one the
+/// table types as it is bought.
+pub(super) fn leg_of(state: &State, leg: &str, given: &Option<LegText>) -> Result<Leg, Rejection> {
+    let known = state.legs.get(leg);
+    match (known, given) {
+        (Some(_), _) if !state.pile.iter().any(|l| l == leg) => reject(
+            "legless.no_such_leg",
+            format!("the store has no `{leg}` for sale"),
+        ),
+        (Some(l), None) => Ok(l.clone()),
+        (Some(_), Some(_)) => reject(
+            "legless.card_known",
+            format!("the {leg} is known already: leave out `card`"),
+        ),
+        (None, Some(text)) if state.record => {
+            let l = Leg {
+                name: leg.to_string(),
+                cost: text.cost,
+                equipped: text.equipped,
+                sample: false,
+            };
+            check_leg(&l, "card", "card").map_err(|e| {
+                Rejection::new("legless.card", format!("{}: {}", e.path, e.message))
+            })?;
+            Ok(l)
+        }
+        (None, None) if state.record => reject(
+            "legless.card_needed",
+            format!(
+                "record mode: say what the card of the {leg} says (`card`: its cost and Equipped side)"
+            ),
+        ),
+        (None, _) => reject(
+            "legless.no_such_leg",
+            format!("the store has no `{leg}` for sale"),
+        ),
+    }
+}
+
 /// Checks a location action against every rule that needs no dice.
 pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Rejection> {
     let physical = state.dice == DiceMode::Physical;
@@ -130,9 +203,15 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
         }
     };
     match action {
-        Action::Work { risk, story, roll } => {
+        Action::Work {
+            risk,
+            story,
+            roll,
+            card,
+        } => {
             let l = here(state, seat)?;
-            let Some(work) = state.cards.get(&l).and_then(|c| c.work.as_ref()) else {
+            let card = card_of(state, &l, card)?;
+            let Some(work) = card.work.as_ref() else {
                 return reject(
                     "legless.no_work",
                     format!("there is no work at {}", state.location_name(&l)),
@@ -165,9 +244,10 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
             }
             story_ok(story, false)
         }
-        Action::FindLove { story, .. } => {
+        Action::FindLove { story, card, .. } => {
             let l = here(state, seat)?;
-            let Some(love) = state.cards.get(&l).and_then(|c| c.love.as_ref()) else {
+            let card = card_of(state, &l, card)?;
+            let Some(love) = card.love.as_ref() else {
                 return reject(
                     "legless.no_love",
                     format!("love is not to be found at {}", state.location_name(&l)),
@@ -177,9 +257,10 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
             check_needs(state, seat, love.needs, "Finding Love here")?;
             story_ok(story, true)
         }
-        Action::BuyProperty => {
+        Action::BuyProperty { card } => {
             let l = here(state, seat)?;
-            let Some(p) = state.cards.get(&l).and_then(|c| c.property.as_ref()) else {
+            let card = card_of(state, &l, card)?;
+            let Some(p) = card.property.as_ref() else {
                 return reject(
                     "legless.no_property",
                     format!("{} is not for sale", state.location_name(&l)),
@@ -200,7 +281,7 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
             check_needs(state, seat, g.needs, "The personal goal")?;
             afford(state, seat, g.cost.unwrap_or(0), "The personal goal")
         }
-        Action::BuyLeg { leg } => {
+        Action::BuyLeg { leg, card } => {
             let l = here(state, seat)?;
             if l != state.leg_store {
                 return reject(
@@ -211,13 +292,8 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
                     ),
                 );
             }
-            if !state.pile.contains(leg) {
-                return reject(
-                    "legless.no_such_leg",
-                    format!("the store has no `{leg}` for sale"),
-                );
-            }
-            afford(state, seat, state.legs[leg].cost, &format!("The {leg}"))
+            let leg = leg_of(state, leg, card)?;
+            afford(state, seat, leg.cost, &format!("The {}", leg.name))
         }
         Action::Recover { .. } => {
             let l = here(state, seat)?;
@@ -250,7 +326,29 @@ pub(super) fn location_action(
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
     let location = here(&out.s, seat)?;
-    let card = out.s.cards[&location].clone();
+    // Only work, love and property read the location's card.
+    let given = match action {
+        Action::Work { card, .. }
+        | Action::FindLove { card, .. }
+        | Action::BuyProperty { card } => Some(card.clone()),
+        _ => None,
+    };
+    let card = match (out.s.cards.get(&location), given) {
+        (Some(card), _) => card.clone(),
+        (None, Some(given)) => {
+            let card = card_of(&out.s, &location, &given)?;
+            out.push(Fact::CardLaidOut { card: card.clone() });
+            card
+        }
+        (None, None) => LocationCard {
+            id: String::new(),
+            location: location.clone(),
+            work: None,
+            love: None,
+            property: None,
+            sickroom: None,
+        },
+    };
     match action {
         Action::Work { risk: false, .. } => {
             let amount = card.work.and_then(|w| w.earnings).unwrap_or(0);
@@ -264,17 +362,18 @@ pub(super) fn location_action(
             risk: true,
             roll,
             story,
+            ..
         } => {
             let page = card.work.and_then(|w| w.risk_page);
             let score = out.s.scores(seat).efficiency;
             risk(out, seat, Task::Work, page, score, *roll, story, chance)?;
         }
-        Action::FindLove { roll, story } => {
+        Action::FindLove { roll, story, .. } => {
             let page = card.love.map(|l| l.risk_page);
             let score = out.s.scores(seat).appeal;
             risk(out, seat, Task::Love, page, score, *roll, story, chance)?;
         }
-        Action::BuyProperty => {
+        Action::BuyProperty { .. } => {
             let cost = card.property.map_or(0, |p| p.cost);
             place_token(out, seat, &location, GoalKind::Property, cost);
         }
@@ -289,11 +388,11 @@ pub(super) fn location_action(
                 .unwrap_or(0);
             place_token(out, seat, &location, GoalKind::Personal, cost);
         }
-        Action::BuyLeg { leg } => {
-            let l = &out.s.legs[leg];
+        Action::BuyLeg { leg, card } => {
+            let l = leg_of(&out.s, leg, card)?;
             out.push(Fact::LegBought {
                 seat,
-                leg: leg.clone(),
+                leg: l.name,
                 cost: l.cost,
                 equipped: Some(l.equipped),
             });

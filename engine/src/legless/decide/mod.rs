@@ -25,7 +25,10 @@ use tabletape_events::{DiceMode, Seat};
 use super::actions::{Action, Death, Fact, Sale, Task, Told};
 use super::apply::apply;
 use super::board::Place;
-use super::content::{Effect, GoalKind, Needs, Pack};
+use super::content::{
+    check_card, check_character, check_leg, CardText, Character, Effect, GoalKind, Leg, LegText,
+    LocationCard, Needs, Pack,
+};
 use super::options::Options;
 use super::state::{Londoner, Phase, Stage, State, Turn, TOKENS};
 use crate::chance::Chance;
@@ -82,7 +85,7 @@ pub fn decide(
     let waiting: Vec<Seat> = (0..state.londoners.len() as Seat)
         .filter(|&s| state.londoner(s).dead)
         .collect();
-    if let Action::DrawCharacter { seat, drew } = action {
+    if let Action::DrawCharacter { seat, drew, card } = action {
         if !waiting.contains(seat) {
             return reject(
                 "legless.not_dead",
@@ -96,7 +99,7 @@ pub fn decide(
             );
         }
         acting(state, by, *seat)?;
-        draw_character(&mut out, *seat, drew.as_deref(), chance)?;
+        draw_character(&mut out, *seat, drew.as_deref(), card, chance)?;
         return Ok(out.facts);
     }
     if let Some(&dead) = waiting.first() {

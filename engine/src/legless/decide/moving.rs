@@ -58,7 +58,12 @@ pub fn crossings(state: &State, path: &[Place]) -> usize {
         .count()
 }
 
-pub(super) fn check_path(state: &State, seat: Seat, steps: u32, path: &[Place]) -> Result<(), Rejection> {
+pub(super) fn check_path(
+    state: &State,
+    seat: Seat,
+    steps: u32,
+    path: &[Place],
+) -> Result<(), Rejection> {
     if path.len() as u32 > steps {
         return reject(
             "legless.too_far",
@@ -127,6 +132,12 @@ pub(super) fn walk(
         }
     }
     chance.check_supplied("street event cards", "drew", &drew)?;
+    if out.s.record && drew.is_some() {
+        return reject(
+            "legless.card",
+            "record mode: say what the street event cards say (`cards`), not their names",
+        );
+    }
     let given = cards.map(<[Told]>::len).or(drew.map(<[String]>::len));
     if let Some(n) = given {
         if n != crossed {

@@ -27,10 +27,65 @@ pub fn setup(
         );
     }
     let physical = dice == DiceMode::Physical;
+    let record = options.record;
+    if record {
+        if !physical {
+            return reject(
+                "setup.record",
+                "record mode is for a table rolling its own dice: add --dice physical",
+            );
+        }
+        for (given, name) in [
+            (options.characters.is_some(), "characters"),
+            (options.locations.is_some(), "locations"),
+        ] {
+            if given {
+                return reject(
+                    "setup.record",
+                    format!("in record mode each card is typed as it comes into play: leave out option `{name}`"),
+                );
+            }
+        }
+    }
+    if record != options.sickroom_fee.is_some() {
+        return reject(
+            "setup.sickroom_fee",
+            if record {
+                "record mode: give the fee on your Sickroom card, option `sickroom_fee`"
+            } else {
+                "option `sickroom_fee` is for record mode; the pack's Sickroom card says the fee"
+            },
+        );
+    }
+    // Record mode uses the pack's board, and nothing else of it.
+    let bare;
+    let pack = if record {
+        bare = Pack {
+            location_cards: Vec::new(),
+            legs: Vec::new(),
+            street_events: Vec::new(),
+            risk_booklet: Vec::new(),
+            characters: Vec::new(),
+            ..pack.clone()
+        };
+        &bare
+    } else {
+        pack
+    };
 
     // One card of each location pair.
     let mut cards = std::collections::BTreeMap::new();
-    if let Some(chosen) = &options.locations {
+    if let Some(fee) = options.sickroom_fee {
+        let sickroom = LocationCard {
+            id: format!("{}-table", pack.sickroom),
+            location: pack.sickroom.clone(),
+            work: None,
+            love: None,
+            property: None,
+            sickroom: Some(super::super::content::Price { cost: fee }),
+        };
+        cards.insert(pack.sickroom.clone(), sickroom);
+    } else if let Some(chosen) = &options.locations {
         for id in chosen {
             let Some(card) = pack.location_cards.iter().find(|c| &c.id == id) else {
                 return reject(
@@ -77,13 +132,15 @@ pub fn setup(
     // A character card each.
     let mut unused: Vec<String> = pack.characters.iter().map(|c| c.name.clone()).collect();
     unused.sort();
-    if unused.len() < n {
+    if unused.len() < n && !record {
         return reject(
             "setup.characters",
             format!("the pack has {} characters for {n} players", unused.len()),
         );
     }
-    let dealt: Vec<String> = if let Some(chosen) = &options.characters {
+    let dealt: Vec<String> = if record {
+        Vec::new()
+    } else if let Some(chosen) = &options.characters {
         if chosen.len() != n {
             return reject(
                 "setup.characters",
@@ -134,34 +191,55 @@ pub fn setup(
     let mut pile: Vec<String> = pack.legs.iter().map(|l| l.name.clone()).collect();
     pile.sort();
 
-    let londoners = players
-        .iter()
-        .zip(&dealt)
-        .map(|(p, c)| {
-            let ch = pack
-                .characters
-                .iter()
-                .find(|x| &x.name == c)
-                .expect("dealt from the pack");
-            Londoner {
-                player: p.clone(),
-                character: c.clone(),
-                at: ch.start.clone(),
-                money: ch.money,
-                health: ch.health,
-                max_health: ch.health,
-                legs: Vec::new(),
-                equipped: None,
-                tokens: Vec::new(),
-                sick: false,
-                miss_turns: 0,
-                dead: false,
-                deaths: Vec::new(),
-            }
-        })
-        .collect();
+    // In record mode each player types their character before play.
+    let undealt = |p: &String| Londoner {
+        player: p.clone(),
+        character: String::new(),
+        at: Place::Location(pack.sickroom.clone()),
+        money: 0,
+        health: 0,
+        max_health: 0,
+        legs: Vec::new(),
+        equipped: None,
+        tokens: Vec::new(),
+        sick: false,
+        miss_turns: 0,
+        dead: true,
+        deaths: Vec::new(),
+    };
+    let londoners = if record {
+        players.iter().map(undealt).collect()
+    } else {
+        players
+            .iter()
+            .zip(&dealt)
+            .map(|(p, c)| {
+                let ch = pack
+                    .characters
+                    .iter()
+                    .find(|x| &x.name == c)
+                    .expect("dealt from the pack");
+                Londoner {
+                    player: p.clone(),
+                    character: c.clone(),
+                    at: ch.start.clone(),
+                    money: ch.money,
+                    health: ch.health,
+                    max_health: ch.health,
+                    legs: Vec::new(),
+                    equipped: None,
+                    tokens: Vec::new(),
+                    sick: false,
+                    miss_turns: 0,
+                    dead: false,
+                    deaths: Vec::new(),
+                }
+            })
+            .collect()
+    };
     let mut state = State {
         dice,
+        record,
         board: pack.board.clone(),
         locations: pack.locations.clone(),
         cards,
