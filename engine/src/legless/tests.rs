@@ -1071,3 +1071,71 @@ fn in_record_mode_a_card_is_typed_once_and_a_typed_leg_stays_its_buyers_secret()
     assert!(ada.contains("maintenance"), "{ada}");
     assert_eq!(state_of(&g).legs["Hook leg"].cost, 5);
 }
+
+#[test]
+fn a_missed_turn_is_skipped_whole_and_a_card_may_send_a_londoner_elsewhere() {
+    let mut s = table();
+    moving(&mut s, 2);
+    let mut g = game_of(&s);
+    let f = step(
+        &mut g,
+        Some(0),
+        json!({"type": "move", "path": ["b9", "a9"], "cards": [
+            {"name": "Press-gang", "effects": [{"go_to": "docks"}, {"miss_turns": 1}]}]}),
+    );
+    assert!(types(&f).contains(&"went_to") && types(&f).contains(&"turns_lost"));
+    let s = state_of(&g);
+    assert_eq!(
+        (s.londoner(0).at.clone(), s.londoner(0).miss_turns),
+        (at("docks"), 1)
+    );
+    // Bo plays; Ada's turn is skipped and Bo plays again, in round 2.
+    let f = step(&mut g, Some(1), json!({"type": "roll", "rolls": [1]}));
+    assert_eq!(types(&f), ["rolled_to_move", "stage_set"]);
+    let f = step(&mut g, Some(1), json!({"type": "move", "path": []}));
+    assert_eq!(types(&f), ["moved", "turn_missed", "turn_began"]);
+    assert_eq!(f[2]["seat"], 1);
+    let s = state_of(&g);
+    assert_eq!((s.round, s.londoner(0).miss_turns), (2, 0));
+}
+
+#[test]
+fn an_empty_street_deck_is_renewed_from_the_discards() {
+    let mut s = table();
+    s.discard = std::mem::take(&mut s.deck);
+    s.deck = vec!["Kind stranger".into()];
+    s.discard.retain(|c| c != "Kind stranger");
+    moving(&mut s, 4);
+    let mut g = game_of(&s);
+    // Two symbols (b9 and c8): the second card comes from the renewed deck.
+    let f = step(
+        &mut g,
+        Some(0),
+        json!({"type": "move", "path": ["b9", "c9", "c8"], "drew": ["Kind stranger", "Penny lottery"]}),
+    );
+    assert!(types(&f).contains(&"deck_renewed"), "{f:?}");
+    let s = state_of(&g);
+    assert!(
+        s.discard.len() == 1 && s.deck.len() == 14,
+        "{} {}",
+        s.discard.len(),
+        s.deck.len()
+    );
+}
+
+#[test]
+fn a_healthy_londoner_may_pay_the_sickroom_to_heal_but_not_when_full() {
+    let mut s = table();
+    s.londoners[0].at = at("sickroom");
+    let g = game_of(&s);
+    assert_eq!(
+        rejection(&g, Some(0), json!({"type": "recover", "roll": 2})).rule,
+        "legless.full_health"
+    );
+    s.londoners[0].health = 3;
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(0), json!({"type": "recover", "roll": 6}));
+    assert_eq!(types(&f)[..2], ["sickroom_paid", "healed"]);
+    assert_eq!(f[1]["to"], 8, "capped at the top of the track");
+    assert!(!state_of(&g).londoner(0).sick);
+}
