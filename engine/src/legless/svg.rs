@@ -25,7 +25,7 @@ use crate::svg::Svg;
 
 const CELL: i32 = 34;
 const BAND: i32 = 22;
-const LINE: i32 = 20;
+const LINE: i32 = 22;
 const MIN_WIDTH: i32 = 420;
 
 const STYLE: &str = "<style>\
@@ -45,7 +45,7 @@ svg{font-family:sans-serif}\
 .current.pawn{stroke:#ffd75e;stroke-width:4}\
 .pawn-text{font-size:10px;font-weight:bold;fill:#fff}\
 .panel-bg{fill:#f7f5ef}\
-.panel{font-size:13px;fill:#222}\
+.panel{font-size:15px;fill:#222}\
 .panel.head{font-weight:bold}\
 .seat-0{fill:#d1495b}.seat-1{fill:#2e86ab}.seat-2{fill:#3c9d4e}\
 .seat-3{fill:#e08e0b}.seat-4{fill:#8e5ea2}.seat-5{fill:#11998e}\
@@ -94,9 +94,17 @@ fn panel(state: &State, viewer: Viewer) -> Vec<(String, String)> {
         out.push((
             "panel".into(),
             format!(
-                "£{}  {hearts}  tokens {}/2{}",
+                "£{}  {hearts}  tokens {}/2{}{}",
                 l.money,
                 l.tokens.len(),
+                if l.dead {
+                    String::new()
+                } else {
+                    match &l.at {
+                        Place::Square(sq) => format!("  at {sq}"),
+                        Place::Location(id) => format!("  at the {}", state.location_name(id)),
+                    }
+                },
                 if l.miss_turns > 0 {
                     format!("  misses {} turn(s)", l.miss_turns)
                 } else {
