@@ -58,9 +58,6 @@ impl Options {
     pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
         let mut o = Options::default();
         for (key, v) in map {
-            if v.is_null() {
-                continue; // as stored, an option not given
-            }
             match key.as_str() {
                 "banker" => {
                     o.banker = Seat::try_from(whole(key, v, 0)?)

@@ -149,14 +149,6 @@ impl State {
         self.location(id).map_or(id, |l| l.name.as_str())
     }
 
-    /// The card in play for the location a Londoner stands on.
-    pub fn card_here(&self, seat: Seat) -> Option<&LocationCard> {
-        match &self.londoner(seat).at {
-            Place::Location(l) => self.cards.get(l),
-            Place::Square(_) => None,
-        }
-    }
-
     /// The scores of the leg `seat` has equipped (all 0 without one).
     pub fn scores(&self, seat: Seat) -> Needs {
         self.londoner(seat)
@@ -187,12 +179,25 @@ impl State {
     }
 
     pub fn upkeep_due(&self, seat: Seat) -> u32 {
-        self.londoner(seat)
+        self.upkeep_selling(seat, &[]).1
+    }
+
+    /// What selling `sold` brings in, and the upkeep of the legs kept.
+    pub fn upkeep_selling(&self, seat: Seat, sold: &[String]) -> (u32, u32) {
+        let (mut proceeds, mut due) = (0, 0);
+        for leg in self
+            .londoner(seat)
             .legs
             .iter()
             .filter_map(|n| self.legs.get(n))
-            .map(|l| l.equipped.maintenance)
-            .sum()
+        {
+            if sold.contains(&leg.name) {
+                proceeds += leg.resale();
+            } else {
+                due += leg.equipped.maintenance;
+            }
+        }
+        (proceeds, due)
     }
 
     pub fn sickroom_fee(&self) -> u32 {
@@ -263,10 +268,5 @@ impl State {
                     .any(|l| self.space_taken(l, g).is_none())
             })
             .count()
-    }
-
-    /// The total victory tokens on the board.
-    pub fn tokens_placed(&self) -> usize {
-        self.londoners.iter().map(|l| l.tokens.len()).sum()
     }
 }

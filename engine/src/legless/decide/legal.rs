@@ -73,12 +73,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     .filter(|(i, _)| mask & (1 << i) != 0)
                     .map(|(_, l)| l.clone())
                     .collect();
-                let proceeds: u32 = sell.iter().map(|l| state.legs[l].resale()).sum();
-                let due: u32 = legs
-                    .iter()
-                    .filter(|l| !sell.contains(l))
-                    .map(|l| state.legs[l].equipped.maintenance)
-                    .sum();
+                let (proceeds, due) = state.upkeep_selling(me, &sell);
                 if state.londoner(me).money + proceeds >= due {
                     out.push(Legal::ready(Action::Upkeep { sell }));
                 }
@@ -193,7 +188,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
             let mut paths = vec![Vec::new()];
             paths.extend(board.reachable(from, steps).into_iter().map(|(_, p)| p));
             for path in paths {
-                let crossed = crossings(state, &path);
+                let crossed = crossings(&board, &path);
                 let action = Action::Move {
                     path,
                     drew: None,

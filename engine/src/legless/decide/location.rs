@@ -319,6 +319,21 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
     }
 }
 
+/// The card of `location` for an action that reads it: the one on the
+/// table, or in record mode the one typed now, laid out first.
+fn laid_card(
+    out: &mut Out,
+    location: &str,
+    given: &Option<CardText>,
+) -> Result<LocationCard, Rejection> {
+    let known = out.s.cards.contains_key(location);
+    let card = card_of(&out.s, location, given)?;
+    if !known {
+        out.push(Fact::CardLaidOut { card: card.clone() });
+    }
+    Ok(card)
+}
+
 pub(super) fn location_action(
     out: &mut Out,
     seat: Seat,
@@ -326,32 +341,14 @@ pub(super) fn location_action(
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
     let location = here(&out.s, seat)?;
-    // Only work, love and property read the location's card.
-    let given = match action {
-        Action::Work { card, .. }
-        | Action::FindLove { card, .. }
-        | Action::BuyProperty { card } => Some(card.clone()),
-        _ => None,
-    };
-    let card = match (out.s.cards.get(&location), given) {
-        (Some(card), _) => card.clone(),
-        (None, Some(given)) => {
-            let card = card_of(&out.s, &location, &given)?;
-            out.push(Fact::CardLaidOut { card: card.clone() });
-            card
-        }
-        (None, None) => LocationCard {
-            id: String::new(),
-            location: location.clone(),
-            work: None,
-            love: None,
-            property: None,
-            sickroom: None,
-        },
-    };
     match action {
-        Action::Work { risk: false, .. } => {
-            let amount = card.work.and_then(|w| w.earnings).unwrap_or(0);
+        Action::Work {
+            risk: false, card, ..
+        } => {
+            let amount = laid_card(out, &location, card)?
+                .work
+                .and_then(|w| w.earnings)
+                .unwrap_or(0);
             out.push(Fact::Worked {
                 seat,
                 location: location.clone(),
@@ -362,19 +359,23 @@ pub(super) fn location_action(
             risk: true,
             roll,
             story,
-            ..
+            card,
         } => {
-            let page = card.work.and_then(|w| w.risk_page);
+            let page = laid_card(out, &location, card)?
+                .work
+                .and_then(|w| w.risk_page);
             let score = out.s.scores(seat).efficiency;
             risk(out, seat, Task::Work, page, score, *roll, story, chance)?;
         }
-        Action::FindLove { roll, story, .. } => {
-            let page = card.love.map(|l| l.risk_page);
+        Action::FindLove { roll, story, card } => {
+            let page = laid_card(out, &location, card)?.love.map(|l| l.risk_page);
             let score = out.s.scores(seat).appeal;
             risk(out, seat, Task::Love, page, score, *roll, story, chance)?;
         }
-        Action::BuyProperty { .. } => {
-            let cost = card.property.map_or(0, |p| p.cost);
+        Action::BuyProperty { card } => {
+            let cost = laid_card(out, &location, card)?
+                .property
+                .map_or(0, |p| p.cost);
             place_token(out, seat, &location, GoalKind::Property, cost);
         }
         Action::PersonalGoal => {

@@ -24,7 +24,7 @@ use tabletape_events::{DiceMode, Seat};
 
 use super::actions::{Action, Death, Fact, Sale, Task, Told};
 use super::apply::apply;
-use super::board::Place;
+use super::board::{Board, Place};
 use super::content::{
     check_card, check_character, check_leg, CardText, Character, Effect, GoalKind, Leg, LegText,
     LocationCard, Needs, Pack,
@@ -223,19 +223,7 @@ fn upkeep(out: &mut Out, seat: Seat, sold: &[String]) -> Result<(), Rejection> {
             return reject("legless.upkeep", format!("`{leg}` is sold only once"));
         }
     }
-    let proceeds: u32 = sold
-        .iter()
-        .filter_map(|l| out.s.legs.get(l))
-        .map(|l| l.resale())
-        .sum();
-    let due: u32 = out
-        .l(seat)
-        .legs
-        .iter()
-        .filter(|l| !sold.contains(l))
-        .filter_map(|l| out.s.legs.get(l))
-        .map(|l| l.equipped.maintenance)
-        .sum();
+    let (proceeds, due) = out.s.upkeep_selling(seat, sold);
     let money = out.l(seat).money + proceeds;
     if money < due {
         return reject(

@@ -50,8 +50,7 @@ pub(super) fn roll_to_move(
 }
 
 /// The street event squares a path crosses, each counted once a move.
-pub fn crossings(state: &State, path: &[Place]) -> usize {
-    let board = state.board();
+pub fn crossings(board: &Board, path: &[Place]) -> usize {
     let mut seen = BTreeSet::new();
     path.iter()
         .filter(|p| board.has_event(p) && seen.insert((*p).clone()))
@@ -60,6 +59,7 @@ pub fn crossings(state: &State, path: &[Place]) -> usize {
 
 pub(super) fn check_path(
     state: &State,
+    board: &Board,
     seat: Seat,
     steps: u32,
     path: &[Place],
@@ -74,7 +74,6 @@ pub(super) fn check_path(
             ),
         );
     }
-    let board = state.board();
     let mut at = state.londoner(seat).at.clone();
     for (i, next) in path.iter().enumerate() {
         if !board.exists(next) {
@@ -112,8 +111,9 @@ pub(super) fn walk(
     cards: Option<&[Told]>,
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
-    check_path(&out.s, seat, steps, path)?;
-    let crossed = crossings(&out.s, path);
+    let board = out.s.board();
+    check_path(&out.s, &board, seat, steps, path)?;
+    let crossed = crossings(&board, path);
     if cards.is_some() && drew.is_some() {
         return reject(
             "legless.cards",
