@@ -16,6 +16,7 @@ pub struct Chance {
     mode: DiceMode,
     rng: TableRng,
     draws: Vec<Draw>,
+    recorded_at_ms: u64,
 }
 
 impl Chance {
@@ -25,7 +26,22 @@ impl Chance {
             mode,
             rng: TableRng::for_event(seed, seq),
             draws: Vec::new(),
+            recorded_at_ms: 0,
         }
+    }
+
+    /// The same, for an event recorded at `ms` (its envelope's time).
+    pub fn at(mut self, ms: u64) -> Self {
+        self.recorded_at_ms = ms;
+        self
+    }
+
+    /// When the event being decided is recorded (milliseconds since the
+    /// Unix epoch, from its envelope; 0 when no time is known). A kind with
+    /// a time limit reads the clock here and only here, so a replay decides
+    /// as the table did.
+    pub fn recorded_at_ms(&self) -> u64 {
+        self.recorded_at_ms
     }
 
     pub fn mode(&self) -> DiceMode {

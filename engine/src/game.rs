@@ -171,7 +171,10 @@ pub trait DynRules: Send + Sync {
     fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
-    fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction>;
+    /// The actions open at `now_ms` (see [`Rules::legal_at`]), or ignoring
+    /// time when `None`.
+    fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction>;
+    fn deadline(&self, state: &dyn Any) -> Option<crate::rules::Deadline>;
     /// Decides an action for the event at `seq` and folds the facts it
     /// yields into a copy of `state`: see [`Decided`].
     fn decide(
@@ -471,37 +474,39 @@ impl<R: Rules> DynRules for Kind<R> {
         typed::<R>(a) == typed::<R>(b)
     }
 
-    fn legal(&self, state: &dyn Any, seat: Option<Seat>) -> Vec<LegalAction> {
-        R::legal(typed::<R>(state), seat)
-            .into_iter()
-            .map(|l| {
-                let action = serde_json::to_value(&l.action).expect("actions serialize");
-                let mut needs = l.needs;
-                // Free text is the table's to write; say so for each field.
-                // (A field the kind already explains keeps its own words.)
-                let said: Vec<String> = needs.clone();
-                needs.extend(
-                    placeholders(&action)
-                        .into_iter()
-                        .filter(|(path, _)| {
-                            !said.iter().any(|n| n.starts_with(&format!("{path}:")))
-                        })
-                        .map(|(path, p)| format!("{path}: {OWN_WORDS}{p}")),
-                );
-                let seal = l.seal.map(|seal| SealJson {
-                    commit: serde_json::to_value(&seal.commit).expect("actions serialize"),
-                    preimage: seal.preimage,
-                    reveal: serde_json::to_value(&seal.reveal).expect("actions serialize"),
-                });
-                LegalAction {
-                    action,
-                    needs,
-                    seal,
-                    may: l.may,
-                    picks: l.picks,
-                }
-            })
-            .collect()
+    fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction> {
+        let state = typed::<R>(state);
+        match now_ms {
+            Some(now) => R::legal_at(state, seat, now),
+            None => R::legal(state, seat),
+        }
+        .into_iter()
+        .map(|l| {
+            let action = serde_json::to_value(&l.action).expect("actions serialize");
+            let mut needs = l.needs;
+            // Free text is the table's to write; say so for each field.
+            // (A field the kind already explains keeps its own words.)
+            let said: Vec<String> = needs.clone();
+            needs.extend(
+                placeholders(&action)
+                    .into_iter()
+                    .filter(|(path, _)| !said.iter().any(|n| n.starts_with(&format!("{path}:"))))
+                    .map(|(path, p)| format!("{path}: {OWN_WORDS}{p}")),
+            );
+            let seal = l.seal.map(|seal| SealJson {
+                commit: serde_json::to_value(&seal.commit).expect("actions serialize"),
+                preimage: seal.preimage,
+                reveal: serde_json::to_value(&seal.reveal).expect("actions serialize"),
+            });
+            LegalAction {
+                action,
+                needs,
+                seal,
+                may: l.may,
+                picks: l.picks,
+            }
+        })
+        .collect()
     }
 
     fn decide(
@@ -622,6 +627,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn redact_pack(&self, pack: &mut Value, viewer: Viewer) {
         R::redact_pack(pack, viewer)
+    }
+
+    fn deadline(&self, state: &dyn Any) -> Option<crate::rules::Deadline> {
+        R::deadline(typed::<R>(state))
     }
 
     fn chapter(&self, state: &dyn Any) -> String {
@@ -885,6 +894,20 @@ impl Game {
         action: &Value,
         viewer: Viewer,
     ) -> Result<Decision, Rejection> {
+        self.decide_at(by, action, viewer, 0)
+    }
+
+    /// [`Game::decide_as`] for an event recorded at `at_ms` (its envelope's
+    /// time, which a kind with a time limit judges by; see
+    /// [`Chance::recorded_at_ms`]). The journal always decides so; the
+    /// other forms stand for a time unknown (0).
+    pub fn decide_at(
+        &self,
+        by: Option<Seat>,
+        action: &Value,
+        viewer: Viewer,
+        at_ms: u64,
+    ) -> Result<Decision, Rejection> {
         let viewer = self.effective_viewer(viewer);
         if self.is_over() {
             return Err(Rejection::new(
@@ -892,7 +915,7 @@ impl Game {
                 "the game is over; fork it to play on",
             ));
         }
-        let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1);
+        let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1).at(at_ms);
         let decided = self.kind.decide(
             self.state.as_ref(),
             by,
@@ -938,11 +961,29 @@ impl Game {
         Ok(())
     }
 
+    /// Every action open now, whatever the time (a deadline is not judged).
     pub fn legal(&self, seat: Option<Seat>) -> Vec<LegalAction> {
         if self.is_over() {
             return Vec::new();
         }
-        self.kind.legal(self.state.as_ref(), seat)
+        self.kind.legal(self.state.as_ref(), seat, None)
+    }
+
+    /// Every action open at `now_ms`: what a running deadline has closed
+    /// is left out (see [`Rules::legal_at`]).
+    pub fn legal_at(&self, seat: Option<Seat>, now_ms: u64) -> Vec<LegalAction> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.kind.legal(self.state.as_ref(), seat, Some(now_ms))
+    }
+
+    /// The time limit running now, if any (see [`Rules::deadline`]).
+    pub fn deadline(&self) -> Option<crate::rules::Deadline> {
+        if self.is_over() {
+            return None;
+        }
+        self.kind.deadline(self.state.as_ref())
     }
 
     /// The seats the game waits on now (see `Rules::to_move`); none once over.

@@ -11,6 +11,7 @@
 
 pub mod canonical;
 pub mod chance;
+pub mod dread;
 pub mod error;
 pub mod game;
 pub mod legend;
@@ -34,5 +35,5 @@ pub use game::{
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
 pub use rules::{
-    Context, KindInfo, Legal, OptionInfo, OptionValue, Pick, Rules, Seal, Setup, Viewer,
+    Context, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Pick, Rules, Seal, Setup, Viewer,
 };

@@ -156,6 +156,17 @@ impl<A> Legal<A> {
     }
 }
 
+/// A time limit running in a game (London Dread's planning phase), in
+/// the envelope times of its events: every device counts down to the same
+/// moment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    /// What ends ("planning").
+    pub what: String,
+    pub started_at_ms: u64,
+    pub ends_at_ms: u64,
+}
+
 /// A game kind: the rules of one box.
 pub trait Rules: Send + Sync + 'static {
     /// The kind's name on the command line (`lostworlds`).
@@ -190,6 +201,18 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
+
+    /// [`Rules::legal`] at the moment `now_ms` (the caller's clock), for a
+    /// kind with a time limit: what a deadline has closed is left out. The
+    /// default ignores the time.
+    fn legal_at(state: &Self::State, seat: Option<Seat>, _now_ms: u64) -> Vec<Legal<Self::Action>> {
+        Self::legal(state, seat)
+    }
+
+    /// The time limit running now, if any. Default: none.
+    fn deadline(_state: &Self::State) -> Option<Deadline> {
+        None
+    }
 
     /// The seats the game waits on now: whose turn it is, as anyone at the
     /// table can see. By default every seat with an action open; a kind

@@ -31,7 +31,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tabletape_engine::{
-    ContentError, DynRules, EngineError, Game, LegalAction, Narrative, Rejection, Snapshot, Viewer,
+    ContentError, Deadline, DynRules, EngineError, Game, LegalAction, Narrative, Rejection,
+    Snapshot, Viewer,
 };
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 use thiserror::Error;
@@ -249,6 +250,9 @@ pub struct StateView {
     pub chapter: String,
     pub view: Value,
     pub text: String,
+    /// A time limit running at this seq (London Dread's planning phase).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Deadline>,
 }
 
 /// What a take-back did.
@@ -273,6 +277,10 @@ pub struct Followed {
     pub narration: Vec<String>,
     /// Whether the game is over after it.
     pub over: bool,
+    /// The time limit running after it, so every follower counts down to
+    /// the same moment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Deadline>,
     pub event: ShownEvent,
 }
 
@@ -958,8 +966,9 @@ impl Journal {
                     return Err(JournalError::Conflict { expected, head });
                 }
             }
+            let now = now_ms();
             let decided = folded
-                .decide_as(by, &req.action, viewer)
+                .decide_at(by, &req.action, viewer, now)
                 .map_err(JournalError::Rejected);
             let decision = match decided {
                 Ok(decision) => decision,
@@ -969,7 +978,7 @@ impl Journal {
                     return Err(rejected);
                 }
             };
-            let draft = Draft::new(now_ms(), actor, Body::ActionAccepted(decision.body))?;
+            let draft = Draft::new(now, actor, Body::ActionAccepted(decision.body))?;
             match self.log.append(game, branch, Some(head), key, vec![draft]) {
                 Ok(appended) if appended.receipt.retried => {
                     let key = key.expect("only a keyed append is retried");
@@ -1097,13 +1106,14 @@ impl Journal {
             // Snapshots due within the batch, written once it commits.
             let mut snapshots = Vec::new();
             for (i, action) in actions.iter().enumerate() {
-                let decision = folded.decide_as(by, action, viewer).map_err(|r| {
+                let now = now_ms();
+                let decision = folded.decide_at(by, action, viewer, now).map_err(|r| {
                     JournalError::Rejected(Rejection::new(
                         r.rule,
                         format!("action {} of {}: {}", i + 1, actions.len(), r.message),
                     ))
                 })?;
-                let draft = Draft::new(now_ms(), actor, Body::ActionAccepted(decision.body))?;
+                let draft = Draft::new(now, actor, Body::ActionAccepted(decision.body))?;
                 // The next action is decided against this one's outcome.
                 let seq = decision.next.seq();
                 folded.accept(decision.next)?;
@@ -1408,7 +1418,7 @@ impl Journal {
         seat: Option<Seat>,
     ) -> Result<Vec<LegalAction>, JournalError> {
         Self::check_seat(&self.meta(game)?, seat)?;
-        Ok(self.fold(game, branch, None)?.legal(seat))
+        Ok(self.fold(game, branch, None)?.legal_at(seat, now_ms()))
     }
 
     pub fn state(
@@ -1429,6 +1439,7 @@ impl Journal {
             chapter: folded.chapter(),
             view: folded.view(viewer),
             text: folded.render(viewer),
+            deadline: folded.deadline(),
         })
     }
 
@@ -1462,6 +1473,7 @@ impl Journal {
                 chapter,
                 narration,
                 over: folded.is_over(),
+                deadline: folded.deadline(),
                 event: shown,
             });
         }
@@ -2262,7 +2274,12 @@ impl Journal {
                         Actor::Seat(s) => Some(s),
                         Actor::Owner => None,
                     };
-                    let decided = match g.decide(by, &stored.action) {
+                    let decided = match g.decide_at(
+                        by,
+                        &stored.action,
+                        Viewer::Owner,
+                        event.recorded_at_ms,
+                    ) {
                         Ok(d) => d.body,
                         Err(r) => {
                             return problem(

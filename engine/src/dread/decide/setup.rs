@@ -1,0 +1,243 @@
+//! Laying out a story: characters, tokens, Items, Confidence cards, and the
+//! 24 locations dealt by the placeholder procedure.
+
+use std::collections::BTreeMap;
+
+use tabletape_events::DiceMode;
+
+use super::*;
+use crate::dread::content::{Pack, FULL_TABLE, LOCATIONS};
+use crate::dread::options::{Options, Variant};
+use crate::dread::state::{Area, Card, Cards, Place, Spot};
+
+/// Lays out a new game.
+pub fn setup(
+    players: &[String],
+    options: &Options,
+    pack: &Pack,
+    dice: DiceMode,
+    chance: &mut Chance,
+) -> Result<State, Rejection> {
+    let n_players = players.len();
+    if !(2..=FULL_TABLE).contains(&n_players) {
+        return reject(
+            "dread.players",
+            format!("London Dread is for 2 to 4 players, not {n_players}"),
+        );
+    }
+    let story = match &options.story {
+        Some(name) => pack
+            .stories
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = pack.stories.iter().map(|s| s.name.as_str()).collect();
+                Rejection::new(
+                    "dread.story",
+                    format!(
+                        "option `story`: no story `{name}` in this pack; it has {}",
+                        names.join(", ")
+                    ),
+                )
+            })?,
+        None => &pack.stories[0],
+    }
+    .clone();
+    let variant = if n_players == FULL_TABLE {
+        Variant::Allies
+    } else {
+        options.variant
+    };
+    let n_characters = match variant {
+        Variant::Pairs => FULL_TABLE,
+        Variant::Allies => n_players,
+    };
+    let names: Vec<String> = match &options.characters {
+        Some(names) => {
+            if names.len() != n_characters {
+                return reject(
+                    "dread.characters",
+                    format!(
+                        "option `characters`: this table plays {n_characters} characters, not {}",
+                        names.len()
+                    ),
+                );
+            }
+            names.clone()
+        }
+        None if dice == DiceMode::Physical => {
+            return reject(
+                "dread.characters",
+                "option `characters`: with physical dice, name the characters the table chose",
+            )
+        }
+        None => {
+            let mut all: Vec<String> = pack.characters.iter().map(|c| c.name.clone()).collect();
+            chance.shuffle("characters", &mut all, "characters", None)?;
+            all.truncate(n_characters);
+            all
+        }
+    };
+    let mut characters = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let Some(c) = pack
+            .characters
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+        else {
+            let known: Vec<&str> = pack.characters.iter().map(|c| c.name.as_str()).collect();
+            return reject(
+                "dread.characters",
+                format!(
+                    "option `characters`: no character `{name}`; the pack has {}",
+                    known.join(", ")
+                ),
+            );
+        };
+        if characters.iter().any(|x: &Investigator| x.name == c.name) {
+            return reject(
+                "dread.characters",
+                format!("option `characters`: {} is named twice", c.name),
+            );
+        }
+        let seat = controller(n_players, n_characters, i, 0);
+        characters.push(Investigator::new(c, seat, Place::streets(Area::West)));
+    }
+    for c in &mut characters {
+        c.virtues = options.virtues;
+    }
+    let cards = Cards {
+        dread: by_name(pack.dread_cards.iter().map(|c| (c.name.clone(), c.clone()))),
+        items: by_name(pack.items.iter().map(|c| (c.name.clone(), c.clone()))),
+        confidence: by_name(pack.confidence.iter().map(|c| (c.name.clone(), c.clone()))),
+        allies: by_name(pack.allies.iter().map(|c| (c.name.clone(), c.clone()))),
+        action_die: pack.action_die.clone(),
+        trauma_die: pack.trauma_die.clone(),
+    };
+    let endgame_pair = variant == Variant::Allies && n_players == 2;
+    let mut state = State {
+        story,
+        players: n_players,
+        variant,
+        minutes: options.difficulty.minutes(),
+        timer: options.timer,
+        impeccable: options.impeccable,
+        dealt_by_table: dice == DiceMode::Physical,
+        start_dealt: dice == DiceMode::Digital,
+        starting_items: options.items,
+        starting_confidence: options.confidence,
+        characters,
+        chapter: 0,
+        phase: Phase::Planning {
+            started_at_ms: None,
+            ends_at_ms: None,
+        },
+        dread: 0,
+        locations: vec![Spot::Down { card: None }; LOCATIONS],
+        plots: Vec::new(),
+        investigated: Vec::new(),
+        met: Vec::new(),
+        seen: Vec::new(),
+        allies_dealt: allies_in_deal(n_players, variant),
+        stash: (1..=6).collect(),
+        investigation: Vec::new(),
+        confidence: pack.confidence.iter().map(|c| c.name.clone()).collect(),
+        item_deck: pack.items.iter().map(|c| c.name.clone()).collect(),
+        supply: Vec::new(),
+        leader: None,
+        encounter: None,
+        item_picks: Vec::new(),
+        challenges: Vec::new(),
+        faced: Vec::new(),
+        most_challenges: if endgame_pair { 6 } else { 3 },
+        cards,
+        outcome: None,
+    };
+    if dice == DiceMode::Digital {
+        // Starting Items, the Supply, and the Confidence cards in the
+        // Investigation deck, drawn as the table would.
+        for c in 0..state.characters.len() {
+            for _ in 0..options.items {
+                let i = chance.pick("starting Item", &state.item_deck, "items", None)?;
+                let item = state.item_deck.remove(i);
+                state.characters[c].items.push(crate::dread::state::Held {
+                    name: item,
+                    tilted: false,
+                });
+            }
+        }
+        for _ in 0..crate::dread::state::SUPPLY {
+            let i = chance.pick("Supply Item", &state.item_deck, "supply", None)?;
+            state.supply.push(state.item_deck.remove(i));
+        }
+        for _ in 0..options.confidence {
+            let i = chance.pick("Confidence card", &state.confidence, "confidence", None)?;
+            let card = state.confidence.remove(i);
+            state.investigation.push(card);
+        }
+        state.locations = deal(&state, 0, chance)?
+            .into_iter()
+            .map(|card| Spot::Down { card: Some(card) })
+            .collect();
+    }
+    Ok(state)
+}
+
+fn by_name<T>(items: impl Iterator<Item = (String, T)>) -> BTreeMap<String, T> {
+    items.collect()
+}
+
+/// Allies shuffled into each chapter's deal: all nine with two players,
+/// six with three, none at a full table or with four characters.
+pub fn allies_in_deal(players: usize, variant: Variant) -> u32 {
+    match (variant, players) {
+        (Variant::Allies, 2) => 9,
+        (Variant::Allies, 3) => 6,
+        _ => 0,
+    }
+}
+
+/// The placeholder procedure for chapter `chapter`: four piles each
+/// started by a placeholder; the other placeholders, the Allies and Dread
+/// cards of the chapter's tier (20 cards in all) shuffled and dealt out
+/// among the piles; each pile shuffled onto the six locations of an area
+/// (North, East, South, West).
+pub fn deal(state: &State, chapter: usize, chance: &mut Chance) -> Result<Vec<Card>, Rejection> {
+    let plots = state.story.chapters[chapter].plots.len();
+    let tier = (chapter + 1) as u8;
+    let mut hand: Vec<Card> = vec![Card::Placeholder; plots - 4];
+    let mut allies: Vec<String> = state.cards.allies.keys().cloned().collect();
+    chance.shuffle("Allies", &mut allies, "allies", None)?;
+    hand.extend(
+        allies
+            .into_iter()
+            .take(state.allies_dealt as usize)
+            .map(Card::Ally),
+    );
+    let mut dread: Vec<String> = state
+        .cards
+        .dread
+        .values()
+        .filter(|c| c.tier == tier)
+        .map(|c| c.name.clone())
+        .collect();
+    chance.shuffle("Dread cards", &mut dread, "dread", None)?;
+    let wanted = LOCATIONS - 4 - hand.len();
+    hand.extend(dread.into_iter().take(wanted).map(Card::Dread));
+    chance.shuffle("the hand of Location cards", &mut hand, "hand", None)?;
+    let mut piles: Vec<Vec<Card>> = vec![vec![Card::Placeholder]; 4];
+    for (k, card) in hand.into_iter().enumerate() {
+        piles[k % 4].push(card);
+    }
+    let mut layout = Vec::with_capacity(LOCATIONS);
+    for (a, mut pile) in piles.into_iter().enumerate() {
+        chance.shuffle(
+            &format!("the {} pile", crate::dread::state::AREAS[a].word()),
+            &mut pile,
+            "pile",
+            None,
+        )?;
+        layout.extend(pile);
+    }
+    Ok(layout)
+}

@@ -1,0 +1,326 @@
+//! London Dread: a cooperative, real-time investigation of Victorian
+//! horror. Each chapter the team plans against the clock (12 minutes; 10
+//! on Hard, 8 on Dread), turning location cards and setting their action
+//! clocks; then the story phase plays the twelve actions out; the story
+//! ends with the Endgame's challenges and the Final Showdown.
+//!
+//! Tabletape is the team's timer, dealer, dice roller and bookkeeper, and
+//! afterwards the teller of the story.
+//!
+//! Readings this module makes, where the rules leave room:
+//!
+//! - **Time.** `start_planning` is Big Ben's first strike: the event's
+//!   envelope time starts the planning phase and sets its end
+//!   (`ends_at_ms`, in the state and in every read). Planning actions
+//!   recorded after it are refused with the time it ended; `begin_story`
+//!   (naming the Investigation Leader) is then all that is left, and may
+//!   also be taken early when the team is done. With `timer=off` the
+//!   table keeps its own time: no deadline, and `set_clock` enters a whole
+//!   clock at once.
+//! - **Tokens.** Each character has two tokens of each number 1-6; an
+//!   arrow is any token turned over (`place` with `arrow`, the token's
+//!   number saying which one). A stash token (`stash`) may be taken only
+//!   for a number whose two own tokens are both placed; the stash tokens
+//!   on the clocks when the chapter ends are the ones taken (one taken
+//!   and put back during planning costs nothing).
+//! - **Moving.** At each action a number sends the character to that
+//!   location of their current area, an arrow to the Streets of its area,
+//!   no token to the Streets of the area they are in.
+//! - **Investigating** is the team's choice, location by location, each
+//!   at most once per action (`investigate`, then `resolve` or
+//!   `walk_away`). At a Dread card each character's action points are the
+//!   icons they bring that the card shows (a Wild matches any): the sheet
+//!   (not after a Trauma), Allies, items, virtues, and Investigation cards
+//!   drawn. A failed Dread investigation leaves the card, like walking
+//!   away. At a Plot card everyone present flips (`flip`) before anyone
+//!   rolls; each then rolls one Action die per action point (`roll`); the
+//!   outcome row is the highest reached. Extra fists beyond the top row are
+//!   each a Confidence card (unless `impeccable=off`). The story's last Plot
+//!   card needs no roll: it begins the Endgame, 2 Confidence per
+//!   character there.
+//! - **Items, virtues, allies** work inside an encounter, for a character
+//!   taking part: before that character rolls, or after it for what adds
+//!   successes or rerolls (`reroll` rolls again the dice without a fist,
+//!   as many as the rerolls gained allow).
+//! - **Resources** a Plot card gives are shared as evenly as possible in
+//!   the order the characters stand in the game, the first getting the odd
+//!   ones; chosen Items are taken one at a time (`take_item`: from the
+//!   Supply, refilled from the deck, or the deck's top, which discards the
+//!   Supply and deals it again). A Condition or a healing on a Plot card
+//!   falls on everyone present.
+//! - **Missed Plot cards.** At the end of the Morning, Day and Night, each
+//!   face-up Plot card not yet investigated whose time code has come raises
+//!   its dread. A chapter ended early by the Endgame counts no segment.
+//! - **Conditions.** A second of the same Condition raises dread by 5
+//!   outside the Endgame (no card is taken) and defeats the character in it.
+//! - **Dread** above 50 loses at once, whenever it happens. Only a card
+//!   (an effect with a negative `dread`) lowers it.
+//! - **Chapters.** Every chapter starts with the characters in the West
+//!   Streets. Allies kept at the end of a chapter are each a Confidence
+//!   card on the Investigation deck.
+//! - **Endgame.** Every character not defeated takes part. The
+//!   Investigation deck is dealt one card at a time from the Leader on.
+//!   Before each challenge each character still in says `stay` or
+//!   `withdraw`; a withdrawn character stays out until the Showdown.
+//!   Challengers face it one at a time (`flip`, then cards from the hand,
+//!   items, virtues, then `resolve`). The Showdown needs one fist, one more
+//!   per 5 dread, and any the Antagonist adds.
+//! - **Fewer players.** With Allies (`variant=allies`), two players deal
+//!   all nine Allies into each chapter, three players six; a character
+//!   keeps at most three (two players) or two (three players); each
+//!   character starts the Endgame with two dice, and two players face up to
+//!   six challenges. With `variant=pairs` four characters play: with two
+//!   players each seat plays two; with three, the fourth character passes
+//!   to the next seat each chapter and for the Endgame.
+//! - **Secrets.** Where Tabletape deals, what lies face down is seen only
+//!   by the owner; every other read shows a face-down card as face down.
+//!   Decks are drawn at random when drawn, so no order is kept to hide.
+//! - **Physical dice.** The table deals its own 24 cards: a reveal says
+//!   what turned up (`card`), checked against the placeholder procedure;
+//!   drawn cards, dice and the Trauma die ride in `outcomes`.
+
+mod actions;
+mod apply;
+pub mod content;
+mod decide;
+mod narration;
+mod options;
+mod state;
+mod svg;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{json, Value};
+use tabletape_events::Seat;
+
+pub use actions::{Action, Fact};
+pub use content::Pack;
+pub use options::Options;
+pub use state::State;
+
+use crate::chance::Chance;
+use crate::error::{ContentError, Rejection};
+use crate::rules::{Deadline, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+
+/// The London Dread kind.
+#[derive(Debug)]
+pub struct Dread;
+
+const PACK: &str = include_str!("../../content/dread/pack.json");
+
+impl Rules for Dread {
+    const KIND: &'static str = "dread";
+    type Options = Options;
+    type Pack = Pack;
+    type State = State;
+    type Action = Action;
+    type Fact = Fact;
+
+    fn info() -> KindInfo {
+        KindInfo {
+            kind: Self::KIND,
+            title: "London Dread",
+            summary: "A cooperative investigation against the clock: plan twelve actions in minutes, play them out, keep the dread down, and face the Antagonist.",
+            min_players: 2,
+            max_players: 4,
+            options: vec![
+                OptionInfo {
+                    name: "story",
+                    default: "<the pack's first>",
+                    help: "the story played",
+                },
+                OptionInfo {
+                    name: "difficulty",
+                    default: "normal",
+                    help: "normal, hard or dread: 12, 10 or 8 minutes of planning",
+                },
+                OptionInfo {
+                    name: "timer",
+                    default: "on",
+                    help: "on: Tabletape keeps the planning time; off: the table keeps its own",
+                },
+                OptionInfo {
+                    name: "characters",
+                    default: "<dealt>",
+                    help: "the characters, one per seat (four with variant=pairs); required with physical dice",
+                },
+                OptionInfo {
+                    name: "variant",
+                    default: "allies",
+                    help: "with 2 or 3 players: allies on the board, or pairs (four characters)",
+                },
+                OptionInfo {
+                    name: "impeccable",
+                    default: "on",
+                    help: "off: no Confidence for extra successes at Plot cards (harder)",
+                },
+                OptionInfo {
+                    name: "confidence",
+                    default: "3",
+                    help: "Confidence cards in the Investigation deck at the start: 0, 3 or 5",
+                },
+                OptionInfo {
+                    name: "virtues",
+                    default: "1",
+                    help: "Virtue tokens each character starts with: 0, 1 or 2",
+                },
+                OptionInfo {
+                    name: "items",
+                    default: "1",
+                    help: "Items each character starts with: 0, 1 or 2",
+                },
+            ],
+            default_pack: "dread-default",
+        }
+    }
+
+    fn option_values(option: &str) -> Vec<OptionValue> {
+        let pack = Self::default_pack();
+        let names = |field: &str| -> Vec<OptionValue> {
+            pack[field]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["name"].as_str())
+                .map(|n| OptionValue::new(n, n))
+                .collect()
+        };
+        match option {
+            "story" => names("stories"),
+            "characters" => names("characters"),
+            "difficulty" => vec![
+                OptionValue::new("normal", "normal: 12 minutes"),
+                OptionValue::new("hard", "hard: 10 minutes"),
+                OptionValue::new("dread", "dread: 8 minutes"),
+            ],
+            "timer" => vec![
+                OptionValue::new("on", "on: Tabletape keeps the time"),
+                OptionValue::new("off", "off: the table keeps its own"),
+            ],
+            "variant" => vec![
+                OptionValue::new("allies", "allies on the board"),
+                OptionValue::new("pairs", "four characters, some seats play two"),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    fn default_pack() -> Value {
+        serde_json::from_str(PACK).expect("bundled London Dread content is valid JSON")
+    }
+
+    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
+        content::validate(pack, file)
+    }
+
+    fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
+        decide::setup(
+            setup.players,
+            &setup.options,
+            &setup.pack,
+            setup.dice,
+            chance,
+        )
+    }
+
+    fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+        decide::legal(state, seat)
+    }
+
+    fn legal_at(state: &State, seat: Option<Seat>, now_ms: u64) -> Vec<Legal<Action>> {
+        decide::legal_at(state, seat, now_ms)
+    }
+
+    fn deadline(state: &State) -> Option<Deadline> {
+        match state.phase {
+            state::Phase::Planning {
+                started_at_ms: Some(started_at_ms),
+                ends_at_ms: Some(ends_at_ms),
+            } => Some(Deadline {
+                what: "planning".into(),
+                started_at_ms,
+                ends_at_ms,
+            }),
+            _ => None,
+        }
+    }
+
+    fn to_move(state: &State, seats: usize) -> Vec<Seat> {
+        // Cooperative: the team moves together; whoever has something to
+        // decide (a character's choice) is waited on, else every seat.
+        let mut waiting: Vec<Seat> = (0..seats as Seat)
+            .filter(|&s| {
+                decide::legal(state, Some(s)).iter().any(|l| {
+                    serde_json::to_value(&l.action)
+                        .ok()
+                        .and_then(|v| v.get("character").cloned())
+                        .is_some()
+                })
+            })
+            .collect();
+        if waiting.is_empty() && !state.over() {
+            waiting = (0..seats as Seat).collect();
+        }
+        waiting
+    }
+
+    fn decide(
+        state: &State,
+        by: Option<Seat>,
+        action: &Action,
+        chance: &mut Chance,
+    ) -> Result<Vec<Fact>, Rejection> {
+        decide::decide(state, by, action, chance)
+    }
+
+    fn apply(state: &mut State, fact: &Fact) {
+        apply::apply(state, fact)
+    }
+
+    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+        narration::narrate(state, fact)
+    }
+
+    fn chapter(state: &State) -> String {
+        narration::chapter(state)
+    }
+
+    fn epilogue(state: &State) -> Vec<String> {
+        narration::epilogue(state)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.over()
+    }
+
+    fn redact(fact: &Fact, _viewer: Viewer, _cx: &crate::rules::Context<'_, State>) -> Fact {
+        let mut fact = fact.clone();
+        // The next chapter's deal lies face down.
+        if let Fact::ChapterDealt { cards, .. } = &mut fact {
+            *cards = None;
+        }
+        fact
+    }
+
+    fn view(state: &State, viewer: Viewer) -> Value {
+        let mut v = serde_json::to_value(state).expect("kind states serialize");
+        if viewer == Viewer::Owner {
+            return v;
+        }
+        for spot in v["locations"].as_array_mut().into_iter().flatten() {
+            if spot["state"] == json!("down") {
+                *spot = json!({"state": "down"});
+            }
+        }
+        v
+    }
+
+    fn render(state: &State, viewer: Viewer) -> String {
+        narration::render(state, viewer)
+    }
+
+    fn render_svg(state: &State, viewer: Viewer) -> String {
+        svg::render(state, viewer)
+    }
+}

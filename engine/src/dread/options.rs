@@ -1,0 +1,192 @@
+//! London Dread options, as given with `--option K=V`.
+//!
+//! - `story=NAME`: the story played (default: the pack's first, the
+//!   introductory one).
+//! - `difficulty=normal|hard|dread`: the planning phase lasts 12, 10 or 8
+//!   minutes.
+//! - `timer=on|off`: `on` (default), Tabletape keeps the planning time and
+//!   refuses planning after the deadline; `off`, the table keeps its own
+//!   time and ends planning itself (the final clocks may then be entered in
+//!   one action each).
+//! - `characters=A,B,..`: the characters, one per seat (four with
+//!   `variant=pairs`); dealt from the seed when not given (digital dice).
+//! - `variant=allies|pairs`: with two or three players, Allies on the
+//!   board (default) or four characters, some seats playing two.
+//! - The difficulty tweaks: `impeccable=off` (no reward for extra
+//!   successes at Plot cards), `confidence=0|3|5` (Confidence cards in the
+//!   Investigation deck at the start), `virtues=0|1|2` and `items=0|1|2`
+//!   (each character's at the start).
+
+use std::collections::BTreeMap;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::option_read::{names, switch, whole};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    Normal,
+    Hard,
+    Dread,
+}
+
+impl Difficulty {
+    /// Minutes of planning.
+    pub fn minutes(self) -> u64 {
+        match self {
+            Difficulty::Normal => 12,
+            Difficulty::Hard => 10,
+            Difficulty::Dread => 8,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    Allies,
+    Pairs,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    pub story: Option<String>,
+    pub difficulty: Difficulty,
+    pub timer: bool,
+    pub characters: Option<Vec<String>>,
+    pub variant: Variant,
+    pub impeccable: bool,
+    pub confidence: u32,
+    pub virtues: u32,
+    pub items: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            story: None,
+            difficulty: Difficulty::Normal,
+            timer: true,
+            characters: None,
+            variant: Variant::Allies,
+            impeccable: true,
+            confidence: 3,
+            virtues: 1,
+            items: 1,
+        }
+    }
+}
+
+fn one_of(option: &str, v: &Value, allowed: &[u32]) -> Result<u32, String> {
+    let n = whole(option, v, 0)?;
+    if allowed.contains(&n) {
+        Ok(n)
+    } else {
+        let list: Vec<String> = allowed.iter().map(u32::to_string).collect();
+        Err(format!(
+            "option `{option}`: {n} is not one of {}",
+            list.join(", ")
+        ))
+    }
+}
+
+fn word(option: &str, v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.trim().to_ascii_lowercase()),
+        other => Err(format!("option `{option}`: expected a word, not {other}")),
+    }
+}
+
+impl Options {
+    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
+        let mut o = Options::default();
+        for (key, v) in map {
+            match key.as_str() {
+                "story" => match v {
+                    Value::String(s) if !s.trim().is_empty() => {
+                        o.story = Some(s.trim().to_string())
+                    }
+                    _ => return Err("option `story`: expected a story's name".into()),
+                },
+                "difficulty" => {
+                    o.difficulty = match word(key, v)?.as_str() {
+                        "normal" => Difficulty::Normal,
+                        "hard" => Difficulty::Hard,
+                        "dread" => Difficulty::Dread,
+                        other => {
+                            return Err(format!(
+                                "option `difficulty`: `{other}` is not normal, hard or dread"
+                            ))
+                        }
+                    }
+                }
+                "timer" => o.timer = switch(key, v)?,
+                "characters" => o.characters = Some(names(key, v)?),
+                "variant" => {
+                    o.variant = match word(key, v)?.as_str() {
+                        "allies" => Variant::Allies,
+                        "pairs" => Variant::Pairs,
+                        other => {
+                            return Err(format!(
+                                "option `variant`: `{other}` is not allies or pairs"
+                            ))
+                        }
+                    }
+                }
+                "impeccable" => o.impeccable = switch(key, v)?,
+                "confidence" => o.confidence = one_of(key, v, &[0, 3, 5])?,
+                "virtues" => o.virtues = one_of(key, v, &[0, 1, 2])?,
+                "items" => o.items = one_of(key, v, &[0, 1, 2])?,
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}`; London Dread knows story, difficulty, timer, characters, variant, impeccable, confidence, virtues, items"
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, Value>::deserialize(d)?;
+        Options::from_map(&map).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Options, String> {
+        serde_json::from_value::<Options>(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn options_read_words_numbers_and_tweaks() {
+        let o = read(
+            json!({"difficulty": "Hard", "timer": "off", "variant": "pairs",
+            "confidence": "5", "virtues": 2, "items": 0, "impeccable": "off"}),
+        )
+        .unwrap();
+        assert_eq!(o.difficulty.minutes(), 10);
+        assert!(!o.timer && !o.impeccable);
+        assert_eq!((o.confidence, o.virtues, o.items), (5, 2, 0));
+        assert_eq!(o.variant, Variant::Pairs);
+        assert_eq!(read(json!({})).unwrap(), Options::default());
+        assert!(read(json!({"confidence": 4}))
+            .unwrap_err()
+            .contains("not one of 0, 3, 5"));
+        assert!(read(json!({"difficulty": "easy"}))
+            .unwrap_err()
+            .contains("difficulty"));
+        assert!(read(json!({"seats": 1}))
+            .unwrap_err()
+            .contains("unknown option `seats`"));
+    }
+}
