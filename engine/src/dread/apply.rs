@@ -151,7 +151,12 @@ pub fn apply(state: &mut State, fact: &Fact) {
             let c = &mut state.characters[*character];
             c.defeated = true;
             c.dice = 0;
-            if let Phase::Endgame(Endgame::Facing { queue, .. }) = &mut state.phase {
+            let facing = state.encounter.as_ref().is_some_and(|e| {
+                matches!(e.target, Target::Challenge { .. }) && e.shares[0].character == *character
+            });
+            if facing {
+                next_challenger(state, *character);
+            } else if let Phase::Endgame(Endgame::Facing { queue, .. }) = &mut state.phase {
                 queue.retain(|q| q != character);
             }
         }
@@ -374,25 +379,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 }],
             });
         }
-        Fact::ChallengeMet { character, .. } => {
-            let mut next = None;
-            if let Phase::Endgame(Endgame::Facing { card, queue }) = &mut state.phase {
-                queue.retain(|q| q != character);
-                next = queue.first().map(|&c| (c, card.clone()));
-            }
-            state.encounter = next.map(|(c, card)| Encounter {
-                target: Target::Challenge { card },
-                shares: vec![Share {
-                    character: c,
-                    ..Share::default()
-                }],
-            });
-            if state.encounter.is_none() {
-                state.phase = Phase::Endgame(Endgame::Choosing {
-                    decided: Vec::new(),
-                });
-            }
-        }
+        Fact::ChallengeMet { character, .. } => next_challenger(state, *character),
         Fact::ShowdownBegan { needed } => {
             for c in &mut state.characters {
                 c.out = false;
@@ -435,6 +422,28 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 score: Some(score),
             });
         }
+    }
+}
+
+/// `done` has met the challenge (or fallen): the next in line faces it,
+/// or, the line empty, the team chooses again before the next one.
+fn next_challenger(state: &mut State, done: usize) {
+    let mut next = None;
+    if let Phase::Endgame(Endgame::Facing { card, queue }) = &mut state.phase {
+        queue.retain(|q| *q != done);
+        next = queue.first().map(|&c| (c, card.clone()));
+    }
+    state.encounter = next.map(|(c, card)| Encounter {
+        target: Target::Challenge { card },
+        shares: vec![Share {
+            character: c,
+            ..Share::default()
+        }],
+    });
+    if state.encounter.is_none() {
+        state.phase = Phase::Endgame(Endgame::Choosing {
+            decided: Vec::new(),
+        });
     }
 }
 

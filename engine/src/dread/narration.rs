@@ -55,30 +55,23 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             state.minutes
         ),
         Fact::PlanningStarted { .. } => "Big Ben strikes. The team plans on its own clock.".into(),
-        Fact::Revealed { place, face } => match face {
-            Face::Plot(_) => format!(
-                "At {place} the trail surfaces: {}.",
-                face_words(state, face)
-            ),
-            Face::Ally(_) => format!("At {place}, {} waits.", face_words(state, face)),
-            Face::Dread(_) => format!(
-                "At {place} a threat shows itself: {}.",
-                face_words(state, face)
-            ),
-        },
-        Fact::TokenPlaced {
-            character,
-            slot,
-            token,
-        } => format!(
-            "{} plans {} for {}.",
-            name(*character),
-            token.words(),
-            hour(*slot)
-        ),
-        Fact::TokenTaken { character, slot } => {
-            format!("{} clears {} on the clock.", name(*character), hour(*slot))
+        Fact::Revealed { place, face } => {
+            let place = place.words();
+            match face {
+                Face::Plot(_) => format!(
+                    "At {place} the trail surfaces: {}.",
+                    face_words(state, face)
+                ),
+                Face::Ally(_) => format!("At {place}, {} waits.", face_words(state, face)),
+                Face::Dread(_) => format!(
+                    "At {place} a threat shows itself: {}.",
+                    face_words(state, face)
+                ),
+            }
         }
+        // The clocks are drawn on the board; the story tells how the day
+        // goes, not how it was planned.
+        Fact::TokenPlaced { .. } | Fact::TokenTaken { .. } => return Vec::new(),
         Fact::StoryBegan { leader } => format!(
             "The clocks are set. {} leads the investigation through the day.",
             name(*leader)
@@ -103,25 +96,33 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         Fact::ActionCalled { action } => format!("It is {}.", hour(*action)),
         Fact::Moved { character, to } => {
             if to.is_streets() {
-                format!(
-                    "{} wanders the {} streets.",
-                    name(*character),
-                    to.area.word()
-                )
+                format!("{} wanders {}.", name(*character), to.words())
             } else {
-                format!("{} goes to {to}.", name(*character))
+                format!("{} goes to {}.", name(*character), to.words())
             }
         }
         Fact::EncounterOpened { target, present } => match target {
             Target::Dread { place, card } => format!(
-                "{} take on {} at {place}.",
+                "{} {} {} at {}.",
                 names(state, present),
-                face_words(state, &Face::Dread(card.clone()))
+                if present.len() == 1 {
+                    "takes on"
+                } else {
+                    "take on"
+                },
+                face_words(state, &Face::Dread(card.clone())),
+                place.words()
             ),
             Target::Plot { place, letter } => format!(
-                "{} investigate {} at {place}.",
+                "{} {} {} at {}.",
                 names(state, present),
-                face_words(state, &Face::Plot(*letter))
+                if present.len() == 1 {
+                    "investigates"
+                } else {
+                    "investigate"
+                },
+                face_words(state, &Face::Plot(*letter)),
+                place.words()
             ),
             _ => String::new(),
         },
@@ -140,12 +141,12 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     p.effect.words()
                 ),
                 Trait::Plain if p.icons.is_empty() => {
-                    format!("{} is {}.", name(*character), p.name)
+                    format!("{} flips {}.", name(*character), p.name)
                 }
                 Trait::Plain => {
                     let icons: Vec<&str> = p.icons.iter().map(|i| i.word()).collect();
                     format!(
-                        "{} is {} (+{}).",
+                        "{} flips {} (+{}).",
                         name(*character),
                         p.name,
                         icons.join(" +")
@@ -245,7 +246,9 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 format!("{points} points against {d}: {card} is too much for them and stays.")
             }
         }
-        Fact::WalkedAway { place } => format!("They walk away from {place} and let it be."),
+        Fact::WalkedAway { place } => {
+            format!("They walk away from {} and let it be.", place.words())
+        }
         Fact::PlotResolved {
             letter,
             fists,
@@ -280,22 +283,19 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             }
             return lines;
         }
-        Fact::EndgameTriggered {
-            letter, helpers, ..
-        } => {
+        Fact::EndgameTriggered { place, letter, .. } => {
             let mut lines = Vec::new();
             if let Some(p) = state.plot(*letter) {
-                lines.push(format!("Plot {letter}, {}: the Endgame begins.", p.name));
+                lines.push(format!(
+                    "{} reach Plot {letter}, {}, at {}.",
+                    names(state, &state.at(*place)),
+                    p.name,
+                    place.words()
+                ));
                 if !p.story.is_empty() {
                     lines.push(p.story.clone());
                 }
             }
-            lines.push(format!(
-                "{} bring{} {} Confidence.",
-                plural(*helpers, "investigator", "investigators"),
-                if *helpers == 1 { "s" } else { "" },
-                2 * helpers
-            ));
             return lines;
         }
         Fact::ConfidenceGained { cards, hand } => match hand {
@@ -443,8 +443,10 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
 pub fn chapter(state: &State) -> String {
     let n = state.chapter + 1;
     match &state.phase {
-        Phase::Planning { .. } | Phase::Story { action: 0 } => format!("Chapter {n}: planning"),
-        Phase::Story { action } => format!("Chapter {n}: {}", hour(*action)),
+        // Hours are told as they come ("It is 8 a.m."): the event that
+        // calls one also moves everyone, so it cannot open its own section.
+        Phase::Planning { .. } => format!("Chapter {n}: planning"),
+        Phase::Story { .. } => format!("Chapter {n}: the story"),
         Phase::Endgame(_) => "The Endgame".into(),
         Phase::Showdown { .. } => "The Final Showdown".into(),
         Phase::Over => "Afterwards".into(),

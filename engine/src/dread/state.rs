@@ -83,6 +83,17 @@ impl Place {
     }
 }
 
+impl Place {
+    /// The place as a story names it ("North 3", "the West streets").
+    pub fn words(self) -> String {
+        if self.is_streets() {
+            format!("the {} streets", self.area.word())
+        } else {
+            format!("{} {}", self.area.word(), self.spot)
+        }
+    }
+}
+
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let area = self.area.word().to_ascii_lowercase();

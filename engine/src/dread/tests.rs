@@ -666,7 +666,7 @@ fn the_chapter_ends_counting_face_down_cards_face_up_dread_and_stash_tokens() {
         .collect();
     assert_eq!(rose[0], (2 * 23, "23 cards never turned".to_string()));
     assert_eq!(rose[1].0, value);
-    assert_eq!(rose[2], (1, "1 tokens taken from the stash".to_string()));
+    assert_eq!(rose[2], (1, "1 token taken from the stash".to_string()));
     // 46 + value + 1 is under 51 only for a small card; either way the
     // untouched last Plot card loses the game.
     let s = t.state();
@@ -795,17 +795,20 @@ struct Style {
     reveal_all: bool,
     /// Plan visits up to (not including) this Plot letter.
     stop_before: Option<char>,
+    /// Plan nothing at all.
+    idle: bool,
 }
 
 const SENSIBLE: Style = Style {
     reveal_all: false,
     stop_before: None,
+    idle: false,
 };
 
 /// Two pairs of investigators (or, at a smaller table, everyone) take the
 /// Plot cards in turn, each from the first action its time code allows
 /// and after the one before; both come to the last. Free slots go to
-/// face-up Dread cards in the area a pair stands in.
+/// face-up Dread cards and Allies in the area a pair stands in.
 fn plan_clocks(s: &State, style: Style) -> Vec<(usize, u8, Value)> {
     use super::content::Segment;
     use super::state::Area;
@@ -874,7 +877,8 @@ fn plan_clocks(s: &State, style: Style) -> Vec<(usize, u8, Value)> {
                         .is_some_and(|(_, (_, a))| a.is_some());
                     let _ = next_arrow;
                     let target = (1..=6u8).map(|spot| Place { area: here, spot }).find(|pl| {
-                        matches!(s.face_at(*pl), Some(Face::Dread(_))) && !taken.contains(pl)
+                        matches!(s.face_at(*pl), Some(Face::Dread(_) | Face::Ally(_)))
+                            && !taken.contains(pl)
                     });
                     if let Some(pl) = target {
                         taken.push(pl);
@@ -953,7 +957,12 @@ fn play_sensibly(t: &mut Table, style: Style) -> Vec<Value> {
                 }
             }
             let s = t.state();
-            for (c, slot, token) in plan_clocks(&s, style) {
+            let plans = if style.idle {
+                Vec::new()
+            } else {
+                plan_clocks(&s, style)
+            };
+            for (c, slot, token) in plans {
                 let mut a = json!({"type": "place", "character": c, "slot": slot});
                 for (k, v) in token.as_object().unwrap() {
                     a[k] = v.clone();
@@ -1071,19 +1080,127 @@ fn a_sensible_table_reaches_the_showdown_and_scores_a_win() {
     assert!(wins > 0, "a sensible table never wins");
 }
 
+/// Writes the golden games under `tests/data/dread/` from sensible and
+/// careless tables, each the first seed that shows what its name says.
+/// Run by hand: `cargo test -p tabletape-engine write_dread_golden_games
+/// -- --ignored`; `tests/golden.rs` then plays them through the journal.
 #[test]
 #[ignore]
-fn debug_sensible() {
-    for seed in 0..10 {
-        let mut t = Table::new(created(4, seed, DiceMode::Digital, &[]));
-        play_sensibly(&mut t, SENSIBLE);
-        let s = t.state();
-        let dice: Vec<u32> = s.characters.iter().map(|c| c.dice).collect();
-        println!(
-            "seed {seed}: dread {} {:?} dice {dice:?} inv {:?}",
-            s.dread,
-            s.outcome.map(|o| o.why),
-            s.investigated
-        );
+fn write_dread_golden_games() {
+    type Shows = fn(&Table) -> bool;
+    let defeated_in_endgame: Shows = |t| {
+        let f = facts_of(t);
+        let begun = f
+            .iter()
+            .position(|x| matches!(x, Fact::EndgameBegan { .. }));
+        begun.is_some_and(|b| f[b..].iter().any(|x| matches!(x, Fact::Defeated { .. })))
+    };
+    let careless = Style {
+        reveal_all: true,
+        stop_before: None,
+        idle: true,
+    };
+    type Case = (
+        &'static str,
+        usize,
+        Vec<(&'static str, &'static str)>,
+        Style,
+        Shows,
+    );
+    let cases: Vec<Case> = vec![
+        ("lantern_win", 4, vec![], SENSIBLE, |t| {
+            t.state().outcome.is_some_and(|o| o.won)
+        }),
+        ("lantern_lost_to_dread", 4, vec![], careless, |t| {
+            t.state()
+                .outcome
+                .is_some_and(|o| o.why.contains("passed 50"))
+        }),
+        (
+            "bell_trail_runs_cold",
+            4,
+            vec![("story", "The Drowned Bell")],
+            Style {
+                stop_before: Some('E'),
+                ..SENSIBLE
+            },
+            |t| {
+                t.state()
+                    .outcome
+                    .is_some_and(|o| o.why.contains("trail runs cold"))
+            },
+        ),
+        (
+            "lantern_two_players_with_allies",
+            2,
+            vec![],
+            SENSIBLE,
+            |t| {
+                facts_of(t)
+                    .iter()
+                    .any(|f| matches!(f, Fact::AllyRecruited { .. }))
+                    && facts_of(t)
+                        .iter()
+                        .any(|f| matches!(f, Fact::ShowdownBegan { .. }))
+            },
+        ),
+        (
+            "lantern_defeated_in_the_endgame",
+            4,
+            vec![],
+            SENSIBLE,
+            defeated_in_endgame,
+        ),
+        (
+            "bell_three_players_in_pairs",
+            3,
+            vec![("story", "The Drowned Bell"), ("variant", "pairs")],
+            SENSIBLE,
+            |t| t.state().chapter == 1 && t.game.is_over(),
+        ),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/dread");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, players, options, style, shows) in cases {
+        let (seed, t, actions) = (0..500u64)
+            .find_map(|seed| {
+                let mut t = Table::new(created(players, seed, DiceMode::Digital, &options));
+                let actions = play_sensibly(&mut t, style);
+                shows(&t).then_some((seed, t, actions))
+            })
+            .unwrap_or_else(|| panic!("no seed shows {name}"));
+        let opening = json!({"new": {
+            "kind": "dread",
+            "players": t.game.created().players,
+            "seed": seed,
+            "dice": "digital",
+            "options": t.game.created().options,
+        }});
+        let mut lines = vec![opening.to_string()];
+        // Each character's own choices are made from its seat; the rest
+        // by the owner (the table's host).
+        let mut replay = Table::new(created(players, seed, DiceMode::Digital, &options));
+        for (k, a) in actions.iter().enumerate() {
+            let seat = a["character"]
+                .as_u64()
+                .map(|c| replay.state().characters[c as usize].seat);
+            let mut line = json!({"act": a});
+            if let Some(seat) = seat {
+                line["as"] = json!(seat);
+            }
+            lines.push(line.to_string());
+            replay.try_act(seat, a.clone()).unwrap();
+            // A few refusals the rules owe the table, at fixed points.
+            if k == 0 {
+                lines.push(json!({"act": {"type": "begin_story", "leader": 9}, "rejected": "dread.character"}).to_string());
+            }
+            if a["type"] == "begin_story" && replay.state().chapter == 0 {
+                lines.push(json!({"act": {"type": "place", "character": 0, "slot": 1, "number": 1}, "rejected": "dread.phase"}).to_string());
+                lines.push(json!({"act": {"type": "investigate", "location": "west 1"}, "rejected": "dread.not_yet"}).to_string());
+            }
+        }
+        let path = dir.join(format!("{name}_digital.jsonl"));
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        println!("{name}: seed {seed}, {} actions", actions.len());
     }
 }

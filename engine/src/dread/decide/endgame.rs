@@ -183,8 +183,16 @@ pub(super) fn meet(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejection> 
         challenge.penalty
     };
     gain(out, luck, c, &effect)?;
+    between_challenges(out);
+    Ok(())
+}
+
+/// Once the last in line has met a challenge (or fallen): the Showdown
+/// if the challenges are done or no one is left to face one, else the
+/// Items are readied for the next.
+pub(super) fn between_challenges(out: &mut Out) {
     if out.over() {
-        return Ok(());
+        return;
     }
     if matches!(out.s.phase, Phase::Endgame(Endgame::Choosing { .. })) {
         let done = out.s.faced.len() as u32 >= out.s.most_challenges
@@ -196,7 +204,6 @@ pub(super) fn meet(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejection> 
             out.push(Fact::ItemsReadied {});
         }
     }
-    Ok(())
 }
 
 /// Items readied one last time; one fist needed, and one more per 5 dread.

@@ -172,6 +172,10 @@ pub(super) fn flip(
             }
         }
     }
+    // A challenger fallen to their Trauma leaves the line.
+    if matches!(target, Target::Challenge { .. }) {
+        super::endgame::between_challenges(out);
+    }
     Ok(())
 }
 

@@ -183,9 +183,26 @@ pub(super) fn end_chapter(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Reje
         .iter()
         .map(|c| c.allies.len() as u32)
         .sum::<u32>();
-    out.raise(2 * face_down, format!("{face_down} cards never turned"));
+    let words = |n: u32, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    out.raise(
+        2 * face_down,
+        words(face_down, "card never turned", "cards never turned"),
+    );
     out.raise(face_up_dread, "the Dread cards left face up");
-    out.raise(stash, format!("{stash} tokens taken from the stash"));
+    out.raise(
+        stash,
+        words(
+            stash,
+            "token taken from the stash",
+            "tokens taken from the stash",
+        ),
+    );
     if out.over() {
         return Ok(());
     }
