@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::{Game, Viewer};
-use tabletape_events::{Body, DiceMode, Event};
+use tabletape_events::{DiceMode, Event};
 use tabletape_store::{Access, Journal, NewGame};
 use tabletape_tests::{play_random, seeds};
 
@@ -27,6 +27,8 @@ fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
         ("ludovia", names(5), BTreeMap::new()),
         ("legless", names(2), BTreeMap::new()),
         ("legless", names(4), BTreeMap::new()),
+        ("dread", names(4), BTreeMap::new()),
+        ("dread", names(2), BTreeMap::new()),
         ("legend", names(3), BTreeMap::new()),
         (
             "legend",
@@ -65,8 +67,27 @@ fn new_game(
 }
 
 /// The parts of an event that do not depend on the game's id or the clock.
-fn bodies(events: &[Event]) -> Vec<(u64, Body)> {
-    events.iter().map(|e| (e.seq, e.body.clone())).collect()
+/// A fact may carry an envelope's time (London Dread's planning deadline,
+/// named `*_at_ms`): those are left out too.
+fn bodies(events: &[Event]) -> Vec<(u64, Value)> {
+    fn timeless(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.retain(|k, _| !k.ends_with("_at_ms"));
+                map.values_mut().for_each(timeless);
+            }
+            Value::Array(items) => items.iter_mut().for_each(timeless),
+            _ => {}
+        }
+    }
+    events
+        .iter()
+        .map(|e| {
+            let mut body = serde_json::to_value(&e.body).expect("bodies serialize");
+            timeless(&mut body);
+            (e.seq, body)
+        })
+        .collect()
 }
 
 const MAX_ACTIONS: usize = 300;
@@ -172,6 +193,88 @@ fn random_legal_play_replays_forks_and_round_trips() {
                 bodies(&events),
                 bodies(&twin_events),
                 "{ctx}: same seed, different game"
+            );
+        }
+    }
+}
+
+/// London Dread games played to their end through the journal: legal
+/// actions picked by type first (so the many clock slots do not drown the
+/// rest), then verify, replay and export/import.
+#[test]
+fn dread_games_run_to_their_end_and_verify() {
+    for seed in seeds(0..4) {
+        for players in [2, 4] {
+            let setup = (
+                "dread",
+                ["Ada", "Bo", "Cy", "Dee"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+                BTreeMap::new(),
+            );
+            let ctx = format!("seed {seed}, dread with {players} players");
+            let dir = tempfile::tempdir().unwrap();
+            let journal = Journal::open(&dir.path().join("a")).unwrap();
+            let game = new_game(&journal, &setup, seed);
+            let mut rng = TableRng::for_event(seed, u64::MAX);
+            let mut planned = 0;
+            for _ in 0..5_000 {
+                let legal: Vec<Value> = journal
+                    .legal(&game, "main", None)
+                    .unwrap()
+                    .into_iter()
+                    .filter(|l| l.needs.is_empty())
+                    .map(|l| l.action)
+                    .collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut types: Vec<&str> =
+                    legal.iter().filter_map(|a| a["type"].as_str()).collect();
+                types.sort_unstable();
+                types.dedup();
+                // Some planning before the story begins.
+                if planned < 30 && types.len() > 1 {
+                    types.retain(|t| *t != "begin_story");
+                }
+                planned += 1;
+                let t = types[rng.below(types.len() as u32) as usize];
+                if t == "begin_story" {
+                    planned = 0;
+                }
+                let of: Vec<&Value> = legal.iter().filter(|a| a["type"] == t).collect();
+                let pick = of[rng.below(of.len() as u32) as usize].clone();
+                journal
+                    .act(
+                        &game,
+                        tabletape_store::ActRequest {
+                            branch: "main".into(),
+                            actor: tabletape_events::Actor::Owner,
+                            by: None,
+                            action: pick.clone(),
+                            expect_seq: None,
+                            idempotency_key: None,
+                        },
+                    )
+                    .unwrap_or_else(|e| panic!("{ctx}: legal {pick} refused: {e}"));
+            }
+            let live = journal.game_at(&game, "main", None).unwrap();
+            assert!(live.is_over(), "{ctx}: the game did not end");
+            let events = journal.events(&game, "main", 1, None).unwrap();
+            assert!(live == Game::fold(&events).unwrap(), "{ctx}: replay");
+            for report in journal.verify(Some(&game)).unwrap() {
+                assert!(report.problem.is_none(), "{ctx}: {:?}", report.problem);
+            }
+            let mut exported = Vec::new();
+            journal.export(&game, None, &mut exported).unwrap();
+            let other = Journal::open(&dir.path().join("b")).unwrap();
+            other.import(&mut exported.as_slice()).unwrap();
+            let mut again = Vec::new();
+            other.export(&game, None, &mut again).unwrap();
+            assert!(
+                exported == again,
+                "{ctx}: export -> import -> export changed the log"
             );
         }
     }

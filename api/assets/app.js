@@ -222,7 +222,12 @@
       else if (typeof v === 'object') Object.values(v).forEach(walk);
       else parts.push(String(v));
     };
-    for (const [k, v] of Object.entries(action)) if (k !== 'type' && k !== 'seat') walk(v);
+    // A bare number says little ("0 · 5 · 3"): it goes with its field's name.
+    for (const [k, v] of Object.entries(action)) {
+      if (k === 'type' || k === 'seat') continue;
+      if (typeof v === 'number') parts.push(`${k.replace(/_/g, ' ')} ${v}`);
+      else walk(v);
+    }
     const who = seat !== undefined && players && T.view && T.view.viewer === 'owner' ? ` (${players[seat] || 'seat ' + seat})` : '';
     const type = String(action.type || 'action').replace(/_/g, ' ');
     return parts.length ? `${type}: ${parts.join(' · ')}${who}` : type + who;
@@ -290,11 +295,35 @@
     else if (!v.waiting_for.length) waiting.textContent = '';
     else if (you && v.waiting_for.includes(you)) waiting.textContent = v.waiting_for.length === 1 ? 'Your move.' : `Your move (also waiting for ${v.waiting_for.filter((p) => p !== you).join(', ')}).`;
     else waiting.textContent = `Waiting for ${v.waiting_for.join(', ')}.`;
+    countdown();
     $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
     renderLegal();
     renderTold();
     renderTimeline();
     renderJoin();
+  }
+
+  // A running deadline (a timed planning phase) counts down on every
+  // device to the moment in the game, by the server's clock: a phone whose
+  // own clock is off still shows the table's time. At zero the table is
+  // read again, so what the deadline closed leaves the list.
+  function countdown() {
+    const box = $('#countdown');
+    clearInterval(T.ticker);
+    const d = T.view.deadline;
+    if (!box) return;
+    if (!d) { box.hidden = true; return; }
+    const skew = T.view.server_ms - Date.now();
+    let rang = false;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((d.ends_at_ms - (Date.now() + skew)) / 1000));
+      box.hidden = false;
+      box.className = 'countdown' + (left === 0 ? ' over' : left <= 60 ? ' warn' : '');
+      box.textContent = left === 0 ? `${d.what} is over` : `${d.what} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+      if (left === 0 && !rang) { rang = true; clearInterval(T.ticker); reloadSoon(); }
+    };
+    tick();
+    T.ticker = setInterval(tick, 250);
   }
 
   function renderTold() {
@@ -329,16 +358,47 @@
       ? v.legal.filter((l) => l.seal).map((l) => l.seal.commit.type) : []);
     let offered = v.legal.map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => !sealing.has(l.action.type));
     if (T.filter) {
-      offered = offered.filter(({ l }) => mentions(l.action, T.filter));
-      box.append(el('p', { class: 'filter' }, `Only what involves ${T.filter} `,
+      const fields = typeof T.filter === 'object' ? T.filter : null;
+      offered = offered.filter(({ l }) => fields
+        ? Object.entries(fields).every(([k, want]) => norm(l.action[k]) === norm(want))
+        : mentions(l.action, T.filter));
+      const what = fields ? Object.entries(fields).map(([k, val]) => `${k} ${val}`).join(', ') : T.filter;
+      box.append(el('p', { class: 'filter' }, `Only what involves ${what} `,
         el('button', { type: 'button', class: 'quiet', onclick: () => { T.filter = null; renderLegal(); } }, 'show all')));
     }
     if (!offered.length) {
       box.append(el('p', { text: v.legal.length ? 'Nothing here involves that: tap elsewhere or show all.' : 'Nothing for you to record now.' }));
     }
+    // A kind of action offered many times over (a clock's every slot and
+    // token) is folded into one group until opened; a tap on the board
+    // filters it instead.
+    const typeOf = (l) => String(l.action.type || 'action');
+    const counts = new Map();
+    for (const { l } of offered) counts.set(typeOf(l), (counts.get(typeOf(l)) || 0) + 1);
+    const groups = new Map();
     const list = el('ol', { class: 'choices' });
     for (const { l, n } of offered) {
-      list.append(el('li', {}, el('button', {
+      let into = list;
+      const type = typeOf(l);
+      if (!T.filter && counts.get(type) > 30) {
+        if (!groups.has(type)) {
+          const inner = el('ol', { class: 'choices' });
+          const open = T.opened && T.opened.has(type);
+          const d = el('details', { class: 'group', 'data-type': type },
+            el('summary', {}, type.replace(/_/g, ' ') + ' '), inner);
+          if (open) d.open = true;
+          d.addEventListener('toggle', () => {
+            T.opened = T.opened || new Set();
+            if (d.open) T.opened.add(type); else T.opened.delete(type);
+          });
+          groups.set(type, { d, inner, count: 0 });
+          list.append(el('li', {}, d));
+        }
+        const g = groups.get(type);
+        g.count += 1;
+        into = g.inner;
+      }
+      into.append(el('li', {}, el('button', {
         type: 'button',
         class: l.seal && sealing.size ? 'choice sealable' : 'choice',
         'data-n': n,
@@ -349,6 +409,7 @@
         l.seal && sealing.size ? el('small', { class: 'seal', text: 'sealed' }) : null)));
       // (A line with `needs` opens a short form; one with only `may` too.)
     }
+    for (const g of groups.values()) g.d.querySelector('summary').append(el('small', { text: `(${g.count})` }));
     box.append(list);
     // The owner takes back anything; a seat only what it recorded itself.
     const last = v.recent.length ? v.recent[v.recent.length - 1] : null;
@@ -750,6 +811,13 @@
     try { sessionStorage.removeItem('tt:retried:' + T.game); } catch (_) { /* private mode */ }
     $('#status').append(el('p', {}, el('span', { id: 'live', class: 'live off', text: 'connecting…' })));
     $('#board').addEventListener('click', (ev) => {
+      // A piece may say which fields its actions hold (`data-pick`).
+      const picked = ev.target.closest('[data-pick]');
+      if (picked && T.view && T.view.legal.length) {
+        try { T.filter = JSON.parse(picked.dataset.pick); } catch (_) { T.filter = null; }
+        renderLegal();
+        return;
+      }
       const g = ev.target.closest('[id]');
       if (!g || !T.view || !T.view.legal.length) return;
       const id = g.id;

@@ -119,6 +119,13 @@ pub struct TableView {
     pub waiting_for: Vec<String>,
     /// The narration of the last events up to `seq`.
     pub recent: Vec<Told>,
+    /// A time limit running at the head (London Dread's planning), which
+    /// every device counts down to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<tabletape_engine::Deadline>,
+    /// The server's clock when this was read, so a device whose own clock
+    /// is wrong still counts down to the right moment.
+    pub server_ms: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -191,7 +198,12 @@ fn table_view(
             lines: f.narration,
         })
         .collect();
+    let deadline = if at_head { state.deadline } else { None };
     Ok(TableView {
+        deadline,
+        server_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
         title: title_of(&summary),
         viewer: viewer_name(viewer),
         seat: match viewer {
@@ -257,7 +269,7 @@ fn table_html(v: &TableView) -> String {
         r#"<main id="table" data-game="{game}" data-branch="{branch}" data-seq="{seq}" data-head="{head}" data-viewer="{viewer}">
 <section class="status" id="status" aria-live="polite"><h1>{title}</h1>
 <p><span id="where">{chapter} · seq {seq}{of_head} · {state}</span> · <span id="who">seen as {viewer}</span>{branch_note}</p>
-<p id="waiting">{waiting}</p></section>
+<p id="waiting">{waiting}</p>{countdown}</section>
 <section class="board" id="board" aria-label="the board">{svg}</section>
 <section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
 <section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
@@ -282,6 +294,7 @@ fn table_html(v: &TableView) -> String {
         } else {
             format!(" · branch <b>{}</b>", esc(&v.branch))
         },
+        countdown = countdown_html(v),
         waiting = if v.over {
             "The game is over.".to_string()
         } else if v.waiting_for.is_empty() {
@@ -297,6 +310,21 @@ fn table_html(v: &TableView) -> String {
         text = esc(&v.text),
     );
     h
+}
+
+/// The time left of a running deadline, as the page first shows it (the
+/// script keeps it counting).
+fn countdown_html(v: &TableView) -> String {
+    let Some(d) = &v.deadline else {
+        return r#"<p id="countdown" class="countdown" hidden></p>"#.into();
+    };
+    let left = d.ends_at_ms.saturating_sub(v.server_ms) / 1000;
+    let text = if left == 0 {
+        format!("{} is over", esc(&d.what))
+    } else {
+        format!("{} {}:{:02} left", esc(&d.what), left / 60, left % 60)
+    };
+    format!(r#"<p id="countdown" class="countdown" role="timer" aria-live="off">{text}</p>"#)
 }
 
 /// `?branch=` for links that must stay on a branch other than the current line.

@@ -538,3 +538,103 @@ async fn a_leg_bought_and_the_risk_booklet_stay_hidden_from_the_other_seat() {
     );
     assert!(state["view"]["legs"]["Peg leg"].get("equipped").is_none());
 }
+
+#[tokio::test]
+async fn the_cards_face_down_across_london_stay_face_down_for_every_seat() {
+    let api = Api::new();
+    let table = api
+        .create(json!({"kind": "dread", "players": ["Ada", "Bo", "Cy", "Dee"], "seed": SEED}))
+        .await;
+    let act = |token: String, action: Value| {
+        let api = &api;
+        let id = table.id.clone();
+        async move {
+            api.post(
+                &format!("/games/{id}/actions"),
+                Some(&token),
+                &json!({ "action": action }),
+            )
+            .await
+            .expect(StatusCode::CREATED);
+        }
+    };
+    act(table.seats[2].clone(), json!({"type": "start_planning"})).await;
+    act(
+        table.seats[1].clone(),
+        json!({"type": "reveal", "location": "east 4"}),
+    )
+    .await;
+    act(
+        table.seats[0].clone(),
+        json!({"type": "place", "character": 0, "slot": 1, "number": 4}),
+    )
+    .await;
+    let owner = api
+        .get(&format!("/games/{}/state", table.id), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let down: Vec<&Value> = owner["view"]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["state"] == "down")
+        .collect();
+    assert_eq!(down.len(), 23);
+    assert!(
+        down.iter().all(|s| !s["card"].is_null()),
+        "the owner sees the deal"
+    );
+    // What lies face down reads, in every form, as a card with its kind.
+    let tells = [
+        "placeholder",
+        "\"card\":{\"dread\"",
+        "\"card\":{\"ally\"",
+        "plot?",
+        "[ ? ]",
+    ];
+    for (who, token) in [
+        ("a seat", Some(table.seats[3].clone())),
+        ("the owner", Some(table.owner.clone())),
+    ] {
+        let mut all = String::new();
+        for route in read_routes(&table.id) {
+            if who == "a seat" && (route.ends_with("/export") || route.ends_with("/verify")) {
+                continue;
+            }
+            all.push_str(&api.get(&route, token.as_deref()).await.text());
+        }
+        let table_page = api
+            .get(&format!("/games/{}/table", table.id), token.as_deref())
+            .await
+            .text();
+        all.push_str(&table_page);
+        let leaks: Vec<&&str> = tells[..4].iter().filter(|t| all.contains(**t)).collect();
+        if who == "a seat" {
+            assert!(
+                leaks.is_empty(),
+                "a seat reads {leaks:?} of the cards face down"
+            );
+            assert!(
+                all.contains(tells[4]),
+                "a seat sees face-down cards as face down"
+            );
+        } else {
+            assert!(!leaks.is_empty(), "the owner reads the deal");
+        }
+    }
+    // The planning deadline is in the state and the table read, for every
+    // device to count down to.
+    let seat_state = api
+        .get(&format!("/games/{}/state", table.id), Some(&table.seats[3]))
+        .await
+        .json();
+    let ends = seat_state["deadline"]["ends_at_ms"].as_u64().unwrap();
+    let starts = seat_state["deadline"]["started_at_ms"].as_u64().unwrap();
+    assert_eq!(ends - starts, 12 * 60_000);
+    let page = api
+        .get(&format!("/games/{}/table", table.id), Some(&table.seats[3]))
+        .await
+        .json();
+    assert_eq!(page["deadline"]["ends_at_ms"].as_u64(), Some(ends));
+}

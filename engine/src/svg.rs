@@ -99,6 +99,21 @@ impl Svg {
         self
     }
 
+    /// Opens a group like [`Svg::open`] that also says which actions a tap
+    /// on it means: those whose fields hold every value of `pick` (a JSON
+    /// object, such as `{"character": 0, "slot": 5}`), for a page that
+    /// knows no rules to filter what `legal` offers.
+    pub fn open_pick(&mut self, id: &str, class: &str, pick: &serde_json::Value) -> &mut Self {
+        let _ = write!(
+            self.out,
+            r#"<g id="{}" class="{}" data-pick="{}">"#,
+            escape(id),
+            escape(class),
+            escape(&pick.to_string())
+        );
+        self
+    }
+
     pub fn close(&mut self) -> &mut Self {
         self.out.push_str("</g>");
         self

@@ -353,6 +353,48 @@ test('a Legless in London turn on phones: a roll from the die pad, a location ta
   for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
 });
 
+test('London Dread planning on phones: one countdown on every device, a card turned and a token placed by tapping', async () => {
+  const g = await newGame({ kind: 'dread', players: ['Ada', 'Bo'], seed: 3 });
+  const [ada, bo] = [await open(await context(PHONE), g.game, g.seats[0].token),
+    await open(await context(PHONE), g.game, g.seats[1].token)];
+  // Big Ben: the one thing to do before planning.
+  await ada.click('button.choice[data-n="1"]');
+  await atSeq(bo, 2);
+  for (const p of [ada, bo]) {
+    await p.waitForSelector('#countdown:not([hidden])');
+    assert.match(await p.textContent('#countdown'), /planning 1[12]:\d\d left/i);
+    const size = await p.$eval('#countdown', (e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(size >= 28, `the countdown is large on a phone (${size}px)`);
+  }
+  // It keeps counting on its own.
+  const first = await ada.textContent('#countdown');
+  await ada.waitForFunction((was) => document.querySelector('#countdown').textContent !== was, first, { timeout: 3000 });
+  // Bo taps a face-down card on the board and turns it.
+  await bo.click('#board #loc-north-3');
+  await bo.waitForSelector('.filter');
+  const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length === 1 && /reveal/.test(offered[0]), offered.join(' | '));
+  await bo.click('button.choice >> nth=0');
+  await atSeq(ada, 3);
+  assert.match(await ada.textContent('#told'), /North 3/);
+  // Ada taps the first slot of her clock: only what goes there is offered.
+  await ada.click('#board #clock-0-1');
+  await ada.waitForSelector('.filter');
+  const slot = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(slot.length > 1 && slot.every((t) => /slot 1\b/.test(t)), slot.join(' | '));
+  await ada.click('button.choice:has-text("number 4") >> nth=0');
+  await atSeq(bo, 4);
+  assert.match(await bo.innerHTML('#board #clock-0-1'), />4</);
+  // A seat plans only its own character's clock.
+  await bo.click('#board #clock-0-2');
+  await bo.waitForSelector('.filter');
+  assert.equal((await bo.$$('button.choice')).length, 0);
+  await shot(ada, 'dread-planning-phone');
+  await ada.evaluate(() => window.scrollTo(0, 0));
+  await ada.screenshot({ path: join(artifacts, 'dread-planning-phone-top.png') });
+  for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
+});
+
 test('a mistaken entry is taken back, and the abandoned line stays in the branch tree', async () => {
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
   const laptop = await context(LAPTOP);

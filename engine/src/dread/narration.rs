@@ -514,7 +514,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
     }
     for c in &state.characters {
-        let _ = write!(t, "{} (seat {}) at {}", c.name, c.seat, c.place);
+        let _ = write!(t, "{} (seat {}) at {}", c.name, c.seat, c.place.words());
         if c.defeated {
             let _ = write!(t, ", defeated");
         }

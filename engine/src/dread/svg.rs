@@ -9,7 +9,8 @@
 //! conditions, virtues and items.
 //!
 //! Ids a page can tap: `loc-north-3`, `streets-west`, `medallion-0`,
-//! `clock-0-5` (character 0's slot 5).
+//! `clock-0-5` (character 0's slot 5); medallions and clock slots carry
+//! `data-pick` with the character (and slot) their actions name.
 
 use super::state::{hour, Area, Face, Phase, Place, Spot, State, AREAS, DREAD_LIMIT};
 use crate::rules::Viewer;
@@ -190,7 +191,11 @@ pub fn render(state: &State, viewer: Viewer) -> String {
                 let (x, y) = card_origin(c.place);
                 (x + CARD_W - 12 - 20 * k, y + 12)
             };
-            svg.open(&format!("medallion-{i}"), "piece");
+            svg.open_pick(
+                &format!("medallion-{i}"),
+                "piece",
+                &serde_json::json!({ "character": i }),
+            );
             svg.circle(mx, my, 10, &format!("med c-{i}"));
             svg.text(mx, my + 4, "middle", "med-t", &initials(&c.name));
             svg.close();
@@ -274,7 +279,11 @@ pub fn render(state: &State, viewer: Viewer) -> String {
             for s in 0..12 {
                 let x = MARGIN + s * (sw + 3);
                 let now = action_now == Some(s as u8 + 1);
-                svg.open(&format!("clock-{i}-{}", s + 1), "slot-g");
+                svg.open_pick(
+                    &format!("clock-{i}-{}", s + 1),
+                    "slot-g",
+                    &serde_json::json!({"character": i, "slot": s + 1}),
+                );
                 svg.rect(
                     x,
                     y + 22,

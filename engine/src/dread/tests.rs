@@ -1204,3 +1204,193 @@ fn write_dread_golden_games() {
         println!("{name}: seed {seed}, {} actions", actions.len());
     }
 }
+
+#[test]
+fn a_detour_turns_an_arrow_still_to_come_for_one_dread() {
+    let mut t = started(13);
+    story_with(
+        &mut t,
+        &[
+            (0, 1, json!({"number": 2})),
+            (0, 3, json!({"number": 5, "arrow": "north"})),
+        ],
+    );
+    let r = t.refused(
+        None,
+        json!({"type": "detour", "character": 0, "slot": 1, "toward": "east"}),
+    );
+    assert_eq!(r.rule, "dread.detour", "a number stays a number");
+    t.act(json!({"type": "detour", "character": 0, "slot": 3, "toward": "east"}));
+    assert_eq!(t.state().dread, 1);
+    t.act(json!({"type": "next_action"}));
+    t.act(json!({"type": "next_action"}));
+    let r = t.refused(
+        None,
+        json!({"type": "detour", "character": 0, "slot": 2, "toward": "south"}),
+    );
+    assert_eq!(r.rule, "dread.detour", "slot 2 has passed");
+    t.act(json!({"type": "next_action"}));
+    assert_eq!(t.state().characters[0].place.to_string(), "east streets");
+}
+
+#[test]
+fn a_plot_card_left_through_a_segment_raises_its_dread() {
+    let mut t = started(14);
+    let p = dealt(&t.state(), &down_placeholder);
+    t.act(json!({"type": "reveal", "location": p.to_string()}));
+    let value = t.state().plot('A').unwrap().dread;
+    t.act(json!({"type": "begin_story", "leader": 0}));
+    let mut rose = Vec::new();
+    for _ in 0..5 {
+        for f in t.act(json!({"type": "next_action"})) {
+            if let Fact::DreadRose { by, why } = f {
+                rose.push((by, why));
+            }
+        }
+    }
+    assert_eq!(rose.len(), 1, "{rose:?}");
+    assert_eq!(rose[0].0, value);
+    assert!(
+        rose[0].1.contains("missed through the Morning"),
+        "{}",
+        rose[0].1
+    );
+}
+
+#[test]
+fn allies_join_up_to_the_most_a_character_may_keep() {
+    let mut t = Table::new(created(2, 15, DiceMode::Digital, &[]));
+    let s = t.state();
+    assert_eq!((s.allies_dealt, s.most_challenges), (9, 6));
+    let allies: Vec<Place> = (0..24)
+        .map(Place::of_index)
+        .filter(|p| {
+            matches!(
+                s.locations[p.index().unwrap()],
+                Spot::Down {
+                    card: Some(super::state::Card::Ally(_))
+                }
+            )
+        })
+        .collect();
+    assert_eq!(allies.len(), 9);
+    t.act(json!({"type": "start_planning"}));
+    // Park every character on a card that is not an Ally, then move the
+    // ally-finder through four Allies of one area, or as many as there are.
+    let area = allies[0].area;
+    let here: Vec<Place> = allies.iter().copied().filter(|p| p.area == area).collect();
+    for p in &here {
+        t.act(json!({"type": "reveal", "location": p.to_string()}));
+    }
+    let mut plans = vec![];
+    if area != super::state::Area::West {
+        plans.push((
+            0,
+            1u8,
+            json!({"number": 1, "arrow": format!("{area:?}").to_lowercase()}),
+        ));
+    }
+    for (k, p) in here.iter().enumerate() {
+        plans.push((0, 2 + k as u8, json!({"number": p.spot})));
+    }
+    story_with(&mut t, &plans);
+    t.act(json!({"type": "next_action"}));
+    for p in &here {
+        t.act(json!({"type": "next_action"}));
+        let kept = t.state().characters[0].allies.len();
+        if kept < 3 {
+            t.act(json!({"type": "recruit", "character": 0, "location": p.to_string()}));
+            assert_eq!(t.state().characters[0].allies.len(), kept + 1);
+        } else {
+            let r = t.refused(
+                None,
+                json!({"type": "recruit", "character": 0, "location": p.to_string()}),
+            );
+            assert_eq!(r.rule, "dread.allies");
+        }
+    }
+}
+
+#[test]
+fn resources_are_shared_as_evenly_as_possible() {
+    assert_eq!(
+        super::decide::tests_support::spread(&[4, 7], 3),
+        vec![4, 7, 4]
+    );
+    assert_eq!(
+        super::decide::tests_support::spread(&[1, 2, 3, 0], 3),
+        vec![1, 2, 3]
+    );
+    // Virtues never pass twelve among the team.
+    let t = started(16);
+    let mut s = t.state();
+    s.characters[0].virtues = 8; // and one each for the other three: 11
+    let mut out = super::decide::tests_support::out(&s);
+    super::decide::tests_support::virtues(&mut out, 1, 5);
+    assert_eq!(out.s.virtues_held(), VIRTUES);
+}
+
+#[test]
+fn items_tilt_when_used_and_go_when_depleted() {
+    let (mut t, p) = at_plot(17, 'A', false);
+    t.act(json!({"type": "investigate", "location": p.to_string()}));
+    let item = t.state().characters[0].items[0].name.clone();
+    let r = t.refused(
+        None,
+        json!({"type": "use_item", "character": 0, "item": item}),
+    );
+    assert_eq!(r.rule, "dread.flip_first");
+    t.act(json!({"type": "flip", "character": 0}));
+    let use_effect = t.state().cards.items[&item].use_effect.clone();
+    if use_effect.successes == 0 && use_effect.rerolls == 0 {
+        t.act(json!({"type": "use_item", "character": 0, "item": item}));
+        assert!(t.state().characters[0].items[0].tilted);
+        let r = t.refused(
+            None,
+            json!({"type": "use_item", "character": 0, "item": item, "deplete": true}),
+        );
+        assert_eq!(r.rule, "dread.tilted");
+    } else {
+        t.act(json!({"type": "use_item", "character": 0, "item": item, "deplete": true}));
+        assert!(t.state().characters[0].items.is_empty());
+    }
+}
+
+#[test]
+fn with_three_players_in_pairs_the_fourth_character_passes_round() {
+    use super::decide::controller;
+    assert_eq!(
+        (0..4).map(|i| controller(2, 4, i, 0)).collect::<Vec<_>>(),
+        vec![0, 0, 1, 1]
+    );
+    assert_eq!(
+        (0..3)
+            .map(|stage| controller(3, 4, 3, stage))
+            .collect::<Vec<_>>(),
+        vec![0, 1, 2],
+        "chapter 1, chapter 2, the Endgame"
+    );
+    let t = Table::new(created(3, 1, DiceMode::Digital, &[("variant", "pairs")]));
+    let s = t.state();
+    assert_eq!(s.characters.len(), 4);
+    assert_eq!(s.allies_dealt, 0);
+}
+
+#[test]
+fn the_next_chapters_deal_is_hidden_from_the_seats() {
+    let fact = Fact::ChapterDealt {
+        chapter: 1,
+        cards: Some(vec![super::state::Card::Placeholder]),
+        allies: 0,
+    };
+    let s = started(18).state();
+    let cx = crate::rules::Context {
+        by: None,
+        seq: 9,
+        state: &s,
+    };
+    match Dread::redact(&fact, Viewer::Seat(0), &cx) {
+        Fact::ChapterDealt { cards, .. } => assert!(cards.is_none()),
+        other => panic!("{other:?}"),
+    }
+}

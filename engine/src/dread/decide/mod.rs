@@ -556,4 +556,12 @@ pub(super) mod tests_support {
     pub(in crate::dread) fn out(state: &super::State) -> super::Out {
         super::Out::new(state)
     }
+
+    pub(in crate::dread) fn spread(present: &[usize], n: u32) -> Vec<usize> {
+        super::spread(present, n)
+    }
+
+    pub(in crate::dread) fn virtues(out: &mut super::Out, c: usize, n: u32) {
+        super::virtues(out, c, n)
+    }
 }
