@@ -95,7 +95,15 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         ),
         Fact::ActionCalled { action } => format!("It is {}.", hour(*action)),
         Fact::Moved { character, to } => {
-            if to.is_streets() {
+            let arrow = match state.phase {
+                Phase::Story { action } if action > 0 => state.characters[*character].clock
+                    [action as usize - 1]
+                    .is_some_and(|t| t.arrow.is_some()),
+                _ => false,
+            };
+            if to.is_streets() && arrow {
+                format!("{} heads for {}.", name(*character), to.words())
+            } else if to.is_streets() {
                 format!("{} wanders {}.", name(*character), to.words())
             } else {
                 format!("{} goes to {}.", name(*character), to.words())

@@ -1394,3 +1394,82 @@ fn the_next_chapters_deal_is_hidden_from_the_seats() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_table_with_its_own_dice_says_what_it_flipped_rolled_and_drew() {
+    let opts = [(
+        "characters",
+        "Ada Lockwood,Silas Crane,Mercy Vale,Jane Marsh",
+    )];
+    let mut t = Table::new(created(4, 1, DiceMode::Physical, &opts));
+    let drew = [
+        "Lockpicks",
+        "Crowbar",
+        "Bandages",
+        "Rosary",
+        "Pocket Watch",
+        "Lucky Penny",
+        "Storm Lantern",
+        "Hope",
+        "Cold Logic",
+        "Steady Nerves",
+    ];
+    t.act(json!({"type": "start_planning", "outcomes": {"drew": drew}}));
+    t.act(json!({"type": "reveal", "location": "north 1", "card": "placeholder"}));
+    story_at(&mut t, "north 1".parse().unwrap(), 0..1);
+    t.act(json!({"type": "investigate", "location": "north 1"}));
+    let r = t.refused(None, json!({"type": "flip", "character": 0}));
+    assert_eq!(r.rule, "physical.draw_needed");
+    assert!(r.message.contains("outcomes.drew"), "{}", r.message);
+    let r = t.refused(
+        None,
+        json!({"type": "flip", "character": 0, "outcomes": {"drew": ["Brawler"]}}),
+    );
+    assert_eq!(
+        r.rule, "physical.impossible_draw",
+        "Brawler is Silas Crane's card"
+    );
+    t.act(json!({"type": "flip", "character": 0, "outcomes": {"drew": ["Bookish"]}}));
+    // Wild, Lore and Bookish's Lore against Guile and Lore: three dice.
+    let r = t.refused(
+        None,
+        json!({"type": "roll", "character": 0, "outcomes": {"rolls": [1, 0]}}),
+    );
+    assert_eq!(r.rule, "physical.draw_needed");
+    let r = t.refused(
+        None,
+        json!({"type": "roll", "character": 0, "outcomes": {"rolls": [1, 0, 2, 1]}}),
+    );
+    assert_eq!(r.rule, "dread.outcomes");
+    let r = t.refused(
+        None,
+        json!({"type": "roll", "character": 0, "outcomes": {"rolls": [1, 0, 3]}}),
+    );
+    assert_eq!(
+        r.rule, "physical.impossible_draw",
+        "no face shows three fists"
+    );
+    t.act(json!({"type": "roll", "character": 0, "outcomes": {"rolls": [1, 0, 2]}}));
+    // Three fists reach the top row: a random Item from the deck.
+    let r = t.refused(None, json!({"type": "resolve"}));
+    assert_eq!(r.rule, "physical.draw_needed");
+    let r = t.refused(
+        None,
+        json!({"type": "resolve", "outcomes": {"drew": ["Crowbar"]}}),
+    );
+    assert_eq!(
+        r.rule, "physical.impossible_draw",
+        "the Crowbar was dealt at the start"
+    );
+    t.act(json!({"type": "resolve", "outcomes": {"drew": ["Sword Cane"]}}));
+    let s = t.state();
+    assert_eq!(s.investigated, vec!['A']);
+    assert!(s.characters[0].holds("Sword Cane").is_some());
+    // The same outcomes on a digital table are refused.
+    let mut d = started(19);
+    let r = d.refused(
+        None,
+        json!({"type": "next_action", "outcomes": {"rolls": [1]}}),
+    );
+    assert_eq!(r.rule, "dice.digital");
+}
