@@ -141,6 +141,18 @@ impl Effect {
         *self == Effect::default()
     }
 
+    /// Whether the effect does something outside an investigation
+    /// (healing, Confidence, Virtues, Items, dread), so it may be used at
+    /// any moment of the story phase or the Endgame.
+    pub fn works_alone(&self) -> bool {
+        self.heal.is_some()
+            || self.confidence > 0
+            || self.virtues > 0
+            || self.items > 0
+            || self.random_items > 0
+            || self.dread != 0
+    }
+
     /// The effect in a few words ("+1 Wild, 1 confidence").
     pub fn words(&self) -> String {
         let mut parts = Vec::new();

@@ -38,10 +38,15 @@
 //!   each a Confidence card (unless `impeccable=off`). The story's last Plot
 //!   card needs no roll: it begins the Endgame, 2 Confidence per
 //!   character there.
-//! - **Items, virtues, allies** work inside an encounter, for a character
-//!   taking part: before that character rolls, or after it for what adds
-//!   successes or rerolls (`reroll` rolls again the dice without a fist,
-//!   as many as the rerolls gained allow).
+//! - **Items, virtues, allies** add to an encounter for a character
+//!   taking part, once flipped: before that character rolls, or after it
+//!   for what adds successes or rerolls (`reroll` rolls again the dice
+//!   without a fist, as many as the rerolls gained allow). What works on
+//!   its own (healing, Confidence, Virtues, Items, dread) may be used at
+//!   any moment of the story phase or the Endgame, never while planning:
+//!   that is how a healing comes first when a second Condition looms (the
+//!   rule book's note on timing), since a Trauma's Condition lands with
+//!   the flip.
 //! - **Resources** a Plot card gives are shared as evenly as possible in
 //!   the order the characters stand in the game, the first getting the odd
 //!   ones; chosen Items are taken one at a time (`take_item`: from the

@@ -1473,3 +1473,68 @@ fn a_table_with_its_own_dice_says_what_it_flipped_rolled_and_drew() {
     );
     assert_eq!(r.rule, "dice.digital");
 }
+
+/// The table's game with its state changed by `change` (a hand-set table).
+fn rigged(t: &mut Table, change: impl FnOnce(&mut State)) {
+    let mut s = t.state();
+    change(&mut s);
+    t.game = Game::restore(
+        t.game.created(),
+        &crate::game::Snapshot {
+            seq: t.game.seq(),
+            seed: t.game.created().seed,
+            chapter: "rigged".into(),
+            state: serde_json::to_value(&s).unwrap(),
+        },
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_healing_comes_first_when_a_second_condition_looms() {
+    let (mut t, p) = at_plot(20, 'A', false);
+    rigged(&mut t, |s| {
+        s.characters[0].conditions = vec![Condition::Injured];
+        s.characters[0].items = vec![super::state::Held {
+            name: "Bandages".into(),
+            tilted: false,
+        }];
+    });
+    // Outside any investigation, only what works alone is offered.
+    let offered: Vec<Value> = t
+        .legal()
+        .into_iter()
+        .filter(|a| a["type"] == "use_item" && a["character"] == 0)
+        .collect();
+    assert_eq!(
+        offered,
+        vec![json!({"type": "use_item", "character": 0, "item": "Bandages", "deplete": true})]
+    );
+    let r = t.refused(
+        None,
+        json!({"type": "use_item", "character": 0, "item": "Bandages"}),
+    );
+    assert_eq!(
+        r.rule, "dread.no_encounter",
+        "a Wild icon needs an investigation"
+    );
+    t.act(json!({"type": "investigate", "location": p.to_string()}));
+    // Before the flip, the healing (not the icon) is open.
+    let r = t.refused(
+        None,
+        json!({"type": "use_item", "character": 0, "item": "Bandages"}),
+    );
+    assert_eq!(r.rule, "dread.flip_first");
+    t.act(json!({"type": "use_item", "character": 0, "item": "Bandages", "deplete": true}));
+    let s = t.state();
+    assert!(s.characters[0].conditions.is_empty());
+    assert!(s.characters[0].items.is_empty());
+    // Nothing is used while planning.
+    let mut planning = started(21);
+    let item = planning.state().characters[0].items[0].name.clone();
+    let r = planning.refused(
+        None,
+        json!({"type": "use_item", "character": 0, "item": item, "deplete": true}),
+    );
+    assert_eq!(r.rule, "dread.planning");
+}

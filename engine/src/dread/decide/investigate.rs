@@ -237,9 +237,22 @@ pub(super) fn draw(
     Ok(())
 }
 
-/// Items, virtues and allies work in an encounter, for a character taking
-/// part: before rolling, or after it for what changes a roll.
+/// Items, virtues and allies help an encounter for a character taking
+/// part: once flipped (where a flip is asked), before rolling, or after
+/// it for what changes a roll. What works on its own (healing, Confidence,
+/// Virtues, Items, dread) may be used at any moment of the story phase or
+/// the Endgame, so a healing comes first when a second Condition looms.
 fn may_use(state: &State, by: Option<Seat>, c: usize, effect: &Effect) -> Result<(), Rejection> {
+    plays(state, by, c)?;
+    if matches!(state.phase, Phase::Planning { .. }) {
+        return reject(
+            "dread.planning",
+            "Items, Virtues and Allies are not used during planning",
+        );
+    }
+    if effect.works_alone() {
+        return Ok(());
+    }
     let share = flipped_share(state, by, c)?;
     if share.rolled.is_some() && effect.rerolls == 0 && effect.successes == 0 {
         return reject(

@@ -90,6 +90,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     &["outcomes.drew: the Endgame Challenge turned up"],
                 ));
             }
+            alone(state, &mine, &[], &mut out);
         }
         Phase::Endgame(Endgame::Facing { .. }) | Phase::Showdown { .. } => {
             if let Some(e) = &state.encounter {
@@ -218,6 +219,7 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
 }
 
 fn story(state: &State, action: u8, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Action>>) {
+    alone(state, mine, &[], out);
     let ends = action == ACTIONS;
     out.push(chancy(
         state,
@@ -329,12 +331,50 @@ fn take_items(state: &State, c: usize, out: &mut Vec<Legal<Action>>) {
     }
 }
 
-/// Items, virtues and allies `c` may use now (`rolled`: only what changes
-/// a roll still helps).
-fn boosts(state: &State, c: usize, rolled: bool, out: &mut Vec<Legal<Action>>) {
+/// How far an item, virtue or ally can reach for a character now.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Outside any encounter (or before their flip): what works alone.
+    Alone,
+    /// In an encounter, before rolling.
+    Share,
+    /// Rolled: what changes the roll, or works alone.
+    Rolled,
+}
+
+/// What works alone, for each of the seat's characters not offered more
+/// by the encounter under way (`busy`).
+fn alone(
+    state: &State,
+    mine: &dyn Fn(usize) -> bool,
+    busy: &[usize],
+    out: &mut Vec<Legal<Action>>,
+) {
+    for c in 0..state.characters.len() {
+        if mine(c) && !busy.contains(&c) {
+            boosts(state, c, Reach::Alone, out);
+        }
+    }
+}
+
+/// Items, virtues and allies `c` may use now, as far as `reach` goes.
+fn boosts(state: &State, c: usize, reach: Reach, out: &mut Vec<Legal<Action>>) {
     let ch = &state.characters[c];
     let mut offer = |action: Action, effect: &Effect| {
-        if rolled && effect.successes == 0 && effect.rerolls == 0 {
+        // A healing alone is offered only to the one it would heal.
+        let heals = effect.heal.is_some_and(|h| ch.conditions.contains(&h));
+        let alone = heals
+            || Effect {
+                heal: None,
+                ..effect.clone()
+            }
+            .works_alone();
+        let useful = match reach {
+            Reach::Alone => alone,
+            Reach::Rolled => effect.successes > 0 || effect.rerolls > 0 || alone,
+            Reach::Share => true,
+        };
+        if !useful {
             return;
         }
         let draws = effect.random_items > 0 || effect.confidence > 0;
@@ -393,6 +433,18 @@ fn encounter(
 ) {
     let resolve = |needs: &[&str]| chancy(state, Action::Resolve { outcomes: None }, needs);
     let draw_needs: &[&str] = &["outcomes.drew: the Investigation card drawn"];
+    let all_flipped = e.shares.iter().all(|s| s.flipped.is_some());
+    let busy: Vec<usize> = e
+        .shares
+        .iter()
+        .filter(|s| match e.target {
+            Target::Plot { .. } => all_flipped,
+            Target::Challenge { .. } => s.flipped.is_some(),
+            Target::Dread { .. } | Target::Showdown => true,
+        })
+        .map(|s| s.character)
+        .collect();
+    alone(state, mine, &busy, out);
     match &e.target {
         Target::Dread { .. } => {
             for s in &e.shares {
@@ -409,13 +461,12 @@ fn encounter(
                         draw_needs,
                     ));
                 }
-                boosts(state, s.character, false, out);
+                boosts(state, s.character, Reach::Share, out);
             }
             out.push(resolve(&[]));
             out.push(Legal::ready(Action::WalkAway));
         }
         Target::Plot { .. } => {
-            let all_flipped = e.shares.iter().all(|s| s.flipped.is_some());
             if !all_flipped {
                 for s in &e.shares {
                     if s.flipped.is_none() && mine(s.character) {
@@ -449,7 +500,7 @@ fn encounter(
                         card,
                     }));
                 }
-                boosts(state, s.character, false, out);
+                boosts(state, s.character, Reach::Share, out);
             }
             if s.flipped.is_some() {
                 out.push(resolve(&[
@@ -491,7 +542,7 @@ fn rolls(
                         &["outcomes.drew: the Investigation card drawn"],
                     ));
                 }
-                boosts(state, s.character, false, out);
+                boosts(state, s.character, Reach::Share, out);
                 out.push(chancy(
                     state,
                     Action::Roll {
@@ -512,7 +563,7 @@ fn rolls(
                         &["outcomes.rolls: the fists on each die rolled again"],
                     ));
                 }
-                boosts(state, s.character, true, out);
+                boosts(state, s.character, Reach::Rolled, out);
             }
         }
     }
