@@ -488,7 +488,7 @@
         }
         form.append(picker);
       }
-      if (/\bd6\b|die|dice|roll/i.test(need)) {
+      if (!pick && /\bd6\b|die|dice|roll/i.test(need)) {
         const pad = el('div', { class: 'die', role: 'group', 'aria-label': 'die faces for ' + field });
         for (let face = 1; face <= 6; face++) {
           pad.append(el('button', {
@@ -525,7 +525,9 @@
           const parsed = parseAnswer(answer);
           if (parsed && typeof parsed === 'object') Object.assign(action, parsed);
         } else if ($('#need-' + i, form).dataset.many) {
-          setPath(action, field, answer.split(',').map((v) => v.trim()).filter(Boolean));
+          // Picked numbers (fists on dice) go as numbers.
+          setPath(action, field, answer.split(',').map((v) => v.trim()).filter(Boolean)
+            .map((v) => (/^\d+$/.test(v) ? Number(v) : v)));
         } else if ((l.picks || []).some((p) => p.field === field)) {
           setPath(action, field, answer.trim());
         } else {

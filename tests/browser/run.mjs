@@ -395,6 +395,29 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
 });
 
+test('London Dread with the table\'s own cards: the deal and a card turned up are picked on the page', async () => {
+  const g = await newGame({
+    kind: 'dread', players: ['Ada', 'Bo'], seed: 8, dice: 'physical',
+    options: { characters: 'Ada Lockwood,Silas Crane' },
+  });
+  const table = await open(await context(PHONE), g.game, g.owner_token);
+  await table.click('button.choice[data-n="1"]');
+  await table.waitForSelector('form.needs .picker');
+  // Two starting Items, the Supply's three, three Confidence cards.
+  for (const card of ['Lockpicks', 'Crowbar', 'Bandages', 'Rosary', 'Pocket Watch', 'Hope', 'Cold Logic', 'Steady Nerves']) {
+    await table.click(`form.needs .picker button:text-is("${card}")`);
+  }
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, 2);
+  await table.click('#board #loc-south-4');
+  await table.click('button.choice >> nth=0');
+  await table.click('form.needs .picker button:text-is("placeholder")');
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, 3);
+  assert.match(await table.textContent('#told'), /South 4 the trail surfaces: Plot A/);
+  assert.deepEqual(table.errors, []);
+});
+
 test('a mistaken entry is taken back, and the abandoned line stays in the branch tree', async () => {
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
   const laptop = await context(LAPTOP);

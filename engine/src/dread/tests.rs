@@ -1418,6 +1418,12 @@ fn a_table_with_its_own_dice_says_what_it_flipped_rolled_and_drew() {
     t.act(json!({"type": "reveal", "location": "north 1", "card": "placeholder"}));
     story_at(&mut t, "north 1".parse().unwrap(), 0..1);
     t.act(json!({"type": "investigate", "location": "north 1"}));
+    // The page offers the character's own Personality cards to pick from.
+    let offered = t.game.legal_at(None, t.now);
+    let flip = offered.iter().find(|l| l.action["type"] == "flip").unwrap();
+    assert_eq!(flip.picks[0].field, "outcomes.drew");
+    assert!(flip.picks[0].values.contains(&"Bookish".to_string()));
+    assert!(!flip.picks[0].values.contains(&"Brawler".to_string()));
     let r = t.refused(None, json!({"type": "flip", "character": 0}));
     assert_eq!(r.rule, "physical.draw_needed");
     assert!(r.message.contains("outcomes.drew"), "{}", r.message);

@@ -38,6 +38,37 @@ fn chancy(state: &State, action: Action, needs: &[&str]) -> Legal<Action> {
     }
 }
 
+/// [`chancy`] for a roll of Action dice: the fists a face can show are
+/// offered as `outcomes.rolls` picks, one per die rolled.
+fn rolling(state: &State, action: Action, needs: &[&str]) -> Legal<Action> {
+    let mut l = chancy(state, action, needs);
+    if !l.needs.is_empty() {
+        let mut faces = state.cards.action_die.clone();
+        faces.sort_unstable();
+        faces.dedup();
+        l.picks.push(Pick {
+            field: "outcomes.rolls".into(),
+            values: faces.iter().map(u32::to_string).collect(),
+            many: true,
+        });
+    }
+    l
+}
+
+/// [`chancy`], with the cards the table may have drawn offered as
+/// `outcomes.drew` picks (a page shows them as a picker).
+fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) -> Legal<Action> {
+    let mut l = chancy(state, action, needs);
+    if !l.needs.is_empty() && !cards.is_empty() {
+        l.picks.push(Pick {
+            field: "outcomes.drew".into(),
+            values: cards,
+            many: true,
+        });
+    }
+    l
+}
+
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let mine = |c: usize| {
         let ch = &state.characters[c];
@@ -55,10 +86,13 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
             } else {
                 &["outcomes.drew: the starting Items of each character in turn, the three Items of the Supply, then the Confidence cards put in the Investigation deck"]
             };
-            out.push(chancy(
+            let mut cards = state.item_deck.clone();
+            cards.extend(state.confidence.iter().cloned());
+            out.push(drawing(
                 state,
                 Action::StartPlanning { outcomes: None },
                 needs,
+                cards,
             ));
         }
         Phase::Planning { .. } => planning(state, &mine, &mut out),
@@ -84,10 +118,11 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                 }
             }
             if able.iter().all(|c| decided.contains(c)) && !able.is_empty() {
-                out.push(chancy(
+                out.push(drawing(
                     state,
                     Action::RevealChallenge { outcomes: None },
                     &["outcomes.drew: the Endgame Challenge turned up"],
+                    state.challenges.clone(),
                 ));
             }
             alone(state, &mine, &[], &mut out);
@@ -308,7 +343,7 @@ fn story(state: &State, action: u8, mine: &dyn Fn(usize) -> bool, out: &mut Vec<
 
 fn take_items(state: &State, c: usize, out: &mut Vec<Legal<Action>>) {
     for item in &state.supply {
-        out.push(chancy(
+        out.push(drawing(
             state,
             Action::TakeItem {
                 character: c,
@@ -316,10 +351,11 @@ fn take_items(state: &State, c: usize, out: &mut Vec<Legal<Action>>) {
                 outcomes: None,
             },
             &["outcomes.drew: the Item that fills the Supply"],
+            state.item_deck.clone(),
         ));
     }
     if !state.item_deck.is_empty() {
-        out.push(chancy(
+        out.push(drawing(
             state,
             Action::TakeItem {
                 character: c,
@@ -327,6 +363,7 @@ fn take_items(state: &State, c: usize, out: &mut Vec<Legal<Action>>) {
                 outcomes: None,
             },
             &["outcomes.drew: the Item on top of the deck, then the three dealt to the Supply"],
+            state.item_deck.clone(),
         ));
     }
 }
@@ -414,14 +451,32 @@ fn boosts(state: &State, c: usize, reach: Reach, out: &mut Vec<Legal<Action>>) {
     }
 }
 
+fn draw(state: &State, character: usize) -> Legal<Action> {
+    drawing(
+        state,
+        Action::Draw {
+            character,
+            outcomes: None,
+        },
+        &["outcomes.drew: the Investigation card drawn"],
+        state.investigation.clone(),
+    )
+}
+
 fn flip(state: &State, character: usize) -> Legal<Action> {
-    chancy(
+    let deck = state.characters[character]
+        .personality
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    drawing(
         state,
         Action::Flip {
             character,
             outcomes: None,
         },
         &["outcomes.drew: the Personality card flipped (and outcomes.trauma, the Trauma die, if it is the Trauma)"],
+        deck,
     )
 }
 
@@ -432,7 +487,6 @@ fn encounter(
     out: &mut Vec<Legal<Action>>,
 ) {
     let resolve = |needs: &[&str]| chancy(state, Action::Resolve { outcomes: None }, needs);
-    let draw_needs: &[&str] = &["outcomes.drew: the Investigation card drawn"];
     let all_flipped = e.shares.iter().all(|s| s.flipped.is_some());
     let busy: Vec<usize> = e
         .shares
@@ -452,14 +506,7 @@ fn encounter(
                     continue;
                 }
                 if !state.investigation.is_empty() {
-                    out.push(chancy(
-                        state,
-                        Action::Draw {
-                            character: s.character,
-                            outcomes: None,
-                        },
-                        draw_needs,
-                    ));
+                    out.push(draw(state, s.character));
                 }
                 boosts(state, s.character, Reach::Share, out);
             }
@@ -533,17 +580,10 @@ fn rolls(
         match &s.rolled {
             None => {
                 if draws && !state.investigation.is_empty() {
-                    out.push(chancy(
-                        state,
-                        Action::Draw {
-                            character: s.character,
-                            outcomes: None,
-                        },
-                        &["outcomes.drew: the Investigation card drawn"],
-                    ));
+                    out.push(draw(state, s.character));
                 }
                 boosts(state, s.character, Reach::Share, out);
-                out.push(chancy(
+                out.push(rolling(
                     state,
                     Action::Roll {
                         character: s.character,
@@ -554,7 +594,7 @@ fn rolls(
             }
             Some(fists) => {
                 if s.rerolls > 0 && fists.contains(&0) {
-                    out.push(chancy(
+                    out.push(rolling(
                         state,
                         Action::Reroll {
                             character: s.character,
