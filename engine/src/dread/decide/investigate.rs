@@ -476,7 +476,8 @@ pub(super) fn resolve(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejectio
                 impeccable,
             });
             let present: Vec<usize> = e.shares.iter().map(|s| s.character).collect();
-            outcome(out, luck, &present, &plot.tiers[tier].effect)?;
+            let why = format!("the outcome of Plot {letter}, {}", plot.name);
+            outcome(out, luck, &present, &plot.tiers[tier].effect, why)?;
             if impeccable > 0 {
                 confidence(out, luck, impeccable, None)?;
             }
@@ -494,6 +495,7 @@ fn outcome(
     luck: &mut Luck<'_>,
     present: &[usize],
     effect: &Effect,
+    why: String,
 ) -> Result<(), Rejection> {
     let present: Vec<usize> = present
         .iter()
@@ -523,7 +525,7 @@ fn outcome(
             out.afflict(c, cond);
         }
     }
-    dread_change(out, effect.dread, "the Plot card");
+    dread_change(out, effect.dread, why);
     Ok(())
 }
 

@@ -286,7 +286,8 @@ fn gain(out: &mut Out, luck: &mut Luck<'_>, c: usize, effect: &Effect) -> Result
     if let Some(cond) = effect.condition {
         out.afflict(c, cond);
     }
-    dread_change(out, effect.dread, &out.s.characters[c].name.clone());
+    let why = format!("{}'s card", out.name(c));
+    dread_change(out, effect.dread, why);
     Ok(())
 }
 
@@ -312,15 +313,13 @@ fn deal_supply(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejection> {
     Ok(())
 }
 
-fn dread_change(out: &mut Out, by: i32, source: &str) {
+/// Dread raised, or (only by a card) lowered, for the reason `why`.
+fn dread_change(out: &mut Out, by: i32, why: String) {
     if by > 0 {
-        out.raise(by as u32, format!("{source}'s card"));
+        out.raise(by as u32, why);
     } else if by < 0 && out.s.dread > 0 {
         let by = (-by as u32).min(out.s.dread);
-        out.push(Fact::DreadFell {
-            by,
-            why: format!("{source}'s card"),
-        });
+        out.push(Fact::DreadFell { by, why });
     }
 }
 
