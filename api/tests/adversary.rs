@@ -42,6 +42,17 @@ fn read_routes(game: &str) -> Vec<String> {
     routes
 }
 
+/// Records `action` with `token`; it must be accepted.
+async fn record(api: &Api, game: &str, token: &str, action: Value) {
+    api.post(
+        &format!("/games/{game}/actions"),
+        Some(token),
+        &json!({ "action": action }),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+}
+
 /// Replaces `<placeholder>` strings of a legal action with plain words.
 fn fill(action: &mut Value) {
     match action {
@@ -471,24 +482,41 @@ async fn a_leg_bought_and_the_risk_booklet_stay_hidden_from_the_other_seat() {
         .create(json!({"kind": "legless", "players": ["Ada", "Bo"], "seed": SEED, "dice": "physical",
             "options": {"banker": 1, "characters": "Lady Constance Vane,Agatha Finch", "locations": locations}}))
         .await;
-    let act = |seat: usize, action: Value| {
-        let api = &api;
-        let (id, token) = (table.id.clone(), table.seats[seat].clone());
-        async move {
-            api.post(
-                &format!("/games/{id}/actions"),
-                Some(&token),
-                &json!({ "action": action }),
-            )
-            .await
-            .expect(StatusCode::CREATED);
-        }
-    };
-    act(0, json!({"type": "roll", "rolls": [2]})).await;
-    act(0, json!({"type": "move", "path": ["f8", "leg-store"]})).await;
-    act(1, json!({"type": "roll", "rolls": [1]})).await;
-    act(1, json!({"type": "move", "path": []})).await;
-    act(0, json!({"type": "buy_leg", "leg": "Kempner improved"})).await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "roll", "rolls": [2]}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "move", "path": ["f8", "leg-store"]}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[1],
+        json!({"type": "roll", "rolls": [1]}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[1],
+        json!({"type": "move", "path": []}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "buy_leg", "leg": "Kempner improved"}),
+    )
+    .await;
 
     let read_all = |token: Option<String>| {
         let api = &api;
@@ -523,10 +551,28 @@ async fn a_leg_bought_and_the_risk_booklet_stay_hidden_from_the_other_seat() {
     );
 
     // Once strapped on, the leg's side is on the table for everyone.
-    act(1, json!({"type": "roll", "rolls": [1]})).await;
-    act(1, json!({"type": "move", "path": []})).await;
-    act(0, json!({"type": "upkeep"})).await;
-    act(0, json!({"type": "equip", "leg": "Kempner improved"})).await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[1],
+        json!({"type": "roll", "rolls": [1]}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[1],
+        json!({"type": "move", "path": []}),
+    )
+    .await;
+    record(&api, &table.id, &table.seats[0], json!({"type": "upkeep"})).await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "equip", "leg": "Kempner improved"}),
+    )
+    .await;
     let state = api
         .get(&format!("/games/{}/state", table.id), Some(&table.seats[1]))
         .await
@@ -545,27 +591,24 @@ async fn the_cards_face_down_across_london_stay_face_down_for_every_seat() {
     let table = api
         .create(json!({"kind": "dread", "players": ["Ada", "Bo", "Cy", "Dee"], "seed": SEED}))
         .await;
-    let act = |token: String, action: Value| {
-        let api = &api;
-        let id = table.id.clone();
-        async move {
-            api.post(
-                &format!("/games/{id}/actions"),
-                Some(&token),
-                &json!({ "action": action }),
-            )
-            .await
-            .expect(StatusCode::CREATED);
-        }
-    };
-    act(table.seats[2].clone(), json!({"type": "start_planning"})).await;
-    act(
-        table.seats[1].clone(),
+    record(
+        &api,
+        &table.id,
+        &table.seats[2],
+        json!({"type": "start_planning"}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[1],
         json!({"type": "reveal", "location": "east 4"}),
     )
     .await;
-    act(
-        table.seats[0].clone(),
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
         json!({"type": "place", "character": 0, "slot": 1, "number": 4}),
     )
     .await;

@@ -39,6 +39,17 @@ pub struct ContentError {
     pub message: String,
 }
 
+impl ContentError {
+    /// The pack `file` is at fault at `path`, for `message`.
+    pub fn new(file: &str, path: impl Into<String>, message: impl Into<String>) -> ContentError {
+        ContentError {
+            file: file.to_string(),
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// Errors of the engine that are not a player's illegal action.
 #[derive(Debug, Error)]
 pub enum EngineError {

@@ -227,15 +227,15 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 }
                 state.investigation.push(card.clone());
             }
-            discard_drawn(state);
+            close_encounter(state);
         }
-        Fact::WalkedAway { .. } => discard_drawn(state),
+        Fact::WalkedAway { .. } => close_encounter(state),
         Fact::PlotResolved { place, letter, .. } | Fact::EndgameTriggered { place, letter, .. } => {
             if let Some(i) = place.index() {
                 state.locations[i] = Spot::Empty;
             }
             state.investigated.push(*letter);
-            discard_drawn(state);
+            close_encounter(state);
         }
         Fact::ConfidenceGained { cards, hand } => {
             for card in cards {
@@ -447,9 +447,9 @@ fn next_challenger(state: &mut State, done: usize) {
     }
 }
 
-/// Cards drawn from the Investigation deck for an encounter are discarded
-/// when it ends; the encounter closes.
-fn discard_drawn(state: &mut State) {
+/// The encounter is over. The Investigation cards drawn for it left the
+/// deck when drawn (`CardAdded`), so they are discarded with it.
+fn close_encounter(state: &mut State) {
     state.encounter = None;
 }
 

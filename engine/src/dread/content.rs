@@ -453,14 +453,6 @@ pub struct Pack {
     pub trauma_die: Vec<TraumaFace>,
 }
 
-fn err(file: &str, path: impl Into<String>, message: impl Into<String>) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        path: path.into(),
-        message: message.into(),
-    }
-}
-
 fn unique<'a>(
     file: &str,
     field: &str,
@@ -469,10 +461,14 @@ fn unique<'a>(
     let mut seen = BTreeSet::new();
     for (i, n) in names.enumerate() {
         if n.trim().is_empty() {
-            return Err(err(file, format!("{field}[{i}].name"), "a name is empty"));
+            return Err(ContentError::new(
+                file,
+                format!("{field}[{i}].name"),
+                "a name is empty",
+            ));
         }
         if !seen.insert(n) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{field}[{i}].name"),
                 format!("`{n}` appears twice"),
@@ -510,7 +506,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         .enumerate()
     {
         if !cards.insert(name) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 "confidence",
                 format!("card {i}: `{name}` is both a Dread card and a Confidence card, or appears twice; the Investigation deck tells cards by name"),
@@ -518,7 +514,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if pack.characters.len() < FULL_TABLE {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             "characters",
             format!("a box needs at least {FULL_TABLE} characters"),
@@ -526,14 +522,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     for (i, c) in pack.characters.iter().enumerate() {
         if !c.icons.iter().all(|i| i.primary()) || c.icons[0] == c.icons[1] {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("characters[{i}].icons"),
                 "a sheet has two different primary icons (Strength, Charm, Guile, Spirit, Lore, Courage) besides its Wild",
             ));
         }
         if c.personality.len() != PERSONALITY {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("characters[{i}].personality"),
                 format!("a Personality deck has {PERSONALITY} cards"),
@@ -545,7 +541,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             .filter(|p| p.kind == Trait::Trauma)
             .count();
         if traumas != 1 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("characters[{i}].personality"),
                 "a Personality deck has exactly one Trauma",
@@ -557,7 +553,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         // Four placeholders start the piles, so at most 20 Dread cards are
         // dealt in a chapter.
         if n < LOCATIONS - 4 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 "dread_cards",
                 format!("a box needs at least 20 Tier {tier} Dread cards, not {n}"),
@@ -566,14 +562,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     for (i, c) in pack.dread_cards.iter().enumerate() {
         if !(1..=2).contains(&c.tier) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("dread_cards[{i}].tier"),
                 "a tier is 1 or 2",
             ));
         }
         if c.icons.is_empty() || c.difficulty == 0 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("dread_cards[{i}]"),
                 "a Dread card has icons and a difficulty of at least 1",
@@ -581,34 +577,46 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if pack.allies.len() < 9 {
-        return Err(err(file, "allies", "a box has nine Allies for two players"));
+        return Err(ContentError::new(
+            file,
+            "allies",
+            "a box has nine Allies for two players",
+        ));
     }
     if pack.items.len() < 8 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             "items",
             "a box needs at least 8 Items (two each to start, and a Supply of three)",
         ));
     }
     if pack.confidence.len() < 5 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             "confidence",
             "a box needs at least 5 Confidence cards (the easiest start)",
         ));
     }
     if pack.action_die.len() != 6 || pack.action_die.iter().all(|&f| f == 0) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             "action_die",
             "an Action die has six faces and at least one fist",
         ));
     }
     if pack.trauma_die.len() != 6 {
-        return Err(err(file, "trauma_die", "the Trauma die has six faces"));
+        return Err(ContentError::new(
+            file,
+            "trauma_die",
+            "the Trauma die has six faces",
+        ));
     }
     if pack.stories.is_empty() {
-        return Err(err(file, "stories", "a box has at least one story"));
+        return Err(ContentError::new(
+            file,
+            "stories",
+            "a box has at least one story",
+        ));
     }
     for (s, story) in pack.stories.iter().enumerate() {
         validate_story(story, &format!("stories[{s}]"), file)?;
@@ -618,7 +626,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
 
 fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentError> {
     if story.chapters.is_empty() || story.chapters.len() > 2 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.chapters"),
             "a story has one or two chapters",
@@ -629,7 +637,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
     for (c, chapter) in story.chapters.iter().enumerate() {
         let n = chapter.plots.len();
         if !(4..=PLACEHOLDERS).contains(&n) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.chapters[{c}].plots"),
                 format!("a chapter has 4 to {PLACEHOLDERS} Plot cards (one per area at least, one per placeholder at most)"),
@@ -639,7 +647,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
             let path = format!("{at}.chapters[{c}].plots[{p}]");
             if let Some(prev) = letter {
                 if plot.letter <= prev {
-                    return Err(err(
+                    return Err(ContentError::new(
                         file,
                         format!("{path}.letter"),
                         "Plot cards run in letter order through the story",
@@ -649,7 +657,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
             letter = Some(plot.letter);
             let last = c == last_chapter && p == n - 1;
             if plot.endgame != last {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{path}.endgame"),
                     "the story's last Plot card, and only it, begins the Endgame",
@@ -659,7 +667,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
                 continue;
             }
             if plot.tiers.is_empty() || plot.tiers[0].successes != 0 {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{path}.tiers"),
                     "an outcome table starts at 0 successes",
@@ -670,7 +678,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
                 .windows(2)
                 .any(|w| w[0].successes >= w[1].successes)
             {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{path}.tiers"),
                     "outcome rows need more successes as they go",
@@ -679,7 +687,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
         }
     }
     if story.challenges.len() != CHALLENGES {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.challenges"),
             format!("a story has {CHALLENGES} Endgame Challenges"),
@@ -687,7 +695,7 @@ fn validate_story(story: &Story, at: &str, file: &str) -> Result<(), ContentErro
     }
     for (i, c) in story.challenges.iter().enumerate() {
         if c.icons.is_empty() || c.difficulty == 0 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.challenges[{i}]"),
                 "a challenge has icons and a difficulty of at least 1",

@@ -517,29 +517,13 @@ fn plot_cards_go_in_letter_order_and_within_their_time_codes() {
         json!({"type": "investigate", "location": p.to_string()}),
     );
     assert_eq!(r.rule, "dread.plot_order");
-    let mut s = t.state();
-    s.investigated = vec!['A', 'B'];
-    let mut game = Game::restore(
-        t.game.created(),
-        &crate::game::Snapshot {
-            seq: t.game.seq(),
-            seed: t.game.created().seed,
-            chapter: "x".into(),
-            state: serde_json::to_value(&s).unwrap(),
-        },
-    )
-    .unwrap();
-    let r = game
-        .decide_at(
-            None,
-            &json!({"type": "investigate", "location": p.to_string()}),
-            Viewer::Owner,
-            t.now,
-        )
-        .unwrap_err();
+    rigged(&mut t, |s| s.investigated = vec!['A', 'B']);
+    let r = t.refused(
+        None,
+        json!({"type": "investigate", "location": p.to_string()}),
+    );
     assert_eq!(r.rule, "dread.time_code");
     assert!(r.message.contains("from the Day on"), "{}", r.message);
-    let _ = &mut game;
 }
 
 #[test]
@@ -615,15 +599,9 @@ fn a_plot_card_flips_everyone_then_rolls_a_die_per_action_point() {
 
 #[test]
 fn a_second_condition_raises_dread_by_five_outside_the_endgame() {
-    let mut t = started(8);
+    let t = started(8);
     let mut s = t.state();
     s.characters[1].conditions = vec![Condition::Injured];
-    let snapshot = crate::game::Snapshot {
-        seq: t.game.seq(),
-        seed: t.game.created().seed,
-        chapter: "x".into(),
-        state: serde_json::to_value(&s).unwrap(),
-    };
     let mut out = super::decide::tests_support::out(&s);
     out.afflict(1, Condition::Injured);
     assert_eq!(out.s.dread, 5);
@@ -637,7 +615,6 @@ fn a_second_condition_raises_dread_by_five_outside_the_endgame() {
     out.afflict(1, Condition::Injured);
     assert!(out.s.characters[1].defeated);
     assert_eq!(out.s.dread, 0);
-    let _ = (&mut t, snapshot);
 }
 
 #[test]
@@ -697,28 +674,36 @@ fn seats_see_face_down_cards_face_down() {
     assert!(t.game.render_svg(Viewer::Owner).contains("plot?"));
 }
 
-#[test]
-fn physical_reveals_follow_the_placeholder_procedure() {
+/// A 4-player table dealing its own cards, not yet started.
+fn physical_table() -> Table {
     let opts = [(
         "characters",
         "Ada Lockwood,Silas Crane,Mercy Vale,Jane Marsh",
     )];
-    let mut t = Table::new(created(4, 1, DiceMode::Physical, &opts));
+    Table::new(created(4, 1, DiceMode::Physical, &opts))
+}
+
+/// The physical table's setup deal as `start_planning` names it: one
+/// starting Item each, the Supply's three, three Confidence cards.
+const THE_DEAL: [&str; 10] = [
+    "Lockpicks",
+    "Crowbar",
+    "Bandages",
+    "Rosary",
+    "Pocket Watch",
+    "Lucky Penny",
+    "Storm Lantern",
+    "Hope",
+    "Cold Logic",
+    "Steady Nerves",
+];
+
+#[test]
+fn physical_reveals_follow_the_placeholder_procedure() {
+    let mut t = physical_table();
     let r = t.refused(None, json!({"type": "start_planning"}));
     assert_eq!(r.rule, "physical.draw_needed");
-    let drew = [
-        "Lockpicks",
-        "Crowbar",
-        "Bandages",
-        "Rosary",
-        "Pocket Watch",
-        "Lucky Penny",
-        "Storm Lantern",
-        "Hope",
-        "Cold Logic",
-        "Steady Nerves",
-    ];
-    t.act(json!({"type": "start_planning", "outcomes": {"drew": drew}}));
+    t.act(json!({"type": "start_planning", "outcomes": {"drew": THE_DEAL}}));
     let s = t.state();
     assert_eq!(s.characters[3].items[0].name, "Rosary");
     assert_eq!(
@@ -871,11 +856,6 @@ fn plan_clocks(s: &State, style: Style) -> Vec<(usize, u8, Value)> {
                 Some((_, Some(a))) => here = *a,
                 Some(_) => {}
                 None => {
-                    let next_arrow = moves
-                        .range(slot..)
-                        .next()
-                        .is_some_and(|(_, (_, a))| a.is_some());
-                    let _ = next_arrow;
                     let target = (1..=6u8).map(|spot| Place { area: here, spot }).find(|pl| {
                         matches!(s.face_at(*pl), Some(Face::Dread(_) | Face::Ally(_)))
                             && !taken.contains(pl)
@@ -1397,24 +1377,8 @@ fn the_next_chapters_deal_is_hidden_from_the_seats() {
 
 #[test]
 fn a_table_with_its_own_dice_says_what_it_flipped_rolled_and_drew() {
-    let opts = [(
-        "characters",
-        "Ada Lockwood,Silas Crane,Mercy Vale,Jane Marsh",
-    )];
-    let mut t = Table::new(created(4, 1, DiceMode::Physical, &opts));
-    let drew = [
-        "Lockpicks",
-        "Crowbar",
-        "Bandages",
-        "Rosary",
-        "Pocket Watch",
-        "Lucky Penny",
-        "Storm Lantern",
-        "Hope",
-        "Cold Logic",
-        "Steady Nerves",
-    ];
-    t.act(json!({"type": "start_planning", "outcomes": {"drew": drew}}));
+    let mut t = physical_table();
+    t.act(json!({"type": "start_planning", "outcomes": {"drew": THE_DEAL}}));
     t.act(json!({"type": "reveal", "location": "north 1", "card": "placeholder"}));
     story_at(&mut t, "north 1".parse().unwrap(), 0..1);
     t.act(json!({"type": "investigate", "location": "north 1"}));

@@ -305,14 +305,6 @@ pub struct Pack {
     pub characters: Vec<Character>,
 }
 
-fn err(file: &str, path: impl Into<String>, message: impl Into<String>) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        path: path.into(),
-        message: message.into(),
-    }
-}
-
 /// Scores and sums stay far from overflow with these bounds.
 const MAX_SCORE: i32 = 20;
 const MAX_POUNDS: u32 = 10_000;
@@ -325,7 +317,7 @@ fn check_needs(file: &str, path: String, needs: &Needs) -> Result<(), ContentErr
         ("efficiency", needs.efficiency),
     ] {
         if v.abs() > MAX_SCORE {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{path}.{name}"),
                 format!("a score is between -{MAX_SCORE} and {MAX_SCORE}, not {v}"),
@@ -337,7 +329,7 @@ fn check_needs(file: &str, path: String, needs: &Needs) -> Result<(), ContentErr
 
 fn check_pounds(file: &str, path: String, v: u32) -> Result<(), ContentError> {
     if v > MAX_POUNDS {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             path,
             format!("£{v} is more than a box holds (at most £{MAX_POUNDS})"),
@@ -357,16 +349,20 @@ fn check_effects(
         let at = format!("{path}[{i}]");
         match e {
             Effect::Money(v) | Effect::Health(v) if v.unsigned_abs() > MAX_POUNDS => {
-                return Err(err(file, at, format!("{v} is out of range")))
+                return Err(ContentError::new(file, at, format!("{v} is out of range")))
             }
             Effect::GoTo(l) if !locations.contains(l.as_str()) => {
-                return Err(err(file, at, format!("no location `{l}` on the board")))
+                return Err(ContentError::new(
+                    file,
+                    at,
+                    format!("no location `{l}` on the board"),
+                ))
             }
             Effect::MissTurns(n) if *n > 10 => {
-                return Err(err(file, at, "a card skips at most 10 turns"))
+                return Err(ContentError::new(file, at, "a card skips at most 10 turns"))
             }
             Effect::ClaimLove if !love_allowed => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     at,
                     "love is claimed only in a Find Love story of the Risk Booklet",
@@ -387,7 +383,7 @@ pub fn check_card(
 ) -> Result<(), ContentError> {
     let at = |f: &str| format!("{path}.{f}");
     let Some(location) = locations.iter().find(|l| l.id == c.location) else {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("location"),
             format!("no location `{}`", c.location),
@@ -395,7 +391,7 @@ pub fn check_card(
     };
     if let Some(w) = &c.work {
         if w.earnings.is_none() && w.risk_page.is_none() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("work"),
                 "work pays `earnings`, sends to a `risk_page`, or both",
@@ -415,14 +411,14 @@ pub fn check_card(
         }
     }
     if c.property.is_some() && !location.spaces.contains(&GoalKind::Property) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("property"),
             format!("{} has no property space on the board", location.name),
         ));
     }
     if c.love.is_some() && !location.spaces.contains(&GoalKind::Love) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("love"),
             format!("{} has no love space on the board", location.name),
@@ -435,28 +431,36 @@ pub fn check_card(
 pub fn check_leg(leg: &Leg, file: &str, path: &str) -> Result<(), ContentError> {
     let at = |f: &str| format!("{path}.{f}");
     if leg.name.trim().is_empty() || leg.name.contains(',') {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("name"),
             "a leg's name is not empty and has no commas",
         ));
     }
     if leg.cost == 0 {
-        return Err(err(file, at("cost"), "a leg costs at least £1"));
+        return Err(ContentError::new(
+            file,
+            at("cost"),
+            "a leg costs at least £1",
+        ));
     }
     check_pounds(file, at("cost"), leg.cost)?;
     check_pounds(file, at("equipped.maintenance"), leg.equipped.maintenance)?;
     check_needs(file, at("equipped"), &leg.equipped.scores())?;
     if let Some(n) = leg.equipped.crutch_rolls {
         if !(2..=6).contains(&n) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("equipped.crutch_rolls"),
                 "crutches roll 2 to 6 dice",
             ));
         }
         if leg.equipped.no_crutches {
-            return Err(err(file, at("equipped"), "crutches cannot refuse crutches"));
+            return Err(ContentError::new(
+                file,
+                at("equipped"),
+                "crutches cannot refuse crutches",
+            ));
         }
     }
     Ok(())
@@ -473,7 +477,7 @@ pub fn check_character(
     let at = |f: &str| format!("{path}.{f}");
     let ids: BTreeSet<&str> = locations.iter().map(|l| l.id.as_str()).collect();
     if c.name.contains(',') || c.name.trim().is_empty() {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("name"),
             "a character's name is not empty and has no commas (option lists are comma-separated)",
@@ -481,27 +485,31 @@ pub fn check_character(
     }
     match &c.start {
         Place::Square(sq) if !matches!(board.cell(*sq), Some(Cell::Street { .. })) => {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("start"),
                 format!("{sq} is not a street square"),
             ))
         }
         Place::Location(l) if !ids.contains(l.as_str()) => {
-            return Err(err(file, at("start"), format!("no location `{l}`")))
+            return Err(ContentError::new(
+                file,
+                at("start"),
+                format!("no location `{l}`"),
+            ))
         }
         _ => {}
     }
     check_pounds(file, at("money"), c.money)?;
     if c.health == 0 || c.health > MAX_HEALTH {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("health"),
             format!("a health track has 1 to {MAX_HEALTH} hearts"),
         ));
     }
     if c.goals.len() != GOALS {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("goals"),
             format!("a character has {GOALS} goals"),
@@ -509,7 +517,7 @@ pub fn check_character(
     }
     let kinds: BTreeSet<_> = c.goals.iter().map(|g| g.kind).collect();
     if kinds.len() != GOALS {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             at("goals"),
             "a character's goals are love, property and a personal goal, one each",
@@ -519,12 +527,16 @@ pub fn check_character(
         let gat = format!("{path}.goals[{j}]");
         for l in &g.at {
             if !ids.contains(l.as_str()) {
-                return Err(err(file, format!("{gat}.at"), format!("no location `{l}`")));
+                return Err(ContentError::new(
+                    file,
+                    format!("{gat}.at"),
+                    format!("no location `{l}`"),
+                ));
             }
         }
         if g.kind == GoalKind::Personal {
             if g.at.len() != 1 {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{gat}.at"),
                     "a personal goal is completed at one location",
@@ -532,14 +544,14 @@ pub fn check_character(
             }
             let l = locations.iter().find(|l| l.id == g.at[0]);
             if !l.is_some_and(|l| l.spaces.contains(&GoalKind::Personal)) {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{gat}.at"),
                     format!("`{}` has no personal goal space", g.at[0]),
                 ));
             }
         } else if g.cost.is_some() || g.text.is_some() || !g.needs.is_empty() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 gat,
                 "only a personal goal has its own `text`, `cost` or `needs`",
@@ -559,7 +571,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     let mut ids = BTreeSet::new();
     for (i, l) in pack.locations.iter().enumerate() {
         if !ids.insert(l.id.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("locations[{i}].id"),
                 format!("location `{}` appears twice", l.id),
@@ -567,7 +579,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
         let distinct: BTreeSet<_> = l.spaces.iter().collect();
         if distinct.len() != l.spaces.len() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("locations[{i}].spaces"),
                 "a location has at most one space of each goal",
@@ -575,7 +587,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if pack.locations.len() != LOCATIONS {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             "locations",
             format!(
@@ -586,14 +598,18 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     for (field, id) in [("leg_store", &pack.leg_store), ("sickroom", &pack.sickroom)] {
         if !ids.contains(id.as_str()) {
-            return Err(err(file, field, format!("no location `{id}`")));
+            return Err(ContentError::new(
+                file,
+                field,
+                format!("no location `{id}`"),
+            ));
         }
     }
-    let board =
-        Board::read(&pack.board, &pack.locations).map_err(|(path, m)| err(file, path, m))?;
+    let board = Board::read(&pack.board, &pack.locations)
+        .map_err(|(path, m)| ContentError::new(file, path, m))?;
     for l in &pack.locations {
         if board.cells_of(&l.id).is_empty() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 "board.key",
                 format!("location `{}` is not drawn on the board", l.id),
@@ -606,14 +622,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     for (i, c) in pack.location_cards.iter().enumerate() {
         let at = |f: &str| format!("location_cards[{i}].{f}");
         if !card_ids.insert(c.id.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("id"),
                 format!("card `{}` appears twice", c.id),
             ));
         }
         if !ids.contains(c.location.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("location"),
                 format!("no location `{}`", c.location),
@@ -622,7 +638,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         *per_location.entry(c.location.as_str()).or_default() += 1;
         check_card(c, &pack.locations, file, &format!("location_cards[{i}]"))?;
         if (c.location == pack.sickroom) != c.sickroom.is_some() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("sickroom"),
                 "the Sickroom's cards, and only they, give the Sickroom's fee",
@@ -636,7 +652,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         .flatten()
         {
             if !pack.risk_booklet.iter().any(|p| p.page == page) {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("location_cards[{i}]"),
                     format!("the Risk Booklet has no page {page}"),
@@ -646,7 +662,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     for l in &pack.locations {
         if per_location.get(l.id.as_str()).copied().unwrap_or(0) == 0 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 "location_cards",
                 format!("{} has no location card", l.name),
@@ -657,7 +673,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     let mut names = BTreeSet::new();
     for (i, leg) in pack.legs.iter().enumerate() {
         if !names.insert(leg.name.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("legs[{i}].name"),
                 format!("leg `{}` appears twice", leg.name),
@@ -670,14 +686,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     let mut cards = 0u64;
     for (i, e) in pack.street_events.iter().enumerate() {
         if !events.insert(e.name.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("street_events[{i}].name"),
                 format!("street event `{}` appears twice", e.name),
             ));
         }
         if e.count == 0 || e.count > 20 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("street_events[{i}].count"),
                 "a street event has 1 to 20 copies",
@@ -693,20 +709,24 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         )?;
     }
     if cards == 0 {
-        return Err(err(file, "street_events", "the street event deck is empty"));
+        return Err(ContentError::new(
+            file,
+            "street_events",
+            "the street event deck is empty",
+        ));
     }
 
     let mut pages = BTreeSet::new();
     for (i, p) in pack.risk_booklet.iter().enumerate() {
         if !pages.insert(p.page) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("risk_booklet[{i}].page"),
                 format!("page {} appears twice", p.page),
             ));
         }
         if p.entries.is_empty() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("risk_booklet[{i}].entries"),
                 "a page tells at least one story",
@@ -714,7 +734,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
         for (j, s) in p.entries.iter().enumerate() {
             if j > 0 && s.from <= p.entries[j - 1].from {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("risk_booklet[{i}].entries[{j}].from"),
                     "stories are listed by rising `from`",
@@ -740,7 +760,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             &format!("characters[{i}]"),
         )?;
         if !people.insert(c.name.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("characters[{i}].name"),
                 format!("character `{}` appears twice", c.name),
@@ -748,7 +768,11 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if pack.characters.len() < 2 {
-        return Err(err(file, "characters", "a box has at least two characters"));
+        return Err(ContentError::new(
+            file,
+            "characters",
+            "a box has at least two characters",
+        ));
     }
     Ok(())
 }

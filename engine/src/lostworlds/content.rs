@@ -282,27 +282,19 @@ pub const ABILITY_MAX: u32 = 99;
 /// The most experience (or defeated body points) a sheet may carry in.
 pub const EXPERIENCE_MAX: u32 = 1_000_000;
 
-fn err(file: &str, path: String, message: impl Into<String>) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        path,
-        message: message.into(),
-    }
-}
-
 /// Checks every sheet and book of a pack.
 pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     if pack.characters.is_empty() {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "characters".into(),
+            "characters",
             "a pack needs at least one character sheet",
         ));
     }
     let mut ids = BTreeSet::new();
     for (i, c) in pack.characters.iter().enumerate() {
         if !ids.insert(c.id.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("characters[{i}].id"),
                 format!("character `{}` appears twice", c.id),
@@ -314,14 +306,14 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     for (i, b) in pack.books.iter().enumerate() {
         let at = format!("books[{i}]");
         let Some(c) = pack.character(&b.character) else {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.character"),
                 format!("no character sheet `{}` in the pack", b.character),
             ));
         };
         if !shown.insert(b.character.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.character"),
                 format!("two books show `{}`", b.character),
@@ -334,17 +326,21 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
 
 fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), ContentError> {
     if c.id.trim().is_empty() {
-        return Err(err(file, format!("{at}.id"), "a character needs an id"));
+        return Err(ContentError::new(
+            file,
+            format!("{at}.id"),
+            "a character needs an id",
+        ));
     }
     if !(1..=HEIGHT_MAX).contains(&c.height) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.height"),
             format!("height must be 1 to {HEIGHT_MAX}, not {}", c.height),
         ));
     }
     if !(1..=BODY_POINTS_MAX).contains(&c.body_points) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.body_points"),
             format!(
@@ -354,7 +350,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
         ));
     }
     if !(1..=ATTACKS_MAX).contains(&c.attacks) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.attacks"),
             format!("attacks must be 1 to {ATTACKS_MAX}, not {}", c.attacks),
@@ -365,7 +361,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
         ("defeated_body_points", c.defeated_body_points),
     ] {
         if n > EXPERIENCE_MAX {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.{field}"),
                 format!("{field} must be 0 to {EXPERIENCE_MAX}, not {n}"),
@@ -374,14 +370,14 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
     }
     for (k, &points) in &c.abilities {
         if !ABILITIES.contains(&k.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.abilities.{k}"),
                 format!("unknown ability `{k}`: use spell, tactics or luck"),
             ));
         }
         if points > ABILITY_MAX {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{at}.abilities.{k}"),
                 format!("ability points must be 0 to {ABILITY_MAX}, not {points}"),
@@ -389,7 +385,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
         }
     }
     if c.maneuvers.is_empty() {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.maneuvers"),
             "a sheet needs maneuvers",
@@ -400,14 +396,14 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
     for (j, m) in c.maneuvers.iter().enumerate() {
         let mat = format!("{at}.maneuvers[{j}]");
         if !names.insert(m.full_name().to_lowercase()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{mat}.name"),
                 format!("`{}` appears twice", m.full_name()),
             ));
         }
         if !(-MODIFIER_MAX..=MODIFIER_MAX).contains(&m.modifier) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{mat}.mod"),
                 format!(
@@ -417,7 +413,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
             ));
         }
         if !pages.insert(m.page) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{mat}.page"),
                 format!("page {} is used twice", m.page),
@@ -429,7 +425,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
             CLOSE_PAGES
         };
         if m.page % 2 != 0 || !want.contains(&m.page) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{mat}.page"),
                 format!(
@@ -443,21 +439,21 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
         }
         match (m.is_extended(), m.x) {
             (true, Some(_)) => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{mat}.x"),
                     "extended-range maneuvers have no X page (use null)",
                 ))
             }
             (false, None) => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{mat}.x"),
                     "close-range maneuvers need an X page in 50..64",
                 ))
             }
             (false, Some(x)) if x % 2 != 0 || !EXTENDED_PAGES.contains(&x) => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{mat}.x"),
                     format!("X page {x} is not an even page in 50..64"),
@@ -479,10 +475,14 @@ fn validate_book(
     for (&p, pic) in &b.pictures {
         let pat = format!("{at}.pictures.{p}");
         if p % 2 == 0 || !(1..=63).contains(&p) {
-            return Err(err(file, pat, "pictures are odd parchments 1..63"));
+            return Err(ContentError::new(
+                file,
+                pat,
+                "pictures are odd parchments 1..63",
+            ));
         }
         if let Some(s) = pic.score.filter(|s| !(0..=SCORE_MAX).contains(s)) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 format!("{pat}.score"),
                 format!("a score printed on a picture is 0 to {SCORE_MAX}, not {s}"),
@@ -491,14 +491,14 @@ fn validate_book(
         check_restriction(&pic.tell, pack, file, format!("{pat}.tell"))?;
         if let Some(crit) = &pic.critical {
             if pic.score.is_none() {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{pat}.critical"),
                     "a critical burst needs a score on the same picture",
                 ));
             }
             if !(1..=CRITICAL_MAX).contains(&crit.threshold) {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{pat}.critical.threshold"),
                     format!(
@@ -516,7 +516,7 @@ fn validate_book(
         }
     }
     if !b.pictures.contains_key(&OPENING_PICTURE) {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             format!("{at}.pictures"),
             "every book opens at picture 57",
@@ -525,11 +525,15 @@ fn validate_book(
     for (&page, row) in &b.matrices {
         let mat = format!("{at}.matrices.{page}");
         if page % 2 != 0 || !(2..=64).contains(&page) {
-            return Err(err(file, mat, "matrices are even parchments 2..64"));
+            return Err(ContentError::new(
+                file,
+                mat,
+                "matrices are even parchments 2..64",
+            ));
         }
         for m in &c.maneuvers {
             let Some(&to) = row.get(&m.page) else {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{mat}.{}", m.page),
                     format!(
@@ -541,7 +545,7 @@ fn validate_book(
                 ));
             };
             if !b.pictures.contains_key(&to) {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     format!("{mat}.{}", m.page),
                     format!("picture {to} is not in the book"),
@@ -559,7 +563,8 @@ fn check_restriction(
     file: &str,
     path: String,
 ) -> Result<Restriction, ContentError> {
-    let r = Restriction::parse(text).map_err(|e| err(file, path.clone(), e.to_string()))?;
+    let r = Restriction::parse(text)
+        .map_err(|e| ContentError::new(file, path.clone(), e.to_string()))?;
     for term in r.terms() {
         let known = restriction::is_category_term(&term)
             || pack
@@ -568,7 +573,7 @@ fn check_restriction(
                 .flat_map(|c| &c.maneuvers)
                 .any(|m| restriction::term_admits(&term, m));
         if !known {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 path,
                 format!("`{term}` is no colour, category or maneuver of this pack"),

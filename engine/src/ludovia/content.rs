@@ -158,14 +158,6 @@ pub struct Pack {
     pub equipment: Vec<Item>,
 }
 
-fn err(file: &str, path: String, message: impl Into<String>) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        path,
-        message: message.into(),
-    }
-}
-
 /// Checks every block, card and item; the first problem found is returned.
 pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     let mut ids = BTreeSet::new();
@@ -173,7 +165,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     for (i, b) in pack.blocks.iter().enumerate() {
         let at = |field: &str| format!("blocks[{i}].{field}");
         if !ids.insert(b.id.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("id"),
                 format!("block `{}` appears twice", b.id),
@@ -188,7 +180,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             }
         }
         if b.special.is_some() && !b.layout.is_empty() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("layout"),
                 "the Lair and the Prison have no rooftops or alleys: leave out `layout`",
@@ -196,16 +188,16 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if lairs != 1 || prisons != 1 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "blocks".into(),
+            "blocks",
             format!("a box has exactly one Lair and one Prison, not {lairs} and {prisons}"),
         ));
     }
     if ordinary < LARGE_ORDINARY {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "blocks".into(),
+            "blocks",
             format!("a box has {LARGE_ORDINARY} ordinary blocks for a 3x4 board, not {ordinary}"),
         ));
     }
@@ -218,17 +210,21 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         let at = |field: &str| format!("rooftop_cards[{i}].{field}");
         match (c.value, c.event) {
             (Some(0), None) => {
-                return Err(err(file, at("value"), "a treasure is worth at least $1"))
+                return Err(ContentError::new(
+                    file,
+                    at("value"),
+                    "a treasure is worth at least $1",
+                ))
             }
             (Some(v), None) if v > TREASURE_MAX => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     at("value"),
                     format!("a treasure is worth $100 to ${TREASURE_MAX}, not ${v}"),
                 ))
             }
             (Some(v), None) if v % 100 != 0 => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     at("value"),
                     format!("${v} does not convert to Fame and Fortune: use whole hundreds"),
@@ -236,7 +232,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             }
             (Some(_), None) | (None, Some(_)) => {}
             _ => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     at("value"),
                     "a rooftop card holds either a treasure `value` or an `event`",
@@ -246,7 +242,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         // One name means one card face, whatever its edge.
         match kinds.iter().find(|k| k.0 == c.name) {
             Some(k) if (k.1, k.2) != (c.value, c.event) => {
-                return Err(err(
+                return Err(ContentError::new(
                     file,
                     at("name"),
                     format!("`{}` is described twice, differently", c.name),
@@ -261,9 +257,9 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
     }
     if white != (ROOFTOPS_PER_BLOCK * SMALL_ORDINARY) as u64 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "rooftop_cards".into(),
+            "rooftop_cards",
             format!(
                 "white-edged cards must cover the {} rooftops of a 3x3 board, not {white}",
                 ROOFTOPS_PER_BLOCK * SMALL_ORDINARY
@@ -271,9 +267,9 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         ));
     }
     if all != (ROOFTOPS_PER_BLOCK * LARGE_ORDINARY) as u64 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "rooftop_cards".into(),
+            "rooftop_cards",
             format!(
                 "all the cards must cover the {} rooftops of a 3x4 board, not {all}",
                 ROOFTOPS_PER_BLOCK * LARGE_ORDINARY
@@ -286,21 +282,21 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     for (i, item) in pack.equipment.iter().enumerate() {
         let at = |field: &str| format!("equipment[{i}].{field}");
         if !names.insert(item.name.as_str()) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("name"),
                 format!("`{}` appears twice", item.name),
             ));
         }
         if !effects.insert(item.effect) {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("effect"),
                 "each effect belongs to one item only",
             ));
         }
         if item.effect.colour() != item.colour {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("colour"),
                 format!(
@@ -311,7 +307,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             ));
         }
         if item.cost != item.colour.cost() {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("cost"),
                 format!(
@@ -323,7 +319,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             ));
         }
         if item.count == 0 {
-            return Err(err(
+            return Err(ContentError::new(
                 file,
                 at("count"),
                 "an item in the deck has at least one card",
@@ -332,16 +328,16 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     let deck: u64 = pack.equipment.iter().map(|i| u64::from(i.count)).sum();
     if deck < 3 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "equipment".into(),
+            "equipment",
             "the deck needs at least three cards for the first offer",
         ));
     }
     if deck > EQUIPMENT_CARDS {
-        return Err(err(
+        return Err(ContentError::new(
             file,
-            "equipment".into(),
+            "equipment",
             format!("the box holds {EQUIPMENT_CARDS} equipment cards, not {deck}"),
         ));
     }
@@ -351,7 +347,11 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
 fn check_layout(file: &str, block: usize, layout: &[String]) -> Result<(), ContentError> {
     let path = format!("blocks[{block}].layout");
     if layout.len() != 3 || layout.iter().any(|r| r.chars().count() != 3) {
-        return Err(err(file, path, "a layout is 3 rows of 3 spaces"));
+        return Err(ContentError::new(
+            file,
+            path,
+            "a layout is 3 rows of 3 spaces",
+        ));
     }
     let (mut roofs, mut alleys, mut markets) = (0, 0, 0);
     for (i, row) in layout.iter().enumerate() {
@@ -364,7 +364,7 @@ fn check_layout(file: &str, block: usize, layout: &[String]) -> Result<(), Conte
                         markets += 1;
                     }
                     if (i, j) == (1, 1) {
-                        return Err(err(
+                        return Err(ContentError::new(
                             file,
                             format!("{path}[1]"),
                             "an alley must touch a street: not in the middle of the block",
@@ -372,7 +372,7 @@ fn check_layout(file: &str, block: usize, layout: &[String]) -> Result<(), Conte
                     }
                 }
                 other => {
-                    return Err(err(
+                    return Err(ContentError::new(
                         file,
                         format!("{path}[{i}]"),
                         format!("`{other}` is not R (rooftop), A (alley) or M (Black Market)"),
@@ -382,7 +382,7 @@ fn check_layout(file: &str, block: usize, layout: &[String]) -> Result<(), Conte
         }
     }
     if roofs != ROOFTOPS_PER_BLOCK || alleys != 2 || markets > 1 {
-        return Err(err(
+        return Err(ContentError::new(
             file,
             path,
             format!(
