@@ -155,6 +155,8 @@ pub struct Snapshot {
 /// The object-safe face of a [`Rules`] implementation.
 pub trait DynRules: Send + Sync {
     fn info(&self) -> KindInfo;
+    /// The version of the kind's rules this build decides by.
+    fn rules_version(&self) -> u32;
     fn default_pack(&self) -> Value;
     fn option_values(&self, option: &str) -> Vec<OptionValue>;
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
@@ -352,6 +354,7 @@ pub fn without_pack(created: &GameCreated) -> GameCreated {
         options: created.options.clone(),
         pack: Value::Null,
         public: created.public,
+        rules_version: created.rules_version,
     }
 }
 
@@ -367,6 +370,10 @@ pub struct Decided {
 impl<R: Rules> DynRules for Kind<R> {
     fn info(&self) -> KindInfo {
         R::info()
+    }
+
+    fn rules_version(&self) -> u32 {
+        R::RULES_VERSION
     }
 
     fn option_values(&self, option: &str) -> Vec<OptionValue> {
@@ -436,6 +443,17 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
         let info = R::info();
+        let rules_version = created.rules_version();
+        if rules_version == 0 || rules_version > R::RULES_VERSION {
+            return Err(EngineError::Setup(Rejection::new(
+                "setup.rules_version",
+                format!(
+                    "recorded under {} rules version {rules_version}; this build knows versions 1 to {}: upgrade Tabletape",
+                    info.title,
+                    R::RULES_VERSION
+                ),
+            )));
+        }
         let n = created.players.len();
         if n < info.min_players || n > info.max_players {
             return Err(EngineError::Setup(Rejection::new(
@@ -461,6 +479,7 @@ impl<R: Rules> DynRules for Kind<R> {
             dice: created.dice,
             options,
             pack,
+            rules_version,
         };
         let state = R::setup(setup, &mut chance).map_err(EngineError::Setup)?;
         Ok(Box::new(state))
@@ -1009,6 +1028,14 @@ impl Game {
         &self.created
     }
 
+    /// Whether this game was recorded under an earlier version of its
+    /// kind's rules than this build decides by: `Some((recorded, today))`.
+    pub fn earlier_rules(&self) -> Option<(u32, u32)> {
+        let recorded = self.created.rules_version();
+        let today = self.kind.rules_version();
+        (recorded < today).then_some((recorded, today))
+    }
+
     pub fn dice(&self) -> DiceMode {
         self.created.dice
     }
@@ -1123,6 +1150,7 @@ mod tests {
             options: Default::default(),
             pack: crate::registry::kind("lostworlds").unwrap().default_pack(),
             public: false,
+            rules_version: None,
         };
         let game = Game::start(&created).unwrap();
         // A whole exchange called by the owner: it resolves at once, so

@@ -49,6 +49,8 @@ pub struct KindInfo {
     pub summary: &'static str,
     pub min_players: usize,
     pub max_players: usize,
+    /// The version of the rules this build decides by ([`Rules::RULES_VERSION`]).
+    pub rules_version: u32,
     pub options: Vec<OptionInfo>,
     /// The name of the bundled content pack.
     pub default_pack: &'static str,
@@ -85,6 +87,9 @@ pub struct Setup<'a, O, P> {
     pub dice: DiceMode,
     pub options: O,
     pub pack: P,
+    /// The version of the kind's rules the game was recorded under: a
+    /// setup corrected since lays out an older game as it was laid out then.
+    pub rules_version: u32,
 }
 
 /// One action open to a seat, ready to submit once `needs` is filled in.
@@ -171,6 +176,12 @@ pub struct Deadline {
 pub trait Rules: Send + Sync + 'static {
     /// The kind's name on the command line (`lostworlds`).
     const KIND: &'static str;
+    /// The version of these rules, raised by each correction that changes
+    /// what `decide` or `setup` yields for some game (the kind's docs list
+    /// them). New games record it; a log recorded under an earlier version
+    /// is still the record: it folds from its stored facts, and `verify`
+    /// tells which of its events today's rules would decide differently.
+    const RULES_VERSION: u32 = 1;
     type Options: Serialize + DeserializeOwned + Default + Debug;
     type Pack: Serialize + DeserializeOwned + Debug;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;

@@ -20,12 +20,13 @@ use crate::{ActionAccepted, Body, DiceMode, Draw, GameCreated};
 const TYPES: &[&str] = &["game_created", "action_accepted", "reseeded"];
 const CREATED_FIELDS: &[&str] = &[
     "type", "kind", "players", "seed", "dice", "options", "pack", "public", "title",
+    "rules_version",
 ];
 const ACCEPTED_FIELDS: &[&str] = &["type", "action", "facts", "chance"];
 const RESEEDED_FIELDS: &[&str] = &["type", "seed"];
 const ALL_FIELDS: &[&str] = &[
-    "type", "kind", "players", "seed", "dice", "options", "pack", "public", "title", "action",
-    "facts", "chance",
+    "type", "kind", "players", "seed", "dice", "options", "pack", "public", "title",
+    "rules_version", "action", "facts", "chance",
 ];
 
 impl<'de> Deserialize<'de> for Body {
@@ -45,6 +46,7 @@ struct Fields {
     pack: Option<Value>,
     public: Option<bool>,
     title: Option<Option<String>>,
+    rules_version: Option<Option<u32>>,
     action: Option<Value>,
     facts: Option<Vec<Value>>,
     chance: Option<Vec<Draw>>,
@@ -62,6 +64,7 @@ impl Fields {
             ("pack", self.pack.is_some()),
             ("public", self.public.is_some()),
             ("title", self.title.is_some()),
+            ("rules_version", self.rules_version.is_some()),
             ("action", self.action.is_some()),
             ("facts", self.facts.is_some()),
             ("chance", self.chance.is_some()),
@@ -112,6 +115,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 "pack" => once(&mut f.pack, "pack", &mut map)?,
                 "public" => once(&mut f.public, "public", &mut map)?,
                 "title" => once(&mut f.title, "title", &mut map)?,
+                "rules_version" => once(&mut f.rules_version, "rules_version", &mut map)?,
                 "action" => once(&mut f.action, "action", &mut map)?,
                 "facts" => once(&mut f.facts, "facts", &mut map)?,
                 "chance" => once(&mut f.chance, "chance", &mut map)?,
@@ -138,6 +142,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 pack: needed(f.pack, "pack")?,
                 public: f.public.unwrap_or_default(),
                 title: f.title.flatten(),
+                rules_version: f.rules_version.flatten(),
             }),
             "action_accepted" => Body::ActionAccepted(ActionAccepted {
                 action: needed(f.action, "action")?,

@@ -108,6 +108,19 @@ pub struct GameCreated {
     /// event when none was given, so older events read and hash the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The version of the kind's rules the game was recorded under (each
+    /// kind counts its own corrections). Games recorded before versions
+    /// were kept have none and are version 1; left out of such events so
+    /// they read and hash the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_version: Option<u32>,
+}
+
+impl GameCreated {
+    /// The rules version the game was recorded under (1 when none was kept).
+    pub fn rules_version(&self) -> u32 {
+        self.rules_version.unwrap_or(1)
+    }
 }
 
 /// An action the rules accepted, and what the engine decided it means.
@@ -176,6 +189,7 @@ mod tests {
                 pack: json!({"cards": [1, 2]}),
                 public: true,
                 title: Some("Friday".into()),
+                rules_version: Some(2),
             }),
             Body::ActionAccepted(ActionAccepted {
                 action: json!({"type": "pass", "seat": 1}),

@@ -750,6 +750,7 @@ mod tests {
                 .collect(),
             pack: kind.default_pack(),
             public: false,
+            rules_version: None,
         })
         .expect("the bench game starts")
     }

@@ -211,6 +211,7 @@ fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
         if !k.summary.is_empty() {
             writeln!(out, "  {}", k.summary)?;
         }
+        writeln!(out, "  rules version {}", k.rules_version)?;
         if !k.default_pack.is_empty() {
             writeln!(
                 out,
@@ -1036,6 +1037,18 @@ fn verify(table: &dyn Table, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
                     "{} {}: BAD at seq {}: {}{check}",
                     r.game, r.branch, p.seq, p.what
                 )?,
+            }
+            if let Some(earlier) = &r.earlier_rules {
+                writeln!(
+                    out,
+                    "  recorded under rules version {} (today's: {}); the stored facts are the record. Today's rules would decide {} event(s) differently:",
+                    earlier.recorded,
+                    earlier.today,
+                    earlier.decided_differently.len()
+                )?;
+                for d in &earlier.decided_differently {
+                    writeln!(out, "    seq {}: {}", d.seq, d.what)?;
+                }
             }
         }
         if full.iter().any(|f| !f) {

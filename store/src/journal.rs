@@ -339,6 +339,30 @@ pub struct VerifyReport {
     /// Which check was made.
     #[serde(default)]
     pub check: Check,
+    /// For a game recorded under an earlier version of its kind's rules:
+    /// the events today's rules would decide differently. They are not
+    /// faults: the stored facts are the record, and fold as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earlier_rules: Option<EarlierRules>,
+}
+
+/// What `verify` found of a game recorded under earlier rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EarlierRules {
+    /// The rules version the game was recorded under.
+    pub recorded: u32,
+    /// The version this build decides by.
+    pub today: u32,
+    /// Each event today's rules would decide differently, and how.
+    pub decided_differently: Vec<Problem>,
+}
+
+/// One branch's check: how many events held, the first fault, and what
+/// earlier rules account for.
+struct BranchCheck {
+    events: u64,
+    problem: Option<Problem>,
+    earlier_rules: Option<EarlierRules>,
 }
 
 /// How far a verification could go for its viewer.
@@ -879,6 +903,7 @@ impl Journal {
             options,
             pack,
             public: req.public,
+            rules_version: Some(kind.rules_version()),
         };
         let started = Game::start(&created).map_err(|e| JournalError::BadInput(e.to_string()))?;
         let owner_token = new_token()?;
@@ -2082,7 +2107,7 @@ impl Journal {
                 order: 0,
                 ..record.clone()
             };
-            if let (_, Some(problem)) = self.verify_branch(&game, &staged)? {
+            if let Some(problem) = self.verify_branch(&game, &staged)?.problem {
                 return Err(JournalError::BadInput(format!(
                     "import: branch `{}` seq {}: {}",
                     record.name, problem.seq, problem.what
@@ -2134,13 +2159,14 @@ impl Journal {
         let mut reports = Vec::new();
         for meta in games {
             for branch in self.log.branches(&meta.game)? {
-                let (events, problem) = self.verify_branch(&meta.game, &branch)?;
+                let checked = self.verify_branch(&meta.game, &branch)?;
                 reports.push(VerifyReport {
                     game: meta.game.clone(),
                     branch: branch.name,
-                    events,
-                    problem,
+                    events: checked.events,
+                    problem: checked.problem,
                     check: Check::Full,
+                    earlier_rules: checked.earlier_rules,
                 });
             }
         }
@@ -2157,16 +2183,22 @@ impl Journal {
         let mut reports = Vec::new();
         for branch in self.log.branches(&meta.game)? {
             let full = self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner;
-            let (events, problem) = if full {
+            let checked = if full {
                 self.verify_branch(&meta.game, &branch)?
             } else {
-                self.verify_shown(&meta.game, &branch, viewer)?
+                let (events, problem) = self.verify_shown(&meta.game, &branch, viewer)?;
+                BranchCheck {
+                    events,
+                    problem,
+                    earlier_rules: None,
+                }
             };
             reports.push(VerifyReport {
                 game: meta.game.clone(),
                 branch: branch.name,
-                events,
-                problem,
+                events: checked.events,
+                problem: checked.problem,
+                earlier_rules: checked.earlier_rules,
                 check: if full {
                     Check::Full
                 } else {
@@ -2221,11 +2253,30 @@ impl Journal {
         Ok((branch.head_seq, None))
     }
 
-    /// Returns how many events checked out, and the first problem.
+    /// Returns how many events checked out, and the first problem. A game
+    /// recorded under earlier rules folds its stored facts where today's
+    /// rules decide otherwise; each such event is listed, not a fault.
     fn verify_branch(
         &self,
         game: &str,
         branch: &BranchRecord,
+    ) -> Result<BranchCheck, JournalError> {
+        let mut earlier_rules = None;
+        let (events, problem) = self.check_branch(game, branch, &mut earlier_rules)?;
+        Ok(BranchCheck {
+            events,
+            problem,
+            earlier_rules,
+        })
+    }
+
+    /// [`Journal::verify_branch`], listing in `earlier` what earlier rules
+    /// account for as it goes.
+    fn check_branch(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+        earlier: &mut Option<EarlierRules>,
     ) -> Result<(u64, Option<Problem>), JournalError> {
         let problem =
             |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
@@ -2274,41 +2325,18 @@ impl Journal {
                         Actor::Seat(s) => Some(s),
                         Actor::Owner => None,
                     };
-                    let decided = match g.decide_at(
-                        by,
-                        &stored.action,
-                        Viewer::Owner,
-                        event.recorded_at_ms,
-                    ) {
-                        Ok(d) => d.body,
-                        Err(r) => {
-                            return problem(
-                                seq,
-                                format!("the rules now reject the stored action: {r}"),
-                            )
+                    if let Some(what) = redecided_differently(g, by, event, stored) {
+                        match g.earlier_rules() {
+                            Some((recorded, today)) => earlier
+                                .get_or_insert_with(|| EarlierRules {
+                                    recorded,
+                                    today,
+                                    decided_differently: Vec::new(),
+                                })
+                                .decided_differently
+                                .push(Problem { seq, what }),
+                            None => return problem(seq, what),
                         }
-                    };
-                    if decided.action != stored.action {
-                        return problem(
-                            seq,
-                            format!(
-                                "the stored action is not in the form the rules store it: {}",
-                                diff(&stored.action, &decided.action).join("; ")
-                            ),
-                        );
-                    }
-                    if decided.facts != stored.facts {
-                        return problem(seq, fact_difference(&stored.facts, &decided.facts));
-                    }
-                    if decided.chance != stored.chance {
-                        return problem(
-                            seq,
-                            format!(
-                                "chance differs: stored {}, recomputed {}",
-                                serde_json::to_string(&stored.chance).expect("draws serialize"),
-                                serde_json::to_string(&decided.chance).expect("draws serialize")
-                            ),
-                        );
                     }
                 }
                 if let Err(e) = g.apply(event) {
@@ -2325,6 +2353,37 @@ impl Journal {
         }
         Ok((branch.head_seq, None))
     }
+}
+
+/// How today's rules decide a stored action otherwise than it is stored
+/// (rejected, read in another form, other facts or other draws), if they do.
+fn redecided_differently(
+    game: &Game,
+    by: Option<Seat>,
+    event: &Event,
+    stored: &tabletape_events::ActionAccepted,
+) -> Option<String> {
+    let decided = match game.decide_at(by, &stored.action, Viewer::Owner, event.recorded_at_ms) {
+        Ok(d) => d.body,
+        Err(r) => return Some(format!("the rules now reject the stored action: {r}")),
+    };
+    if decided.action != stored.action {
+        return Some(format!(
+            "the stored action is not in the form the rules store it: {}",
+            diff(&stored.action, &decided.action).join("; ")
+        ));
+    }
+    if decided.facts != stored.facts {
+        return Some(fact_difference(&stored.facts, &decided.facts));
+    }
+    if decided.chance != stored.chance {
+        return Some(format!(
+            "chance differs: stored {}, recomputed {}",
+            serde_json::to_string(&stored.chance).expect("draws serialize"),
+            serde_json::to_string(&decided.chance).expect("draws serialize")
+        ));
+    }
+    None
 }
 
 /// One event as a line of an export. JSON allows U+2028, U+2029 and U+0085

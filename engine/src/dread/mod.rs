@@ -129,6 +129,7 @@ impl Rules for Dread {
             summary: "A cooperative investigation against the clock: plan twelve actions in minutes, play them out, keep the dread down, and face the Antagonist.",
             min_players: 2,
             max_players: 4,
+            rules_version: Self::RULES_VERSION,
             options: vec![
                 OptionInfo {
                     name: "story",

@@ -39,6 +39,7 @@ fn created(players: usize, seed: u64, dice: DiceMode, options: &[(&str, &str)]) 
             .collect::<BTreeMap<_, _>>(),
         pack: Dread::default_pack(),
         public: false,
+        rules_version: None,
     }
 }
 

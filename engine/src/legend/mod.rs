@@ -145,6 +145,7 @@ impl Rules for Legend {
             summary: "Found objects become a world: explore, claim, build, and carry a rival's Talisman to a Monument.",
             min_players: 3,
             max_players: 4,
+            rules_version: Self::RULES_VERSION,
             options: vec![
                 OptionInfo { name: "first", default: "0", help: "the seat that goes first; turns then follow seat order (clockwise)" },
                 OptionInfo { name: "voting", default: "off", help: "on: the table may vote down explanations of Item use" },

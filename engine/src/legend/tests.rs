@@ -26,6 +26,7 @@ fn created(players: usize, options: Value, dice: DiceMode, seed: u64) -> GameCre
         options: serde_json::from_value::<BTreeMap<String, Value>>(options).unwrap(),
         pack: Legend::default_pack(),
         public: false,
+        rules_version: None,
     }
 }
 

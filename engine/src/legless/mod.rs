@@ -155,6 +155,7 @@ impl Rules for Legless {
             summary: "Londoners walk Tothil Fields to work, find love and buy property, with artificial legs, street events and the Risk Booklet, until one completes two goals.",
             min_players: 2,
             max_players: decide::MAX_PLAYERS,
+            rules_version: Self::RULES_VERSION,
             options: vec![
                 OptionInfo {
                     name: "banker",

@@ -72,6 +72,7 @@ fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
         options,
         pack: Legless::default_pack(),
         public: false,
+        rules_version: None,
     }
 }
 

@@ -183,6 +183,7 @@ impl Rules for LostWorlds {
             summary: "Picture-book duels: pick a maneuver, turn to its page in your opponent's book, see what happens.",
             min_players: 2,
             max_players: 6,
+            rules_version: Self::RULES_VERSION,
             options: vec![
                 OptionInfo {
                     name: "books",

@@ -899,6 +899,7 @@ fn the_story_shows_pages_pictures_and_sums() {
         options: Default::default(),
         pack: LostWorlds::default_pack(),
         public: false,
+        rules_version: None,
     };
     let game = crate::Game::start(&created).unwrap();
     assert_eq!(game.chapter(), "Exchange 1");
@@ -1148,6 +1149,7 @@ fn duel_game(books: &str) -> Game {
         ]),
         pack: serde_json::to_value(mini_pack()).unwrap(),
         public: false,
+        rules_version: None,
     };
     Game::start(&created).unwrap()
 }
@@ -1366,6 +1368,7 @@ fn record_game(foes: usize) -> Game {
         ]),
         pack: serde_json::to_value(mini_pack()).unwrap(),
         public: false,
+        rules_version: None,
     };
     Game::start(&created).unwrap()
 }

@@ -161,6 +161,7 @@ impl Rules for Ludovia {
             summary: "Thieves rob rooftops by night, dodge policemen moved by dice, and race to 15 Fame and Fortune.",
             min_players: 3,
             max_players: 6,
+            rules_version: Self::RULES_VERSION,
             options: vec![
                 OptionInfo {
                     name: "layout",

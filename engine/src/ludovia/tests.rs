@@ -860,6 +860,7 @@ fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
         options: BTreeMap::new(),
         pack: Ludovia::default_pack(),
         public: false,
+        rules_version: None,
     }
 }
 

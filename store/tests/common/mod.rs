@@ -36,6 +36,7 @@ pub fn created() -> Draft {
             options: BTreeMap::new(),
             pack: json!(null),
             public: false,
+            rules_version: None,
         }),
     )
     .unwrap()
