@@ -820,9 +820,9 @@ fn play_piped(cli: &Cli, args: &[&str], input: &str) -> (String, i32) {
 fn play_records_numbered_lines_until_quit_and_loops_over_mistakes() {
     let cli = Cli::new();
     let game = new_duel(&cli, "7");
-    // Ada picks line 1 (Extended Range Charge), then a word, a line that
-    // does not exist, and quits.
-    let (out, code) = play_piped(&cli, &["play", &game, "--as", "Ada"], "1\nx\n99\nq\n");
+    // Ada types a word and a line that does not exist, then picks line 1
+    // (Extended Range Charge); nothing more is open to her, so play ends.
+    let (out, code) = play_piped(&cli, &["play", &game, "--as", "Ada"], "x\n99\n1\nq\n");
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains(" 1. {\"maneuver\":\"Extended Range Charge\""),
@@ -832,7 +832,7 @@ fn play_records_numbered_lines_until_quit_and_loops_over_mistakes() {
     assert!(out.contains("Nowa settles on a maneuver."), "{out}");
     assert!(out.contains("`x` is not a line number"), "{out}");
     assert!(
-        out.contains("not recorded: `legal` offers lines 1 to 1 now, not 99"),
+        out.contains("not recorded: `legal` offers lines 1 to 9 now, not 99"),
         "{out}"
     );
     let events = cli.json(&["log", &game]);

@@ -230,6 +230,7 @@ fn write_earlier_rules_logs() {
 #[test]
 fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
     let mut checked = 0;
+    let mut redecided = Vec::new();
     for (kind, version) in EARLIER_RULES {
         let mut logs: Vec<_> = std::fs::read_dir(earlier_rules_dir(kind, *version))
             .expect("fixture folder")
@@ -277,9 +278,39 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
                     path.display(),
                     report.problem
                 );
+                if let Some(earlier) = report.earlier_rules {
+                    assert_eq!(earlier.recorded, *version, "{}", path.display());
+                    redecided.push((path.clone(), earlier.decided_differently));
+                }
+            }
+            // Altered after the fact, the same log is refused: a fact
+            // changed breaks its hash, whatever the rules version.
+            let text = String::from_utf8(text).expect("utf-8");
+            let altered = text.replacen("\"damage\":", "\"damage\":1", 1);
+            if altered != text {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let journal = Journal::open(&dir.path().join("store")).expect("store");
+                let e = journal.import(&mut altered.as_bytes()).unwrap_err();
+                assert!(e.to_string().contains("hash does not match"), "{e}");
             }
             checked += 1;
         }
     }
     assert!(checked > 0, "no logs recorded under earlier rules");
+    // Lost Worlds' colours and escape were corrected in rules 2: today's
+    // rules decide some of its old exchanges otherwise, and say which.
+    let lostworlds: Vec<_> = redecided
+        .iter()
+        .filter(|(p, seqs)| p.to_string_lossy().contains("lostworlds") && !seqs.is_empty())
+        .collect();
+    assert!(!lostworlds.is_empty(), "{redecided:?}");
+    let escape = redecided
+        .iter()
+        .find(|(p, _)| p.ends_with("escape_full_book.log.jsonl"))
+        .expect("the escape is decided otherwise today");
+    assert!(
+        escape.1[0].what.contains("has not maneuvered out"),
+        "{:?}",
+        escape.1
+    );
 }

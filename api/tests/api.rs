@@ -537,7 +537,7 @@ async fn a_public_game_is_readable_without_a_token() {
         "{refused}"
     );
     // Reading is not writing: a public game still takes actions only from its tokens.
-    let action = api.first_legal(&public, 0).await;
+    let action = api.first_legal(&public, 1).await;
     api.post(
         &format!("/games/{}/actions", public.id),
         None,

@@ -19,14 +19,33 @@ use crate::{ActionAccepted, Body, DiceMode, Draw, GameCreated};
 
 const TYPES: &[&str] = &["game_created", "action_accepted", "reseeded"];
 const CREATED_FIELDS: &[&str] = &[
-    "type", "kind", "players", "seed", "dice", "options", "pack", "public", "title",
+    "type",
+    "kind",
+    "players",
+    "seed",
+    "dice",
+    "options",
+    "pack",
+    "public",
+    "title",
     "rules_version",
 ];
 const ACCEPTED_FIELDS: &[&str] = &["type", "action", "facts", "chance"];
 const RESEEDED_FIELDS: &[&str] = &["type", "seed"];
 const ALL_FIELDS: &[&str] = &[
-    "type", "kind", "players", "seed", "dice", "options", "pack", "public", "title",
-    "rules_version", "action", "facts", "chance",
+    "type",
+    "kind",
+    "players",
+    "seed",
+    "dice",
+    "options",
+    "pack",
+    "public",
+    "title",
+    "rules_version",
+    "action",
+    "facts",
+    "chance",
 ];
 
 impl<'de> Deserialize<'de> for Body {

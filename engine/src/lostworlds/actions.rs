@@ -187,6 +187,10 @@ pub struct Blow {
     pub critical: Option<CriticalHit>,
     /// Read to the defender for their next move.
     pub tell: Restriction,
+    /// The picture the matrix gave, when a conditional read last exchange
+    /// sent the attacker to `picture` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instead_of: Option<u32>,
 }
 
 /// How a fighter's body ended up.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tabletape_events::Seat;
 
 use super::actions::{Condition, Fact};
+use super::content::Range;
 use super::state::{Pending, Phase, SeatStatus, Sight, State};
 
 /// A choice is kept for the seat that made it; one for a seat not at the
@@ -67,6 +68,12 @@ pub fn apply(state: &mut State, fact: &Fact) {
             for t in &r.turns {
                 state.seats[t.seat as usize].orders.next_turn.clear();
             }
+            // Whether each fighter stood close to someone before this exchange.
+            let was_close: Vec<bool> = state
+                .seats
+                .iter()
+                .map(|st| st.sights.values().any(|s| s.range == Range::Close))
+                .collect();
             for b in &r.blows {
                 state.seats[b.attacker as usize].sights.insert(
                     b.defender,
@@ -87,6 +94,13 @@ pub fn apply(state: &mut State, fact: &Fact) {
                     defender.orders.read(Some(b.attacker), &c.restriction);
                 }
                 defender.orders.read(Some(b.attacker), &b.tell);
+            }
+            // A fighter who has maneuvered from close range out to extended
+            // range (and stays there) may announce an escape.
+            for t in &r.turns {
+                let st = &mut state.seats[t.seat as usize];
+                let far = st.sights.values().all(|s| s.range == Range::Extended);
+                st.withdrawn = far && (st.withdrawn || was_close[t.seat as usize]);
             }
             for f in &r.falls {
                 let st = &mut state.seats[f.seat as usize];
@@ -143,7 +157,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             sheet.experience = sheet.experience.saturating_sub(*cost);
             let m = &mut sheet.maneuvers[*maneuver];
             m.modifier = m.modifier.saturating_add(1);
-            f.raised[*maneuver] = f.raised[*maneuver].saturating_add(1);
+            m.raised = m.raised.saturating_add(1);
         }
         Fact::JournalClosed => state.phase = Phase::Closed,
     }

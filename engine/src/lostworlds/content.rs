@@ -97,6 +97,11 @@ pub struct Maneuver {
     /// The sheet's star: this maneuver may score on two opponents.
     #[serde(default)]
     pub two_attacks: bool,
+    /// The sheet's "+" column: how often experience has raised this
+    /// modifier, carried from fight to fight with the sheet, since every
+    /// modifier must be raised once before any is raised again.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub raised: u32,
 }
 
 impl Maneuver {
@@ -107,6 +112,30 @@ impl Maneuver {
 
     pub fn is_extended(&self) -> bool {
         self.category.eq_ignore_ascii_case(EXTENDED_RANGE)
+    }
+
+    /// Whether this is Retrieve Weapon, the one way to end a lost weapon.
+    pub fn retrieves_weapon(&self) -> bool {
+        self.name.eq_ignore_ascii_case("retrieve weapon")
+    }
+
+    /// Whether the maneuver strikes with the weapon, so a fighter whose
+    /// weapon is lost cannot do it: every swing, thrust, fake and Block and
+    /// Strike, Wild Swing, Dislodge Weapon (it parries the other's weapon
+    /// with one's own) and the extended-range Charge, swings and thrusts.
+    /// Kicks, Blocks, Jumps and the extended-range Block and Close, Dodge
+    /// and Jump Back need no weapon.
+    pub fn wields_weapon(&self) -> bool {
+        let category = self.category.to_ascii_lowercase();
+        let name = self.name.to_ascii_lowercase();
+        match category.as_str() {
+            "down swing" | "side swing" | "thrust" | "block and strike" | "fake" => true,
+            "special" => name == "wild swing" || name == "dislodge weapon",
+            "extended range" => {
+                name == "charge" || name.starts_with("swing") || name.starts_with("thrust")
+            }
+            _ => false,
+        }
     }
 }
 
@@ -213,6 +242,12 @@ pub struct Picture {
     pub tell: String,
     #[serde(default)]
     pub party: Option<PartyMark>,
+    /// What the picture shows of the holder ("off balance", "down"), for
+    /// the conditionals a fighter reads: "If I am pushed off balance go to
+    /// p. 19" sends the listener there when the reader's own picture shows
+    /// the reader so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holder: Vec<String>,
 }
 
 /// The book that shows one character, held by that character's opponent.
@@ -488,7 +523,34 @@ fn validate_book(
                 format!("a score printed on a picture is 0 to {SCORE_MAX}, not {s}"),
             ));
         }
-        check_restriction(&pic.tell, pack, file, format!("{pat}.tell"))?;
+        let tell = check_restriction(&pic.tell, pack, file, format!("{pat}.tell"))?;
+        for clause in &tell.clauses {
+            // Read by the holder, so the listener turns in the holder's book:
+            // any book of the pack may be that one.
+            if let restriction::Clause::If { picture, .. } = clause {
+                if let Some(other) = pack
+                    .books
+                    .iter()
+                    .find(|o| !o.pictures.contains_key(picture))
+                {
+                    return Err(ContentError::new(
+                        file,
+                        format!("{pat}.tell"),
+                        format!(
+                            "it sends the listener to picture {picture}, which the book of `{}` does not have",
+                            other.character
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(i) = pic.holder.iter().position(|h| h.trim().is_empty()) {
+            return Err(ContentError::new(
+                file,
+                format!("{pat}.holder[{i}]"),
+                "a situation the picture shows of its holder is a few words, not blank",
+            ));
+        }
         if let Some(crit) = &pic.critical {
             if pic.score.is_none() {
                 return Err(ContentError::new(

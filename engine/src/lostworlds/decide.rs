@@ -180,6 +180,7 @@ pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State
             active: 0,
             status: SeatStatus::Fighting,
             escaping: false,
+            withdrawn: false,
             orders,
             sights,
             party_turn: None,
@@ -233,8 +234,10 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
     let mixed = !ext.is_empty() && ext.len() < n_foes;
     let layers = st.orders.layers();
     let instructed = layers.iter().any(|t| t.clause.instructs_extended(sheet));
+    let disarmed = st.orders.disarmed();
     let mut open: Vec<usize> = (0..sheet.len())
         .filter(|&i| !sheet[i].is_extended() || (instructed && !mixed))
+        .filter(|&i| armed_for(&sheet[i], disarmed))
         .collect();
     let mut set_aside = Vec::new();
     for t in layers {
@@ -260,6 +263,16 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
     }
 }
 
+/// Whether a fighter holding (or having lost) the weapon can do `m`: no
+/// blow with a weapon lost, no retrieving a weapon still in hand.
+fn armed_for(m: &Maneuver, disarmed: bool) -> bool {
+    if disarmed {
+        !m.wields_weapon()
+    } else {
+        !m.retrieves_weapon()
+    }
+}
+
 fn names(state: &State, seats: &[Seat]) -> String {
     seats
         .iter()
@@ -278,6 +291,17 @@ pub fn check_maneuver(state: &State, seat: Seat, idx: usize) -> Result<(), Rejec
     let name = state.seat_name(seat);
     let sheet = &st.fighter().sheet.maneuvers;
     let m = &sheet[idx];
+    if !armed_for(m, st.orders.disarmed()) {
+        let why = if m.retrieves_weapon() {
+            format!("{name} still holds the weapon: there is nothing to retrieve")
+        } else {
+            format!(
+                "{name}'s weapon is lost: {} needs it (kick, block, jump or retrieve it)",
+                m.full_name()
+            )
+        };
+        return reject("lostworlds.weapon", why);
+    }
     if m.is_extended() && c.mixed {
         let (ext, _) = extended_foes(state, seat);
         return reject(
@@ -574,6 +598,15 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     ),
                 );
             }
+            if !st.withdrawn {
+                return reject(
+                    "lostworlds.escape",
+                    format!(
+                        "{} has not maneuvered out to extended range: an escape starts by leaving close range",
+                        state.seat_name(seat)
+                    ),
+                );
+            }
             Ok(vec![Fact::EscapeAnnounced { seat }])
         }
         Action::StepIn { seat, member } => {
@@ -649,15 +682,13 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
                     ),
                 );
             }
-            let least = f.raised.iter().copied().min().unwrap_or(0);
-            if f.raised[idx] > least {
-                let waiting: Vec<String> = f
-                    .sheet
-                    .maneuvers
+            let maneuvers = &f.sheet.maneuvers;
+            let least = maneuvers.iter().map(|m| m.raised).min().unwrap_or(0);
+            if maneuvers[idx].raised > least {
+                let waiting: Vec<String> = maneuvers
                     .iter()
-                    .zip(&f.raised)
-                    .filter(|(_, &r)| r == least)
-                    .map(|(m, _)| m.full_name())
+                    .filter(|m| m.raised == least)
+                    .map(Maneuver::full_name)
                     .collect();
                 return reject(
                     "lostworlds.improvement_order",
@@ -706,12 +737,14 @@ pub fn advance_categories(f: &Fighter) -> Vec<String> {
         .collect()
 }
 
-/// Whether `f` may raise maneuver `idx` now.
+/// Whether `f` may raise maneuver `idx` now: the sheet's "+" column says
+/// which modifiers are still to be raised in this round of raises.
 pub fn can_improve(f: &Fighter, idx: usize) -> bool {
-    let least = f.raised.iter().copied().min().unwrap_or(0);
+    let maneuvers = &f.sheet.maneuvers;
+    let least = maneuvers.iter().map(|m| m.raised).min().unwrap_or(0);
     f.condition != Condition::Dead
         && f.sheet.experience >= f.sheet.body_points.max(0) as u32
-        && f.raised[idx] == least
+        && maneuvers[idx].raised == least
 }
 
 fn after_fight_member(
@@ -1023,6 +1056,8 @@ struct Reached {
     critical: Option<Critical>,
     tell: String,
     party: Option<PartyMark>,
+    /// What the picture shows of the one who reached it (see [`Picture::holder`]).
+    holder: Vec<String>,
 }
 
 /// What the attacker saw: from the book, or as the table reported it.
@@ -1056,6 +1091,7 @@ fn sighted(
             critical,
             tell,
             party,
+            holder,
         } = pic.clone();
         return Ok(Reached {
             picture,
@@ -1065,6 +1101,7 @@ fn sighted(
             critical,
             tell,
             party,
+            holder,
         });
     };
     let who = state.seat_name(a);
@@ -1110,7 +1147,52 @@ fn sighted(
         critical: entry.critical.clone(),
         tell,
         party: entry.party,
+        holder: Vec::new(),
     })
+}
+
+/// The picture `a` turns to instead of the matrix's, when `d` read `a` a
+/// conditional ("If I am pushed off balance go to p. 19") last exchange
+/// and `d`'s own picture of this exchange shows `d` in that situation.
+fn conditional_turn(
+    state: &State,
+    a: Seat,
+    d: Seat,
+    a_page: u32,
+    d_page: u32,
+) -> Result<Option<Reached>, Rejection> {
+    let mut ifs = state.seat(a).orders.conditionals(d).peekable();
+    if ifs.peek().is_none() {
+        return Ok(None);
+    }
+    let own = sighted(state, None, d, a, d_page, a_page)?;
+    let Some((_, page)) =
+        ifs.find(|(situation, _)| own.holder.iter().any(|h| situation.contains(h.as_str())))
+    else {
+        return Ok(None);
+    };
+    let book: &Book = &state.books[&state.seat(d).fighter().sheet.id];
+    let Some(pic) = book.pictures.get(&page) else {
+        return reject(
+            "lostworlds.book",
+            format!(
+                "{} was told to turn to picture {page}, which {}'s book does not have",
+                state.seat_name(a),
+                state.seat_name(d)
+            ),
+        );
+    };
+    let pic = pic.clone();
+    Ok(Some(Reached {
+        picture: page,
+        title: Some(pic.title),
+        range: pic.range,
+        score: pic.score,
+        critical: pic.critical,
+        tell: pic.tell,
+        party: pic.party,
+        holder: pic.holder,
+    }))
 }
 
 fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
@@ -1168,7 +1250,13 @@ fn resolve(
             let defender = &state.seat(d).fighter().sheet;
             let (a_page, x_column) = turned_page(state, a, d, m);
             let (d_page, _) = turned_page(state, d, a, maneuver(d));
-            let pic = sighted(state, seen, a, d, a_page, d_page)?;
+            let mut pic = sighted(state, seen, a, d, a_page, d_page)?;
+            let instead_of = match seen {
+                None => conditional_turn(state, a, d, a_page, d_page)?,
+                // The table turns the pages itself, and reports where it ended.
+                Some(_) => None,
+            }
+            .map(|turned| std::mem::replace(&mut pic, turned).picture);
             let picture = pic.picture;
             let tell = read(
                 &pic.tell,
@@ -1238,6 +1326,7 @@ fn resolve(
                 damage: total.max(0),
                 critical,
                 tell,
+                instead_of,
             });
         }
         // Attacks: only so many opponents may be scored on; the attacker's
@@ -1541,7 +1630,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     .foes(s)
                     .iter()
                     .all(|f| st.sights[f].range == Range::Extended);
-                if !st.escaping && far {
+                if !st.escaping && far && st.withdrawn {
                     out.push(Legal::ready(Action::Escape { seat: Some(s) }));
                 }
                 if pending.is_none() && st.party_turn != Some(state.exchanges) {

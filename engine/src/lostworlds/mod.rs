@@ -20,8 +20,34 @@
 //!   stay; a do-only list "until weapon has been retrieved" stays until some
 //!   picture reads "May use weapon again". While the weapon is lost, Retrieve
 //!   Weapon is always allowed besides the list, since it is the only way the
-//!   order can ever lift. "Kick" in a list names the Kick maneuver. Sentences
-//!   opening with "If" are kept as notes and not enforced.
+//!   order can ever lift. "Kick" in a list names the Kick maneuver.
+//! - **Colours** (rules 2). The sheet prints no colours; the rule text's
+//!   orders fix them. Fake High starts high and scores low and is the answer
+//!   to "no Blue", so it is Red; Fake Low is Blue. The lost-weapon order
+//!   "Do only Kick, Yellow or Green (except Wild Swing)" excepts Wild Swing
+//!   only if Green would admit it, so Wild Swing is Green (the one attack
+//!   left to a fighter told "Do only Green or Yellow"); Kick, Dislodge and
+//!   Retrieve Weapon are Brown, the Specials. Orders read at extended range
+//!   say "Do only Brown or Black" and "Do only Brown or White", so some
+//!   extended-range maneuver is Brown: the Charge, the range's one special
+//!   move (it closes the range); Black are the long swings and thrusts,
+//!   White the guards (Block and Close, Dodge, Jump Back). Orange are the
+//!   Down Swings, Red the high attacks, Blue the low ones, Green the Blocks,
+//!   Yellow the Jumps.
+//! - **The weapon** (rules 2). A fighter read an order "until weapon has
+//!   been retrieved" has lost the weapon until a picture reads "May use
+//!   weapon again". Meanwhile nothing that strikes with it is open (swings,
+//!   thrusts, fakes, Block and Strike, Wild Swing, Dislodge Weapon, the
+//!   extended-range Charge, swings and thrusts), even when an order is set
+//!   aside; Retrieve Weapon is open only then.
+//! - **Conditional orders** (rules 2). "If I am pushed off balance go to p.
+//!   19", read by A to B, holds for the next exchange only: if A's own
+//!   picture of that exchange shows A in that situation (a picture's
+//!   `holder` words, matched inside the order's: "off balance" meets
+//!   "pushed off balance"), B turns to that picture of A's book instead of
+//!   the one the matrix gives, and reads it as reached. In record mode the
+//!   table turns the page itself and reports where it ended. An "If"
+//!   sentence naming no page is kept as a note.
 //! - **Most restrictive.** All orders are obeyed at once (the lost weapon
 //!   first, then lasting, then next-turn orders). An order that would leave no
 //!   maneuver at all is set aside for that turn, and the narration says so.
@@ -42,9 +68,11 @@
 //!   the rest on one; otherwise every maneuver may score on `attacks`. Extra
 //!   scores do not count: the attacker's `targets` come first, then the
 //!   heaviest blows, then the lowest seat. A fallen opponent leaves the fight.
-//! - **Escape.** Announce at extended range to every opponent; after the next
-//!   exchange the fighter escapes if every picture they see is at extended
-//!   range and no score landed on them. Seat 0 escaping ends the fight; another
+//! - **Escape** (rules 2: the first step is taken, not assumed). A fighter
+//!   who has maneuvered from close range out to extended range from every
+//!   opponent (and stayed there) may announce it, so never from the opening
+//!   picture; after the next exchange the fighter escapes if every picture
+//!   they see is at extended range and no score landed on them. Seat 0 escaping ends the fight; another
 //!   seat escaping leaves it.
 //! - **Parties.** A seat may name several characters (`nowa+brakka`). On a
 //!   (P) picture of the active fighter another fit member may step in, taking
@@ -61,7 +89,11 @@
 //!   sheet) earn an advancement: +1 body or an ability already on the sheet.
 //!   Raising a modifier by 1 costs experience equal to the character's maximum
 //!   body points, and every modifier must be raised once before any is raised
-//!   again. The state shows the improved sheet.
+//!   again: the sheet's "+" column (`raised`, rules 2) counts the raises and
+//!   goes with the sheet to the next fight. The state shows the improved sheet.
+//! - **Criticals.** Every critical burst of the sample books can be reached
+//!   by either sample character without a bonus (the generator lowers a
+//!   threshold no blow reaches), and seeded random duels land each of them.
 //! - **Choosing.** `choose` in the clear, or `commit` the lowercase hex
 //!   SHA-256 of the UTF-8 text `"<page>:<salt>"` and later `reveal` page and
 //!   salt; the exchange resolves when every fighter has chosen. A commitment
@@ -170,6 +202,9 @@ fn parse_bundled(text: &str) -> Value {
 
 impl Rules for LostWorlds {
     const KIND: &'static str = "lostworlds";
+    /// 2: the colour table read from the rule text, weapon state, escape
+    /// from close range, conditional tells, the sheet's "+" column.
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type Pack = Pack;
     type State = State;

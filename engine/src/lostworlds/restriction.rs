@@ -66,7 +66,16 @@ pub enum Clause {
         except: Vec<Item>,
     },
     WeaponRetrieved,
-    /// A sentence kept as read and not enforced.
+    /// "If I am pushed off balance go to p. 19": for the next exchange only,
+    /// if the reader is then shown in `situation` (in the picture the
+    /// reader reaches), the listener turns to `picture` of the reader's book
+    /// instead of the one the matrix gives.
+    If {
+        situation: String,
+        picture: u32,
+    },
+    /// A sentence kept as read and not enforced: a conditional this engine
+    /// cannot read (no page to go to).
     Note {
         text: String,
     },
@@ -323,9 +332,9 @@ impl Restriction {
         for sentence in sentences(&cleaned) {
             let lower = sentence.to_ascii_lowercase();
             if lower.starts_with("if ") {
-                clauses.push(Clause::Note {
+                clauses.push(conditional(&lower).unwrap_or_else(|| Clause::Note {
                     text: sentence.to_string(),
-                });
+                }));
                 continue;
             }
             for part in lower.split(", but ") {
@@ -364,6 +373,38 @@ impl Restriction {
         out
     }
 }
+
+/// "if i am pushed off balance go to p. 19" (lowercased, quotes gone):
+/// the situation and the picture; `None` when it names no page.
+fn conditional(sentence: &str) -> Option<Clause> {
+    let rest = sentence.strip_prefix("if ")?;
+    let rest = rest
+        .strip_prefix("i am ")
+        .or_else(|| rest.strip_prefix("i'm "))
+        .unwrap_or(rest);
+    let (situation, page) = [
+        " go to page ",
+        " go to p. ",
+        " go to p ",
+        " turn to page ",
+        " turn to p. ",
+    ]
+    .iter()
+    .find_map(|sep| rest.split_once(sep))?;
+    let situation = situation.trim().trim_end_matches(',').trim();
+    let picture: u32 = page.trim().trim_end_matches('.').parse().ok()?;
+    if situation.is_empty() || picture == 0 || picture.is_multiple_of(2) || picture > PICTURE_MAX {
+        return None;
+    }
+    Some(Clause::If {
+        situation: situation.to_string(),
+        picture,
+    })
+}
+
+/// The highest picture a conditional may send a fighter to (books number
+/// their parchments in the tens; the samples stop at 63).
+pub const PICTURE_MAX: u32 = 999;
 
 /// Splits at a full stop followed by a space and a letter ("p. 19" stays whole).
 fn sentences(text: &str) -> Vec<&str> {
@@ -580,6 +621,7 @@ mod tests {
             x: if extended { None } else { Some(50) },
             modifier: 0,
             two_attacks: false,
+            raised: 0,
         }
     }
 
@@ -712,12 +754,19 @@ mod tests {
                 Clause::Bonus { amount: 2, items: vec![t("charge"), t("swing")] }
             ]
         );
-        let note = p("Do no Orange next turn. If I am 'Pushed Off Balance' go to p. 19.");
+        let conditional = p("Do no Orange next turn. If I am 'Pushed Off Balance' go to p. 19.");
         assert_eq!(
-            note[1],
-            Clause::Note {
-                text: "If I am Pushed Off Balance go to p. 19".into()
+            conditional[1],
+            Clause::If {
+                situation: "pushed off balance".into(),
+                picture: 19
             }
+        );
+        assert_eq!(
+            p("If the moon is up, sing."),
+            vec![Clause::Note {
+                text: "If the moon is up, sing".into()
+            }]
         );
         assert_eq!(
             p("do only block high or extended range block and close next turn"),

@@ -58,7 +58,7 @@ impl Orders {
                     super::restriction::Span::RestOfCombat => self.lasting.push(told),
                     super::restriction::Span::UntilWeaponRetrieved => self.weapon = Some(told),
                 },
-                Clause::Bonus { .. } => self.next_turn.push(told),
+                Clause::Bonus { .. } | Clause::If { .. } => self.next_turn.push(told),
                 Clause::Penalty { .. } => self.lasting.push(told),
             }
         }
@@ -73,6 +73,23 @@ impl Orders {
             .chain(&self.next_turn)
             .filter(|t| matches!(t.clause, Clause::Only { .. } | Clause::No { .. }))
             .collect()
+    }
+
+    /// Whether the weapon is lost (an order holds until it is retrieved).
+    pub fn disarmed(&self) -> bool {
+        self.weapon.is_some()
+    }
+
+    /// The conditionals read by `from` for this exchange: the situation
+    /// and the picture to turn to.
+    pub fn conditionals(&self, from: Seat) -> impl Iterator<Item = (&str, u32)> {
+        self.next_turn
+            .iter()
+            .filter(move |t| t.from == Some(from))
+            .filter_map(|t| match &t.clause {
+                Clause::If { situation, picture } => Some((situation.as_str(), *picture)),
+                _ => None,
+            })
     }
 
     /// Every distinct text in force, for display.
@@ -113,8 +130,6 @@ pub struct Fighter {
     pub sheet: Arc<Character>,
     pub body: i32,
     pub condition: Condition,
-    /// How many times each maneuver's modifier was raised (same order as the sheet).
-    pub raised: Vec<u32>,
     /// Advancements earned and not yet spent.
     pub advancements: u32,
 }
@@ -124,7 +139,6 @@ impl Fighter {
         Fighter {
             body: sheet.body_points,
             condition: Condition::Fit,
-            raised: vec![0; sheet.maneuvers.len()],
             advancements: 0,
             sheet: Arc::new(sheet),
         }
@@ -148,6 +162,10 @@ pub struct SeatState {
     pub status: SeatStatus,
     /// Announced an escape; the next exchange decides it.
     pub escaping: bool,
+    /// Has maneuvered from close range out to extended range from every
+    /// opponent and stayed there: the first step of an escape.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
     pub orders: Orders,
     /// Opponent seat -> the picture this seat sees of them.
     pub sights: BTreeMap<Seat, Sight>,

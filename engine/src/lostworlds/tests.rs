@@ -36,6 +36,7 @@ fn m(
         x,
         modifier,
         two_attacks: two,
+        raised: 0,
     }
 }
 
@@ -121,6 +122,7 @@ fn plain_book(id: &str) -> Book {
                 critical: None,
                 tell: "No restrictions next turn".into(),
                 party: None,
+                holder: Vec::new(),
             },
         );
     }
@@ -166,6 +168,32 @@ fn close_quarters(state: &mut State) {
             s.range = Range::Close;
         }
     }
+}
+
+/// Puts `pack`'s books in play (a test changing what the pictures show).
+fn use_books(state: &mut State, pack: &Pack) {
+    state.books = pack
+        .books
+        .iter()
+        .map(|b| (b.character.clone(), std::sync::Arc::new(b.clone())))
+        .collect();
+}
+
+/// Ash and Bryn, who closed in and have just maneuvered back out to
+/// extended range: the first step of an escape taken.
+fn withdrawn() -> State {
+    let mut pack = mini_pack();
+    for book in ["ash", "bryn"] {
+        set_picture(&mut pack, book, 1, |p| {
+            p.range = Range::Extended;
+            p.tell = "Do only Extended Range next turn".into();
+        });
+    }
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    act(&mut state, None, exchange(&[(0, 26), (1, 26)])).unwrap();
+    assert!(state.seats[0].withdrawn && state.seats[1].withdrawn);
+    state
 }
 
 fn act(state: &mut State, by: Option<u32>, action: Value) -> Result<Vec<Fact>, Rejection> {
@@ -333,6 +361,15 @@ fn every_restriction_kind_is_enforced() {
         "Do no Specials (except Retrieve Weapon) for the rest of the combat",
     );
     assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Kick")).is_err());
+    // Retrieve Weapon is excepted, but only a fighter who lost the weapon retrieves it.
+    let e = decide::check_maneuver(&state, 0, nowa(&state, "Special Retrieve Weapon")).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.weapon");
+    tell(
+        &mut state,
+        0,
+        1,
+        "Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved.",
+    );
     assert!(decide::check_maneuver(&state, 0, nowa(&state, "Special Retrieve Weapon")).is_ok());
     assert_eq!(
         state.seats[0].orders.lasting.len(),
@@ -491,6 +528,17 @@ fn unconscious_at_zero_dead_at_minus_five_and_criticals_bind_the_hurt() {
 #[test]
 fn escape_takes_three_steps() {
     let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    // The opening picture is at extended range, but no one maneuvered there.
+    let e = act(&mut state, Some(0), json!({"type": "escape"})).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.escape");
+    assert!(
+        e.message.contains("has not maneuvered out"),
+        "{}",
+        e.message
+    );
+    assert!(!LostWorlds::legal(&state, Some(0))
+        .iter()
+        .any(|l| matches!(l.action, Action::Escape { .. })));
     // Close range: no escape.
     let mut close = state.clone();
     close_quarters(&mut close);
@@ -500,16 +548,13 @@ fn escape_takes_three_steps() {
             .rule,
         "lostworlds.escape"
     );
-    // At extended range: announce, then stay at extended range unscored.
+    // Step 1 done (out to extended range): announce, then stay out unscored.
+    let mut state = withdrawn();
+    assert!(LostWorlds::legal(&state, Some(0))
+        .iter()
+        .any(|l| matches!(l.action, Action::Escape { .. })));
     act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
     assert!(state.seats[0].escaping);
-    let mut pack = mini_pack();
-    set_picture(&mut pack, "bryn", 1, |p| p.range = Range::Extended);
-    state.books = pack
-        .books
-        .iter()
-        .map(|b| (b.character.clone(), std::sync::Arc::new(b.clone())))
-        .collect();
     let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
     assert_eq!(resolution(&facts).escaped, vec![0]);
     match facts.last() {
@@ -517,16 +562,15 @@ fn escape_takes_three_steps() {
         other => panic!("expected the end, got {other:?}"),
     }
     // Scored upon: the escape fails.
-    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    let mut state = withdrawn();
     act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
     let mut pack = mini_pack();
     set_picture(&mut pack, "bryn", 1, |p| p.range = Range::Extended);
-    set_picture(&mut pack, "ash", 1, |p| p.score = Some(1));
-    state.books = pack
-        .books
-        .iter()
-        .map(|b| (b.character.clone(), std::sync::Arc::new(b.clone())))
-        .collect();
+    set_picture(&mut pack, "ash", 1, |p| {
+        p.range = Range::Extended;
+        p.score = Some(1)
+    });
+    use_books(&mut state, &pack);
     let facts = act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
     assert_eq!(resolution(&facts).escapes_failed, vec![0]);
     assert!(!state.seats[0].escaping);
@@ -908,7 +952,7 @@ fn the_story_shows_pages_pictures_and_sums() {
         .unwrap();
     let story = d.narration.join("\n");
     assert!(
-        story.contains("Nowa: Extended Range Charge (page 50, Black)"),
+        story.contains("Nowa: Extended Range Charge (page 50, Brown)"),
         "{story}"
     );
     assert!(
@@ -1087,7 +1131,8 @@ fn a_failed_escape_says_why_and_an_escape_is_not_on_its_feet() {
             p.range = Range::Extended;
             p.score = (!close).then_some(1);
         });
-        let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+        let mut state = withdrawn();
+        use_books(&mut state, &pack);
         act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
         told(&mut state, None, exchange(&[(0, 52), (1, 52)]))
     };
@@ -1101,9 +1146,7 @@ fn a_failed_escape_says_why_and_an_escape_is_not_on_its_feet() {
         "{:#?}",
         scored(true)
     );
-    let mut pack = mini_pack();
-    set_picture(&mut pack, "bryn", 1, |p| p.range = Range::Extended);
-    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    let mut state = withdrawn();
     act(&mut state, Some(0), json!({"type": "escape"})).unwrap();
     act(&mut state, None, exchange(&[(0, 52), (1, 52)])).unwrap();
     let end = narration::epilogue(&state);
@@ -1752,4 +1795,238 @@ fn a_clause_allows_exactly_what_it_permits() {
         }
     }
     assert!(checked > 1000, "only {checked} checked");
+}
+
+/// The default pack's Nowa, close to Brakka with no orders.
+fn nowa_close() -> State {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut state = start(&pack, 2, json!({}));
+    close_quarters(&mut state);
+    state
+}
+
+fn idx(state: &State, seat: u32, name: &str) -> usize {
+    state.seats[seat as usize]
+        .fighter()
+        .sheet
+        .maneuver_named(name)
+        .unwrap_or_else(|| panic!("no {name}"))
+        .0
+}
+
+#[test]
+fn the_colours_follow_the_rule_text() {
+    let mut state = nowa_close();
+    let colour = |state: &State, name: &str| {
+        state.seats[0].fighter().sheet.maneuvers[idx(state, 0, name)].colour
+    };
+    // Fake High starts high (Red) and answers "no Blue"; Fake Low the reverse.
+    assert_eq!(colour(&state, "Fake High"), Colour::Red);
+    assert_eq!(colour(&state, "Fake Low"), Colour::Blue);
+    tell(&mut state, 0, 1, "Do no Blue next turn.");
+    assert!(decide::check_maneuver(&state, 0, idx(&state, 0, "Fake High")).is_ok());
+    assert!(decide::check_maneuver(&state, 0, idx(&state, 0, "Fake Low")).is_err());
+    // Wild Swing is Green: the disarmed order's "(except Wild Swing)" is what keeps it out.
+    assert_eq!(colour(&state, "Special Wild Swing"), Colour::Green);
+    state.seats[0].orders = Orders::default();
+    tell(&mut state, 0, 1, "Do only Green or Yellow next turn.");
+    assert!(decide::check_maneuver(&state, 0, idx(&state, 0, "Special Wild Swing")).is_ok());
+    // At extended range Brown is the Charge, Black the long strokes, White the guards.
+    assert_eq!(colour(&state, "Extended Range Charge"), Colour::Brown);
+    let mut far = start(
+        &serde_json::from_value(LostWorlds::default_pack()).unwrap(),
+        2,
+        json!({}),
+    );
+    far.seats[0].orders = Orders::default();
+    tell(&mut far, 0, 1, "Do only Brown or White next turn.");
+    for (name, open) in [
+        ("Extended Range Charge", true),
+        ("Extended Range Dodge", true),
+        ("Extended Range Jump Back", true),
+        ("Extended Range Swing High", false),
+        ("Extended Range Thrust Low", false),
+    ] {
+        assert_eq!(
+            decide::check_maneuver(&far, 0, idx(&far, 0, name)).is_ok(),
+            open,
+            "{name}"
+        );
+    }
+    far.seats[0].orders = Orders::default();
+    tell(&mut far, 0, 1, "Do only Brown or Black next turn.");
+    assert!(decide::check_maneuver(&far, 0, idx(&far, 0, "Extended Range Swing Low")).is_ok());
+    assert!(decide::check_maneuver(&far, 0, idx(&far, 0, "Extended Range Dodge")).is_err());
+}
+
+#[test]
+fn a_lost_weapon_is_kept_until_retrieved_and_only_a_lost_one_is() {
+    let mut state = nowa_close();
+    // Holding the weapon: nothing to retrieve.
+    let e =
+        decide::check_maneuver(&state, 0, idx(&state, 0, "Special Retrieve Weapon")).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.weapon");
+    assert!(
+        e.message.contains("still holds the weapon"),
+        "{}",
+        e.message
+    );
+    assert!(!decide::choices(&state, 0)
+        .open
+        .contains(&idx(&state, 0, "Special Retrieve Weapon")));
+    // Disarmed: no blow with the weapon, whatever else is ordered or set aside.
+    tell(
+        &mut state,
+        0,
+        1,
+        "Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved.",
+    );
+    tell(&mut state, 0, 1, "Do only Red next turn.");
+    let open = decide::choices(&state, 0).open;
+    for name in [
+        "Special Dislodge Weapon",
+        "Special Wild Swing",
+        "Side Swing High",
+        "Thrust High",
+    ] {
+        assert!(
+            !open.contains(&idx(&state, 0, name)),
+            "{name} with the weapon lost"
+        );
+        let e = decide::check_maneuver(&state, 0, idx(&state, 0, name)).unwrap_err();
+        assert_eq!(e.rule, "lostworlds.weapon", "{name}: {}", e.message);
+    }
+    assert!(open.contains(&idx(&state, 0, "Special Retrieve Weapon")));
+    assert!(open.contains(&idx(&state, 0, "Special Kick")));
+    // "May use weapon again": held once more, and Retrieve is closed again.
+    state.seats[0].orders.read(
+        Some(1),
+        &Restriction::parse("May use weapon again. Do no Orange next turn.").unwrap(),
+    );
+    assert!(!state.seats[0].orders.disarmed());
+    state.seats[0].orders.next_turn.clear();
+    assert!(decide::check_maneuver(&state, 0, idx(&state, 0, "Special Dislodge Weapon")).is_ok());
+    assert!(decide::check_maneuver(&state, 0, idx(&state, 0, "Special Retrieve Weapon")).is_err());
+}
+
+#[test]
+fn a_conditional_tell_sends_the_listener_to_its_page_and_expires() {
+    // Ash reads Bryn: "If I am pushed off balance go to p. 19". Next
+    // exchange Ash's own picture (1 in Bryn's book) shows Ash off balance.
+    let mut pack = mini_pack();
+    set_picture(&mut pack, "bryn", 1, |p| {
+        p.holder = vec!["off balance".into()]
+    });
+    set_picture(&mut pack, "ash", 19, |p| p.title = "Ash stumbles".into());
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    tell(
+        &mut state,
+        1,
+        0,
+        "Do no Orange next turn. If I am 'Pushed Off Balance' go to p. 19.",
+    );
+    let facts = act(&mut state, None, exchange(&[(0, 26), (1, 26)])).unwrap();
+    let r = resolution(&facts);
+    let bryn_sees = r.blows.iter().find(|b| b.attacker == 1).unwrap();
+    assert_eq!((bryn_sees.picture, bryn_sees.instead_of), (19, Some(1)));
+    let ash_sees = r.blows.iter().find(|b| b.attacker == 0).unwrap();
+    assert_eq!((ash_sees.picture, ash_sees.instead_of), (1, None));
+    assert_eq!(state.seats[1].sights[&0].picture, 19);
+    // Spent: the next exchange goes by the matrix again.
+    assert_eq!(state.seats[1].orders.conditionals(0).count(), 0);
+    let facts = act(&mut state, None, exchange(&[(0, 26), (1, 26)])).unwrap();
+    let bryn_sees = resolution(&facts)
+        .blows
+        .iter()
+        .find(|b| b.attacker == 1)
+        .unwrap()
+        .clone();
+    assert_eq!((bryn_sees.picture, bryn_sees.instead_of), (1, None));
+    // Told, but Ash stays on balance: nothing changes.
+    let mut state = start(&mini_pack(), 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    tell(&mut state, 1, 0, "If I am pushed off balance go to p. 19.");
+    let facts = act(&mut state, None, exchange(&[(0, 26), (1, 26)])).unwrap();
+    assert!(resolution(&facts)
+        .blows
+        .iter()
+        .all(|b| b.instead_of.is_none()));
+}
+
+#[test]
+fn the_raising_round_is_kept_on_the_sheet_from_fight_to_fight() {
+    let mut pack = mini_pack();
+    // Ash raised Bash in an earlier fight: every other modifier comes first.
+    pack.characters[0].maneuvers[0].raised = 1;
+    pack.characters[0].experience = 40;
+    route(&mut pack, "bryn", 36, 26, 23);
+    set_picture(&mut pack, "bryn", 23, |p| p.score = Some(20));
+    let mut state = start(&pack, 2, json!({"characters": "ash,bryn"}));
+    close_quarters(&mut state);
+    act(&mut state, None, exchange(&[(0, 36), (1, 26)])).unwrap();
+    let bash = state.seats[0].party[0].sheet.maneuvers[0].full_name();
+    let e = act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": bash}),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "lostworlds.improvement_order", "{}", e.message);
+    let other = state.seats[0].party[0].sheet.maneuvers[1].full_name();
+    act(
+        &mut state,
+        Some(0),
+        json!({"type": "improve", "maneuver": other}),
+    )
+    .unwrap();
+    // The sheet the state shows carries the "+" column on to the next fight.
+    let sheet = &state.seats[0].party[0].sheet;
+    assert_eq!(
+        (sheet.maneuvers[0].raised, sheet.maneuvers[1].raised),
+        (1, 1)
+    );
+}
+
+#[test]
+fn every_critical_of_the_sample_books_can_land_and_random_duels_land_them() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut landed: BTreeMap<(String, u32), usize> = BTreeMap::new();
+    for i in 0..300u64 {
+        let mut seed = 0x0c21_u64.wrapping_add(i * 7919) | 1;
+        let mut state = start(&pack, 2, json!({}));
+        while !LostWorlds::is_over(&state) {
+            let legal: Vec<_> = LostWorlds::legal(&state, None)
+                .into_iter()
+                .filter(|l| l.needs.is_empty() && !matches!(l.action, Action::Escape { .. }))
+                .collect();
+            let pick = &legal[(next(&mut seed) % legal.len() as u64) as usize].action;
+            for f in decide::decide(&state, None, pick).unwrap() {
+                if let Fact::ExchangeResolved(r) = &f {
+                    for b in r.blows.iter().filter(|b| b.critical.is_some()) {
+                        let book = state.seats[b.defender as usize].fighter().sheet.id.clone();
+                        *landed.entry((book, b.picture)).or_default() += 1;
+                    }
+                }
+                LostWorlds::apply(&mut state, &f);
+            }
+        }
+    }
+    let bursts: Vec<(String, u32)> = pack
+        .books
+        .iter()
+        .flat_map(|b| {
+            b.pictures
+                .iter()
+                .filter(|(_, p)| p.critical.is_some())
+                .map(|(&n, _)| (b.character.clone(), n))
+        })
+        .collect();
+    assert_eq!(bursts.len(), 8, "four bursts in each sample book");
+    for burst in &bursts {
+        assert!(
+            landed.contains_key(burst),
+            "{burst:?} never landed: {landed:?}"
+        );
+    }
 }

@@ -26,7 +26,7 @@ Combat logic (our own, not the printed books):
   Weapon disarms thrusts and fakes; Retrieve Weapon works unless the fighter is hit.
   Dodging a down swing or ducking a Strong or Wild swing slips the jumper behind.
   Jump Away reaches extended range unless the opponent thrusts or blocks-and-strikes.
-* A fighter whose weapon is lost may only jump or try a Special (not Wild Swing); if
+* A fighter whose weapon is lost may only kick, block, jump or retrieve it; if
   the fight drifts out to extended range meanwhile, the engine sets the "Do only
   Extended Range" order aside and turns the close-range maneuver to its X page.
 * Extended range: Charge always closes (hitting a fighter who jumps back or charges too,
@@ -155,52 +155,61 @@ TRAITS = {
 # Pictures: number -> (key, range, score key or None, party, tell, critical restriction)
 # --------------------------------------------------------------------------------------
 EXT_TELL = "Do only Extended Range next turn"
-LOST = "Do only Yellow or Specials (except Wild Swing) until weapon has been retrieved"
+# Every tell below is one the rule text prints (the samples keep them all); the
+# pictures they sit on, the titles and the scores are our own.
+LOST = "Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved."
+NO_SPECIALS = "Do no Specials (except 'Retrieve Weapon') for the rest of the combat."
 PICTURES = {
     # extended range
     57: ("at_range", "extended", None, None, EXT_TELL, None),
-    59: ("leapt_back", "extended", None, None, EXT_TELL, None),
-    51: ("falls_short", "extended", None, None, EXT_TELL, None),
-    53: ("sidesteps", "extended", None, "P", EXT_TELL, None),
-    61: ("edges_in", "extended", None, "P**", EXT_TELL, None),
+    59: ("leapt_back", "extended", None, None, "Do only Brown or White next turn.", None),
+    51: ("falls_short", "extended", None, None, "Do only Brown or Black next turn.", None),
+    53: ("sidesteps", "extended", None, "P", "Do only EXTENDED RANGE next turn.", None),
+    61: ("edges_in", "extended", None, "P**",
+         "Do only EXTENDED RANGE next turn, but add +2 to any Charge or Swing that Scores next turn.",
+         None),
     55: ("score_extended", "extended", "extended", None, EXT_TELL, None),
     # close range: the book character's maneuver
-    5: ("down_swing", "close", None, None, "Do no Red next turn", None),
-    7: ("high_attack", "close", None, None, "Do no Blue next turn", None),
-    9: ("low_attack", "close", None, None, "Do no Red or Orange next turn", None),
+    5: ("down_swing", "close", None, None, "Do no Red next turn.", None),
+    7: ("high_attack", "close", None, None, "Do no Blue next turn.", None),
+    9: ("low_attack", "close", None, None, "Do no Red or Orange next turn.", None),
     37: ("jumps_clear", "close", None, None,
-         "Do no Green next turn, but add +2 to any Red that scores next turn", None),
+         "Do no Blue next turn, but add +2 to any Orange that Scores next turn.", None),
     39: ("block_holds", "close", None, None,
          "Add +2 to any Block and Strike High or Block and Strike Low that scores next turn", None),
     47: ("special", "close", None, None, "Do no Kick or Dislodge Weapon next turn", None),
-    29: ("charged_in", "close", None, None, "Do no Jumps or Blocks next turn", None),
-    45: ("closed_in", "close", None, None, "Do no Orange or Brown next turn", None),
-    35: ("bind", "close", None, None, "No restrictions next turn", None),
+    29: ("charged_in", "close", None, None, "Do no Green or Yellow next turn.", None),
+    45: ("closed_in", "close", None, None,
+         "Do no Orange next turn. If I am 'Pushed Off Balance' go to p. 19.", None),
+    35: ("bind", "close", None, None, "No restrictions next turn.", None),
     # close range: positions
-    1: ("holder_down", "close", None, "P", "Add +2 to any Orange or Red that scores next turn", None),
-    19: ("off_balance", "close", None, None, "Do only Green or Yellow next turn", None),
+    1: ("holder_down", "close", None, "P", "Add +2 if you Score next turn.", None),
+    19: ("off_balance", "close", None, None, "Do only Green or Yellow next turn.", None),
     41: ("knocked_down", "close", None, None, "Do only Blocks, Jumps or Retrieve Weapon next turn", None),
-    21: ("holder_behind", "close", None, None, "Do only Jumps, Blocks or Kick next turn", None),
-    23: ("slipped_behind", "close", None, "P", "Add +2 if you score next turn", None),
+    21: ("holder_behind", "close", None, None, "Do only Brown next turn.", None),
+    23: ("slipped_behind", "close", None, "P", "Add +2 to any Down or Side Swing that Scores next turn.",
+         None),
     31: ("disarmed", "close", None, None, LOST, None),
-    33: ("retrieved", "close", None, None, "May use weapon again. Do no Red next turn.", None),
+    33: ("retrieved", "close", None, None, "May use weapon again. Do no Orange next turn.", None),
     # close range: the holder scores
-    3: ("score_trade", "close", "trade", "P", "Do no Green next turn", None),
-    11: ("score_body", "close", "body", None, "Do no Orange next turn", None),
-    13: ("score_head", "close", "head", None, "Do no Orange or Yellow next turn",
-         "Do no Red for the rest of the combat"),
-    15: ("score_legs", "close", "legs", None, "Do no Yellow next turn",
-         "Do no Jumps for the rest of the combat"),
-    17: ("score_arm", "close", "arm", None, "Do no Orange or Brown next turn",
+    3: ("score_trade", "close", "trade", "P", "Do no Blue or Yellow next turn.", None),
+    11: ("score_body", "close", "body", None, "Do no Orange next turn.", None),
+    13: ("score_head", "close", "head", None, "Do only Jumps next turn.",
+         "Do no Red for the rest of the combat."),
+    15: ("score_legs", "close", "legs", None, "Do no Red or Orange next turn.",
+         "Do no Blue for the rest of the combat."),
+    17: ("score_arm", "close", "arm", None, "Do only Green or Yellow next turn.",
          "Do no Orange for the rest of the combat"),
-    25: ("score_heavy", "close", "heavy", None, "Do no Red or Blue next turn",
-         "Do no Specials (except Retrieve Weapon) for the rest of the combat"),
-    27: ("score_exposed", "close", "exposed", "P**", "Do no Red, Orange or Kick next turn", None),
+    25: ("score_heavy", "close", "heavy", None, "Do no Red or Orange next turn.", NO_SPECIALS),
+    27: ("score_exposed", "close", "exposed", "P**", "Do no Orange next turn.", None),
     43: ("score_kick", "close", "kick", None, "Do no Red, Orange or Blue next turn", None),
     49: ("score_charge", "close", "charge", None, "Do only Green, Yellow or Red next turn", None),
     63: ("score_crushed", "close", "crushed", None,
-         "Subtract 2 from all scores, cumulative (except Kick) for the rest of the combat", None),
+         "Subtract -2 from all Scores, cumulative, (except Kick) for the rest of the game.", None),
 }
+# What a picture shows of its holder, for the conditional on picture 45: the
+# holder staggers on picture 1 (kicked, fallen, or reeling from a wild swing).
+HOLDER = {1: ["off balance", "down"]}
 BY_KEY = {v[0]: k for k, v in PICTURES.items()}
 
 TITLES = {
@@ -455,7 +464,16 @@ CATEGORIES = {
 
 
 def split_list(text: str) -> list[str]:
-    return [p.strip() for p in re.split(r",\s*|\s+or\s+", text) if p.strip()]
+    """"Down or Side Swing" -> ["down swing", "side swing"], as the engine reads lists."""
+    raw = [p.strip().lower() for p in re.split(r",\s*|\s+or\s+", text) if p.strip()]
+    out = []
+    for i, word in enumerate(raw):
+        if " " not in word and word not in COLOURS and word not in CATEGORIES and i + 1 < len(raw):
+            completed = f"{word} {raw[i + 1].rsplit(' ', 1)[-1]}"
+            if completed in CATEGORIES or completed + "s" in CATEGORIES:
+                word = completed
+        out.append(word)
+    return out
 
 
 def item_matches(item: str, m: dict) -> bool:
@@ -465,16 +483,35 @@ def item_matches(item: str, m: dict) -> bool:
         return m["colour"] == item
     if item in CATEGORIES:
         return m["category"] == CATEGORIES[item]
-    if item == "kick":
-        return full == "special kick"
+    if item + "s" in CATEGORIES:
+        return m["category"] == CATEGORIES[item + "s"]
     if item == "extended range":
         return m["category"] == "Extended Range"
-    return item in (full, m["name"].lower()) and (
-        m["category"] == "Special" or item == full)
+    if item in (full, m["name"].lower()):
+        return True
+    # a single word ("Swing", "Charge") names every maneuver with that word
+    return " " not in item and item in full.split(" ")
 
 
 def known_item(item: str, sheets: list[dict]) -> bool:
     return any(item_matches(item, m) for s in sheets for m in s["maneuvers"])
+
+
+def wields_weapon(m: dict) -> bool:
+    """As the engine reads it: a fighter whose weapon is lost cannot do these."""
+    cat, name = m["category"].lower(), m["name"].lower()
+    if cat in ("down swing", "side swing", "thrust", "block and strike", "fake"):
+        return True
+    if cat == "special":
+        return name in ("wild swing", "dislodge weapon")
+    if cat == "extended range":
+        return name == "charge" or name.startswith(("swing", "thrust"))
+    return False
+
+
+def sentences(text: str) -> list[str]:
+    """Split at a full stop followed by a space and a letter ("p. 19" stays whole)."""
+    return [p.strip() for p in re.split(r"\.\s+(?=[A-Za-z])", text.strip().rstrip(".")) if p.strip()]
 
 
 class Restriction:
@@ -490,13 +527,20 @@ class Restriction:
         self.bonus_all = 0
         self.bonus_items: list[str] = []
         self.cumulative = False
-        body = text.strip().rstrip(".").strip()
-        low = body.lower()
-        if low.startswith("may use weapon again. "):
-            self.retrieved = True
-            body = body[len("may use weapon again. "):]
-        for clause in re.split(r",\s*but\s+", body):
-            self._clause(clause.strip().rstrip("."), sheets)
+        self.conditional: tuple[str, int] | None = None
+        cleaned = re.sub(r"[\"'‘’“”]", "", text)
+        cleaned = cleaned.replace(", (", " (")
+        for sentence in sentences(cleaned):
+            low = sentence.lower()
+            if low == "may use weapon again":
+                self.retrieved = True
+                continue
+            m = re.fullmatch(r"if i am (.+?),? go to p\. (\d+)", low)
+            if m:
+                self.conditional = (m.group(1), int(m.group(2)))
+                continue
+            for clause in re.split(r",\s*but\s+", sentence):
+                self._clause(clause.strip().rstrip("."), sheets)
 
     def _items(self, text: str, sheets: list[dict]) -> list[str]:
         items = split_list(text)
@@ -512,7 +556,7 @@ class Restriction:
         if low == "add +2 if you score next turn":
             self.bonus_all = 2
             return
-        if low == "subtract 2 from all scores, cumulative (except kick) for the rest of the combat":
+        if re.fullmatch(r"subtract -?2 from all scores,? cumulative,? \(except kick\) for the rest of the (combat|game)", low):
             self.cumulative = True
             return
         m = re.fullmatch(r"add \+2 to any (.+) that scores next turn", low)
@@ -542,16 +586,20 @@ class Restriction:
         raise ValueError(f"restriction outside the allowed phrasing: {self.text!r}")
 
 
-def allowed(m: dict, fighter: "Fighter", tell: Restriction | None, at_range: bool) -> bool:
-    """Whether fighter may pick m, as the Tabletape engine reads orders.
-
-    A fighter whose weapon is lost cannot obey "Do only Extended Range": the engine
-    sets that order aside, and the close-range maneuver picked is turned to its X page.
-    """
+def open_to(m: dict, fighter: "Fighter", at_range: bool) -> bool:
+    """What the fighter's range and weapon allow, before any order."""
     extended = m["category"] == "Extended Range"
     disarmed_far = at_range and fighter.lost is not None
     if extended != (at_range and not disarmed_far):
         return False
+    if fighter.lost is not None:
+        return not wields_weapon(m)
+    return m["name"] != "Retrieve Weapon"
+
+
+def obeys(m: dict, fighter: "Fighter", tell: Restriction | None, at_range: bool) -> bool:
+    """Whether m obeys the lasting orders and the weapon, and (if given) the tell."""
+    disarmed_far = at_range and fighter.lost is not None
     if tell is not None:
         only = tell.next_only
         if only is not None and not (disarmed_far and only == ["extended range"]):
@@ -567,6 +615,17 @@ def allowed(m: dict, fighter: "Fighter", tell: Restriction | None, at_range: boo
         if not any(item_matches(i, m) for i in items) or any(item_matches(e, m) for e in excepts):
             return False
     return True
+
+
+def legal_moves(fighter: "Fighter", tell: Restriction | None, at_range: bool) -> list[dict]:
+    """The maneuvers open, as the engine decides them: a next-turn order that would
+    leave nothing is set aside for the turn (the lasting ones and the weapon never are
+    in the sample books)."""
+    base = [m for m in fighter.sheet["maneuvers"] if open_to(m, fighter, at_range)]
+    legal = [m for m in base if obeys(m, fighter, tell, at_range)]
+    if not legal:
+        legal = [m for m in base if obeys(m, fighter, None, at_range)]
+    return legal
 
 
 class Fighter:
@@ -595,6 +654,8 @@ def build_book(char: dict) -> dict:
             "title": TITLES[key].format(n=char["name"]),
             "range": rng, "score": score, "critical": critical, "tell": tell, "party": party,
         }
+        if num in HOLDER:
+            pictures[str(num)]["holder"] = HOLDER[num]
     matrices = {}
     for h in ALL_PAGES:
         matrices[str(h)] = {str(b): BY_KEY[picture_key(h, b, traits, sheet)] for b in sorted(sheet)}
@@ -616,9 +677,9 @@ def validate(book: dict, char: dict, sheets: list[dict]) -> None:
     assert used == set(ODD_PAGES), f"unused pictures: {set(ODD_PAGES) - used}"
     for num, p in pics.items():
         assert p["range"] in ("close", "extended") and p["party"] in (None, "P", "P**")
-        if p["range"] == "extended":
-            assert p["tell"].startswith(EXT_TELL), num
         tell = Restriction(p["tell"], sheets)
+        if tell.conditional:
+            assert str(tell.conditional[1]) in pics, (num, tell.conditional)
         if p["critical"]:
             assert p["score"] is not None
             Restriction(p["critical"]["restriction"], sheets)
@@ -638,11 +699,12 @@ def validate(book: dict, char: dict, sheets: list[dict]) -> None:
                     f.lost = tell.lost
                 if tell.retrieved:
                     f.lost = None
-                legal = [m for m in s["maneuvers"] if allowed(m, f, tell, at_range)]
+                legal = legal_moves(f, tell, at_range)
                 if not legal:
                     raise AssertionError(f"{char['id']} picture {num}: nothing legal for {s['id']} in {state}")
                 if f.lost is not None and not at_range:
-                    names = [m["name"] for m in legal]
+                    # a next-turn order may hold retrieval off for a turn, no longer
+                    names = [m["name"] for m in legal_moves(f, None, at_range)]
                     if "Retrieve Weapon" not in names:
                         raise AssertionError(f"{char['id']} picture {num}: disarmed {s['id']} cannot retrieve: {names}")
 
@@ -652,7 +714,7 @@ def reachable_while_lost(book: dict, num: int, sheet: dict) -> bool:
     lost = Restriction(PICTURES[31][4], [sheet]).lost
     f = Fighter(sheet)
     f.lost = lost
-    pages = {m["page"] for m in sheet["maneuvers"] if allowed(m, f, None, False)}
+    pages = {m["page"] for m in legal_moves(f, None, False)}
     rows = [book["matrices"][str(h)] for h in CLOSE_PAGES]
     return any(row.get(str(p)) == num for row in rows for p in pages)
 
@@ -715,6 +777,48 @@ def turned(m: dict, at_range: bool) -> int:
     return m["x"] if at_range and m["x"] is not None else m["page"]
 
 
+# Criticals landed in the simulated duels, by (book, picture).
+CRITICALS: dict[tuple[str, int], int] = {}
+
+
+def height_mod(me: dict, foe: dict, m: dict) -> int:
+    if me["height"] > foe["height"] and m["colour"] in ("orange", "red"):
+        return 1
+    if me["height"] < foe["height"] and m["colour"] == "orange":
+        return -1
+    return 0
+
+
+def reach_criticals(books: dict, chars: dict) -> list[str]:
+    """Every critical burst must be reachable without a bonus by every sample holder:
+    some maneuver of the holder reaches the picture against some maneuver of the book
+    character with a damage total at the threshold. A threshold some holder cannot reach
+    is lowered to that holder's best total."""
+    notes = []
+    for cid, book in books.items():
+        char = chars[cid]
+        for num, pic in book["pictures"].items():
+            if not pic["critical"]:
+                continue
+            bests = []
+            for holder in chars.values():
+                best = None
+                for mh in holder["maneuvers"]:
+                    for mb in char["maneuvers"]:
+                        if book["matrices"][str(mh["page"])][str(mb["page"])] != int(num):
+                            continue
+                        total = pic["score"] + mh["mod"] + height_mod(holder, char, mh)
+                        best = total if best is None else max(best, total)
+                assert best is not None, (cid, num, holder["id"], "no exchange reaches it")
+                bests.append(best)
+            best = min(bests)
+            threshold = pic["critical"]["threshold"]
+            if best < threshold:
+                pic["critical"]["threshold"] = max(best, 1)
+                notes.append(f"{cid} picture {num}: threshold {threshold} -> {max(best, 1)}")
+    return notes
+
+
 def duel(a: dict, b: dict, books: dict, rnd: random.Random, limit: int = 200) -> int:
     sheets = [a, b]
     fa, fb = Fighter(a), Fighter(b)
@@ -724,7 +828,7 @@ def duel(a: dict, b: dict, books: dict, rnd: random.Random, limit: int = 200) ->
     for turn in range(1, limit + 1):
         moves = {}
         for f in (fa, fb):
-            legal = [m for m in f.sheet["maneuvers"] if allowed(m, f, tells[id(f)], at_range)]
+            legal = legal_moves(f, tells[id(f)], at_range)
             assert legal, (f.sheet["id"], tells[id(f)].text)
             moves[id(f)] = rnd.choice(legal)
         new_tells = {}
@@ -740,6 +844,7 @@ def duel(a: dict, b: dict, books: dict, rnd: random.Random, limit: int = 200) ->
             new_tells[id(foe)] = Restriction(pic["tell"], sheets)
             if pic["critical"] and pic["score"] is not None and dealt >= pic["critical"]["threshold"]:
                 foe.rest_no += Restriction(pic["critical"]["restriction"], sheets).rest_no
+                CRITICALS[(foe.sheet["id"], num)] = CRITICALS.get((foe.sheet["id"], num), 0) + 1
         assert len(ranges) == 1, ranges
         at_range = ranges.pop() == "extended"
         for f in (fa, fb):
@@ -767,6 +872,7 @@ def main() -> int:
     for cid, c in chars.items():
         validate(books[cid], c, sheets)
     check_pairing(books, chars)
+    adjusted = reach_criticals(books, chars)
 
     rnd = random.Random(20240601)
     report = []
@@ -777,6 +883,14 @@ def main() -> int:
         report.append(f"{a['id']} v {b['id']}: median {med}, 10%..90% {p10}..{p90}, max {lengths[-1]}")
         assert 5 <= med <= 25, report[-1]
         assert lengths[-1] < 200, report[-1]
+
+    for cid, book in books.items():
+        for num, pic in book["pictures"].items():
+            if pic["critical"]:
+                landed = CRITICALS.get((cid, int(num)), 0)
+                report.append(f"critical on {cid} picture {num}: {landed} in the simulated duels")
+                assert landed > 0, report[-1]
+    report += adjusted
 
     (CHARACTERS / "brakka.json").write_text(json.dumps(brakka, indent=2) + "\n")
     for cid, book in books.items():
