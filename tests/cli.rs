@@ -829,7 +829,7 @@ fn play_records_numbered_lines_until_quit_and_loops_over_mistakes() {
         "{out}"
     );
     assert!(out.contains("seq 2\n"), "{out}");
-    assert!(out.contains("Nowa settles on a maneuver."), "{out}");
+    assert!(out.contains("Ada plays Nowa"), "{out}");
     assert!(out.contains("`x` is not a line number"), "{out}");
     assert!(
         out.contains("not recorded: `legal` offers lines 1 to 9 now, not 99"),

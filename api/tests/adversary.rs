@@ -435,7 +435,11 @@ async fn a_fighters_pending_choice_is_hidden_from_the_other_seat_until_the_excha
         );
     }
     let story = read(table.seats[1].clone(), "/narrative?format=txt").await;
-    assert!(story.contains("settles on a maneuver"), "{story}");
+    // The choice itself tells nothing: the story has the opening only.
+    assert!(
+        story.contains("plays Nowa") && !story.contains(&maneuver),
+        "{story}"
+    );
     // Once the other fighter has chosen, the exchange resolves and both see.
     let answer = api.first_legal(&table, 1).await;
     api.post(

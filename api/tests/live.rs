@@ -96,9 +96,8 @@ async fn each_follower_gets_each_action_at_once_as_it_may_see_it() {
         "Bo must not see Nowa's pending choice: {seen_by_bo}"
     );
     assert!(seen_by_owner.to_string().contains(&maneuver));
-    assert!(seen_by_bo["narration"]
-        .to_string()
-        .contains("settles on a maneuver"));
+    // A choice tells nothing but, being the first, the fight's opening.
+    assert!(seen_by_bo["narration"].to_string().contains("plays Nowa"));
 }
 
 #[tokio::test]

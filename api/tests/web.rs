@@ -355,7 +355,10 @@ async fn a_sealed_choice_commits_then_reveals_once_everyone_has_chosen() {
         .expect(StatusCode::CREATED)
         .json();
     let narration = told["narration"].to_string();
-    assert!(narration.contains("turns to page"), "{narration}");
+    assert!(
+        narration.contains("goes for") && narration.contains("of Brakka's book, picture"),
+        "{narration}"
+    );
 }
 
 #[tokio::test]

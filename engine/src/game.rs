@@ -157,6 +157,10 @@ pub trait DynRules: Send + Sync {
     fn info(&self) -> KindInfo;
     /// The version of the kind's rules this build decides by.
     fn rules_version(&self) -> u32;
+    /// Whether the kind ever draws chance ([`Rules::DRAWS_CHANCE`]).
+    fn draws_chance(&self) -> bool;
+    /// The story's title drawn from the game ([`Rules::title`]).
+    fn title(&self, state: &dyn Any) -> Option<String>;
     fn default_pack(&self) -> Value;
     fn option_values(&self, option: &str) -> Vec<OptionValue>;
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
@@ -374,6 +378,14 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn rules_version(&self) -> u32 {
         R::RULES_VERSION
+    }
+
+    fn draws_chance(&self) -> bool {
+        R::DRAWS_CHANCE
+    }
+
+    fn title(&self, state: &dyn Any) -> Option<String> {
+        R::title(typed::<R>(state))
     }
 
     fn option_values(&self, option: &str) -> Vec<OptionValue> {
@@ -1026,6 +1038,11 @@ impl Game {
     /// the game uses of it, and the pack is in the log's event 1.
     pub fn created(&self) -> &GameCreated {
         &self.created
+    }
+
+    /// The story's title drawn from the game itself, if the kind has one.
+    pub fn story_title(&self) -> Option<String> {
+        self.kind.title(self.state.as_ref())
     }
 
     /// Whether this game was recorded under an earlier version of its

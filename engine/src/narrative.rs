@@ -19,6 +19,10 @@ pub struct Narrative {
     pub chapters: Vec<Chapter>,
     /// The closing: outcome, scores, experience.
     pub epilogue: Vec<String>,
+    /// Whether the game has ended: the closing is "The end" then, and
+    /// "So far" while the game is in play.
+    #[serde(default)]
+    pub over: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +92,7 @@ impl Narrative {
             title: title.to_string(),
             chapters,
             epilogue: game.epilogue(),
+            over: game.is_over(),
         };
         Ok((narrative, game))
     }
@@ -103,6 +108,15 @@ impl Narrative {
         }
     }
 
+    /// The heading of the closing section.
+    fn closing(&self) -> &'static str {
+        if self.over {
+            "The end"
+        } else {
+            "So far"
+        }
+    }
+
     fn markdown(&self) -> String {
         let mut sections = vec![format!("# {}", self.title)];
         let mut section = |heading: &str, lines: &[String]| {
@@ -113,7 +127,7 @@ impl Narrative {
             section(&c.heading, &c.lines);
         }
         if !self.epilogue.is_empty() {
-            section("The end", &self.epilogue);
+            section(self.closing(), &self.epilogue);
         }
         // One blank line between paragraphs and headings, as Markdown reads best.
         sections.join("\n\n") + "\n"
@@ -139,7 +153,7 @@ impl Narrative {
             section(&c.heading, &c.lines);
         }
         if !self.epilogue.is_empty() {
-            section("The end", &self.epilogue);
+            section(self.closing(), &self.epilogue);
         }
         out
     }
@@ -165,7 +179,7 @@ impl Narrative {
             section(&c.heading, &c.lines);
         }
         if !self.epilogue.is_empty() {
-            section("The end", &self.epilogue);
+            section(self.closing(), &self.epilogue);
         }
         out.push_str("</body>\n</html>\n");
         out
@@ -199,6 +213,20 @@ mod tests {
                 lines: vec!["Nowa & Grim circle.".into()],
             }],
             epilogue: vec!["Nowa wins.".into()],
+            over: true,
+        }
+    }
+
+    #[test]
+    fn a_game_in_play_closes_with_so_far_not_the_end() {
+        let n = Narrative {
+            over: false,
+            ..sample()
+        };
+        for format in [Format::Markdown, Format::Text, Format::Html] {
+            let told = n.render(format);
+            assert!(told.contains("So far"), "{told}");
+            assert!(!told.contains("The end"), "{told}");
         }
     }
 

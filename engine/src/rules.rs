@@ -182,6 +182,9 @@ pub trait Rules: Send + Sync + 'static {
     /// is still the record: it folds from its stored facts, and `verify`
     /// tells which of its events today's rules would decide differently.
     const RULES_VERSION: u32 = 1;
+    /// Whether the game ever draws chance (a book duel never does, so its
+    /// story does not say who rolls the dice).
+    const DRAWS_CHANCE: bool = true;
     type Options: Serialize + DeserializeOwned + Default + Debug;
     type Pack: Serialize + DeserializeOwned + Debug;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
@@ -249,6 +252,12 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Prose for one fact, given the state just before it is applied.
     fn narrate(state: &Self::State, fact: &Self::Fact) -> Vec<String>;
+
+    /// The story's title drawn from the game itself ("Nowa against
+    /// Brakka"), used when the table gave the game none. Default: none.
+    fn title(_state: &Self::State) -> Option<String> {
+        None
+    }
 
     /// The heading of the chapter the next fact belongs to ("Exchange 3", "Round 2").
     fn chapter(state: &Self::State) -> String;

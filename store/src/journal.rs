@@ -486,9 +486,11 @@ fn and_list(names: &[String]) -> String {
 fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
     let title = tabletape_engine::kind(&created.kind)
         .map_or_else(|| created.kind.clone(), |k| k.info().title.to_string());
+    let draws = tabletape_engine::kind(&created.kind).is_none_or(|k| k.draws_chance());
     let dice = match created.dice {
-        DiceMode::Digital => "Tabletape rolls the dice",
-        DiceMode::Physical => "the table rolls its own dice",
+        _ if !draws => "",
+        DiceMode::Digital => "; Tabletape rolls the dice",
+        DiceMode::Physical => "; the table rolls its own dice",
     };
     let seed = if viewer == Viewer::Owner {
         format!("seed {}", created.seed)
@@ -496,7 +498,7 @@ fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
         "the seed is sealed until the game ends".to_string()
     };
     vec![format!(
-        "A game of {title} begins for {} ({seed}; {dice}).",
+        "A game of {title} begins for {} ({seed}{dice}).",
         and_list(&created.players),
     )]
 }
@@ -1778,15 +1780,18 @@ impl Journal {
     ) -> Result<Narrative, JournalError> {
         let meta = self.meta(game)?;
         let events = self.events(game, branch, 1, None)?;
-        let title = tabletape_engine::kind(&meta.kind)
+        let kind = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
-        let title = match (&meta.title, branch == MAIN_BRANCH) {
-            (Some(own), true) => format!("{own} ({title}, game {game})"),
-            (Some(own), false) => format!("{own} ({title}, game {game}, branch {branch})"),
-            (None, true) => format!("{title}: game {game}"),
-            (None, false) => format!("{title}: game {game}, branch {branch}"),
+        let (mut narrative, folded) = Narrative::tell_as(&kind, &events, viewer)?;
+        // The table's own title, else the one the game gives itself
+        // ("Nowa against Brakka"), else the kind's.
+        let own = meta.title.clone().or_else(|| folded.story_title());
+        narrative.title = match (own, branch == MAIN_BRANCH) {
+            (Some(own), true) => format!("{own} ({kind}, game {game})"),
+            (Some(own), false) => format!("{own} ({kind}, game {game}, branch {branch})"),
+            (None, true) => format!("{kind}: game {game}"),
+            (None, false) => format!("{kind}: game {game}, branch {branch}"),
         };
-        let (narrative, _) = Narrative::tell_as(&title, &events, viewer)?;
         Ok(narrative)
     }
 

@@ -171,6 +171,9 @@ pub struct Blow {
     /// Left out when the table recorded the picture without its title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The book's caption for the story (see `Picture::caption`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,

@@ -232,6 +232,11 @@ impl PartyMark {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Picture {
     pub title: String,
+    /// The picture told in the story's voice, `{holder}` standing for whoever
+    /// holds the book ("{holder} catches Brakka's weapon arm"); the story
+    /// falls back on the title when a book has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
     pub range: Range,
     /// The holder hit the book's character for this score (before modifiers).
     #[serde(default)]

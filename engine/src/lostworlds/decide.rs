@@ -1051,6 +1051,7 @@ pub fn height_adjustment(attacker: &Character, defender: &Character, colour: Col
 struct Reached {
     picture: u32,
     title: Option<String>,
+    caption: Option<String>,
     range: Range,
     score: Option<i32>,
     critical: Option<Critical>,
@@ -1086,6 +1087,7 @@ fn sighted(
         };
         let Picture {
             title,
+            caption,
             range,
             score,
             critical,
@@ -1096,6 +1098,7 @@ fn sighted(
         return Ok(Reached {
             picture,
             title: Some(title),
+            caption,
             range,
             score,
             critical,
@@ -1142,6 +1145,7 @@ fn sighted(
     Ok(Reached {
         picture,
         title,
+        caption: None,
         range,
         score: entry.score,
         critical: entry.critical.clone(),
@@ -1186,6 +1190,7 @@ fn conditional_turn(
     Ok(Some(Reached {
         picture: page,
         title: Some(pic.title),
+        caption: pic.caption,
         range: pic.range,
         score: pic.score,
         critical: pic.critical,
@@ -1317,6 +1322,7 @@ fn resolve(
                 x_column,
                 picture,
                 title: pic.title.clone(),
+                caption: pic.caption.clone(),
                 range: pic.range,
                 party: pic.party,
                 score: pic.score,

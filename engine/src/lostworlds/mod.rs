@@ -205,6 +205,7 @@ impl Rules for LostWorlds {
     /// 2: the colour table read from the rule text, weapon state, escape
     /// from close range, conditional tells, the sheet's "+" column.
     const RULES_VERSION: u32 = 2;
+    const DRAWS_CHANCE: bool = false;
     type Options = Options;
     type Pack = Pack;
     type State = State;
@@ -313,6 +314,10 @@ impl Rules for LostWorlds {
         narration::chapter(state)
     }
 
+    fn title(state: &State) -> Option<String> {
+        Some(narration::title(state))
+    }
+
     fn epilogue(state: &State) -> Vec<String> {
         narration::epilogue(state)
     }
@@ -387,6 +392,15 @@ impl Rules for LostWorlds {
         let mut bare = state.clone();
         let books = std::mem::take(&mut bare.books);
         let mut view = serde_json::to_value(&bare).expect("Lost Worlds states serialize");
+        let samples: Vec<&String> = books
+            .iter()
+            .filter(|(_, b)| b.sample)
+            .map(|(id, _)| id)
+            .collect();
+        view["sample_books"] = serde_json::json!(samples);
+        if let Some(note) = narration::samples_note(state) {
+            view["sample_note"] = note.into();
+        }
         view["books"] = books.into_keys().collect::<Vec<_>>().into();
         if let Some(map) = view.as_object_mut() {
             map.remove("settled");

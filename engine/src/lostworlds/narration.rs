@@ -65,22 +65,46 @@ fn body_words(who: &str, body: i32, max_body: i32) -> String {
     }
 }
 
-fn blow_lines(state: &State, b: &Blow, body_after: i32) -> Vec<String> {
+/// A caption or sentence with its first letter made a capital.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// What one fighter saw of one opponent, told in the story's voice (the
+/// book's caption, with the page turned and the picture reached after it),
+/// the score and its sum, a critical, and the order read, unless the one
+/// it is read to has fallen.
+fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<String> {
     let a = state.seat_name(b.attacker);
     let d = state.seat_name(b.defender);
     let defender = state.seat(b.defender);
     let mut lines = Vec::new();
-    let x = if b.x_column {
-        // Not naming the opponent again keeps "(Bo)" out of nested brackets.
-        " (the X page, this opponent being at extended range)".to_string()
+    let page = if b.x_column {
+        format!("the X page {}", b.page)
     } else {
-        String::new()
+        format!("page {}", b.page)
     };
-    lines.push(format!(
-        "{a} turns to page {} in {d}'s book{x} and sees {}.",
-        b.page,
-        picture_words(b.picture, b.title.as_deref())
-    ));
+    let turned = match b.instead_of {
+        Some(matrix) => format!(
+            "{a}: {page} of {d}'s book; sent on to picture {} instead of {matrix} by {d}'s order",
+            b.picture
+        ),
+        None => format!("{a}: {page} of {d}'s book, picture {}", b.picture),
+    };
+    lines.push(match &b.caption {
+        Some(caption) => format!(
+            "{}. ({turned}.)",
+            capitalized(&caption.replace("{holder}", &a))
+        ),
+        None => format!(
+            "{a} turns to {page} of {d}'s book and sees {}.",
+            picture_words(b.picture, b.title.as_deref())
+        ),
+    });
     if b.score.is_some() {
         if !b.landed {
             lines.push(format!("{a} scores on {d} as well, but has no attack left this turn: the blow does not count."));
@@ -103,9 +127,11 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32) -> Vec<String> {
             ));
         }
     }
-    lines.push(format!("{a} tells {d}: \"{}\"", b.tell.text));
+    if !fallen {
+        lines.push(format!("{a} tells {d}: \"{}\"", b.tell.text));
+    }
     // The mark only matters to a side with someone to send in.
-    if defender.party.len() > 1 {
+    if defender.party.len() > 1 && !fallen {
         match b.party {
             Some(PartyMark::StepIn) => lines.push(format!(
                 "The picture bears the party mark (P): another of {}'s party may step in for {d}.",
@@ -117,6 +143,58 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32) -> Vec<String> {
             )),
             None => {}
         }
+    }
+    lines
+}
+
+/// The title of the fight: who fights whom ("Nowa against Brakka").
+pub fn title(state: &State) -> String {
+    let side = |seat: Seat| {
+        let st = state.seat(seat);
+        let names: Vec<String> = (0..st.party.len())
+            .map(|m| state.fighter_name(seat, m))
+            .collect();
+        and_list(&names)
+    };
+    let foes: Vec<String> = (1..state.seats.len() as Seat).map(side).collect();
+    format!("{} against {}", side(0), and_list(&foes))
+}
+
+/// How a fighter came into the exchange: the orders in force when the
+/// maneuver was chosen, then the maneuver.
+fn chose_words(state: &State, seat: Seat, member: usize, m: &Maneuver) -> String {
+    let who = state.fighter_name(seat, member);
+    let orders = state.seat(seat).orders.texts();
+    if orders.is_empty() {
+        format!("{who}, under no orders, goes for {}.", maneuver_words(m))
+    } else {
+        let quoted: Vec<String> = orders.iter().map(|t| format!("\"{t}\"")).collect();
+        format!(
+            "{who}, told {}, goes for {}.",
+            and_list(&quoted),
+            maneuver_words(m)
+        )
+    }
+}
+
+/// The range changes of an exchange, once for each pair of fighters.
+fn range_lines(state: &State, r: &Resolution) -> Vec<String> {
+    let mut lines = Vec::new();
+    // Every pair of fighters includes seat 0: its blows name each pair once.
+    for b in r.blows.iter().filter(|b| b.attacker == 0) {
+        let before = state
+            .seat(b.attacker)
+            .sights
+            .get(&b.defender)
+            .map(|s| s.range);
+        if before == Some(b.range) {
+            continue;
+        }
+        let (a, d) = (state.seat_name(b.attacker), state.seat_name(b.defender));
+        lines.push(match b.range {
+            Range::Close => format!("{a} and {d} are at close quarters now."),
+            Range::Extended => format!("{a} and {d} break apart to extended range."),
+        });
     }
     lines
 }
@@ -134,6 +212,34 @@ fn untouched(state: &State) -> bool {
             .seats
             .iter()
             .all(|s| !s.escaping && s.party_turn.is_none() && s.active == 0)
+}
+
+/// Which books in play are Tabletape's own samples rather than printed ones,
+/// said wherever the books are shown.
+pub fn samples_note(state: &State) -> Option<String> {
+    let samples: Vec<String> = state
+        .books
+        .values()
+        .filter(|b| b.sample)
+        .filter_map(|b| {
+            state
+                .seats
+                .iter()
+                .flat_map(|s| &s.party)
+                .find(|f| f.sheet.id == b.character)
+                .map(|f| f.sheet.name.clone())
+        })
+        .collect();
+    match samples.as_slice() {
+        [] => None,
+        [one] => Some(format!(
+            "{one}'s book here is Tabletape's own sample, not a printed Lost Worlds book."
+        )),
+        _ => Some(format!(
+            "The books of {} here are Tabletape's own samples, not printed Lost Worlds books.",
+            and_list(&samples)
+        )),
+    }
 }
 
 /// Who plays whom, said once before the first thing that happens.
@@ -162,6 +268,7 @@ pub fn prologue(state: &State) -> Vec<String> {
         })
         .collect();
     let mut lines = vec![seats.join("; ") + "."];
+    lines.extend(samples_note(state));
     if state.seats.len() > 2 {
         let others: Vec<String> = (1..state.seats.len() as Seat)
             .map(|s| state.seat_name(s))
@@ -225,9 +332,8 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
 
 fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
-        Fact::ManeuverChosen { seat, .. } => {
-            vec![format!("{} settles on a maneuver.", state.seat_name(*seat))]
-        }
+        // A choice in the clear tells nothing yet: the exchange tells it.
+        Fact::ManeuverChosen { .. } => Vec::new(),
         Fact::ManeuverCommitted { seat, hash } => {
             vec![format!(
                 "{} seals a maneuver (commitment {}...).",
@@ -264,20 +370,14 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             )]
         }
         Fact::ExchangeResolved(r) => {
-            let mut lines = Vec::new();
-            let called: Vec<String> = r
+            let mut lines: Vec<String> = r
                 .turns
                 .iter()
                 .map(|t| {
                     let m = &state.seat(t.seat).party[t.member].sheet.maneuvers[t.maneuver];
-                    format!(
-                        "{}: {}",
-                        state.fighter_name(t.seat, t.member),
-                        maneuver_words(m)
-                    )
+                    chose_words(state, t.seat, t.member, m)
                 })
                 .collect();
-            lines.push(called.join("; ") + ".");
             for t in &r.turns {
                 for text in &t.set_aside {
                     lines.push(format!(
@@ -296,7 +396,8 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                 if b.landed {
                     *left = left.saturating_sub(b.damage);
                 }
-                lines.extend(blow_lines(state, b, *left));
+                let fallen = r.falls.iter().any(|f| f.seat == b.defender);
+                lines.extend(blow_lines(state, b, *left, fallen));
             }
             for f in &r.falls {
                 let who = state.fighter_name(f.seat, f.member);
@@ -308,6 +409,21 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                     _ => format!("{who} collapses at {} body points, unconscious.", f.body),
                 });
             }
+            lines.extend(range_lines(state, r));
+            let standing: Vec<String> = r
+                .turns
+                .iter()
+                .map(|t| {
+                    let f = &state.seat(t.seat).party[t.member];
+                    let left = body.get(&t.seat).copied().unwrap_or(f.body);
+                    format!(
+                        "{} {left} of {}",
+                        state.fighter_name(t.seat, t.member),
+                        f.sheet.body_points
+                    )
+                })
+                .collect();
+            lines.push(format!("Body points now: {}.", and_list(&standing)));
             for &s in &r.escaped {
                 lines.push(format!(
                     "{} slips away unscored upon: escaped!",
@@ -438,6 +554,9 @@ pub fn epilogue(state: &State) -> Vec<String> {
 /// maneuver only for those who may see it, see [`super::sees`]).
 pub fn render(state: &State, viewer: Viewer) -> String {
     let mut out = format!("Lost Worlds: {}\n", chapter(state));
+    if let Some(note) = samples_note(state) {
+        out.push_str(&format!("({note})\n"));
+    }
     for (i, st) in state.seats.iter().enumerate() {
         let f = st.fighter();
         let status = match st.status {

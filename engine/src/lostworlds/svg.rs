@@ -9,7 +9,7 @@
 
 use tabletape_events::Seat;
 
-use super::narration::{chapter, ending_line, maneuver_words, picture_words};
+use super::narration::{chapter, ending_line, maneuver_words, picture_words, samples_note};
 use super::sees;
 use super::state::{Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
@@ -38,6 +38,7 @@ svg{font-family:sans-serif}\
 .bar.out{fill:#b3261e}\
 .bar-text{font-size:11px;font-weight:bold;fill:#222}\
 .outcome{font-size:14px;font-weight:bold;fill:#222}\
+.note{font-size:11px;fill:#666;font-style:italic}\
 .seat-0 .swatch{fill:#c0392b}.seat-1 .swatch{fill:#2471a3}.seat-2 .swatch{fill:#b9770e}\
 .seat-3 .swatch{fill:#1e8449}.seat-4 .swatch{fill:#8e44ad}.seat-5 .swatch{fill:#00838f}\
 </style>";
@@ -58,11 +59,15 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         .as_ref()
         .map(|o| wrap(&ending_line(state, o.ending, &o.victors), LINE_CHARS))
         .unwrap_or_default();
+    let note = samples_note(state)
+        .map(|n| wrap(&n, LINE_CHARS + 6))
+        .unwrap_or_default();
     let mut height = MARGIN + 22;
     for (_, rows) in &sheets {
         height += sheet_height(rows) + MARGIN;
     }
     height += LINE * outcome.len() as i32 + MARGIN;
+    height += LINE * note.len() as i32;
 
     let mut svg = Svg::new(
         WIDTH as u32,
@@ -74,6 +79,10 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     for (seat, rows) in &sheets {
         sheet(&mut svg, state, *seat, rows, y);
         y += sheet_height(rows) + MARGIN;
+    }
+    for line in &note {
+        y += LINE;
+        svg.text(MARGIN, y, "start", "note", line);
     }
     for line in &outcome {
         y += LINE;

@@ -117,6 +117,7 @@ fn plain_book(id: &str) -> Book {
             p,
             Picture {
                 title: format!("picture {p}"),
+                caption: None,
                 range: Range::Close,
                 score: None,
                 critical: None,
@@ -952,15 +953,37 @@ fn the_story_shows_pages_pictures_and_sums() {
         .unwrap();
     let story = d.narration.join("\n");
     assert!(
-        story.contains("Nowa: Extended Range Charge (page 50, Brown)"),
+        story.contains("Nowa, told \"Do only Extended Range next turn\", goes for Extended Range Charge (page 50, Brown)."),
+        "{story}"
+    );
+    // The picture in the story's voice, then the page and picture.
+    assert!(
+        story.contains(
+            "Nowa's blow lands solidly on Brakka. (Nowa: page 50 of Brakka's book, picture 49.)"
+        ),
         "{story}"
     );
     assert!(
-        story.contains("turns to page 50 in Brakka's book and sees picture"),
+        story.contains("Nowa and Brakka are at close quarters now."),
+        "{story}"
+    );
+    assert!(
+        story.ends_with("Body points now: Nowa 5 of 10 and Brakka 5 of 12."),
         "{story}"
     );
     assert!(story.contains("tells Nowa: \""), "{story}");
     assert!(d.body.chance.is_empty(), "a book duel draws no chance");
+    // The sample books say what they are wherever they are shown.
+    let sample = "Brakka and Nowa here are Tabletape's own samples";
+    assert!(story.contains(sample), "{story}");
+    assert!(game.render(crate::Viewer::Seat(1)).contains(sample));
+    let drawn = game.render_svg(crate::Viewer::Public);
+    assert!(
+        drawn.contains("class=\"note\"") && drawn.contains("samples, not printed"),
+        "{drawn}"
+    );
+    let view = game.view(crate::Viewer::Seat(0));
+    assert_eq!(view["sample_books"], json!(["brakka", "nowa"]));
     let text = game.render(crate::Viewer::Owner);
     assert!(
         text.contains("Seat 0 (Ann): Nowa") && text.contains("Do only Extended Range next turn"),
@@ -1014,8 +1037,7 @@ fn fighters_sharing_a_name_are_told_apart_by_player() {
     let lines = told(&mut state, None, exchange(&[(0, 26), (1, 10), (2, 26)]));
     let story = lines.join("\n");
     assert!(
-        story
-            .contains("Bryn (player1): Side Swing High (page 10, Red); Bryn (player2): Block High"),
+        story.contains("Bryn (player1), under no orders, goes for Side Swing High (page 10, Red).\nBryn (player2), under no orders, goes for Block High"),
         "{story}"
     );
     assert!(
@@ -1044,11 +1066,11 @@ fn a_record_without_a_title_names_the_picture_by_number() {
     );
     let story = lines.join("\n");
     assert!(
-        story.contains("in Bryn's book and sees picture 23.\n"),
+        story.contains("of Bryn's book and sees picture 23.\n"),
         "{story}"
     );
     assert!(
-        story.contains("in Ash's book and sees picture 5: \"Ash charges\"."),
+        story.contains("of Ash's book and sees picture 5: \"Ash charges\"."),
         "{story}"
     );
     assert_eq!(state.seats[0].sights[&1].title, None);
@@ -1066,7 +1088,7 @@ fn the_story_opens_with_who_plays_whom_and_tells_the_end_once() {
         first,
         vec![
             "player0 plays Ash, Test Fighter (height 5, 10 body points); player1 plays Bryn, Test Fighter (height 4, 8 body points).",
-            "Bryn settles on a maneuver.",
+            "The books of Ash and Bryn here are Tabletape's own samples, not printed Lost Worlds books.",
         ]
     );
     let second = told(&mut state, Some(0), json!({"type": "choose", "page": 56}));
@@ -1258,7 +1280,12 @@ fn a_choice_is_hidden_from_the_other_seat_until_the_exchange_resolves() {
         hides(&render, &["Charge", "page 50"], "the render");
         assert!(render.contains("choice: made\n"), "{render}");
         let lines = before.clone().apply_as(&chose, viewer).unwrap();
-        assert_eq!(lines.last().unwrap(), "Ash settles on a maneuver.");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.contains(" plays ") || l.contains("own samples")),
+            "a choice tells nothing but the opening: {lines:?}"
+        );
         hides(&lines.join("\n"), &["Charge", "page 50"], "the narration");
     }
     // The chooser and the owner know it.
@@ -1284,7 +1311,7 @@ fn a_choice_is_hidden_from_the_other_seat_until_the_exchange_resolves() {
         assert_eq!(game.redact_event(&answer, viewer).unwrap(), answer);
         let lines = mid.clone().apply_as(&answer, viewer).unwrap().join("\n");
         assert!(
-            lines.contains("Ash: Extended Range Charge (page 50"),
+            lines.contains("Ash, told \"Do only Extended Range next turn\", goes for Extended Range Charge (page 50"),
             "{lines}"
         );
     }

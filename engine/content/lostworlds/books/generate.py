@@ -249,6 +249,43 @@ TITLES = {
     "score_crushed": "You crush {n}'s hand as they reach for the weapon",
 }
 
+# The same pictures told in the story's voice: {h} is the holder (filled in when the
+# story is told, since any fighter may hold the book), {n} the book character.
+CAPTIONS = {
+    "at_range": "{n} stands off at extended range, weapon ready",
+    "leapt_back": "{n} springs backwards out of {h}'s reach",
+    "falls_short": "{n}'s long stroke falls short of {h}",
+    "sidesteps": "{n} sidesteps lightly, still out of {h}'s reach",
+    "edges_in": "{n} edges forward behind a raised guard",
+    "score_extended": "{h}'s long reach catches {n} before the gap can close",
+    "down_swing": "{n} brings the weapon down on {h} overhead",
+    "high_attack": "{n} strikes high at {h}'s head and chest",
+    "low_attack": "{n} cuts low at {h}'s legs",
+    "jumps_clear": "{n} leaps clear of {h}'s blow",
+    "block_holds": "{n}'s guard meets {h}'s weapon squarely",
+    "special": "{n} tries something unexpected",
+    "charged_in": "{n} rushes in on {h} to close quarters",
+    "closed_in": "{n} closes in on {h} behind a guard",
+    "bind": "{h}'s weapon and {n}'s lock together",
+    "holder_down": "{h} staggers, and {n} looms over them",
+    "off_balance": "{n} stumbles, off balance",
+    "knocked_down": "{n} sprawls on the ground",
+    "holder_behind": "{h} slips past {n}'s guard to the unprotected side",
+    "slipped_behind": "{n} slips round to {h}'s unprotected side",
+    "disarmed": "{n}'s weapon spins out of reach",
+    "retrieved": "{n} snatches the weapon back up",
+    "score_trade": "{h} and {n} trade blows, and {h}'s lands",
+    "score_body": "{h}'s blow lands on {n}'s body",
+    "score_head": "{h} strikes {n} about the head",
+    "score_legs": "{h}'s blow bites into {n}'s leg",
+    "score_arm": "{h} catches {n}'s weapon arm",
+    "score_heavy": "{h}'s overhead blow crashes down on {n}",
+    "score_exposed": "{n} is wide open, and {h} hits hard",
+    "score_kick": "{h}'s kick sweeps {n} off their feet",
+    "score_charge": "As the gap closes, {h}'s blow lands solidly on {n}",
+    "score_crushed": "{h} crushes {n}'s hand as they reach for the weapon",
+}
+
 
 # --------------------------------------------------------------------------------------
 # Shared exchange logic
@@ -652,6 +689,7 @@ def build_book(char: dict) -> dict:
             critical = {"threshold": traits["thresholds"][score_key], "restriction": crit}
         pictures[str(num)] = {
             "title": TITLES[key].format(n=char["name"]),
+            "caption": CAPTIONS[key].format(n=char["name"], h="{holder}"),
             "range": rng, "score": score, "critical": critical, "tell": tell, "party": party,
         }
         if num in HOLDER:
