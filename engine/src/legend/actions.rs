@@ -135,9 +135,15 @@ pub struct Step {
     /// Swap the held Item for one found on the way.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub swap: bool,
-    /// How an Item is used, or the victor's story of a battle.
+    /// How this piece uses an Item, or its side's story of a battle it wins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub story: Option<String>,
+    /// The other side's story of a battle it wins (the victor tells the
+    /// story, rules 2): how an Avatar or Hero with an Item beats this
+    /// Monster, or how an enemy Monster beats this Avatar or Hero. Given
+    /// only when the other side wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub their_story: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<Votes>,
     /// Use Rewrite on the Large Square where the piece ends.
@@ -154,6 +160,7 @@ impl Step {
             scenery: BTreeMap::new(),
             swap: false,
             story: None,
+            their_story: None,
             votes: None,
             rewrite: false,
         }

@@ -1,6 +1,6 @@
 //! Folds LEGEND facts into the state. No checks: `decide` made them.
 
-use super::actions::{Category, Fact, Fate, Outcome};
+use super::actions::{Fact, Fate, Outcome};
 use super::state::{At, Phase, State};
 
 pub fn apply(state: &mut State, fact: &Fact) {
@@ -58,8 +58,8 @@ pub fn apply(state: &mut State, fact: &Fact) {
         Fact::ObstaclePassed {
             piece, obstacle, ..
         } => {
-            if let Some(p) = state.pieces.get_mut(piece) {
-                p.passed.insert(*obstacle);
+            if let Some(seat) = state.pieces.get(piece).map(|p| p.controller) {
+                state.seats[seat as usize].passed.insert(*obstacle);
             }
         }
         Fact::ItemSpent { item, seat } => set_at(state, *item, At::Stockpile { seat: *seat }),
@@ -113,9 +113,6 @@ pub fn apply(state: &mut State, fact: &Fact) {
             if let Some(p) = state.pieces.get_mut(object) {
                 p.category = *into;
                 p.at = at.clone();
-                if !matches!(into, Category::Hero | Category::Avatar) {
-                    p.passed.clear();
-                }
             }
         }
         Fact::Removed {

@@ -33,6 +33,7 @@ pub fn setup(players: &[String], options: &Options, dice: DiceMode) -> Result<St
         );
     }
     Ok(State {
+        rules: <super::Legend as crate::rules::Rules>::RULES_VERSION,
         dice,
         options: options.clone(),
         seats: players
@@ -46,6 +47,7 @@ pub fn setup(players: &[String], options: &Options, dice: DiceMode) -> Result<St
                 talisman: None,
                 ability: None,
                 custom_ability: None,
+                passed: BTreeSet::new(),
             })
             .collect(),
         pieces: BTreeMap::new(),
@@ -68,6 +70,8 @@ pub fn setup(players: &[String], options: &Options, dice: DiceMode) -> Result<St
 struct Sim {
     s: State,
     facts: Vec<Fact>,
+    /// Whether the step being played has used its `their_story`.
+    their_story_told: bool,
 }
 
 impl Sim {
@@ -115,6 +119,7 @@ pub fn decide(
     let mut sim = Sim {
         s: state.clone(),
         facts: Vec::new(),
+        their_story_told: false,
     };
     if state.phase == Phase::Over {
         return reject("game.over", "the legend is already told");
@@ -342,7 +347,6 @@ fn introduce(
         placed_by: seat,
         controller: seat,
         at: At::Corner { corner },
-        passed: BTreeSet::new(),
     };
     sim.emit(Fact::SeatIntroduced {
         seat,
@@ -479,6 +483,21 @@ fn final_story(told: String, votes: &Option<Votes>) -> String {
         .unwrap_or(told)
 }
 
+/// The other side's telling of a battle it means to win.
+fn their_story<'a>(
+    given: &'a Option<String>,
+    who: &str,
+    player: &str,
+) -> Result<&'a str, Rejection> {
+    match given {
+        Some(s) if !s.trim().is_empty() => Ok(s),
+        _ => reject(
+            "legend.story.needed",
+            format!("{who} meets the Monster with an Item: {player}, whose side would win, tells how in `their_story`"),
+        ),
+    }
+}
+
 fn story<'a>(step_story: &'a Option<String>, who: &str) -> Result<&'a str, Rejection> {
     match step_story {
         Some(s) if !s.trim().is_empty() => Ok(s),
@@ -532,6 +551,7 @@ fn decide_move(sim: &mut Sim, seat: Seat, steps: &[Step]) -> Result<(), Rejectio
         let p = sim.piece(st.piece)?;
         own(&sim.s, &p, seat)?;
         let before = sim.facts.len();
+        sim.their_story_told = false;
         match p.category {
             Category::Avatar | Category::Hero => move_character(sim, seat, &p, st)?,
             Category::Monster => move_monster(sim, seat, &p, st)?,
@@ -563,6 +583,15 @@ fn decide_move(sim: &mut Sim, seat: Seat, steps: &[Step]) -> Result<(), Rejectio
                 "legend.voting.unused",
                 format!(
                     "the `votes` for #{} judge no Item use: {} used no Item on this Move",
+                    st.piece, p.name
+                ),
+            );
+        }
+        if st.their_story.is_some() && !sim.their_story_told {
+            return reject(
+                "legend.story.unused",
+                format!(
+                    "`their_story` for #{} is the other side's telling of a battle it wins, and {} fought none it could win",
                     st.piece, p.name
                 ),
             );
@@ -739,7 +768,7 @@ fn move_character(sim: &mut Sim, seat: Seat, p: &Piece, st: &Step) -> Result<(),
             .s
             .obstacles_touching(sq)
             .into_iter()
-            .filter(|o| o.controller != seat && !sim.s.pieces[&p.id].passed.contains(&o.id))
+            .filter(|o| o.controller != seat && !sim.s.seat(seat).passed.contains(&o.id))
             .cloned()
             .collect();
         for ob in obstacles {
@@ -885,12 +914,13 @@ fn attack_monster(
     let name = sim.s.pieces[&piece].name.clone();
     let m = sim.s.pieces[&monster].clone();
     let Some(&item) = sim.s.items_of(piece).first() else {
+        sim.their_story_told = true;
         sim.emit(Fact::BattleFought {
             aggressor: piece,
             defender: monster,
             victor: monster,
             siege: false,
-            story: st.story.clone(),
+            story: st.their_story.clone(),
         });
         defeat(sim, piece, m.controller);
         return Ok(false);
@@ -1017,6 +1047,19 @@ fn move_monster(sim: &mut Sim, seat: Seat, p: &Piece, st: &Step) -> Result<(), R
         .filter(|o| o.squares().iter().any(|s| foot.contains(s)))
         .map(|o| o.id)
         .collect();
+    // A Monster landing on any square of a Monument besieges its occupant,
+    // wherever on the Monument the occupant stands (rules 2).
+    let mut foes = foes;
+    for sq in &foot {
+        if let Some(o) = sim
+            .s
+            .monument_at(*sq)
+            .and_then(|m| sim.s.occupant(m))
+            .filter(|o| o.controller != seat && !foes.contains(&o.id))
+        {
+            foes.push(o.id);
+        }
+    }
     for foe in foes {
         let f = sim.s.pieces[&foe].clone();
         if f.category == Category::Monster {
@@ -1056,7 +1099,11 @@ fn move_monster(sim: &mut Sim, seat: Seat, p: &Piece, st: &Step) -> Result<(), R
                 }
             }
             Some(item) => {
-                let told = story(&st.story, &f.name)?.to_string();
+                // The defender's side tells how it means to win, and the
+                // table votes on that telling.
+                let told =
+                    their_story(&st.their_story, &f.name, sim.s.player(f.controller))?.to_string();
+                sim.their_story_told = true;
                 if item_vote(
                     sim,
                     f.controller,
@@ -1077,13 +1124,14 @@ fn move_monster(sim: &mut Sim, seat: Seat, p: &Piece, st: &Step) -> Result<(), R
                     defeat(sim, p.id, f.controller);
                     return Ok(());
                 }
-                // The defence was voted down: defeated, and the Item stays on the square.
+                // The defence was voted down: defeated, and the Item stays
+                // on the square; the Monster's side tells it, if it will.
                 sim.emit(Fact::BattleFought {
                     aggressor: p.id,
                     defender: foe,
                     victor: p.id,
                     siege,
-                    story: Some(told),
+                    story: st.story.clone(),
                 });
                 defeat(sim, foe, seat);
             }
@@ -1330,7 +1378,6 @@ fn place(
         placed_by: seat,
         controller: seat,
         at: place_at,
-        passed: BTreeSet::new(),
     };
     sim.emit(Fact::ActionTaken {
         seat,
@@ -1898,22 +1945,13 @@ pub fn scores(s: &State) -> Vec<Score> {
     out
 }
 
-/// The tie-break key: points, then Talismans held, then Monuments, then
-/// Stockpiled objects. Seats equal on all of it share the win.
-fn rank_key(sc: &Score) -> (u32, u32, u32, u32) {
-    (
-        sc.total,
-        sc.talismans,
-        sc.monuments,
-        sc.stockpiled_items + sc.stockpiled_heroes + sc.stockpiled_monsters,
-    )
-}
-
+/// Who has the most points after the seventh round. The rules know no
+/// tie-break: players level on the most points share the victory (rules 2).
 pub fn winners(scores: &[Score]) -> Vec<Seat> {
-    let best = scores.iter().map(rank_key).max();
+    let best = scores.iter().map(|s| s.total).max();
     scores
         .iter()
-        .filter(|s| Some(rank_key(s)) == best)
+        .filter(|s| Some(s.total) == best)
         .map(|s| s.seat)
         .collect()
 }
@@ -1946,12 +1984,24 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     for mut c in candidates {
         let mut chance = Chance::new(DiceMode::Digital, 0, 0);
         let mut result = decide(state, None, &c, &mut chance);
-        if matches!(&result, Err(r) if r.rule == "legend.story.needed") {
-            if let Action::Move { pieces, .. } = &mut c {
-                for st in pieces.iter_mut() {
-                    st.story = Some(format!("<story of #{}'s move>", st.piece));
+        if let Err(r) = &result {
+            if r.rule == "legend.story.needed" {
+                let theirs = r.message.contains("their_story");
+                if let Action::Move { pieces, .. } = &mut c {
+                    for st in pieces.iter_mut() {
+                        if theirs {
+                            st.their_story = Some(format!(
+                                "<the other side's story of #{}'s battle>",
+                                st.piece
+                            ));
+                        } else {
+                            st.story = Some(format!("<story of #{}'s move>", st.piece));
+                        }
+                    }
                 }
             }
+        }
+        if matches!(&result, Err(r) if r.rule == "legend.story.needed") {
             chance = Chance::new(DiceMode::Digital, 0, 0);
             result = decide(state, None, &c, &mut chance);
         }

@@ -30,15 +30,23 @@
 //!   (one, two with Pocket); `swap` trades the held Item instead. Used Items
 //!   go to the user's Stockpile. Loose Items score for whoever placed them.
 //! - **Obstacles** sit on crossings; entering any square one touches needs an
-//!   Item and a `story`, unless the piece passed it before (the passage
-//!   record) or the Obstacle is the mover's own. Placement needs every Reach
+//!   Item and a `story`, unless the player passed it before with any of
+//!   their pieces (the passage record is the player's, rules 2) or the
+//!   Obstacle is the mover's own. Placement needs every Reach
 //!   the crossing touches claimed by the placer, none an opponent's start.
 //! - **Battles.** Avatar/Hero onto an enemy Monster: with an Item it wins
 //!   (Item and Monster to its Stockpile), without it is defeated. Monster onto
 //!   a Monster: the mover wins. Monster onto an Avatar/Hero: armed defenders
 //!   win and lose the Item, unarmed ones are defeated; against a Monument's
 //!   occupant the same, except an unarmed occupant also destroys the Monster
-//!   (removed from the game, no one's Stockpile). The `story` is the victor's.
+//!   (removed from the game, no one's Stockpile). A Monster landing on any
+//!   square of a Monument besieges its occupant, whichever square the
+//!   occupant stands on (rules 2). The victor tells the story (rules 2): the
+//!   mover's side in `story`, the other side in `their_story` (asked of it
+//!   when an armed Avatar or Hero would beat the attacking Monster, optional
+//!   when an enemy Monster beats the mover), and the story is told as that
+//!   player's; a `their_story` for a battle the other side did not win is
+//!   refused. Games recorded under rules 1 tell the story as the victor's.
 //!   A defeated Avatar returns to its Corner, a Hero goes to the victor's
 //!   Stockpile; what it carried stays on the square.
 //! - **Monuments.** One Reach, claimed by the builder. An Avatar/Hero on a
@@ -79,8 +87,9 @@
 //! - **Score table.** Hero 1, Item 1 (held: its holder; loose: its placer),
 //!   Stockpiled Item/Hero/Monster 2, Obstacle 1, Monster 1, Monument 3
 //!   (the occupant's player if occupied), held Talisman 5; other Stockpiled
-//!   objects score nothing. Ties: Talismans held, then Monuments, then
-//!   Stockpile size; still level, the win is shared.
+//!   objects score nothing. The rules know no tie-break: players level on
+//!   the most points after round 7 share the victory (rules 2; rules 1
+//!   broke ties by Talismans, Monuments and Stockpile).
 //! - **Written forms.** A square is exactly a lower-case column `a`-`f` and
 //!   a row digit `1`-`6` (`c4`), a crossing `+` with a column `a`-`g` and a
 //!   row `1`-`7` (`+c3`); anything else (`A1`, `a04`, `a+4`, ` a1`, a letter
@@ -132,6 +141,10 @@ pub struct Legend;
 
 impl Rules for Legend {
     const KIND: &'static str = "legend";
+    /// 2: a tie on points is a shared victory, a Monster on any square of a
+    /// Monument besieges it, the victor tells the battle's story, an
+    /// Obstacle passed once is passed for the player.
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type Pack = Pack;
     type State = State;
@@ -165,7 +178,9 @@ impl Rules for Legend {
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(setup.players, &setup.options, setup.dice)
+        let mut state = decide::setup(setup.players, &setup.options, setup.dice)?;
+        state.rules = setup.rules_version;
+        Ok(state)
     }
 
     fn option_values(option: &str) -> Vec<OptionValue> {

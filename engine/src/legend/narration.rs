@@ -227,8 +227,16 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                 capitalized(who(s, *aggressor)),
                 who(s, *defender)
             );
+            // The victor tells the story: it is the winning side's player's.
             if let Some(t) = story {
-                l.push_str(&format!(" The victor tells it: \"{t}\""));
+                // Before rules 2 the mover typed every story, whoever won.
+                match s.piece(*victor).filter(|_| s.rules >= 2) {
+                    Some(v) => l.push_str(&format!(
+                        " {}, whose side won, tells it: \"{t}\"",
+                        s.player(v.controller)
+                    )),
+                    None => l.push_str(&format!(" The victor tells it: \"{t}\"")),
+                }
             }
             l
         }
@@ -488,7 +496,7 @@ pub fn epilogue(s: &State) -> Vec<String> {
                 out.push(format!("{} wins on points.", names[0]));
             } else {
                 out.push(format!(
-                    "{} share the win: level on points, Talismans, Monuments and Stockpile.",
+                    "A tie: {} end level on the most points and share the victory.",
                     names.join(" and ")
                 ));
             }

@@ -40,9 +40,6 @@ pub struct Piece {
     /// Who controls it now (Charm changes this).
     pub controller: Seat,
     pub at: At,
-    /// Obstacles this Avatar or Hero has passed with an Item (the passage record).
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub passed: BTreeSet<u32>,
 }
 
 impl Piece {
@@ -84,6 +81,10 @@ pub struct SeatState {
     /// A custom ability's name and rule, as voted in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_ability: Option<(String, String)>,
+    /// Obstacles this player has passed with an Item (the passage record):
+    /// none of the player's Avatar or Heroes needs an Item for them again.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub passed: BTreeSet<u32>,
 }
 
 impl SeatState {
@@ -106,6 +107,10 @@ pub enum Phase {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The version of LEGEND's rules the game was recorded under: the
+    /// story of an older game is told as its rules had it.
+    #[serde(default = "first_rules")]
+    pub rules: u32,
     pub dice: DiceMode,
     pub options: Options,
     pub seats: Vec<SeatState>,
@@ -128,6 +133,10 @@ pub struct State {
     pub skip_next: BTreeSet<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+fn first_rules() -> u32 {
+    1
 }
 
 /// Rounds in a game.

@@ -26,7 +26,7 @@ fn created(players: usize, options: Value, dice: DiceMode, seed: u64) -> GameCre
         options: serde_json::from_value::<BTreeMap<String, Value>>(options).unwrap(),
         pack: Legend::default_pack(),
         public: false,
-        rules_version: None,
+        rules_version: Some(Legend::RULES_VERSION),
     }
 }
 
@@ -415,7 +415,7 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
             .any(|l| l.contains("passes the Obstacle cables")),
         "{lines:?}"
     );
-    assert_eq!(t.piece(1)["passed"], json!([7]));
+    assert_eq!(t.state()["seats"][0]["passed"], json!([7]), "Ada's passage");
     assert_eq!(t.at(8), json!({"where": "stockpile", "seat": 0}));
     // Passing again needs no Item.
     t.mv(1, &["f1"]);
@@ -769,7 +769,7 @@ fn duels_need_matching_arms_and_a_tie_is_a_coin() {
 }
 
 #[test]
-fn the_score_table_and_its_tie_break() {
+fn the_score_table_and_a_tie_shared() {
     use super::actions::Score;
     let s = |seat, total, talismans, monuments| Score {
         seat,
@@ -778,11 +778,12 @@ fn the_score_table_and_its_tie_break() {
         monuments,
         ..Score::default()
     };
+    // No tie-break: level on the most points, the victory is shared.
     assert_eq!(
         super::winners(&[s(0, 6, 0, 1), s(1, 6, 1, 0), s(2, 3, 0, 0)]),
-        vec![1]
+        vec![0, 1]
     );
-    assert_eq!(super::winners(&[s(0, 6, 0, 1), s(1, 6, 0, 0)]), vec![0]);
+    assert_eq!(super::winners(&[s(0, 7, 0, 0), s(1, 6, 1, 1)]), vec![0]);
     assert_eq!(super::winners(&[s(0, 4, 0, 0), s(1, 4, 0, 0)]), vec![0, 1]);
     // A played game: Ada has a Monster (1), an Obstacle (1) and a Monument (3); Bo a Hero (1).
     let mut t = Table::started(3, json!({}));
@@ -1251,4 +1252,56 @@ fn svg_escapes_text_from_the_table() {
         "{out}"
     );
     assert!(doc.descendants().all(|n| !n.has_tag_name("b")));
+}
+
+#[test]
+fn a_monster_on_either_square_of_a_monument_besieges_its_occupant() {
+    let mut t = crossroads();
+    t.place("monster", &["c4"]); // #7 Ada's
+    t.pass();
+    t.place("monster", &["e2"]); // #8 Bo's
+    t.pass();
+    t.pass();
+    t.act(json!({"type": "move", "pieces": [{"piece": 7, "path": ["d3"]}]}));
+    t.pass();
+    t.act(json!({"type": "move", "pieces": [{"piece": 8, "path": ["d3"]}]}));
+    t.pass();
+    t.pass();
+    // A Monument over two squares of the Heartland; Ada holds it from d4.
+    t.place("monument", &["c4", "d4"]); // #9
+    t.mv(1, &["d4"]);
+    // Bo's Monster lands on c4, the Monument's other square: a siege.
+    let lines = t.act(json!({"type": "move", "pieces": [{"piece": 8, "path": ["c4"]}]}));
+    assert!(lines.iter().any(|l| l.contains("lays siege")), "{lines:?}");
+    assert_eq!(t.at(1), json!({"where": "corner", "corner": 0}));
+    assert_eq!(t.at(8), json!({"where": "destroyed"}));
+}
+
+#[test]
+fn the_victor_tells_the_story_of_a_battle() {
+    let mut t = crossroads();
+    t.place("monster", &["c4"]); // #7 Ada's
+    t.pass();
+    t.place("item", &["d2"]); // #8 Bo's
+    t.mv(3, &["d2"]); // Bo's Avatar takes the Item
+    t.pass(); // Cy
+              // Ada's Monster falls on Bo's armed Avatar: Bo's side would win, so
+              // the story is Bo's to tell, and it is asked of Bo.
+    let attack = json!({"type": "move", "pieces": [{"piece": 7, "path": ["d3", "d2"]}]});
+    let msg = t.refused(attack.clone(), "legend.story.needed");
+    assert!(msg.contains("their_story") && msg.contains("Bo"), "{msg}");
+    let mut told = attack.clone();
+    told["pieces"][0]["their_story"] = json!("the key jams the beast's jaws");
+    let lines = t.act(told).join("\n");
+    assert!(
+        lines.contains("Bo, whose side won, tells it: \"the key jams the beast's jaws\""),
+        "{lines}"
+    );
+    assert_eq!(t.at(7), json!({"where": "stockpile", "seat": 1}));
+    // Told where the other side won nothing, it would be dropped: refused.
+    t.place("monster", &["d4"]); // #9 Ada's
+    t.pass(); // Bo
+    t.pass(); // Cy
+    let idle = json!({"type": "move", "pieces": [{"piece": 9, "path": ["c4"], "their_story": "nothing happened"}]});
+    t.refused(idle, "legend.story.unused");
 }
