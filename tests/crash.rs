@@ -24,7 +24,7 @@ fn scripted_game(seed: u64) -> Vec<Value> {
             players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
             seed: Some(seed),
             dice: DiceMode::Digital,
-            options: Default::default(),
+            options: [("characters".to_string(), json!("nowa,brakka,brakka"))].into(),
             pack: None,
             public: false,
         })
@@ -61,6 +61,8 @@ fn a_killed_writer_loses_no_acknowledged_event() {
             "Bo",
             "--player",
             "Cy",
+            "--option",
+            "characters=nowa,brakka,brakka",
             "--seed",
             &seed.to_string(),
         ]);

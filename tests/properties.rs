@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{DiceMode, Event};
@@ -22,7 +22,11 @@ fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
     };
     vec![
         ("lostworlds", names(2), BTreeMap::new()),
-        ("lostworlds", names(3), BTreeMap::new()),
+        (
+            "lostworlds",
+            names(3),
+            [("characters".to_string(), json!("nowa,brakka,brakka"))].into(),
+        ),
         ("ludovia", names(3), BTreeMap::new()),
         ("ludovia", names(5), BTreeMap::new()),
         ("legless", names(2), BTreeMap::new()),

@@ -423,14 +423,17 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
     t.mv(3, &["e2"]);
     t.pass(); // Bo
     t.pass(); // Cy
-    // The passage is Ada's: her new Hero, with no Item, passes too.
+              // The passage is Ada's: her new Hero, with no Item, passes too.
     t.act(json!({"type": "place", "object": {"name": "Squire", "category": "hero"}})); // #9
     t.mv(9, &["a1"]);
     t.pass(); // Bo
     t.pass(); // Cy
     t.mv(9, &["b1", "c1"]);
     let lines = t.mv(9, &["d1", "e1"]);
-    assert!(!lines.iter().any(|l| l.contains("passes the Obstacle")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("passes the Obstacle")),
+        "{lines:?}"
+    );
     assert_eq!(t.at(9), on("e1"));
 }
 

@@ -177,11 +177,32 @@ impl Character {
             .find(|(_, m)| m.page == page)
     }
 
-    pub fn maneuver_named(&self, full_name: &str) -> Option<(usize, &Maneuver)> {
+    /// A maneuver by its full name ("Extended Range Charge"), or by its
+    /// short name where only one maneuver on the sheet bears it ("Charge",
+    /// "Kick"), in any letter case.
+    pub fn maneuver_named(&self, name: &str) -> Option<(usize, &Maneuver)> {
+        let name = name.trim();
+        let found = self.maneuvers.iter().enumerate();
+        if let Some(full) = found
+            .clone()
+            .find(|(_, m)| m.full_name().eq_ignore_ascii_case(name))
+        {
+            return Some(full);
+        }
+        let mut short = found.filter(|(_, m)| m.name.eq_ignore_ascii_case(name));
+        match (short.next(), short.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
+    }
+
+    /// Every maneuver's full name, in sheet order, for an error to list.
+    pub fn maneuver_names(&self) -> String {
         self.maneuvers
             .iter()
-            .enumerate()
-            .find(|(_, m)| m.full_name().eq_ignore_ascii_case(full_name.trim()))
+            .map(Maneuver::full_name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Whether the sheet marks some maneuvers as the only ones that may hit two.
@@ -285,8 +306,13 @@ pub struct Pack {
 }
 
 impl Pack {
+    /// A character by id, in any letter case.
     pub fn character(&self, id: &str) -> Option<&Character> {
-        self.characters.iter().find(|c| c.id == id)
+        self.characters.iter().find(|c| c.id == id).or_else(|| {
+            self.characters
+                .iter()
+                .find(|c| c.id.eq_ignore_ascii_case(id))
+        })
     }
 
     pub fn book(&self, character: &str) -> Option<&Book> {

@@ -54,7 +54,15 @@ fn default_ids(pack: &Pack, seat: Seat, lone: Option<&str>) -> Vec<String> {
 }
 
 /// Lays out the duel: characters per seat, books, and picture 57 all round.
-pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State, Rejection> {
+/// Under rules 2 a seat left to the default is never given a character
+/// another defaulted seat already fields: a table that wants two of the same
+/// names them (rules 1 fielded the pack's first sample again, silently).
+pub fn setup(
+    players: &[String],
+    options: &Options,
+    pack: &Pack,
+    rules_version: u32,
+) -> Result<State, Rejection> {
     if players.len() < 2 {
         return reject(
             "setup.players",
@@ -76,12 +84,48 @@ pub fn setup(players: &[String], options: &Options, pack: &Pack) -> Result<State
         .and_then(|v| v.first().cloned())
         .unwrap_or_else(|| default_ids(pack, 0, None)[0].clone());
     let mut parties: Vec<Vec<Character>> = Vec::new();
+    let mut defaulted: Vec<String> = Vec::new();
     for seat in 0..players.len() as Seat {
-        let ids = options
-            .seats
-            .get(&seat)
-            .cloned()
-            .unwrap_or_else(|| default_ids(pack, seat, Some(&lone)));
+        let ids = match options.seats.get(&seat) {
+            Some(ids) => ids.clone(),
+            None if rules_version < 2 => default_ids(pack, seat, Some(&lone)),
+            None => {
+                // Free: fielded by no other seat, named or defaulted.
+                let free = |c: &&Character| {
+                    c.id != lone
+                        && !defaulted.contains(&c.id)
+                        && !options.seats.values().flatten().any(|n| n == &c.id)
+                };
+                let id = if seat == 0 {
+                    lone.clone()
+                } else {
+                    let free = pack
+                        .characters
+                        .iter()
+                        .filter(free)
+                        .find(|c| c.sample)
+                        .or_else(|| pack.characters.iter().find(free));
+                    match free {
+                        Some(c) => c.id.clone(),
+                        None => {
+                            let all: Vec<&str> =
+                                pack.characters.iter().map(|c| c.id.as_str()).collect();
+                            return reject(
+                                "setup.character",
+                                format!(
+                                    "{} fighters, and the pack has {} characters ({}): name each seat's with the option `characters` (one may be named twice)",
+                                    players.len(),
+                                    all.len(),
+                                    all.join(", ")
+                                ),
+                            );
+                        }
+                    }
+                };
+                defaulted.push(id.clone());
+                vec![id]
+            }
+        };
         let mut party = Vec::new();
         for id in ids {
             let Some(c) = pack.character(&id) else {
@@ -405,7 +449,11 @@ fn find_maneuver(
         sheet.maneuver_named(n).map(|(i, _)| i).ok_or_else(|| {
             Rejection::new(
                 "lostworlds.maneuver",
-                format!("{}'s sheet has no maneuver called `{n}`", sheet.name),
+                format!(
+                    "{}'s sheet has no maneuver called `{n}` (a full name, or a name only one maneuver bears): {}",
+                    sheet.name,
+                    sheet.maneuver_names()
+                ),
             )
         })
     });

@@ -57,6 +57,15 @@
 //!   excepted maneuvers). A total of 0 or less does no damage. A critical hit
 //!   needs the total to reach the burst's number; its order goes to the hurt
 //!   fighter. At 0 or below a fighter is unconscious, at -5 or below dead.
+//! - **Who fights as whom** (rules 2). `characters` (or `seatN`) names each
+//!   seat's character, by id in any letter case; left out, seat 0 fields
+//!   Nowa and every other seat a character no other seat fields (a sample
+//!   first). When the pack runs out, the game is refused with the ids to
+//!   choose from: a character fights twice only when the table names it so
+//!   (rules 1 fielded the first sample again without a word). A maneuver is
+//!   named by its full name or by a name only one maneuver on the sheet
+//!   bears ("Charge", "Kick"), in any letter case; a wrong name is answered
+//!   with the sheet's names.
 //! - **Several opponents.** Seat 0 fights every other seat; the others fight
 //!   only seat 0. Seat 0 makes one move in every book. When its opponents
 //!   stand at both ranges it must pick a close-range maneuver and turns to the
@@ -279,7 +288,12 @@ impl Rules for LostWorlds {
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(setup.players, &setup.options, &setup.pack)
+        decide::setup(
+            setup.players,
+            &setup.options,
+            &setup.pack,
+            setup.rules_version,
+        )
     }
 
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {

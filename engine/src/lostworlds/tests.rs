@@ -158,7 +158,7 @@ fn options(v: Value) -> Options {
 fn start(pack: &Pack, players: usize, opts: Value) -> State {
     content::validate(pack, "test").unwrap();
     let players: Vec<String> = (0..players).map(|i| format!("player{i}")).collect();
-    decide::setup(&players, &options(opts), pack).unwrap()
+    decide::setup(&players, &options(opts), pack, LostWorlds::RULES_VERSION).unwrap()
 }
 
 /// Everyone close, no orders: the middle of a fight.
@@ -922,7 +922,12 @@ fn random_legal_duels_end() {
         assert!(state.outcome.is_some(), "seed {s}");
         assert!(state.exchanges <= 200, "seed {s}");
         // And one against two, with a party on seat 1.
-        let state = play(&pack, 3, json!({"seat1": "brakka+nowa"}), s);
+        let state = play(
+            &pack,
+            3,
+            json!({"seat1": "brakka+nowa", "seat2": "brakka"}),
+            s,
+        );
         assert!(state.outcome.is_some(), "seed {s}");
         assert!(!narration::render(&state, Viewer::Owner).is_empty());
     }
@@ -2056,4 +2061,49 @@ fn every_critical_of_the_sample_books_can_land_and_random_duels_land_them() {
             "{burst:?} never landed: {landed:?}"
         );
     }
+}
+
+#[test]
+fn three_fighters_from_two_characters_are_named_not_doubled_silently() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let players: Vec<String> = ["Ada", "Bo", "Cy"].iter().map(|s| s.to_string()).collect();
+    let e = decide::setup(
+        &players,
+        &options(json!({})),
+        &pack,
+        LostWorlds::RULES_VERSION,
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "setup.character");
+    assert!(e.message.contains("name each seat's"), "{}", e.message);
+    // Named, a character may fight twice; names are read in any case.
+    let state = decide::setup(
+        &players,
+        &options(json!({"characters": "NOWA,Brakka,brakka"})),
+        &pack,
+        LostWorlds::RULES_VERSION,
+    )
+    .unwrap();
+    assert_eq!(state.seat_name(1), "Brakka (Bo)");
+    // Two players still need no option at all.
+    decide::setup(
+        &players[..2],
+        &options(json!({})),
+        &pack,
+        LostWorlds::RULES_VERSION,
+    )
+    .unwrap();
+    // Rules 1 fielded the sample twice, and an old game still lays out so.
+    let old = decide::setup(&players, &options(json!({})), &pack, 1).unwrap();
+    assert_eq!(old.seat_name(2), "Brakka (Cy)");
+    // A short name finds the one maneuver that bears it, in any case.
+    let sheet = &state.seats[0].fighter().sheet;
+    assert_eq!(
+        sheet.maneuver_named("charge").unwrap().1.full_name(),
+        "Extended Range Charge"
+    );
+    assert!(
+        sheet.maneuver_named("High").is_none(),
+        "several maneuvers are called High"
+    );
 }
