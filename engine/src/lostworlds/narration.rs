@@ -121,9 +121,16 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
             ));
         }
         if let Some(c) = &b.critical {
+            // The order is quoted as read; a full stop of its own ends the line.
+            let text = &c.restriction.text;
+            let stop = if text.ends_with(['.', '!', '?']) {
+                ""
+            } else {
+                "."
+            };
             lines.push(format!(
-                "Critical hit ({} reaches {})! {d} must obey \"{}\".",
-                b.total, c.threshold, c.restriction.text
+                "Critical hit ({} reaches {})! {d} must obey \"{text}\"{stop}",
+                b.total, c.threshold
             ));
         }
     }
