@@ -231,6 +231,7 @@ fn write_earlier_rules_logs() {
 fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
     let mut checked = 0;
     let mut redecided = Vec::new();
+    let mut altered_logs = 0;
     for (kind, version) in EARLIER_RULES {
         let mut logs: Vec<_> = std::fs::read_dir(earlier_rules_dir(kind, *version))
             .expect("fixture folder")
@@ -288,6 +289,7 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
             let text = String::from_utf8(text).expect("utf-8");
             let altered = text.replacen("\"damage\":", "\"damage\":1", 1);
             if altered != text {
+                altered_logs += 1;
                 let dir = tempfile::tempdir().expect("temp dir");
                 let journal = Journal::open(&dir.path().join("store")).expect("store");
                 let e = journal.import(&mut altered.as_bytes()).unwrap_err();
@@ -297,6 +299,10 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
         }
     }
     assert!(checked > 0, "no logs recorded under earlier rules");
+    assert!(
+        altered_logs > 0,
+        "no log was altered to check it is refused"
+    );
     // Lost Worlds' colours and escape were corrected in rules 2: today's
     // rules decide some of its old exchanges otherwise, and say which.
     let lostworlds: Vec<_> = redecided

@@ -516,8 +516,9 @@ fn armed_avatars_beat_monsters_and_stockpile_them() {
     assert_eq!(t.at(3), on("c4"));
 }
 
-#[test]
-fn monsters_attack_the_aggressor_wins_between_monsters_and_sieges_destroy() {
+/// Ada's Monster (#7) takes Bo's unarmed Avatar at d3, then Bo's Monster
+/// (#8) falls on Ada's there; Ada's turn comes next.
+fn monsters_fought() -> Table {
     let mut t = crossroads();
     // Bo claims nothing in the Heartland; give him a Monster at home.
     t.place("monster", &["c4"]); // #7 Ada's
@@ -525,15 +526,21 @@ fn monsters_attack_the_aggressor_wins_between_monsters_and_sieges_destroy() {
     t.place("monster", &["e2"]); // #8 Bo's
     t.pass();
     t.pass();
-    // Ada's Monster takes Bo's unarmed Avatar at d3.
     t.act(json!({"type": "move", "pieces": [{"piece": 7, "path": ["d3"]}]}));
-    assert_eq!(t.at(3), json!({"where": "corner", "corner": 1}));
     t.pass();
-    // Bo's Monster falls on Ada's: the aggressor wins.
     t.act(json!({"type": "move", "pieces": [{"piece": 8, "path": ["d3"]}]}));
+    t.pass();
+    t.pass();
+    t
+}
+
+#[test]
+fn monsters_attack_the_aggressor_wins_between_monsters_and_sieges_destroy() {
+    let mut t = monsters_fought();
+    // Ada's Monster took Bo's unarmed Avatar, which went home.
+    assert_eq!(t.at(3), json!({"where": "corner", "corner": 1}));
+    // Bo's Monster fell on Ada's: the aggressor won.
     assert_eq!(t.at(7), json!({"where": "stockpile", "seat": 1}));
-    t.pass();
-    t.pass();
     // Ada builds a Monument at c3 (she stands there) elsewhere: d4, and occupies it.
     t.place("monument", &["d4"]); // #9
     t.mv(1, &["d4"]);
@@ -1270,17 +1277,7 @@ fn svg_escapes_text_from_the_table() {
 
 #[test]
 fn a_monster_on_either_square_of_a_monument_besieges_its_occupant() {
-    let mut t = crossroads();
-    t.place("monster", &["c4"]); // #7 Ada's
-    t.pass();
-    t.place("monster", &["e2"]); // #8 Bo's
-    t.pass();
-    t.pass();
-    t.act(json!({"type": "move", "pieces": [{"piece": 7, "path": ["d3"]}]}));
-    t.pass();
-    t.act(json!({"type": "move", "pieces": [{"piece": 8, "path": ["d3"]}]}));
-    t.pass();
-    t.pass();
+    let mut t = monsters_fought();
     // A Monument over two squares of the Heartland; Ada holds it from d4.
     t.place("monument", &["c4", "d4"]); // #9
     t.mv(1, &["d4"]);
