@@ -1,7 +1,9 @@
 //! A readable diff of two JSON values, for replay's "what changed" lines.
 //!
-//! Objects are compared key by key and arrays index by index, so a change deep
-//! in a state shows as one line with its path: `seats[1].body_points: 10 -> 7`.
+//! Objects are compared key by key and arrays of one length index by index,
+//! so a change deep in a state shows as one line with its path:
+//! `seats[1].body_points: 10 -> 7`. An array that grew or shrank is aligned
+//! item by item, so a card leaving a sorted pool is one line, not a shift.
 
 use serde_json::Value;
 
@@ -58,6 +60,7 @@ fn walk(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
                 }
             }
         }
+        (Value::Array(a), Value::Array(b)) if a.len() != b.len() => aligned(path, a, b, out),
         (Value::Array(a), Value::Array(b)) => {
             for i in 0..a.len().max(b.len()) {
                 let p = format!("{path}[{i}]");
@@ -71,6 +74,38 @@ fn walk(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
         }
         (a, b) if a == b => {}
         (a, b) => out.push(format!("{}: {} -> {}", label(path), shown(a), shown(b))),
+    }
+}
+
+/// Arrays that grew or shrank: items are matched in order (a longest
+/// common subsequence), so taking one card out of a sorted pool reads as
+/// that card removed, not as every later index shifting. Unmatched items
+/// are listed as removed at their old index and added at their new one.
+fn aligned(path: &str, a: &[Value], b: &[Value], out: &mut Vec<String>) {
+    let (n, m) = (a.len(), b.len());
+    // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            i += 1;
+            j += 1;
+        } else if j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push(format!("{path}[{i}]: removed (was {})", shown(&a[i])));
+            i += 1;
+        } else {
+            out.push(format!("{path}[{j}]: added {}", shown(&b[j])));
+            j += 1;
+        }
     }
 }
 
@@ -101,6 +136,15 @@ mod tests {
                 "old: removed (was true)"
             ]
         );
+    }
+
+    #[test]
+    fn a_card_taken_from_a_sorted_pool_is_one_change() {
+        let a = json!({"pool": ["Dog", "Gold", "Pearl", "Ruby", "Trap"]});
+        let b = json!({"pool": ["Dog", "Pearl", "Ruby", "Trap"]});
+        assert_eq!(diff(&a, &b), vec!["pool[1]: removed (was \"Gold\")"]);
+        let c = json!({"pool": ["Dog", "Gold", "Jade", "Pearl", "Ruby", "Trap"]});
+        assert_eq!(diff(&a, &c), vec!["pool[2]: added \"Jade\""]);
     }
 
     #[test]

@@ -141,8 +141,11 @@ pub struct SeatRoll {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArrestCause {
-    /// Carried treasure along a watched street.
+    /// Carried treasure onto a watched street.
     Watched,
+    /// Carried treasure off a street that became watched while the thief
+    /// stood on it: leaving it passes it (rules 2).
+    Leaving,
     /// Robbed a Stake-out.
     StakeOut,
 }
@@ -154,6 +157,18 @@ pub enum FallCause {
     Jump,
     Trap,
     KnockedDown,
+}
+
+/// Why a turn ended (kept from rules 2 on, for the story).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnEnd {
+    /// The thief chose to stop (`end_turn`).
+    Chose,
+    /// Every action point was spent.
+    Spent,
+    /// A fall, a lost duel, an event, an arrest or a conviction cut it short.
+    Cut,
 }
 
 crate::by_tag! {
@@ -281,7 +296,14 @@ crate::by_tag! {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             item: Option<String>,
         },
+        /// A blue item used once, and discarded.
         EquipmentUsed {
+            seat: Seat,
+            item: String,
+        },
+        /// A kept item did its work (a green item used, a red one that
+        /// changed a roll); nothing moves. Rules 2 on.
+        EquipmentActed {
             seat: Seat,
             item: String,
         },
@@ -301,6 +323,8 @@ crate::by_tag! {
         },
         TurnEnded {
             seat: Seat,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            why: Option<TurnEnd>,
         },
         NightEnded {
             outcome: Outcome,

@@ -181,6 +181,8 @@ pub fn apply(state: &mut State, fact: &Fact) {
             take(&mut state.thieves[*seat as usize].equipment, item);
             state.equipment_discard.push(item.clone());
         }
+        // The item stays where it is; the fact is for the story.
+        Fact::EquipmentActed { .. } => {}
         Fact::TreasureDiscarded { seat, card } => {
             take(&mut state.thieves[*seat as usize].hand, card);
             state.rooftop_discard.push(card.clone());

@@ -123,14 +123,51 @@ pub enum Effect {
 }
 
 impl Effect {
-    /// The colour an effect belongs to (its use follows that colour's rule).
-    pub fn colour(self) -> Colour {
-        match self {
-            Effect::Mask | Effect::MakeUp | Effect::RopeAndGrapple => Colour::Blue,
-            Effect::Backpack | Effect::LuckyCharm | Effect::SoftShoes => Colour::Red,
-            Effect::Whistle | Effect::Bolas => Colour::Green,
+    /// Whether the effect is always at work rather than used at a moment.
+    /// Only a red card is always in use, so a passive effect must be red;
+    /// an effect used at a moment may be blue (once, then discarded, no
+    /// action point) or green (kept, an action point each use). Which one is
+    /// the pack's to say.
+    pub fn passive(self) -> bool {
+        matches!(
+            self,
+            Effect::Backpack | Effect::LuckyCharm | Effect::SoftShoes
+        )
+    }
+}
+
+/// The prices the rule text's own worked example fixes (section 3 F): a
+/// Whistle bought for $300, a Backpack that would have left a $200 treasure
+/// over from $400, and a Bolas that $200 buys with $100 lost. Every other
+/// item's colour is the pack's choice.
+pub const WORKED_EXAMPLE: [(Effect, Colour); 3] = [
+    (Effect::Whistle, Colour::Green),
+    (Effect::Backpack, Colour::Red),
+    (Effect::Bolas, Colour::Blue),
+];
+
+/// Checks the items the worked example prices cost what it says. Games
+/// recorded under rules 1 kept a green Bolas, so this is checked when a game
+/// is set up under rules 2 or later, not on every stored pack.
+pub fn check_worked_example(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    for (i, item) in pack.equipment.iter().enumerate() {
+        if let Some((_, colour)) = WORKED_EXAMPLE.iter().find(|(e, _)| *e == item.effect) {
+            if item.colour != *colour {
+                return Err(ContentError::new(
+                    file,
+                    format!("equipment[{i}].colour"),
+                    format!(
+                        "the rules' worked example prices a {} at ${}, a {:?} item, not {:?}",
+                        item.name,
+                        colour.cost(),
+                        colour,
+                        item.colour
+                    ),
+                ));
+            }
         }
     }
+    Ok(())
 }
 
 /// A kind of equipment card and how many of it the deck holds.
@@ -295,15 +332,21 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
                 "each effect belongs to one item only",
             ));
         }
-        if item.effect.colour() != item.colour {
+        if item.effect.passive() != (item.colour == Colour::Red) {
             return Err(ContentError::new(
                 file,
                 at("colour"),
-                format!(
-                    "the {:?} effect works as a {:?} item",
-                    item.effect,
-                    item.effect.colour()
-                ),
+                if item.effect.passive() {
+                    format!(
+                        "the {:?} effect is always at work, which only a red item is",
+                        item.effect
+                    )
+                } else {
+                    format!(
+                        "the {:?} effect is used at a moment: a blue (once) or green (an action point each use) item, not red",
+                        item.effect
+                    )
+                },
             ));
         }
         if item.cost != item.colour.cost() {

@@ -7,10 +7,12 @@ use std::collections::BTreeSet;
 
 use tabletape_events::{DiceMode, Seat};
 
-use super::actions::{Action, ArrestCause, Fact, FallCause, SeatRoll, Step};
+use super::actions::{Action, ArrestCause, Fact, FallCause, SeatRoll, Step, TurnEnd};
 use super::apply::apply;
 use super::board::{Facing, Post, Space, Street};
-use super::content::{Edge, Effect, Pack, RooftopEvent, Special, LARGE_ORDINARY, SMALL_ORDINARY};
+use super::content::{
+    Colour, Edge, Effect, Pack, RooftopEvent, Special, LARGE_ORDINARY, SMALL_ORDINARY,
+};
 use super::options::Options;
 use super::state::{Block, CellKind, Choice, Face, Outcome, Phase, Policeman, Stage, State, Thief};
 use crate::chance::Chance;
@@ -44,13 +46,50 @@ impl Out {
     }
 }
 
+/// The ways a piece may lie: turned clockwise by this many degrees.
+pub const TURNS: [u32; 4] = [0, 90, 180, 270];
+
+/// A 3x3 layout turned clockwise by `degrees` (a multiple of 90).
+pub fn turned(layout: &[String], degrees: u32) -> Vec<String> {
+    let mut rows: Vec<Vec<char>> = layout.iter().map(|r| r.chars().collect()).collect();
+    for _ in 0..(degrees / 90) % 4 {
+        let n = rows.len();
+        // Clockwise: the new row i is the old column i read bottom to top.
+        rows = (0..n)
+            .map(|i| (0..n).rev().map(|j| rows[j][i]).collect())
+            .collect();
+    }
+    rows.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+/// Reads one `layout` entry: a block id, optionally `@90`, `@180` or `@270`.
+fn layout_entry(entry: &str) -> Result<(&str, u32), Rejection> {
+    let Some((id, turn)) = entry.split_once('@') else {
+        return Ok((entry, 0));
+    };
+    match turn.parse::<u32>() {
+        Ok(d) if TURNS.contains(&d) && turn == d.to_string() => Ok((id, d)),
+        _ => reject(
+            "option.layout",
+            format!(
+                "`{entry}`: a piece turns clockwise by 90, 180 or 270 degrees, written {id}@90"
+            ),
+        ),
+    }
+}
+
 pub fn setup(
     players: &[String],
     options: &Options,
     pack: &Pack,
     dice: DiceMode,
+    rules: u32,
     chance: &mut Chance,
 ) -> Result<State, Rejection> {
+    if rules >= 2 {
+        super::content::check_worked_example(pack, "<game pack>")
+            .map_err(|e| Rejection::new("setup.pack", format!("{}: {}", e.path, e.message)))?;
+    }
     let n = players.len();
     let (rows, cols) = if n <= 4 { (3, 3) } else { (3, 4) };
     let keep = if n <= 4 {
@@ -63,6 +102,12 @@ pub fn setup(
         name: b.name.clone(),
         special: b.special,
         layout: b.layout.clone(),
+        turned: 0,
+    };
+    let turn = |mut b: Block, degrees: u32| {
+        b.layout = turned(&b.layout, degrees);
+        b.turned = degrees;
+        b
     };
     let blocks: Vec<Block> = match (dice, &options.layout) {
         (DiceMode::Digital, Some(_)) => {
@@ -80,6 +125,13 @@ pub fn setup(
                 .collect();
             chance.shuffle("block pieces", &mut ordinary, "layout", None)?;
             ordinary.truncate(keep);
+            if rules >= 2 {
+                // Laid out at random, each piece lies whichever way it fell.
+                for b in &mut ordinary {
+                    let k = chance.roll("block piece turn", 4, "layout", None)?;
+                    *b = turn(b.clone(), TURNS[(k - 1) as usize]);
+                }
+            }
             let mut board: Vec<Block> = pack
                 .blocks
                 .iter()
@@ -112,17 +164,28 @@ pub fn setup(
             }
             let mut seen = BTreeSet::new();
             let mut out = Vec::new();
-            for id in ids {
-                let Some(b) = pack.blocks.iter().find(|b| &b.id == id) else {
+            for entry in ids {
+                let (id, degrees) = layout_entry(entry)?;
+                let Some(b) = pack.blocks.iter().find(|b| b.id.eq_ignore_ascii_case(id)) else {
+                    let known: Vec<&str> = pack.blocks.iter().map(|b| b.id.as_str()).collect();
                     return reject(
                         "option.layout",
-                        format!("`layout` names `{id}`, which is not a block of this box"),
+                        format!(
+                            "`layout` names `{id}`, which is not a block of this box ({})",
+                            known.join(", ")
+                        ),
                     );
                 };
-                if !seen.insert(id) {
+                if !seen.insert(b.id.as_str()) {
                     return reject("option.layout", format!("`layout` names `{id}` twice"));
                 }
-                out.push(piece(b));
+                if degrees != 0 && rules < 2 {
+                    return reject(
+                        "option.layout",
+                        "pieces are turned from rules 2 on; this game was recorded under rules 1",
+                    );
+                }
+                out.push(turn(piece(b), degrees));
             }
             for special in [Special::Lair, Special::Prison] {
                 if !out.iter().any(|b| b.special == Some(special)) {
@@ -185,6 +248,7 @@ pub fn setup(
     }
 
     let state = State {
+        rules,
         dice,
         rows,
         cols,
@@ -306,7 +370,11 @@ pub fn decide(
                 }
                 (Stage::Trial, Action::StandTrial { roll }) => {
                     let roll = chance.roll("trial die", 6, "roll", *roll)?;
-                    let acquitted = roll == 6 || (roll == 5 && state.has(seat, Effect::LuckyCharm));
+                    let charmed = roll == 5 && state.has(seat, Effect::LuckyCharm);
+                    let acquitted = roll == 6 || charmed;
+                    if charmed {
+                        use_item(&mut out, seat, Effect::LuckyCharm, "ludovia.lucky_charm")?;
+                    }
                     out.push(Fact::TrialHeld {
                         seat,
                         roll,
@@ -330,7 +398,9 @@ pub fn decide(
                         "a prisoner carrying treasure stands trial first (`stand_trial`)",
                     )
                 }
-                (Stage::Choice(choice), _) => resolve_choice(&mut out, seat, choice, action)?,
+                (Stage::Choice(choice), _) => {
+                    resolve_choice(&mut out, seat, choice, action, chance)?
+                }
                 (Stage::Actions, _) => take_action(&mut out, seat, action, chance)?,
             }
         }
@@ -403,7 +473,9 @@ fn check_placement(
             format!("there is no lamp post {at}"),
         );
     }
-    if state.policeman_at(at).is_some() {
+    // Rules 1 kept placed policemen apart; they may share a post by moving,
+    // and from rules 2 when placed too.
+    if state.rules < 2 && state.policeman_at(at).is_some() {
         return reject(
             "ludovia.post_taken",
             format!("a policeman already stands at {at}"),
@@ -530,14 +602,28 @@ fn open_turn(
 }
 
 fn spend(out: &mut Out, seat: Seat) {
+    // A spare blue item is used at once, outside the action points.
+    if out
+        .s
+        .turn()
+        .is_some_and(|t| t.stage == Stage::Choice(Choice::SpareItem))
+    {
+        return;
+    }
     let left = out.s.turn().map_or(0, |t| t.ap.saturating_sub(1));
     out.push(Fact::ActionPointSpent { seat, left });
 }
 
+/// Uses the item with `effect`: a blue one is used up; from rules 2 a kept
+/// one (green, or red) is said to act. Rules 1 spent only blue items.
 fn use_item(out: &mut Out, seat: Seat, effect: Effect, rule: &str) -> Result<(), Rejection> {
     match out.s.item_with(seat, effect) {
         Some(item) => {
-            out.push(Fact::EquipmentUsed { seat, item });
+            if out.s.items[&item].colour == Colour::Blue {
+                out.push(Fact::EquipmentUsed { seat, item });
+            } else if out.s.rules >= 2 {
+                out.push(Fact::EquipmentActed { seat, item });
+            }
             Ok(())
         }
         None => reject(
@@ -643,9 +729,11 @@ pub enum Police {
     Clear,
     Blocked(Post),
     Arrest(Street),
+    /// Caught leaving a watched street.
+    Leaving(Street),
 }
 
-pub fn police(state: &State, seat: Seat, to: Space, passing: Option<Post>) -> Police {
+pub fn police(state: &State, seat: Seat, from: Space, to: Space, passing: Option<Post>) -> Police {
     if state.thief(seat).hand.is_empty() {
         return Police::Clear;
     }
@@ -654,8 +742,12 @@ pub fn police(state: &State, seat: Seat, to: Space, passing: Option<Post>) -> Po
             return Police::Blocked(post);
         }
     }
-    match to {
-        Space::Street(s) if state.watched().contains(&s) => Police::Arrest(s),
+    let watched = state.watched();
+    match (from, to) {
+        // Leaving a street passes it: from rules 2, a street that became
+        // watched under the thief's feet catches them as they go.
+        (Space::Street(s), _) if state.rules >= 2 && watched.contains(&s) => Police::Leaving(s),
+        (_, Space::Street(s)) if watched.contains(&s) => Police::Arrest(s),
         _ => Police::Clear,
     }
 }
@@ -678,13 +770,13 @@ fn take_action(
 ) -> Result<(), Rejection> {
     let here = out.s.thief(seat).at;
     match action {
-        Action::EndTurn => end_turn(out, seat),
+        Action::EndTurn => end_turn(out, seat, TurnEnd::Chose),
         Action::Move { to, mask } => {
             let Some((_, passing)) = moves_from(&out.s, here).into_iter().find(|(s, _)| s == to)
             else {
                 return reject("ludovia.move", format!("{to} is not one move from {here}"));
             };
-            let verdict = police(&out.s, seat, *to, passing);
+            let verdict = police(&out.s, seat, here, *to, passing);
             if *mask {
                 use_item(out, seat, Effect::Mask, "ludovia.mask")?;
             } else if let Police::Blocked(post) = verdict {
@@ -694,6 +786,14 @@ fn take_action(
                 );
             }
             spend(out, seat);
+            if let (Police::Leaving(street), false) = (verdict, mask) {
+                out.push(Fact::ThiefArrested {
+                    seat,
+                    cause: ArrestCause::Leaving,
+                    street: Some(street),
+                });
+                return Ok(());
+            }
             out.push(Fact::ThiefMoved {
                 seat,
                 from: here,
@@ -754,6 +854,9 @@ fn take_action(
             } else {
                 let die = chance.roll("jump die", 6, "roll", *roll)?;
                 let bonus = u32::from(out.s.has(seat, Effect::SoftShoes));
+                if bonus > 0 {
+                    use_item(out, seat, Effect::SoftShoes, "ludovia.soft_shoes")?;
+                }
                 spend(out, seat);
                 if die + bonus > carried {
                     out.push(Fact::JumpMade {
@@ -770,7 +873,7 @@ fn take_action(
                         roll: Some(die),
                     });
                     arrest_if_watched(out, seat, street);
-                    end_turn(out, seat);
+                    end_turn(out, seat, TurnEnd::Cut);
                 }
             }
         }
@@ -842,7 +945,7 @@ fn take_action(
                 card,
             });
             if !won {
-                end_turn(out, seat);
+                end_turn(out, seat, TurnEnd::Cut);
             }
         }
         Action::KnockDown {
@@ -852,7 +955,7 @@ fn take_action(
             make_up,
         } => {
             let target = *target;
-            face_off(&out.s, seat, target, true)?;
+            let bolas = face_off(&out.s, seat, target, true)?;
             let Space::Cell { row, col } = out.s.thief(target).at else {
                 unreachable!("face_off checked the target is on a rooftop");
             };
@@ -879,7 +982,11 @@ fn take_action(
                 "knock-down",
                 chance,
             )?;
-            // A Bolas is green: it stays, and this action's point pays for its use.
+            // The knock-down's own action point pays for a Bolas thrown; a
+            // blue Bolas is used up (rules 1 kept every Bolas silently).
+            if bolas && out.s.rules >= 2 {
+                use_item(out, seat, Effect::Bolas, "ludovia.bolas")?;
+            }
             spend(out, seat);
             // A tie goes to the attacker.
             let won = a >= d;
@@ -898,7 +1005,7 @@ fn take_action(
                 });
                 arrest_if_watched(out, target, *street);
             } else {
-                end_turn(out, seat);
+                end_turn(out, seat, TurnEnd::Cut);
             }
         }
         Action::Buy { item, pay, drew } => {
@@ -957,7 +1064,19 @@ fn take_action(
                 );
             }
             let roll = chance.roll("policeman die", 6, "roll", *roll)?;
-            spend(out, seat);
+            if out.s.rules >= 2 {
+                // A green Whistle costs this action point; a blue one none.
+                let green = out
+                    .s
+                    .item_with(seat, Effect::Whistle)
+                    .is_some_and(|i| out.s.items[&i].colour == Colour::Green);
+                use_item(out, seat, Effect::Whistle, "ludovia.whistle")?;
+                if green {
+                    spend(out, seat);
+                }
+            } else {
+                spend(out, seat);
+            }
             move_policeman(out, seat, *policeman, Some(roll), Step::from_roll(roll));
         }
         Action::RollForOrder { .. }
@@ -1170,13 +1289,23 @@ fn rob(
                     .iter()
                     .filter(|e| **e == item)
                     .count();
+                let blue = out
+                    .s
+                    .items
+                    .get(&item)
+                    .is_some_and(|i| i.colour == Colour::Blue);
+                if copies > 1 && blue && out.s.rules >= 2 {
+                    // A spare blue item is used at once (or let go): with
+                    // it spent, no thief holds more than three.
+                    out.push(Fact::ChoiceAwaited {
+                        seat,
+                        choice: Choice::SpareItem,
+                    });
+                    return Ok(());
+                }
                 if copies > 1 {
-                    // A duplicate goes at once; a blue one is the old copy used up.
-                    let blue = out
-                        .s
-                        .items
-                        .get(&item)
-                        .is_some_and(|i| i.colour == super::content::Colour::Blue);
+                    // Rules 1: a duplicate went at once, a blue one counted
+                    // as the old copy used up, with nothing to use it on.
                     out.push(if blue {
                         Fact::EquipmentUsed { seat, item }
                     } else {
@@ -1202,7 +1331,7 @@ pub fn stake_out_posts(state: &State) -> Vec<Post> {
     }
     prison_posts(state)
         .into_iter()
-        .filter(|p| state.policeman_at(*p).is_none())
+        .filter(|p| state.rules >= 2 || state.policeman_at(*p).is_none())
         .collect()
 }
 
@@ -1307,11 +1436,24 @@ fn buy(
     Ok(())
 }
 
+/// The blue item `seat` holds twice, if any.
+fn spare_item(state: &State, seat: Seat) -> Option<String> {
+    let held = &state.thief(seat).equipment;
+    held.iter()
+        .find(|i| held.iter().filter(|j| j == i).count() > 1)
+        .cloned()
+}
+
+fn is_spare(state: &State, seat: Seat, item: &str) -> bool {
+    spare_item(state, seat).is_some_and(|s| s == item)
+}
+
 fn resolve_choice(
     out: &mut Out,
     seat: Seat,
     choice: Choice,
     action: &Action,
+    chance: &mut Chance,
 ) -> Result<(), Rejection> {
     let back = |out: &mut Out| {
         out.push(Fact::StageSet {
@@ -1332,7 +1474,16 @@ fn resolve_choice(
             });
             back(out);
         }
-        (Choice::DogDiscard | Choice::EquipmentOverflow, Action::DiscardEquipment { item }) => {
+        (
+            Choice::DogDiscard | Choice::EquipmentOverflow | Choice::SpareItem,
+            Action::DiscardEquipment { item },
+        ) => {
+            if choice == Choice::SpareItem && !is_spare(&out.s, seat, item) {
+                return reject(
+                    "ludovia.spare_item",
+                    format!("{} holds no spare {item}", out.s.name(seat)),
+                );
+            }
             if !out.s.thief(seat).equipment.contains(item) {
                 return reject(
                     "ludovia.not_held",
@@ -1369,6 +1520,32 @@ fn resolve_choice(
             arrest_if_watched(out, seat, *street);
             back(out);
         }
+        (Choice::SpareItem, Action::EndTurn) => {
+            return reject(
+                "ludovia.spare_item",
+                "use the spare item at once or let it go (`discard_equipment`)",
+            )
+        }
+        (Choice::SpareItem, _) => {
+            let spare = spare_item(&out.s, seat).ok_or_else(|| {
+                Rejection::new("ludovia.spare_item", "there is no spare item to use")
+            })?;
+            take_action(out, seat, action, chance)?;
+            if spare_item(&out.s, seat).as_ref() == Some(&spare) {
+                return reject(
+                    "ludovia.spare_item",
+                    format!("that does not use the spare {spare}: use it or let it go (`discard_equipment`)"),
+                );
+            }
+            // The action may have ended the turn itself (a fall, a lost duel).
+            if out
+                .s
+                .turn()
+                .is_some_and(|t| t.seat == seat && t.stage == Stage::Choice(Choice::SpareItem))
+            {
+                back(out);
+            }
+        }
         (Choice::StakeOutPoliceman, Action::PlacePoliceman { at, facing }) => {
             check_placement(&out.s, *at, *facing, true)?;
             out.push(Fact::PolicemanPlaced {
@@ -1386,6 +1563,7 @@ fn resolve_choice(
                 Choice::TrapLanding => "the Trap: choose the street to land on (`land`)",
                 Choice::StakeOutPoliceman => "the Stake-out: place a policeman at a corner of the Prison (`place_policeman`)",
                 Choice::EquipmentOverflow => "four items: give one up (`discard_equipment`)",
+                Choice::SpareItem => "a spare blue item: use it at once or let it go (`discard_equipment`)",
             };
             return reject("ludovia.choice_pending", want);
         }
@@ -1393,8 +1571,9 @@ fn resolve_choice(
     Ok(())
 }
 
-fn end_turn(out: &mut Out, seat: Seat) {
-    out.push(Fact::TurnEnded { seat });
+fn end_turn(out: &mut Out, seat: Seat, why: TurnEnd) {
+    let why = (out.s.rules >= 2).then_some(why);
+    out.push(Fact::TurnEnded { seat, why });
     if out.s.robbed.len() as u32 == out.s.rooftop_total {
         let outcome = standings_outcome(&out.s, "the last rooftop was robbed");
         out.push(Fact::NightEnded { outcome });
@@ -1442,7 +1621,12 @@ fn finish(out: &mut Out) {
     }
     let prisoner = out.s.thief(turn.seat).in_prison;
     if turn.ap == 0 || turn.ending || prisoner {
-        end_turn(out, turn.seat);
+        let why = if turn.ending || prisoner {
+            TurnEnd::Cut
+        } else {
+            TurnEnd::Spent
+        };
+        end_turn(out, turn.seat, why);
         return;
     }
     if out.s.robbed.len() as u32 == out.s.rooftop_total {
@@ -1537,6 +1721,12 @@ pub fn legal(state: &State, seat: Option<Seat>, dice: DiceMode) -> Vec<Legal<Act
                         Choice::StakeOutPoliceman => {
                             out.extend(placements(state, stake_out_posts(state)))
                         }
+                        Choice::SpareItem => {
+                            if let Some(spare) = spare_item(state, me) {
+                                out.extend(spare_uses(state, me, &spare, physical));
+                                out.push(Legal::ready(Action::DiscardEquipment { item: spare }));
+                            }
+                        }
                     }
                 }
                 Stage::Actions => out.extend(turn_actions(state, me, physical)),
@@ -1581,7 +1771,7 @@ fn placements(state: &State, posts: Vec<Post>) -> Vec<Legal<Action>> {
         return out;
     }
     for at in posts {
-        if state.policeman_at(at).is_some() {
+        if state.rules < 2 && state.policeman_at(at).is_some() {
             continue;
         }
         for facing in Facing::ALL {
@@ -1608,9 +1798,9 @@ fn turn_actions(state: &State, me: Seat, physical: bool) -> Vec<Legal<Action>> {
     };
     let mask = state.has(me, Effect::Mask);
     for (to, passing) in moves_from(state, t.at) {
-        match police(state, me, to, passing) {
+        match police(state, me, t.at, to, passing) {
             Police::Clear => out.push(Legal::ready(Action::Move { to, mask: false })),
-            Police::Arrest(_) => {
+            Police::Arrest(_) | Police::Leaving(_) => {
                 out.push(Legal::ready(Action::Move { to, mask: false }));
                 if mask {
                     out.push(Legal::ready(Action::Move { to, mask: true }));
@@ -1743,6 +1933,27 @@ fn turn_actions(state: &State, me: Seat, physical: bool) -> Vec<Legal<Action>> {
         }
     }
     out
+}
+
+/// The actions that use a spare blue item at once.
+fn spare_uses(state: &State, me: Seat, spare: &str, physical: bool) -> Vec<Legal<Action>> {
+    let effect = state.items[spare].effect;
+    turn_actions(state, me, physical)
+        .into_iter()
+        .filter(|l| match &l.action {
+            Action::Move { mask, .. } => *mask && effect == Effect::Mask,
+            Action::Jump { rope, .. } => *rope && effect == Effect::RopeAndGrapple,
+            Action::Steal { make_up, .. } => *make_up && effect == Effect::MakeUp,
+            Action::KnockDown {
+                target, make_up, ..
+            } => {
+                (*make_up && effect == Effect::MakeUp)
+                    || (effect == Effect::Bolas && state.thief(*target).at != state.thief(me).at)
+            }
+            Action::Whistle { .. } => effect == Effect::Whistle,
+            _ => false,
+        })
+        .collect()
 }
 
 /// Every distinct non-empty selection of cards from a hand.

@@ -15,6 +15,18 @@
 //! alleys never sit in the middle square, so each touches a street. See
 //! [`board`] for the names of spaces (`h1.2`, `v0.3`, `s4.7`, `p1.2`).
 //!
+//! **Rules versions.** Rules 2 (today) corrected rules 1 where the text
+//! says otherwise: pieces lie turned (a table writes `mint@90`; a seeded
+//! board turns each piece at random); policemen may share a lamp post when
+//! placed; leaving a street that became watched passes it; a spare blue item
+//! is used at once; the worked example prices the Bolas. Games recorded
+//! under rules 1 keep their stored facts and read as before.
+//!
+//! **Turned pieces.** A piece turned by 90, 180 or 270 degrees clockwise
+//! lies with its printed layout turned so; its spaces are named where they
+//! lie on the board. A table describing its own box loads a pack with its
+//! pieces (ids and layouts as printed) and names them in `layout`.
+//!
 //! Readings this module makes, where the rules leave room:
 //!
 //! - **Adjacency.** A block space touches the streets on the sides of the
@@ -34,13 +46,16 @@
 //! - **Turn order.** Everyone rolls; those tied for the highest roll again.
 //!   Play goes up the seat numbers from the winner ("clockwise"). The last
 //!   player in turn order places the first policeman, then the second-last.
-//!   Policemen never share a lamp post when placed.
+//!   Policemen may share a lamp post, placed or moved (rules 1 kept placed
+//!   ones apart).
 //! - **Policemen.** Turning and advancing follow the die (1-2 left, 3-4 right,
 //!   5-6 advance); a policeman left facing the edge turns about. He watches
 //!   every street ahead of him in a straight line to the board's edge, not
 //!   behind him. A thief carrying treasure is arrested when entering a watched
-//!   street (by moving, falling, or being knocked down onto it); standing on
-//!   a street that becomes watched is not passing it. A policeman at a lamp
+//!   street (by moving, falling, or being knocked down onto it), and when
+//!   leaving one that became watched while they stood on it: the text's
+//!   "passes" covers both (rules 1 let such a thief go); standing still is
+//!   not passing. A Mask covers either. A policeman at a lamp
 //!   post stops a thief with treasure moving from street to street through
 //!   that post. An arrest ends the arrested thief's turn.
 //! - **Robbing** costs 1 AP and needs room under the carrying limit (3, or 4
@@ -57,8 +72,23 @@
 //! - **Buying** (1 AP, Lair or Black Market) pays with any treasures covering
 //!   the price; change is lost. A thief cannot buy an item they already hold;
 //!   a fourth item must be given up at once (the thief chooses which). A
-//!   duplicate from an Equipment event is discarded at once (a blue one is the
-//!   old copy used up, with no effect to apply at that moment).
+//!   duplicate red or green item from an Equipment event is discarded at
+//!   once. A duplicate blue one is used at once, as the text says: before the
+//!   turn ends the thief takes the one action it serves, free of action
+//!   points (a masked move, a sure jump, a made-up steal or knock-down, a
+//!   Bolas throw, a Whistle), or lets it go unused (`discard_equipment`).
+//!   Rules 1 counted it used up with nothing to use it on.
+//! - **Item colours.** The colour says how an item is used (blue once, no
+//!   action point; red always; green an action point each use, that of the
+//!   action it serves where it serves one). The text's worked example fixes
+//!   three: the Whistle green at $300, the Backpack red at $200, the Bolas
+//!   blue at $100 (checked when a rules-2 game is set up); the pack says the
+//!   rest. An effect always at work must be red, one used at a moment blue
+//!   or green.
+//! - **Turn ends.** A turn ends when the thief says so, when the last action
+//!   point is spent, or when a fall, lost duel, event, arrest or conviction
+//!   cuts it short; from rules 2 the fact says which, and the story says the
+//!   first two.
 //! - **Cashing in** (1 AP, Lair) turns any chosen treasures (all by default)
 //!   into Fame and Fortune, $100 a point. 15 points win at once.
 //! - **Prison.** A prisoner's turn opens by moving a policeman as they choose;
@@ -96,7 +126,7 @@
 //! one move past the police), Make-up (blue, +2 on your duel die), Rope and
 //! Grapple (blue, a sure jump), Backpack (red, carry 4), Lucky Charm (red, a
 //! 5 acquits too), Soft Shoes (red, +1 on jump rolls), Whistle (green, 1 AP:
-//! move a policeman by a die), Bolas (green: knock down a thief on a
+//! move a policeman by a die), Bolas (blue, once: knock down a thief on a
 //! neighbouring rooftop of your block).
 
 mod actions;
@@ -148,6 +178,7 @@ fn sees(viewer: Viewer, seat: Seat) -> bool {
 
 impl Rules for Ludovia {
     const KIND: &'static str = "ludovia";
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type Pack = Pack;
     type State = State;
@@ -166,7 +197,7 @@ impl Rules for Ludovia {
                 OptionInfo {
                     name: "layout",
                     default: "<shuffled>",
-                    help: "physical dice only: block ids row by row as the table laid them (9 or 12)",
+                    help: "physical dice only: block ids row by row as the table laid them (9 or 12), each turned clockwise with @90, @180 or @270 (mint@90)",
                 },
                 OptionInfo {
                     name: "offer",
@@ -225,6 +256,7 @@ impl Rules for Ludovia {
             &setup.options,
             &setup.pack,
             setup.dice,
+            setup.rules_version,
             chance,
         )
     }

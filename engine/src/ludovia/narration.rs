@@ -6,10 +6,10 @@
 
 use tabletape_events::Seat;
 
-use super::actions::{ArrestCause, Fact, FallCause, Step};
+use super::actions::{ArrestCause, Fact, FallCause, Step, TurnEnd};
 use super::board::{Post, Space, Street};
-use super::content::RooftopEvent;
-use super::state::{CellKind, Phase, State};
+use super::content::{Effect, RooftopEvent};
+use super::state::{CellKind, Choice, Phase, Stage, State};
 use crate::rules::Viewer;
 
 fn place(state: &State, space: Space) -> String {
@@ -67,6 +67,48 @@ fn event_words(e: RooftopEvent) -> &'static str {
     }
 }
 
+/// The action points left after the action just paid for, as a closing
+/// sentence, while the turn goes on (the turn's end says the rest).
+fn points_left(state: &State) -> String {
+    match state.turn() {
+        Some(t) if t.stage == Stage::Actions && t.ap > 0 => {
+            format!(" {} action point{} left.", t.ap, plural(t.ap as usize))
+        }
+        _ => String::new(),
+    }
+}
+
+/// Whose turn it is, where they stand and what they carry (a count).
+fn turn_begins(state: &State, seat: Seat) -> String {
+    let t = state.thief(seat);
+    let carrying = match t.hand.len() {
+        0 => "no treasure".to_string(),
+        n => format!("{n} treasure{}", plural(n)),
+    };
+    let on = if state.is_rooftop(t.at) { "on" } else { "in" };
+    format!(
+        "{}'s turn begins {on} {}, with {carrying}.",
+        state.name(seat),
+        place(state, t.at)
+    )
+}
+
+/// What an item does as it is used, in the story's words.
+fn item_words(state: &State, seat: Seat, item: &str) -> String {
+    let who = state.name(seat);
+    match state.items.get(item).map(|i| i.effect) {
+        Some(Effect::Mask) => format!("{who} pulls on the {item}."),
+        Some(Effect::MakeUp) => format!("{who}'s {item} adds 2 to the die."),
+        Some(Effect::RopeAndGrapple) => format!("{who} hooks the {item} across the street."),
+        Some(Effect::Backpack) => format!("{who}'s {item} holds one card more."),
+        Some(Effect::LuckyCharm) => format!("{who}'s {item} makes a 5 enough."),
+        Some(Effect::SoftShoes) => format!("{who}'s {item} add 1 to the jump."),
+        Some(Effect::Whistle) => format!("{who} blows the {item}."),
+        Some(Effect::Bolas) => format!("{who} whirls the {item} at the next rooftop."),
+        None => format!("{who} uses the {item}."),
+    }
+}
+
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     let line = match fact {
         Fact::OrderRolled { rolls } => {
@@ -117,9 +159,13 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             facing,
             turned_about,
         } => {
-            let who = match roll {
-                Some(r) => format!("{} rolls {r}:", state.name(*seat)),
-                None => format!("From the cell, {} chooses:", state.name(*seat)),
+            let opening = state
+                .turn()
+                .is_some_and(|t| t.stage == Stage::Policeman);
+            let who = match (roll, opening) {
+                (Some(r), true) => format!("To open the turn, {} rolls {r}:", state.name(*seat)),
+                (Some(r), false) => format!("{} rolls {r}:", state.name(*seat)),
+                (None, _) => format!("From the cell, {} chooses:", state.name(*seat)),
             };
             let did = match step {
                 Step::Left => format!("turns left at {from}"),
@@ -131,16 +177,51 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             } else {
                 ""
             };
-            format!(
-                "{who} policeman {policeman} {did}{about} and now faces {}.",
-                facing.word()
-            )
+            let watching: Vec<String> = state
+                .grid()
+                .watched(*to, *facing)
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let left = if opening { "" } else { &points_left(state)[..] };
+            let moved = format!(
+                "{who} policeman {policeman} {did}{about} and now faces {}, watching {}.{left}",
+                facing.word(),
+                and_list(&watching)
+            );
+            // Every turn opens with a policeman's move, so the turn is
+            // announced here, under its round's heading.
+            return if opening {
+                vec![turn_begins(state, *seat), moved]
+            } else {
+                vec![moved]
+            };
         }
-        Fact::TurnBegan { .. }
-        | Fact::StageSet { .. }
-        | Fact::ActionPointSpent { .. }
-        | Fact::ChoiceAwaited { .. }
-        | Fact::TurnEnded { .. } => return Vec::new(),
+        Fact::TurnBegan { .. } => return Vec::new(),
+        Fact::TurnEnded { seat, why } => {
+            let ap = state.turn().map_or(0, |t| t.ap);
+            match why {
+                Some(TurnEnd::Chose) if ap > 0 => format!(
+                    "{} ends the turn with {ap} action point{} unspent.",
+                    state.name(*seat),
+                    plural(ap as usize)
+                ),
+                Some(TurnEnd::Chose | TurnEnd::Spent) => {
+                    format!("{} has spent every action point.", state.name(*seat))
+                }
+                Some(TurnEnd::Cut) | None => return Vec::new(),
+            }
+        }
+        Fact::ChoiceAwaited {
+            seat,
+            choice: Choice::SpareItem,
+        } => format!(
+            "{} now holds two of a one-way item: the spare must be used at once, or let go.",
+            state.name(*seat)
+        ),
+        Fact::StageSet { .. } | Fact::ActionPointSpent { .. } | Fact::ChoiceAwaited { .. } => {
+            return Vec::new()
+        }
         Fact::Released { seat } => format!(
             "{} carries no loot, has served the time, and walks out of the Prison.",
             state.name(*seat)
@@ -169,11 +250,16 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             masked,
         } => {
             let how = if *masked { "slips, masked," } else { "moves" };
+            // An arrest on arrival ends the turn: no points left to tell.
+            let caught = !*masked
+                && !state.thief(*seat).hand.is_empty()
+                && matches!(to, Space::Street(s) if state.watched().contains(s));
             format!(
-                "{} {how} from {} to {}.",
+                "{} {how} from {} to {}.{}",
                 state.name(*seat),
                 place(state, *from),
-                place(state, *to)
+                place(state, *to),
+                if caught { String::new() } else { points_left(state) }
             )
         }
         Fact::ThiefArrested {
@@ -183,6 +269,10 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         } => match (cause, street) {
             (ArrestCause::Watched, Some(s)) => format!(
                 "A policeman watching street {s} spots {} with loot: arrested and marched to the Prison.",
+                state.name(*seat)
+            ),
+            (ArrestCause::Leaving, Some(s)) => format!(
+                "{} steps off street {s} with loot, under a watching policeman's eye: arrested and marched to the Prison.",
                 state.name(*seat)
             ),
             _ => format!(
@@ -203,8 +293,15 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     "{who} robs the house under {at} and finds {}! The turn is over.",
                     event_words(*e)
                 ),
-                (None, Some(n)) => format!("{who} robs the house under {at} and pockets {}.", card(state, n)),
-                (None, None) => format!("{who} robs the house under {at} and pockets a treasure, kept secret."),
+                (None, Some(n)) => format!(
+                    "{who} robs the house under {at} and pockets {}.{}",
+                    card(state, n),
+                    points_left(state)
+                ),
+                (None, None) => format!(
+                    "{who} robs the house under {at} and pockets a treasure, kept secret.{}",
+                    points_left(state)
+                ),
             }
         }
         Fact::JumpMade { seat, from, to, roll } => {
@@ -214,10 +311,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 None => String::new(),
             };
             format!(
-                "{} leaps from {} to {}{how}.",
+                "{} leaps from {} to {}{how}.{}",
                 state.name(*seat),
                 place(state, *from),
-                place(state, *to)
+                place(state, *to),
+                points_left(state)
             )
         }
         Fact::ThiefFell {
@@ -229,11 +327,28 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             let who = state.name(*seat);
             match cause {
                 FallCause::Jump => {
-                    let carried = state.thief(*seat).hand.len();
+                    let t = state.thief(*seat);
+                    let carried = t.hand.len();
+                    let aim = match t.at {
+                        Space::Cell { row, col } => state
+                            .grid()
+                            .across(row, col)
+                            .into_iter()
+                            .find(|(_, s)| s == street)
+                            .map(|((r, c), _)| {
+                                format!(
+                                    " from {} for {}",
+                                    place(state, t.at),
+                                    place(state, Space::Cell { row: r, col: c })
+                                )
+                            })
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    };
                     format!(
-                        "{who} rolls {}, carrying {carried} treasure{}, and falls short into street {street}. The turn is over.",
-                        roll.unwrap_or(0),
-                        plural(carried)
+                        "{who} jumps{aim} carrying {carried} treasure{}, rolls {}, and falls short into street {street}. The turn is over.",
+                        plural(carried),
+                        roll.unwrap_or(0)
                     )
                 }
                 FallCause::Trap => format!("The roof gives way: {who} falls into street {street}."),
@@ -254,8 +369,15 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 format!("{} against {}", rolls[0], rolls[1])
             };
             match (won, taken) {
-                (true, Some(c)) => format!("{a} picks {d}'s pocket ({dice}) and takes {}.", card(state, c)),
-                (true, None) => format!("{a} picks {d}'s pocket ({dice}) and takes a treasure."),
+                (true, Some(c)) => format!(
+                    "{a} picks {d}'s pocket ({dice}) and takes {}.{}",
+                    card(state, c),
+                    points_left(state)
+                ),
+                (true, None) => format!(
+                    "{a} picks {d}'s pocket ({dice}) and takes a treasure.{}",
+                    points_left(state)
+                ),
                 (false, _) => format!("{a} tries to pick {d}'s pocket ({dice}) and is caught at it. The turn is over."),
             }
         }
@@ -272,7 +394,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 format!("{} against {}", rolls[0], rolls[1])
             };
             if *won {
-                format!("{a} knocks {d} off the roof ({dice}).")
+                format!("{a} knocks {d} off the roof ({dice}).{}", points_left(state))
             } else {
                 format!("{a} tries to shove {d} off the roof ({dice}) and fails. The turn is over.")
             }
@@ -289,9 +411,10 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 String::new()
             };
             format!(
-                "{} buys a {item} with {}{change}.",
+                "{} buys a {item} with {}{change}.{}",
                 state.name(*seat),
-                cards(state, paid)
+                cards(state, paid),
+                points_left(state)
             )
         }
         Fact::OfferRenewed { to_bottom, drawn } => {
@@ -310,8 +433,34 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             Some(i) => format!("{} takes a {i} from the stash, free.", state.name(*seat)),
             None => format!("The equipment deck is empty: {} finds nothing.", state.name(*seat)),
         },
-        Fact::EquipmentUsed { seat, item } => format!("{} uses up a {item}.", state.name(*seat)),
-        Fact::EquipmentDiscarded { seat, item } => format!("{} gives up a {item}.", state.name(*seat)),
+        Fact::EquipmentUsed { seat, item } => {
+            let copies = state
+                .thief(*seat)
+                .equipment
+                .iter()
+                .filter(|e| *e == item)
+                .count();
+            if state.rules < 2 && copies > 1 {
+                // Rules 1 spent a spare blue item with nothing to use it on.
+                format!("{} uses up a {item}.", state.name(*seat))
+            } else {
+                format!(
+                    "{} The {item} is used up.",
+                    item_words(state, *seat, item)
+                )
+            }
+        }
+        Fact::EquipmentActed { seat, item } => item_words(state, *seat, item),
+        Fact::EquipmentDiscarded { seat, item } => {
+            if state
+                .turn()
+                .is_some_and(|t| t.stage == Stage::Choice(Choice::SpareItem))
+            {
+                format!("{} lets the spare {item} go unused.", state.name(*seat))
+            } else {
+                format!("{} gives up a {item}.", state.name(*seat))
+            }
+        }
         Fact::TreasureDiscarded { seat, card: c } => {
             format!("{} gives up {}.", state.name(*seat), card(state, c))
         }
@@ -321,9 +470,14 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             points,
             fame,
         } => format!(
-            "In the Lair, {} shows off {} for {points} Fame and Fortune (now {fame}).",
+            "In the Lair, {} shows off {} for {points} Fame and Fortune (now {fame}).{}",
             state.name(*seat),
-            cards(state, c)
+            cards(state, c),
+            if *fame >= super::decide::FAME_TO_WIN {
+                String::new()
+            } else {
+                points_left(state)
+            }
         ),
         Fact::NightEnded { outcome } => format!("The night is over: {}.", outcome.why),
     };
@@ -396,9 +550,13 @@ fn centred(text: &str, fill: char, width: usize) -> String {
     )
 }
 
-/// The board as text: lamp posts (`+`, or a policeman's arrow), streets with
-/// the seats on them, block spaces (`R` rooftop with its card, `.` robbed, `a`
-/// alley, `$` Black Market), the Lair `L` and Prison `P`; then the legend.
+/// The board as text: lamp posts (`+`, a policeman's arrow, or `#` where
+/// several stand), streets with their names or the seats on them (`=` and `:`
+/// where watched), block spaces (`R` rooftop with its card, `.` robbed, `a`
+/// alley, `$` Black Market), the Lair `L` and Prison `P`. Column numbers run
+/// along the top (block spaces, then lamp posts), row numbers down the left
+/// (`p` rows are lamp-post rows), so every name can be read off it. Then the
+/// legend.
 pub fn render(state: &State, viewer: Viewer) -> String {
     let at = |space: Space| -> Vec<usize> {
         state
@@ -409,21 +567,44 @@ pub fn render(state: &State, viewer: Viewer) -> String {
             .map(|(i, _)| i)
             .collect()
     };
-    let post_mark = |p: Post| match state.policeman_at(p) {
-        Some(i) => state.policemen[i].facing.arrow(),
-        None => '+',
+    let post_mark = |p: Post| match state.policemen_at(p)[..] {
+        [] => '+',
+        [i] => state.policemen[i].facing.arrow(),
+        _ => '#',
     };
-    let mut out = String::new();
+    let watched = state.watched();
+    // A margin of four for the row numbers; each block is a post column and
+    // nine characters of three spaces.
+    let mut out = String::from("    ");
+    for c in 0..state.cols {
+        out.push(' ');
+        for j in 0..3 {
+            out.push_str(&centred(&(3 * c + j).to_string(), ' ', 3));
+        }
+    }
+    out.push_str("   block space columns\n    ");
+    for c in 0..=state.cols {
+        let n = c.to_string();
+        out.push_str(&n);
+        if c < state.cols {
+            out.push_str(&" ".repeat(10 - n.len()));
+        }
+    }
+    out.push_str("   lamp-post columns\n");
     for r in 0..=state.rows {
-        let mut line = String::new();
+        let mut line = format!("{:>4}", format!("p{r}"));
         for c in 0..=state.cols {
             line.push(post_mark(Post { r, c }));
             if c < state.cols {
-                line.push_str(&centred(
-                    &marks(&at(Space::Street(Street::H { r, c })), 9),
-                    '-',
-                    9,
-                ));
+                let street = Street::H { r, c };
+                let here = at(Space::Street(street));
+                let fill = if watched.contains(&street) { '=' } else { '-' };
+                let text = if here.is_empty() {
+                    street.to_string()
+                } else {
+                    marks(&here, 9)
+                };
+                line.push_str(&centred(&text, fill, 9));
             }
         }
         out.push_str(&line);
@@ -432,13 +613,15 @@ pub fn render(state: &State, viewer: Viewer) -> String {
             break;
         }
         for i in 0..3 {
-            let mut line = String::new();
+            let mut line = format!("{:>3} ", 3 * r + i);
             for c in 0..=state.cols {
-                let street = at(Space::Street(Street::V { r, c }));
+                let v = Street::V { r, c };
+                let street = at(Space::Street(v));
+                let wall = if watched.contains(&v) { ':' } else { '|' };
                 line.push(if i == 1 && !street.is_empty() {
-                    marks(&street, 1).chars().next().unwrap_or('|')
+                    marks(&street, 1).chars().next().unwrap_or(wall)
                 } else {
-                    '|'
+                    wall
                 });
                 if c == state.cols {
                     break;
@@ -483,13 +666,20 @@ pub fn render(state: &State, viewer: Viewer) -> String {
                     line.push_str(&cell);
                 }
             }
+            if i == 1 {
+                // The streets down the posts' columns, named by block row.
+                line.push_str(&format!("  v{r}.0 to v{r}.{}", state.cols));
+            }
             out.push_str(&line);
             out.push('\n');
         }
     }
     out.push_str(
         "\nKey: R rooftop with its card, . robbed rooftop, a alley, $ Black Market, L Lair, P Prison, \
-         digits thieves by seat, + lamp post, ^ > v < a policeman and his facing.\n",
+         digits thieves by seat (* several), + lamp post, ^ > v < a policeman and his facing, # several \
+         policemen, \
+         = and : watched streets. Block space s<row>.<col>, lamp post p<row>.<col>, street h<post row>.<col> \
+         or v<row>.<post col>, read off the numbers around the board.\n",
     );
     out.push_str("Blocks (north-west first): ");
     let blocks: Vec<String> = state
@@ -497,8 +687,13 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         .iter()
         .enumerate()
         .map(|(i, b)| {
+            let turned = if b.turned == 0 {
+                String::new()
+            } else {
+                format!(" (turned {} degrees)", b.turned)
+            };
             format!(
-                "{}.{} {}",
+                "{}.{} {}{turned}",
                 i as u32 / state.cols,
                 i as u32 % state.cols,
                 b.name

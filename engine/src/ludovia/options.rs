@@ -3,7 +3,9 @@
 //! - `layout=lair,mint,...`: the block pieces as the table laid them out, row
 //!   by row from the north-west (9 for 3-4 players, 12 for 5-6). Required with
 //!   physical dice (the engine cannot see the table); with digital dice the
-//!   board is shuffled from the seed and this option is refused.
+//!   board is shuffled from the seed and this option is refused. A piece
+//!   lying turned is written with its clockwise turn: `mint@90`, `@180`,
+//!   `@270` (rules 2). Ids are read in any letter case.
 //! - `offer=Mask,Whistle,Bolas`: the first three equipment cards the table
 //!   turned up. Required with physical dice, refused with digital dice.
 //! - `round_limit=100`: a safeguard so every game ends: after this many rounds

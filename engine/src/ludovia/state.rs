@@ -21,8 +21,17 @@ pub struct Block {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub special: Option<Special>,
+    /// The piece's rows as it lies on the board, already turned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layout: Vec<String>,
+    /// How far the piece was turned clockwise from its printed layout, in
+    /// degrees (0, 90, 180 or 270).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub turned: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What a block space is.
@@ -73,6 +82,9 @@ pub enum Choice {
     StakeOutPoliceman,
     /// Four items: give one up.
     EquipmentOverflow,
+    /// A second copy of a blue item came from an Equipment event: use it at
+    /// once (the one action it serves, free), or let it go unused.
+    SpareItem,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +133,9 @@ pub struct Outcome {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The rules version the game was recorded under (see the module docs).
+    #[serde(default = "first_rules")]
+    pub rules: u32,
     /// The game's dice mode: `legal` says which outcomes the table must supply.
     pub dice: DiceMode,
     pub rows: u32,
@@ -155,6 +170,10 @@ pub struct State {
     pub phase: Phase,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+fn first_rules() -> u32 {
+    1
 }
 
 impl State {
@@ -277,6 +296,13 @@ impl State {
 
     pub fn policeman_at(&self, post: Post) -> Option<usize> {
         self.policemen.iter().position(|p| p.at == post)
+    }
+
+    /// Every policeman standing at `post` (they may share one).
+    pub fn policemen_at(&self, post: Post) -> Vec<usize> {
+        (0..self.policemen.len())
+            .filter(|&i| self.policemen[i].at == post)
+            .collect()
     }
 
     pub fn max_policemen(&self) -> usize {

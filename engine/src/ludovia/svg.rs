@@ -427,8 +427,15 @@ fn panel(state: &State, viewer: Viewer, chars: usize) -> Vec<Entry> {
     }
 
     for r in 0..state.rows {
-        let names: Vec<&str> = (0..state.cols)
-            .map(|c| state.block(r, c).name.as_str())
+        let names: Vec<String> = (0..state.cols)
+            .map(|c| {
+                let b = state.block(r, c);
+                if b.turned == 0 {
+                    b.name.clone()
+                } else {
+                    format!("{} (turned {}°)", b.name, b.turned)
+                }
+            })
             .collect();
         out.push(plain(
             format!("Blocks, row {r}: {}", names.join(", ")),
@@ -569,7 +576,12 @@ pub fn render(state: &State, viewer: Viewer) -> String {
 
     // Policemen: sight line to the edge, facing, token.
     for (i, p) in state.policemen.iter().enumerate() {
+        // Policemen sharing a post stand in a diagonal line across it.
+        let shared = state.policemen_at(p.at);
+        let k = shared.iter().position(|&j| j == i).unwrap_or(0) as i32;
+        let shift = 12 * k - 6 * (shared.len() as i32 - 1);
         let (x, y) = post_centre(p.at);
+        let (x, y) = (x + shift, y + shift);
         svg.open(
             &format!("police-{i}"),
             &format!("policeman facing-{}", p.facing.word()),
@@ -581,7 +593,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
         if end != p.at {
             let (ex, ey) = post_centre(end);
-            svg.line(x, y, ex, ey, "sight");
+            svg.line(x, y, ex + shift, ey + shift, "sight");
         }
         let (dx, dy) = match p.facing {
             Facing::North => (0, -1),

@@ -54,15 +54,7 @@ fn post(s: &str) -> Post {
 /// A 3-player game on the hand-made board, Ada (seat 0) to act with 4 AP,
 /// two policemen tucked in the far corner facing away from the action.
 fn table() -> State {
-    let options = Options {
-        layout: Some(LAYOUT.iter().map(|s| s.to_string()).collect()),
-        offer: Some(vec!["Mask".into(), "Whistle".into(), "Backpack".into()]),
-        round_limit: 100,
-    };
-    let players = ["Ada", "Bo", "Cy"].map(String::from);
-    let mut chance = Chance::new(DiceMode::Physical, 1, 1);
-    let mut s =
-        decide::setup(&players, &options, &pack(), DiceMode::Physical, &mut chance).unwrap();
+    let mut s = setup_with(&LAYOUT, &pack(), 2).unwrap();
     s.order = vec![0, 1, 2];
     s.round = 1;
     s.policemen = vec![
@@ -195,6 +187,7 @@ fn physical_setup_needs_the_tables_layout() {
         &Options::default(),
         &pack(),
         DiceMode::Physical,
+        2,
         &mut chance,
     )
     .unwrap_err();
@@ -206,8 +199,15 @@ fn physical_setup_needs_the_tables_layout() {
         offer: Some(vec!["Mask".into(), "Mask".into(), "Mask".into()]),
         round_limit: 5,
     };
-    let e =
-        decide::setup(&players, &options, &pack(), DiceMode::Physical, &mut chance).unwrap_err();
+    let e = decide::setup(
+        &players,
+        &options,
+        &pack(),
+        DiceMode::Physical,
+        2,
+        &mut chance,
+    )
+    .unwrap_err();
     assert!(e.message.contains("Lair"), "{e}");
 }
 
@@ -744,15 +744,7 @@ fn the_night_ends_when_the_rooftops_run_out() {
 
 #[test]
 fn opening_rolls_settle_order_and_placements() {
-    let options = Options {
-        layout: Some(LAYOUT.map(String::from).to_vec()),
-        offer: Some(vec!["Mask".into(), "Whistle".into(), "Backpack".into()]),
-        round_limit: 100,
-    };
-    let players = ["Ada", "Bo", "Cy"].map(String::from);
-    let mut chance = Chance::new(DiceMode::Physical, 1, 1);
-    let mut s =
-        decide::setup(&players, &options, &pack(), DiceMode::Physical, &mut chance).unwrap();
+    let mut s = setup_with(&LAYOUT, &pack(), 2).unwrap();
     assert_eq!(
         refused(&s, json!({"type": "end_turn"})),
         "ludovia.order_first"
@@ -786,17 +778,14 @@ fn opening_rolls_settle_order_and_placements() {
         &mut s,
         json!({"type": "place_policeman", "at": "p0.0", "facing": "east"}),
     );
-    assert_eq!(
-        refused(
-            &s,
-            json!({"type": "place_policeman", "at": "p0.0", "facing": "south"})
-        ),
-        "ludovia.post_taken"
-    );
-    act(
-        &mut s,
-        json!({"type": "place_policeman", "at": "p1.1", "facing": "south"}),
-    );
+    // Rules 1 kept placed policemen apart; from rules 2 they may share a
+    // post when placed, as they may by moving.
+    let mut first_rules = s.clone();
+    first_rules.rules = 1;
+    let again = json!({"type": "place_policeman", "at": "p0.0", "facing": "south"});
+    assert_eq!(refused(&first_rules, again.clone()), "ludovia.post_taken");
+    act(&mut s, again);
+    assert_eq!(s.policemen_at(post("p0.0")), vec![0, 1]);
     assert_eq!(turn(&s).seat, 2);
     assert_eq!(turn(&s).stage, Stage::Policeman);
 }
@@ -860,7 +849,7 @@ fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
         options: BTreeMap::new(),
         pack: Ludovia::default_pack(),
         public: false,
-        rules_version: None,
+        rules_version: Some(Ludovia::RULES_VERSION),
     }
 }
 
@@ -1044,8 +1033,12 @@ fn redacted_events_hide_treasure_from_other_seats() {
 /// pockets shop (or cash in, staying under 15) at the nearest market. Digital
 /// dice; returns the actions taken and the final game.
 fn greedy_game(players: usize, seed: u64) -> (Vec<Value>, Game) {
-    let created = created(players, seed, DiceMode::Digital);
-    let mut game = Game::start(&created).unwrap();
+    greedy_game_of(&created(players, seed, DiceMode::Digital))
+}
+
+fn greedy_game_of(created: &GameCreated) -> (Vec<Value>, Game) {
+    let seed = created.seed;
+    let mut game = Game::start(created).unwrap();
     let mut actions = Vec::new();
     for _ in 0..20_000 {
         if game.is_over() {
@@ -1145,7 +1138,7 @@ fn first_step(s: &State, me: Seat, from: Space, goal: &dyn Fn(Space) -> bool) ->
             .into_iter()
             .filter(|(to, passing)| {
                 !matches!(
-                    decide::police(s, me, *to, *passing),
+                    decide::police(s, me, at, *to, *passing),
                     decide::Police::Blocked(_)
                 )
             })
@@ -1197,6 +1190,90 @@ fn a_greedy_table_robs_every_rooftop() {
     }
 }
 
+/// Writes `tests/data/cli/ludovia_secrets.jsonl`, the short greedy night
+/// the CLI adversary test reads (run by hand when the rules change what a
+/// seeded game decides): `cargo test -p tabletape-engine write_cli_secrets_script -- --ignored`.
+#[test]
+#[ignore = "writes a fixture; run by hand when a rules change moves the seeded night"]
+fn write_cli_secrets_script() {
+    // The first seed from e's digits whose night leaves, at the check, two
+    // cards in hands other than Bo's that Bo does not hold himself and no
+    // discard names.
+    let (created, actions) = (2_718_281_828_459u64..)
+        .map(|seed| {
+            let mut c = created(3, seed, DiceMode::Digital);
+            c.options.insert("round_limit".into(), json!(3));
+            let (actions, _) = greedy_game_of(&c);
+            (c, actions)
+        })
+        .find(|(c, actions)| {
+            let mut game = Game::start(c).unwrap();
+            // The reads at seq 20 (the fork) and 30 must show a secret too.
+            let mut held_early: Vec<std::collections::BTreeSet<String>> = Vec::new();
+            for action in &actions[..actions.len() - 1] {
+                let d = game.decide(None, action).unwrap();
+                game.apply(&event(game.seq() + 1, d.body)).unwrap();
+                if [20, 30].contains(&game.seq()) {
+                    let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+                    held_early.push(s.thieves.iter().flat_map(|t| t.hand.clone()).collect());
+                }
+            }
+            let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+            let bo: std::collections::BTreeSet<&String> = s.thieves[1].hand.iter().collect();
+            let others: std::collections::BTreeSet<&String> = [0, 2]
+                .iter()
+                .flat_map(|&i| s.thieves[i].hand.iter())
+                .filter(|c| !bo.contains(c))
+                .collect();
+            // A name on the public discard pile would show anyway.
+            let discarded = others.iter().any(|c| s.rooftop_discard.contains(c));
+            let shown_early = held_early.len() == 2
+                && others
+                    .iter()
+                    .any(|c| held_early.iter().all(|h| h.contains(*c)));
+            others.len() >= 2 && !discarded && shown_early && !game.is_over()
+        })
+        .unwrap();
+    let mut game = Game::start(&created).unwrap();
+    let mut lines = vec![
+        "# A short night of The Rooftops of Ludovia, played through `tabletape act --file`".to_string(),
+        "# (tests/cli.rs, secrets_never_reach_a_seat). The first JSON line sets the game up:".into(),
+        "# `new` is the creation (digital dice, so the seed decides every roll and draw), `fork` an".into(),
+        "# owner's reseeded what-if made at the check, `viewers` who reads it there. Every other".into(),
+        "# JSON line is one action as `act --file` reads it. The night ends on its last line; the".into(),
+        "# reads are made at the `# check` line, with the game still in play. Written by the".into(),
+        "# engine's ignored test `write_cli_secrets_script` (greedy play).".into(),
+        json!({"new": {"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": created.seed, "options": {"round_limit": 3}}, "fork": {"at": 20, "name": "what-if", "reseed": 1_618_033_988_749u64}, "viewers": ["1", "public"]}).to_string(),
+    ];
+    let last = actions.len() - 1;
+    for (i, action) in actions.iter().enumerate() {
+        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        let seat = match &s.phase {
+            Phase::Placing { seat } => Some(*seat),
+            Phase::Playing(t) => Some(t.seat),
+            _ => None,
+        };
+        if i == last {
+            lines.push(
+                "# check: the last action of the last round is still to come; the hands are secret"
+                    .into(),
+            );
+        }
+        lines.push(match seat {
+            Some(seat) => json!({"as": seat, "action": action}).to_string(),
+            None => json!({"action": action}).to_string(),
+        });
+        let decision = game.decide(None, action).unwrap();
+        game.apply(&event(game.seq() + 1, decision.body)).unwrap();
+    }
+    assert!(game.is_over());
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/cli/ludovia_secrets.jsonl"
+    );
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
 #[test]
 fn the_board_renders_as_text() {
     let mut s = table();
@@ -1204,20 +1281,34 @@ fn the_board_renders_as_text() {
     s.thieves[1].at = sp("v0.1");
     s.thieves[2].at = sp("h1.1");
     s.robbed.insert(sp("s1.3"));
+    s.policemen.push(Policeman {
+        at: post("p3.3"),
+        facing: Facing::West,
+    });
     let text = Ludovia::render(&s, Viewer::Owner);
     let lines: Vec<&str> = text.lines().collect();
-    // 4 lamp-post rows and 9 rows of block spaces, 3 blocks of 9 columns wide.
-    assert_eq!(lines[0], "+---------+---------+---------+");
-    assert_eq!(lines[3].len(), 31, "{text}");
-    assert!(lines[2].contains(" 0 "), "Ada on s1.4:\n{text}");
-    assert!(
-        lines[2].starts_with("|") && lines[2].contains("1"),
-        "Bo on v0.1:\n{text}"
+    // Two header lines of column numbers, then 4 lamp-post rows and 9 rows
+    // of block spaces, each behind a row number.
+    assert_eq!(
+        lines[0].trim_end(),
+        "      0  1  2   3  4  5   6  7  8    block space columns"
     );
-    assert!(lines[4].contains("----2----"), "Cy on h1.1:\n{text}");
+    assert_eq!(
+        lines[1].trim_end(),
+        "    0         1         2         3   lamp-post columns"
+    );
+    assert_eq!(lines[2], "  p0+--h0.0---+--h0.1---+--h0.2---+");
     assert!(
-        lines[12].ends_with('^'),
-        "policeman at p3.3 facing north:\n{text}"
+        lines[4].starts_with("  1 | R  R  R 1 .  0  R :"),
+        "Ada on s1.4, Bo on v0.1:\n{text}"
+    );
+    assert!(lines[4].ends_with("v0.0 to v0.3"), "{text}");
+    assert!(lines[6].contains("----2----"), "Cy on h1.1:\n{text}");
+    // Watched streets: v0.3 down to the policemen, h3.x west of p3.3.
+    assert!(lines[3].ends_with(':'), "{text}");
+    assert_eq!(
+        lines[14], "  p3+==h3.0===+==h3.1===^==h3.2===#",
+        "two policemen share p3.3; p3.2's faces north:\n{text}"
     );
     assert!(text.contains("Policeman 1: lamp post p3.2, facing north"));
     assert!(text.contains("Rooftops left: 48 of 49"));
@@ -1329,7 +1420,10 @@ fn every_sample_item_does_what_its_card_says() {
     equip(&mut s, 0, "Bolas");
     act(&mut s, shove);
     assert_eq!(s.thieves[1].at, sp("v0.1"));
-    assert_eq!(s.thieves[0].equipment, vec!["Bolas"]);
+    assert!(
+        s.thieves[0].equipment.is_empty(),
+        "the Bolas is blue, as the rules' worked example prices it: used up"
+    );
 
     // A duplicate from an Equipment event is discarded at once.
     let mut s = table();
@@ -1715,10 +1809,21 @@ fn svg_checks_the_state(game: &Game, ctx: &str) {
             t.at
         );
     }
+    let mut drawn_at = std::collections::BTreeSet::new();
     for (i, p) in s.policemen.iter().enumerate() {
         let (x, y, _, _) = ids[&format!("police-{i}")];
         let (px, py, _, _) = ids[&format!("post-{}-{}", p.at.r, p.at.c)];
-        assert_eq!((x, y), (px, py), "{ctx}: policeman {i} is not on {}", p.at);
+        // Policemen sharing a post stand apart on it, each drawn.
+        let n = s.policemen_at(p.at).len() as i64;
+        assert!(
+            (x - px).abs() <= 6 * n && (y - py).abs() <= 6 * n,
+            "{ctx}: policeman {i} is not on {}",
+            p.at
+        );
+        assert!(
+            drawn_at.insert((x, y)),
+            "{ctx}: policeman {i} hides another"
+        );
         let facing = format!("facing-{}", p.facing.word());
         assert!(svg.contains(&format!(r#"id="police-{i}" class="policeman {facing}""#)));
     }
@@ -1850,4 +1955,326 @@ fn a_physical_draw_offers_the_boxs_cards_to_pick_never_what_is_left() {
     assert!(Ludovia::legal(&s, Some(0))
         .iter()
         .all(|l| l.picks.is_empty()));
+}
+
+// ---------------------------------------------------------------- rules 2
+
+fn setup_with(layout: &[&str], pack: &Pack, rules: u32) -> Result<State, Rejection> {
+    let options = Options {
+        layout: Some(layout.iter().map(|s| s.to_string()).collect()),
+        offer: Some(vec!["Mask".into(), "Whistle".into(), "Backpack".into()]),
+        round_limit: 100,
+    };
+    let players = ["Ada", "Bo", "Cy"].map(String::from);
+    let mut chance = Chance::new(DiceMode::Physical, 1, 1);
+    decide::setup(
+        &players,
+        &options,
+        pack,
+        DiceMode::Physical,
+        rules,
+        &mut chance,
+    )
+}
+
+#[test]
+fn a_table_lays_its_own_pieces_turned_as_they_lie() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let bell = rows(&["ARR", "RRR", "RRM"]);
+    assert_eq!(decide::turned(&bell, 90), rows(&["RRA", "RRR", "MRR"]));
+    assert_eq!(decide::turned(&bell, 180), rows(&["MRR", "RRR", "RRA"]));
+    assert_eq!(decide::turned(&bell, 270), rows(&["RRM", "RRR", "ARR"]));
+    assert_eq!(decide::turned(&bell, 0), bell);
+
+    let mut layout = LAYOUT;
+    layout[0] = "BellTower@90";
+    let s = setup_with(&layout, &pack(), 2).unwrap();
+    assert_eq!(s.block(0, 0).turned, 90);
+    assert_eq!(s.cell(0, 0), Some(super::state::CellKind::Rooftop));
+    assert_eq!(s.cell(0, 2), Some(super::state::CellKind::Alley));
+    assert_eq!(s.cell(2, 0), Some(super::state::CellKind::BlackMarket));
+    assert_eq!(s.rooftops().len(), 49);
+    assert!(Ludovia::render(&s, Viewer::Owner).contains("Bell Tower Row (turned 90 degrees)"));
+
+    layout[0] = "belltower@45";
+    let e = setup_with(&layout, &pack(), 2).unwrap_err();
+    assert_eq!(e.rule, "option.layout");
+    assert!(e.message.contains("90, 180 or 270"), "{e}");
+    layout[0] = "belltower@90";
+    let e = setup_with(&layout, &pack(), 1).unwrap_err();
+    assert!(e.message.contains("rules 1"), "{e}");
+    layout[0] = "steeple";
+    let e = setup_with(&layout, &pack(), 2).unwrap_err();
+    assert!(
+        e.message.contains("belltower, fountain"),
+        "lists the box's pieces: {e}"
+    );
+
+    // A pack describing a real box's pieces: its own ids and layouts.
+    let mut real = pack();
+    real.blocks[2].id = "piece-1".into();
+    real.blocks[2].layout = rows(&["RRR", "RRR", "RAM"]);
+    content::validate(&real, "real.json").unwrap();
+    layout[0] = "piece-1@180";
+    let s = setup_with(&layout, &real, 2).unwrap();
+    assert_eq!(s.block(0, 0).layout, rows(&["MAR", "RRR", "RRR"]));
+
+    // Laid out by the seed, pieces lie every which way.
+    let turned: u32 = (1..=6)
+        .map(|seed| {
+            let mut chance = Chance::new(DiceMode::Digital, seed, 1);
+            let players = ["Ada", "Bo", "Cy"].map(String::from);
+            let s = decide::setup(
+                &players,
+                &Options::default(),
+                &pack(),
+                DiceMode::Digital,
+                2,
+                &mut chance,
+            )
+            .unwrap();
+            assert_eq!(s.rooftops().len(), 49);
+            s.blocks.iter().filter(|b| b.turned != 0).count() as u32
+        })
+        .sum();
+    assert!(turned > 10, "only {turned} pieces turned in six boards");
+}
+
+#[test]
+fn item_colours_follow_the_worked_example_and_nothing_else() {
+    let p = pack();
+    content::check_worked_example(&p, "<bundled>").unwrap();
+    let item = |p: &mut Pack, name: &str| p.equipment.iter().position(|i| i.name == name).unwrap();
+
+    // A green Bolas (rules 1's sample) is a valid pack, but the worked
+    // example prices the Bolas at $100: a rules-2 game refuses it.
+    let mut old = pack();
+    let b = item(&mut old, "Bolas");
+    old.equipment[b].colour = content::Colour::Green;
+    old.equipment[b].cost = 300;
+    content::validate(&old, "old.json").unwrap();
+    let e = setup_with(&LAYOUT, &old, 2).unwrap_err();
+    assert_eq!(e.rule, "setup.pack");
+    assert!(e.message.contains("worked example"), "{e}");
+    setup_with(&LAYOUT, &old, 1).unwrap();
+
+    // Colours the text leaves open are the pack's: a green Mask is kept.
+    let mut green = pack();
+    let m = item(&mut green, "Mask");
+    green.equipment[m].colour = content::Colour::Green;
+    green.equipment[m].cost = 300;
+    content::validate(&green, "green.json").unwrap();
+    let mut s = setup_with(&LAYOUT, &green, 2).unwrap();
+    s.order = vec![0, 1, 2];
+    s.round = 1;
+    s.phase = Phase::Playing(Turn {
+        seat: 0,
+        stage: Stage::Actions,
+        ap: 4,
+        ending: false,
+    });
+    s.thieves[0].at = sp("h1.0");
+    give(&mut s, 0, &["Ruby Crown"]);
+    equip(&mut s, 0, "Mask");
+    s.policemen = vec![Policeman {
+        at: post("p1.1"),
+        facing: Facing::West,
+    }];
+    let facts = act(&mut s, json!({"type": "move", "to": "s2.2", "mask": true}));
+    assert!(facts
+        .iter()
+        .any(|f| matches!(f, Fact::EquipmentActed { item, .. } if item == "Mask")));
+    assert_eq!(s.thieves[0].equipment, vec!["Mask"]);
+    assert_eq!(s.thieves[0].at, sp("s2.2"));
+
+    // What the colours mean is checked: always-at-work effects are red,
+    // effects used at a moment are not.
+    let mut bad = pack();
+    let k = item(&mut bad, "Backpack");
+    bad.equipment[k].colour = content::Colour::Blue;
+    bad.equipment[k].cost = 100;
+    let e = content::validate(&bad, "bad.json").unwrap_err();
+    assert_eq!(e.path, format!("equipment[{k}].colour"));
+    let mut bad = pack();
+    let k = item(&mut bad, "Mask");
+    bad.equipment[k].colour = content::Colour::Red;
+    bad.equipment[k].cost = 200;
+    let e = content::validate(&bad, "bad.json").unwrap_err();
+    assert!(e.message.contains("not red"), "{e:?}");
+}
+
+#[test]
+fn leaving_a_street_that_became_watched_passes_it() {
+    let mut s = table();
+    s.thieves[0].at = sp("h1.0");
+    give(&mut s, 0, &["Ruby Crown"]);
+    // A policeman turns to watch h1.0 while Ada stands on it.
+    s.policemen[0] = Policeman {
+        at: post("p1.1"),
+        facing: Facing::West,
+    };
+    let step_off = json!({"type": "move", "to": "s2.2"});
+
+    let mut first_rules = s.clone();
+    first_rules.rules = 1;
+    act(&mut first_rules, step_off.clone());
+    assert_eq!(first_rules.thieves[0].at, sp("s2.2"), "rules 1 let her go");
+
+    let mut caught = s.clone();
+    let facts = act(&mut caught, step_off);
+    assert!(facts.iter().any(|f| matches!(
+        f,
+        Fact::ThiefArrested { cause: super::actions::ArrestCause::Leaving, street: Some(st), .. } if *st == super::board::Street::H { r: 1, c: 0 }
+    )));
+    assert_eq!(caught.thieves[0].at, Space::Prison);
+    assert_ne!(turn(&caught).seat, 0, "an arrest ends the turn");
+
+    // The legal moves offer the Mask for it; masked, she slips away.
+    equip(&mut s, 0, "Mask");
+    let legal = Ludovia::legal(&s, Some(0));
+    assert!(legal.iter().any(|l| l.action
+        == Action::Move {
+            to: sp("s2.2"),
+            mask: true
+        }));
+    act(&mut s, json!({"type": "move", "to": "s2.2", "mask": true}));
+    assert_eq!(s.thieves[0].at, sp("s2.2"));
+    assert!(s.thieves[0].equipment.is_empty());
+
+    // Empty-handed, nobody cares.
+    let mut free = table();
+    free.thieves[0].at = sp("h1.0");
+    free.policemen[0] = s.policemen[0].clone();
+    act(&mut free, json!({"type": "move", "to": "s2.2"}));
+    assert_eq!(free.thieves[0].at, sp("s2.2"));
+}
+
+#[test]
+fn a_spare_blue_item_is_used_at_once() {
+    // Ada and Bo share a rooftop; Ada holds Make-up and finds another.
+    let mut s = table();
+    for seat in [0, 1] {
+        s.thieves[seat].at = sp("s1.1");
+    }
+    give(&mut s, 1, &["Ruby Crown"]);
+    equip(&mut s, 0, "Make-up");
+    act(
+        &mut s,
+        json!({"type": "rob", "drew": "Equipment", "found": "Make-up"}),
+    );
+    assert_eq!(turn(&s).stage, Stage::Choice(Choice::SpareItem));
+    assert_eq!(turn(&s).ap, 3);
+    assert_eq!(s.thieves[0].equipment, vec!["Make-up", "Make-up"]);
+    let legal: Vec<Action> = Ludovia::legal(&s, Some(0))
+        .into_iter()
+        .map(|l| l.action)
+        .collect();
+    assert!(legal.contains(&Action::DiscardEquipment {
+        item: "Make-up".into()
+    }));
+    assert!(
+        legal.iter().all(|a| matches!(
+            a,
+            Action::DiscardEquipment { .. }
+                | Action::Steal { make_up: true, .. }
+                | Action::KnockDown { make_up: true, .. }
+        )),
+        "{legal:?}"
+    );
+    assert!(legal
+        .iter()
+        .any(|a| matches!(a, Action::Steal { make_up: true, .. })));
+    assert_eq!(
+        refused(&s, json!({"type": "end_turn"})),
+        "ludovia.spare_item"
+    );
+    assert_eq!(
+        refused(
+            &s,
+            json!({"type": "steal", "from": 1, "rolls": [5, 4], "took": "Ruby Crown"})
+        ),
+        "ludovia.spare_item",
+        "a steal without the Make-up does not use it"
+    );
+
+    // Letting it go is allowed, and the turn then ends.
+    let mut let_go = s.clone();
+    act(
+        &mut let_go,
+        json!({"type": "discard_equipment", "item": "Make-up"}),
+    );
+    assert_eq!(let_go.thieves[0].equipment, vec!["Make-up"]);
+    assert_eq!(turn(&let_go).seat, 1);
+
+    // Used at once: 3 + 2 beats 4, free of action points, then the turn ends.
+    let facts = act(
+        &mut s,
+        json!({"type": "steal", "from": 1, "rolls": [3, 4], "took": "Ruby Crown", "make_up": true}),
+    );
+    assert!(!facts
+        .iter()
+        .any(|f| matches!(f, Fact::ActionPointSpent { .. })));
+    assert_eq!(s.thieves[0].hand, vec!["Ruby Crown"]);
+    assert_eq!(s.thieves[0].equipment, vec!["Make-up"]);
+    assert!(facts.iter().any(|f| matches!(
+        f,
+        Fact::TurnEnded {
+            seat: 0,
+            why: Some(super::actions::TurnEnd::Cut)
+        }
+    )));
+    assert_eq!(turn(&s).seat, 1);
+}
+
+#[test]
+fn the_story_says_whose_turn_what_acted_and_what_is_left() {
+    let mut s = table();
+    s.thieves[0].at = sp("s1.1");
+    equip(&mut s, 0, "Whistle");
+    let lines = |s: &mut State, action: Value| -> Vec<String> {
+        let facts = decide(s, action.clone()).unwrap();
+        let mut out = Vec::new();
+        for f in &facts {
+            out.extend(Ludovia::narrate(s, f));
+            Ludovia::apply(s, f);
+        }
+        out
+    };
+    let told = lines(
+        &mut s,
+        json!({"type": "whistle", "policeman": 0, "roll": 5}),
+    );
+    assert_eq!(
+        told,
+        vec![
+            "Ada blows the Whistle.",
+            "Ada rolls 5: policeman 0 walks from p3.3 to p2.3 and now faces north, watching v1.3 and v0.3. 3 action points left."
+        ]
+    );
+    let told = lines(&mut s, json!({"type": "move", "to": "s1.2"}));
+    assert_eq!(
+        told,
+        vec!["Ada moves from the rooftop s1.1 of Bell Tower Row to the rooftop s1.2 of Bell Tower Row. 2 action points left."]
+    );
+    give(&mut s, 0, &["Ruby Crown", "Silver Spoons"]);
+    let told = lines(&mut s, json!({"type": "jump", "to": "s1.3", "roll": 2}));
+    assert_eq!(
+        told,
+        vec![
+            "Ada jumps from the rooftop s1.2 of Bell Tower Row for the rooftop s1.3 of Fountain Square carrying 2 treasures, rolls 2, and falls short into street v0.1. The turn is over.",
+        ]
+    );
+    let told = lines(
+        &mut s,
+        json!({"type": "move_policeman", "policeman": 1, "roll": 1}),
+    );
+    assert_eq!(
+        told,
+        vec![
+            "Bo's turn begins in the Lair, with no treasure.",
+            "To open the turn, Bo rolls 1: policeman 1 turns left at p3.2 and now faces west, watching h3.1 and h3.0."
+        ]
+    );
+    let told = lines(&mut s, json!({"type": "end_turn"}));
+    assert_eq!(told[0], "Bo ends the turn with 4 action points unspent.");
 }
