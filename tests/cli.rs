@@ -870,13 +870,15 @@ fn play_asks_for_what_a_line_needs() {
     let (out, code) = play_piped(
         &cli,
         &["play", game, "--as", "Ada"],
-        "1\nthe Wanderer\na tall figure in grey\nthe Spiral\nthe Lantern\nq\n",
+        "1\nthe Wanderer\na tall figure in grey\nthe Spiral\nthe Lantern\nse\nq\n",
     );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("seq 2"), "{out}");
     let told = cli.ok(&["narrate", game, "--format", "txt"]);
     assert!(
-        told.contains("the Wanderer") && told.contains("the Lantern"),
+        told.contains("the Wanderer")
+            && told.contains("the Lantern")
+            && told.contains("the south-east Corner"),
         "{told}"
     );
 }

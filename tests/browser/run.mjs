@@ -294,8 +294,10 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
     const page = phones[s];
     await page.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
     await page.click('button.choice[data-n="1"]');
-    const inputs = await page.$$('form.needs input, form.needs textarea');
+    const inputs = await page.$$('form.needs input, form.needs textarea:not([name=corner])');
     for (const [i, input] of inputs.entries()) await input.fill(`${['Ada', 'Bo', 'Cy'][s]}'s thing ${i}`);
+    // Each claims a Corner of their choosing (the form offers it, optional).
+    await page.fill('form.needs textarea[name=corner]', ['sw', 'ne', 'se'][s]);
     await page.click('form.needs button[type=submit]');
     await atSeq(page, 2 + s);
   }
@@ -423,7 +425,7 @@ test('a mistaken entry is taken back, and the abandoned line stays in the branch
   const laptop = await context(LAPTOP);
   const table = await open(laptop, g.game, g.owner_token);
   await table.click('button.choice[data-n="1"]');
-  for (const input of await table.$$('form.needs input, form.needs textarea')) await input.fill('oops');
+  for (const input of await table.$$('form.needs input, form.needs textarea:not([name=corner])')) await input.fill('oops');
   await table.click('form.needs button[type=submit]');
   await atSeq(table, 2);
   table.once('dialog', (d) => d.accept());

@@ -167,13 +167,47 @@ impl Step {
     }
 }
 
+/// A Corner of the map, as a player claims it (rules 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CornerName {
+    #[serde(rename = "nw", alias = "NW", alias = "north-west")]
+    NorthWest,
+    #[serde(rename = "ne", alias = "NE", alias = "north-east")]
+    NorthEast,
+    #[serde(rename = "se", alias = "SE", alias = "south-east")]
+    SouthEast,
+    #[serde(rename = "sw", alias = "SW", alias = "south-west")]
+    SouthWest,
+}
+
+impl CornerName {
+    pub const ALL: [CornerName; 4] = [
+        CornerName::NorthWest,
+        CornerName::NorthEast,
+        CornerName::SouthEast,
+        CornerName::SouthWest,
+    ];
+
+    /// The Corner's number, clockwise from the north-west.
+    pub fn index(self) -> u8 {
+        self as u8
+    }
+
+    pub fn word(self) -> &'static str {
+        ["nw", "ne", "se", "sw"][self as usize]
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
-    /// Setup: a seat names its Avatar, Talisman, Symbol (and Ability).
+    /// Setup: a seat names its Avatar, Talisman, Symbol (and Ability), and
+    /// from rules 2 claims a Corner.
     Introduce {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        corner: Option<CornerName>,
         avatar: Described,
         talisman: Described,
         symbol: String,
@@ -366,6 +400,9 @@ crate::by_tag! {
     pub enum Fact {
         SeatIntroduced {
             seat: Seat,
+            /// The Corner claimed (rules 2; before, seat i held Corner i).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            corner: Option<u8>,
             avatar: Piece,
             talisman: Piece,
             symbol: String,

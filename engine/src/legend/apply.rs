@@ -7,6 +7,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
     match fact {
         Fact::SeatIntroduced {
             seat,
+            corner,
             avatar,
             talisman,
             symbol,
@@ -14,6 +15,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
             custom,
         } => {
             let s = &mut state.seats[*seat as usize];
+            if let Some(c) = corner {
+                s.corner = *c;
+            }
             s.avatar = Some(avatar.id);
             s.talisman = Some(talisman.id);
             s.symbol = symbol.clone();
@@ -28,6 +32,15 @@ pub fn apply(state: &mut State, fact: &Fact) {
         Fact::RoundBegan { round } => {
             state.phase = Phase::Playing;
             state.round = *round;
+            if *round == 1 && state.rules >= 2 {
+                // Turns go clockwise round the map from the first player's
+                // Corner, whichever Corners were claimed.
+                let first = state.order[0];
+                let from = state.seats[first as usize].corner;
+                state
+                    .order
+                    .sort_by_key(|&s| (state.seats[s as usize].corner + 4 - from) % 4);
+            }
         }
         Fact::Explained { .. }
         | Fact::VoteTaken { .. }

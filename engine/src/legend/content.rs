@@ -98,31 +98,76 @@ impl TryFrom<String> for Sq {
     }
 }
 
-/// A crossing of grid lines, written `+c4`: the north-west corner of c4.
-/// Column g and row 7 name the crossings on the east and south edges.
+/// Where on the grid lines an Obstacle sits: a crossing of lines, written
+/// `+c4` (the north-west corner of c4), or a stretch of line between two
+/// crossings, a boundary: `-c4` runs along the north side of c4, `|c4`
+/// along its west side. Column g and row 7 name the lines on the east and
+/// south edges (`|g2` is the east side of f2, `-b7` the south side of b6).
+/// The type keeps its first name, `Crossing`, since a crossing is what it
+/// was before boundaries were read into the rules (rules 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Crossing {
     pub x: u8,
     pub y: u8,
+    pub line: Line,
+}
+
+/// A crossing itself, or the boundary running from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Line {
+    /// The crossing point (`+`).
+    Point,
+    /// The boundary east from the crossing: the north side of a square (`-`).
+    North,
+    /// The boundary south from the crossing: the west side of a square (`|`).
+    West,
 }
 
 impl Crossing {
-    /// Reads exactly the written form: `+`, a lower-case column `a`-`g` and
-    /// a row digit `1`-`7`, nothing else (no `+C3`, `+c03`, ` +c3`).
-    pub fn parse(s: &str) -> Option<Crossing> {
-        let &[b'+', col, row] = s.as_bytes() else {
-            return None;
-        };
-        let x = col.checked_sub(b'a').filter(|x| *x <= SIDE)?;
-        let y = row.checked_sub(b'1').filter(|y| *y <= SIDE)?;
-        Some(Crossing { x, y })
+    pub fn point(x: u8, y: u8) -> Crossing {
+        Crossing {
+            x,
+            y,
+            line: Line::Point,
+        }
     }
 
-    /// The Small Squares this crossing touches (one to four).
+    /// Reads exactly the written form: `+`, `-` or `|`, a lower-case column
+    /// and a row digit, nothing else (no `+C3`, `+c03`, ` +c3`).
+    pub fn parse(s: &str) -> Option<Crossing> {
+        let &[mark, col, row] = s.as_bytes() else {
+            return None;
+        };
+        let line = match mark {
+            b'+' => Line::Point,
+            b'-' => Line::North,
+            b'|' => Line::West,
+            _ => return None,
+        };
+        let x = col.checked_sub(b'a')?;
+        let y = row.checked_sub(b'1')?;
+        let (max_x, max_y) = match line {
+            Line::Point => (SIDE, SIDE),
+            Line::North => (SIDE - 1, SIDE),
+            Line::West => (SIDE, SIDE - 1),
+        };
+        (x <= max_x && y <= max_y).then_some(Crossing { x, y, line })
+    }
+
+    pub fn is_boundary(self) -> bool {
+        self.line != Line::Point
+    }
+
+    /// The Small Squares this crossing or boundary touches (one to four).
     pub fn touches(self) -> Vec<Sq> {
+        let offsets: &[(i8, i8)] = match self.line {
+            Line::Point => &[(-1, -1), (0, -1), (-1, 0), (0, 0)],
+            Line::North => &[(0, -1), (0, 0)],
+            Line::West => &[(-1, 0), (0, 0)],
+        };
         let mut out = Vec::new();
-        for (dx, dy) in [(-1i8, -1i8), (0, -1), (-1, 0), (0, 0)] {
+        for (dx, dy) in offsets {
             let x = self.x as i8 + dx;
             let y = self.y as i8 + dy;
             if (0..SIDE as i8).contains(&x) && (0..SIDE as i8).contains(&y) {
@@ -140,16 +185,59 @@ impl Crossing {
         out
     }
 
-    pub fn all() -> Vec<Crossing> {
-        (0..=SIDE)
-            .flat_map(|y| (0..=SIDE).map(move |x| Crossing { x, y }))
-            .collect()
+    /// Every crossing, then (with `boundaries`) every boundary.
+    pub fn all(boundaries: bool) -> Vec<Crossing> {
+        let lines: &[Line] = if boundaries {
+            &[Line::Point, Line::North, Line::West]
+        } else {
+            &[Line::Point]
+        };
+        let mut out = Vec::new();
+        for &line in lines {
+            for y in 0..=SIDE {
+                for x in 0..=SIDE {
+                    if let Some(c) = Crossing::parse(&Crossing { x, y, line }.to_string()) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// In words: "the crossing +c3", "the boundary -c3 (north of c3)".
+    pub fn describe(self) -> String {
+        let sq = format!("{}{}", (b'a' + self.x) as char, self.y + 1);
+        match self.line {
+            Line::Point => format!("the crossing {self}"),
+            Line::North if self.y == SIDE => {
+                format!(
+                    "the boundary {self} (south of {}{})",
+                    (b'a' + self.x) as char,
+                    self.y
+                )
+            }
+            Line::North => format!("the boundary {self} (north of {sq})"),
+            Line::West if self.x == SIDE => {
+                format!(
+                    "the boundary {self} (east of {}{})",
+                    (b'a' + self.x - 1) as char,
+                    self.y + 1
+                )
+            }
+            Line::West => format!("the boundary {self} (west of {sq})"),
+        }
     }
 }
 
 impl fmt::Display for Crossing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "+{}{}", (b'a' + self.x) as char, self.y + 1)
+        let mark = match self.line {
+            Line::Point => '+',
+            Line::North => '-',
+            Line::West => '|',
+        };
+        write!(f, "{mark}{}{}", (b'a' + self.x) as char, self.y + 1)
     }
 }
 
@@ -163,7 +251,7 @@ impl TryFrom<String> for Crossing {
     type Error = String;
     fn try_from(s: String) -> Result<Crossing, String> {
         Crossing::parse(&s).ok_or_else(|| {
-            format!("`{s}` is not a crossing: write + then a column a-g and a row 1-7, as in +c3 (+a1 to +g7: the north-west corner of a square)")
+            format!("`{s}` is not a place on the grid lines: write +c3 for a crossing (+a1 to +g7, the north-west corner of a square), -c3 for the boundary along the north of c3 (-a1 to -f7), |c3 for the one along its west (|a1 to |g6)")
         })
     }
 }

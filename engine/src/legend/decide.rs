@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use tabletape_events::{DiceMode, Seat};
 
 use super::actions::{
-    AbilityName, Action, Ballot, Category, Choice, Described, Fact, Fate, Object, Outcome, Score,
-    Step, Tally, Use, Votes,
+    AbilityName, Action, Ballot, Category, Choice, CornerName, Described, Fact, Fate, Object,
+    Outcome, Score, Step, Tally, Use, Votes,
 };
 use super::apply::apply;
 use super::content::{corner_square, Crossing, Sq, CORNERS};
@@ -126,6 +126,7 @@ pub fn decide(
     }
     if let Action::Introduce {
         seat,
+        corner,
         avatar,
         talisman,
         symbol,
@@ -139,6 +140,7 @@ pub fn decide(
             &mut sim,
             by,
             *seat,
+            *corner,
             avatar,
             talisman,
             symbol,
@@ -230,10 +232,34 @@ pub fn decide(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Corners no introduced seat has claimed, by name.
+pub fn free_corners(s: &State) -> Vec<&'static str> {
+    CornerName::ALL
+        .iter()
+        .filter(|c| {
+            !s.seats
+                .iter()
+                .any(|t| t.introduced() && t.corner == c.index())
+        })
+        .map(|c| c.word())
+        .collect()
+}
+
+/// The Corner a seat takes when it names none: its own number's if free,
+/// else the next free one clockwise.
+pub fn default_corner(s: &State, seat: Seat) -> u8 {
+    (0..4u8)
+        .map(|k| (seat as u8 + k) % 4)
+        .find(|c| !s.seats.iter().any(|t| t.introduced() && t.corner == *c))
+        .unwrap_or(seat as u8 % 4)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn introduce(
     sim: &mut Sim,
     by: Option<Seat>,
     named: Option<Seat>,
+    chosen: Option<CornerName>,
     avatar: &Described,
     talisman: &Described,
     symbol: &str,
@@ -337,7 +363,32 @@ fn introduce(
             text: text.clone(),
         });
     }
-    let corner = sim.s.seat(seat).corner;
+    let taken: Vec<u8> = sim
+        .s
+        .seats
+        .iter()
+        .filter(|s| s.introduced())
+        .map(|s| s.corner)
+        .collect();
+    let corner = match (chosen, sim.s.rules >= 2) {
+        (Some(_), false) => return reject(
+            "legend.setup.corner",
+            "this game was recorded under rules 1, where each seat holds the Corner of its number",
+        ),
+        (None, false) => sim.s.seat(seat).corner,
+        (Some(c), true) if taken.contains(&c.index()) => {
+            return reject(
+                "legend.setup.corner_taken",
+                format!(
+                    "{} is claimed already; free: {}",
+                    super::content::CORNERS[c.index() as usize],
+                    free_corners(&sim.s).join(", ")
+                ),
+            )
+        }
+        (Some(c), true) => c.index(),
+        (None, true) => default_corner(&sim.s, seat),
+    };
     let id = sim.s.next_id;
     let make = |id, category, d: &Described| Piece {
         id,
@@ -350,6 +401,7 @@ fn introduce(
     };
     sim.emit(Fact::SeatIntroduced {
         seat,
+        corner: (sim.s.rules >= 2).then_some(corner),
         avatar: make(id, Category::Avatar, avatar),
         talisman: make(id + 1, Category::Talisman, talisman),
         symbol: symbol.trim().to_string(),
@@ -1310,13 +1362,20 @@ fn place(
         }
         Category::Obstacle => {
             let Some(c) = at.filter(|_| squares.is_empty()) else {
-                return reject("legend.placement.obstacle_crossing", "Obstacles sit on a crossing of lines: give `at` (like \"+c3\") and no `squares`");
+                return reject("legend.placement.obstacle_crossing", "Obstacles sit on the grid lines: give `at` (a crossing like \"+c3\", or a boundary like \"-c3\" or \"|c3\") and no `squares`");
             };
+            if c.is_boundary() && s.rules < 2 {
+                return reject(
+                    "legend.placement.obstacle_crossing",
+                    "this game was recorded under rules 1, where Obstacles sit on crossings only",
+                );
+            }
+
             if !free {
                 if let Some(l) = c.larges().into_iter().find(|l| !claimed_by(s, *l, seat)) {
                     return reject(
                         "legend.placement.obstacle_territory",
-                        format!("Obstacles go only on crossings you have claimed; {c} touches {}, not claimed by {}", super::content::reach(l), s.player(seat)),
+                        format!("Obstacles go only on lines you have claimed; {c} touches {}, not claimed by {}", super::content::reach(l), s.player(seat)),
                     );
                 }
                 let others: Vec<u8> = s
@@ -1342,12 +1401,23 @@ fn place(
                     format!("an Obstacle already sits at {c}"),
                 );
             }
+            // The text asks that a placed Obstacle be described (rules 2).
+            if s.rules >= 2 && object.description.trim().is_empty() {
+                return reject(
+                    "legend.placement.obstacle_description",
+                    "describe the nature of the Obstacle in `object.description`",
+                );
+            }
             At::Crossing { at: c }
         }
     };
+    // A Monster needs no Scenery where it goes (rules 2): its blank squares
+    // stay blank unless the player draws them anyway.
+    let monster_free = object.category == Category::Monster && s.rules >= 2;
     let blank: Vec<Sq> = place_at_squares(&place_at)
         .into_iter()
         .filter(|sq| !s.scenery.contains_key(sq))
+        .filter(|sq| !monster_free || scenery.contains_key(sq))
         .collect();
     let missing: Vec<String> = blank
         .iter()
@@ -1770,12 +1840,15 @@ fn ability(sim: &mut Sim, seat: Seat, used: &Use, chance: &mut Chance) -> Result
                         format!("{} is not an object on the map left to choose", p.name),
                     );
                 }
-                let to = if p.category == Category::Avatar {
-                    // An Avatar can never be killed: it goes home instead.
+                let to = if p.category == Category::Avatar && sim.s.rules < 2 {
+                    // Rules 1 sent a chosen Avatar home, as if defeated.
                     At::Corner {
                         corner: sim.s.seat(p.controller).corner,
                     }
                 } else {
+                    // Every chosen object goes to the chooser's Stockpile, as
+                    // the text says: removal is not defeat, so even an
+                    // Avatar goes (and scores nothing there).
                     At::Stockpile { seat: chooser }
                 };
                 let left = sim.s.carried(id).map(|c| c.id).collect();
@@ -2049,6 +2122,8 @@ fn introductions(state: &State, seat: Option<Seat>) -> Vec<Action> {
         .into_iter()
         .map(|ability| Action::Introduce {
             seat: Some(seat),
+            corner: (state.rules >= 2)
+                .then(|| CornerName::ALL[default_corner(state, seat) as usize]),
             avatar: Described {
                 name: format!("<avatar of {player}>"),
                 description: format!("<description of {player}'s avatar>"),
@@ -2141,11 +2216,20 @@ fn turn_candidates(s: &State, seat: Seat) -> Vec<Action> {
     let object = |c: Category| Object {
         name: format!("<{} of {player}>", c.word().to_lowercase()),
         category: c,
-        description: String::new(),
+        // An Obstacle is described as it is placed (rules 2).
+        description: if c == Category::Obstacle && s.rules >= 2 {
+            format!("<what {player}'s obstacle is like>")
+        } else {
+            String::new()
+        },
     };
     let place = |object: Object, squares: Vec<Sq>, at: Option<Crossing>| Action::Place {
         seat: None,
-        scenery: blank_scenery(s, &squares),
+        scenery: if object.category == Category::Monster && s.rules >= 2 {
+            BTreeMap::new()
+        } else {
+            blank_scenery(s, &squares)
+        },
         object,
         squares,
         at,
@@ -2160,7 +2244,7 @@ fn turn_candidates(s: &State, seat: Seat) -> Vec<Action> {
             out.push(place(object(Category::Monument), vec![sq], None));
         }
     }
-    for c in Crossing::all() {
+    for c in Crossing::all(s.rules >= 2) {
         if c.larges().iter().all(|l| claimed_by(s, *l, seat)) {
             out.push(place(object(Category::Obstacle), vec![], Some(c)));
         }
@@ -2281,7 +2365,7 @@ fn ability_candidates(
             for t in &mine {
                 let at = match &t.at {
                     At::Map { squares } if t.category == Category::Monument => {
-                        Crossing::all().into_iter().find(|c| {
+                        Crossing::all(s.rules >= 2).into_iter().find(|c| {
                             c.touches().iter().any(|sq| squares.contains(sq))
                                 && !s.pieces.values().any(|p| p.at == At::Crossing { at: *c })
                         })

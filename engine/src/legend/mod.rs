@@ -7,15 +7,28 @@
 //!
 //! The map: squares `a1`..`f6` (columns west to east, rows north to south),
 //! Large Squares ("Reaches") of 2x2, crossings `+a1`..`+g7` (`+c3` is the
-//! north-west corner of c3). Seat i holds Corner i, clockwise from the
-//! north-west (by a1, f1, f6, a6); its starting Large Square is the Reach
-//! beside it. Objects are numbered (`#3`) as they enter play.
+//! north-west corner of c3) and boundaries between them (`-c3` the line
+//! along the north of c3, `|c3` along its west). The Corners, clockwise from
+//! the north-west, are `nw`, `ne`, `se`, `sw` (by a1, f1, f6, a6); a seat's
+//! starting Large Square is the Reach beside its Corner. Objects are
+//! numbered (`#3`) as they enter play, and every answer that makes one says
+//! its number.
+//!
+//! **Rules versions.** Rules 2 (today) corrected rules 1: ties share the
+//! victory, sieges from either Monument square, the victor tells the story,
+//! the passage record is the player's, players claim their Corners, Obstacles
+//! also go on boundaries and are described, a Monster needs no Scenery, and
+//! Entropy sends every chosen object to a Stockpile. Games recorded under
+//! rules 1 keep their stored facts and read as before.
 //!
 //! Readings this module makes, where the rules leave room:
 //!
-//! - **Setup.** Each seat sends `introduce` (Avatar, Talisman, Symbol, and an
-//!   Ability when Abilities are on); Symbols must differ. Option `first`
-//!   is the seat the oldest player chose; turns then go in seat order.
+//! - **Setup.** Each seat sends `introduce` (Avatar, Talisman, Symbol, an
+//!   Ability when Abilities are on, and the `corner` it claims); Symbols and
+//!   Corners must differ. A seat naming no Corner takes its own number's,
+//!   or the next free one clockwise. Option `first` is the seat the oldest
+//!   player chose; turns then go clockwise round the map from that seat's
+//!   Corner (rules 1: seat i held Corner i and turns went in seat order).
 //! - **Turns.** Two actions; an Ability action is one of them, at most one
 //!   Ability per turn. `pass` ends the turn early. After the last seat of
 //!   round 7 the game ends on points.
@@ -29,11 +42,13 @@
 //! - **Items.** Picked up on every square entered while the carrier has room
 //!   (one, two with Pocket); `swap` trades the held Item instead. Used Items
 //!   go to the user's Stockpile. Loose Items score for whoever placed them.
-//! - **Obstacles** sit on crossings; entering any square one touches needs an
+//! - **Obstacles** sit on crossings or boundaries (rules 1: crossings only)
+//!   and are described as they are placed (`object.description`, rules 2);
+//!   entering any square one touches needs an
 //!   Item and a `story`, unless the player passed it before with any of
 //!   their pieces (the passage record is the player's, rules 2) or the
-//!   Obstacle is the mover's own. Placement needs every Reach
-//!   the crossing touches claimed by the placer, none an opponent's start.
+//!   Obstacle is the mover's own. Placement needs every Reach the crossing
+//!   or boundary touches claimed by the placer, none an opponent's start.
 //! - **Battles.** Avatar/Hero onto an enemy Monster: with an Item it wins
 //!   (Item and Monster to its Stockpile), without it is defeated. Monster onto
 //!   a Monster: the mover wins. Monster onto an Avatar/Hero: armed defenders
@@ -60,7 +75,9 @@
 //!   placer's starting Reach, one loose Item per square; Monsters on squares
 //!   of the placer's own Reaches, as many as it covers (they must touch);
 //!   Monuments on squares of one own Reach. No Monster or Monument on a square
-//!   holding a character or Monster.
+//!   holding a character or Monster. Placing into blank squares draws their
+//!   Scenery, except under a Monster (rules 2), which needs none placed or
+//!   moved.
 //! - **Large Monsters** move by steps of their first square; a step that
 //!   touches more than one new square ends the move.
 //! - **Voting** (`voting=on`): an Item use may carry `votes`; a failed vote
@@ -82,8 +99,10 @@
 //!   with a square in a Reach the user claimed), Guile (a Placement action;
 //!   Obstacle to Monument needs a crossing inside one own Reach; Monument to
 //!   Obstacle names the crossing), Entropy (each seat removes one object to
-//!   its Stockpile, in turn order from the user; an Avatar chosen goes home
-//!   instead), and a custom Ability voted in at introduction and narrated.
+//!   its Stockpile, in turn order from the user, as the text says, an Avatar
+//!   too: removal is not defeat, so it does not come back, scores nothing
+//!   there, and its player plays on with Heroes; rules 1 sent a chosen Avatar
+//!   home), and a custom Ability voted in at introduction and narrated.
 //! - **Score table.** Hero 1, Item 1 (held: its holder; loose: its placer),
 //!   Stockpiled Item/Hero/Monster 2, Obstacle 1, Monster 1, Monument 3
 //!   (the occupant's player if occupied), held Talisman 5; other Stockpiled
@@ -202,6 +221,18 @@ impl Rules for Legend {
             if decide::explains(&l.action) {
                 l.may
                     .push("explanation: how it happens, in the player's own words".into());
+            }
+            if matches!(
+                l.action,
+                Action::Introduce {
+                    corner: Some(_),
+                    ..
+                }
+            ) {
+                l.may.push(format!(
+                    "corner: the Corner this player claims, nw, ne, se or sw (free: {})",
+                    decide::free_corners(state).join(", ")
+                ));
             }
         }
         legal

@@ -5,7 +5,7 @@
 //! ending and the score table. [`render`] draws the map as a text grid.
 
 use super::actions::{Category, Fact, Fate, Outcome, Score, Tally};
-use super::content::{corner_square, reach, Sq, CORNERS, SIDE};
+use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
 use super::state::{At, Phase, State};
 
@@ -34,7 +34,7 @@ fn place(at: &At) -> String {
             .map(Sq::to_string)
             .collect::<Vec<_>>()
             .join("+"),
-        At::Crossing { at } => format!("the crossing {at}"),
+        At::Crossing { at } => at.describe(),
         At::Corner { corner } => CORNERS[*corner as usize].to_string(),
         At::Held { .. } => "a pack".into(),
         At::Stockpile { .. } => "a Stockpile".into(),
@@ -60,25 +60,28 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
     let line = match fact {
         Fact::SeatIntroduced {
             seat,
+            corner,
             avatar,
             talisman,
             symbol,
             ability,
             custom,
         } => {
+            // Each object's number, with the player's description.
+            let named = |p: &super::state::Piece| {
+                if p.description.trim().is_empty() {
+                    format!("{} (#{})", p.name, p.id)
+                } else {
+                    format!("{} (#{}, {})", p.name, p.id, p.description.trim())
+                }
+            };
             let mut l = format!(
-                "{} takes {} with the Avatar {}",
+                "{} takes {} with the Avatar {}, guards the Talisman {}",
                 s.player(*seat),
-                CORNERS[s.seat(*seat).corner as usize],
-                avatar.name
+                CORNERS[corner.unwrap_or(s.seat(*seat).corner) as usize],
+                named(avatar),
+                named(talisman)
             );
-            if !avatar.description.trim().is_empty() {
-                l.push_str(&format!(" ({})", avatar.description.trim()));
-            }
-            l.push_str(&format!(", guards the Talisman {}", talisman.name));
-            if !talisman.description.trim().is_empty() {
-                l.push_str(&format!(" ({})", talisman.description.trim()));
-            }
             l.push_str(&format!(" and draws the Symbol \"{symbol}\""));
             match (ability, custom) {
                 (Some(_), Some(c)) => l.push_str(&format!(
@@ -290,10 +293,11 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                 ""
             };
             let mut l = format!(
-                "{} places the {} {}{from} at {}",
+                "{} places the {} {} (#{}){from} at {}",
                 s.player(*seat),
                 piece.category.word(),
                 piece.name,
+                piece.id,
                 place(&piece.at)
             );
             if !piece.description.trim().is_empty() {
@@ -517,6 +521,8 @@ pub fn epilogue(s: &State) -> Vec<String> {
     out
 }
 
+/// A piece in three characters: its letter, its controller's seat, and
+/// what it carries (`i` an Item, `t` a Talisman, `*` both).
 fn code(s: &State, p: &super::state::Piece) -> String {
     let letter = match p.category {
         Category::Avatar => 'A',
@@ -524,51 +530,123 @@ fn code(s: &State, p: &super::state::Piece) -> String {
         Category::Item => 'i',
         Category::Talisman => 't',
         Category::Monster => 'M',
-        Category::Obstacle => 'o',
+        Category::Obstacle => 'X',
         Category::Monument => 'U',
     };
-    let _ = s;
-    format!("{letter}{}", p.controller)
+    let carried: Vec<Category> = s.carried(p.id).map(|c| c.category).collect();
+    let mark = match (
+        carried.contains(&Category::Item),
+        carried.contains(&Category::Talisman),
+    ) {
+        (true, true) => "*",
+        (true, false) => "i",
+        (false, true) => "t",
+        (false, false) => "",
+    };
+    format!("{letter}{}{mark}", p.controller)
 }
 
-/// The map as a text grid: each cell shows the claiming seat (its Symbol is
-/// in the key) and codes of what is there; then Corners, objects, Scenery and
-/// Stockpiles in words.
+/// The obstacle standing on a place of the grid lines, if any.
+fn obstacle_on(s: &State, c: Crossing) -> bool {
+    s.pieces.values().any(|p| p.at == At::Crossing { at: c })
+}
+
+/// The map as a text grid that fits a phone (33 columns): `#` and `=` are
+/// the Large Squares' borders, `|` and `-` the Small Squares'; `X` marks an
+/// Obstacle on a crossing or along a boundary. Each cell starts with the
+/// seat whose Symbol claims its Large Square (`.` unclaimed), then a piece
+/// (letter, seat, and `i`/`t`/`*` for what it carries; `+` when more stand
+/// there) or `_` for a square without Scenery. Then the key, the score so
+/// far, Corners, objects, Scenery and Stockpiles in words.
 pub fn render(s: &State) -> String {
     let mut out = String::new();
     out.push_str(&format!("LEGEND, {}\n", chapter(s)));
-    out.push_str("Each cell: [claiming seat] then what stands there (A Avatar, H Hero, M Monster, U Monument, i Item, t Talisman, with the seat); _ marks a blank square. Obstacles sit on crossings (listed below).\n");
+    out.push_str("   ");
+    for x in 0..SIDE {
+        out.push_str(&format!("  {}  ", (b'a' + x) as char));
+    }
+    out.push('\n');
+    for y in 0..=SIDE {
+        // The line of crossings and boundaries above row y (or the last).
+        let mut line = String::from("  ");
+        for x in 0..=SIDE {
+            let point = Crossing::point(x, y);
+            let large = x % 2 == 0 || y % 2 == 0;
+            line.push(if obstacle_on(s, point) {
+                'X'
+            } else if large {
+                '#'
+            } else {
+                '+'
+            });
+            if x < SIDE {
+                let side = Crossing {
+                    x,
+                    y,
+                    line: Line::North,
+                };
+                line.push_str(if obstacle_on(s, side) {
+                    "XXXX"
+                } else if y % 2 == 0 {
+                    "===="
+                } else {
+                    "----"
+                });
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+        if y == SIDE {
+            break;
+        }
+        let mut row = format!("{:<2}", y + 1);
+        for x in 0..=SIDE {
+            let side = Crossing {
+                x,
+                y,
+                line: Line::West,
+            };
+            row.push(if obstacle_on(s, side) {
+                'X'
+            } else if x % 2 == 0 {
+                '#'
+            } else {
+                '|'
+            });
+            if x == SIDE {
+                break;
+            }
+            let sq = Sq::new(x, y);
+            let claim = s
+                .claims
+                .get(&sq.large())
+                .map_or('.', |c| char::from(b'0' + (*c as u8 % 10)));
+            let pieces: Vec<String> = s.at_square(sq).map(|p| code(s, p)).collect();
+            let what = match pieces.len() {
+                0 if s.scenery.contains_key(&sq) => String::new(),
+                0 => "_".into(),
+                1 => pieces[0].clone(),
+                _ => format!("{}+", &pieces[0][..2]),
+            };
+            row.push_str(&format!("{claim}{what:<3}"));
+        }
+        out.push_str(&row);
+        out.push('\n');
+    }
+    out.push_str("Key: a cell is its Reach's claimer, then A Avatar, H Hero, M Monster, U Monument, i Item, t Talisman with its seat (and i/t/* carried), + more there, _ no Scenery yet; X an Obstacle.\n");
     let symbols: Vec<String> = s
         .seats
         .iter()
         .enumerate()
-        .map(|(i, seat)| format!("[{i}] {}'s Symbol \"{}\"", seat.player, seat.symbol))
+        .map(|(i, seat)| format!("{i} {} (\"{}\")", seat.player, seat.symbol))
         .collect();
-    out.push_str(&format!("Territory: {}\n", symbols.join(", ")));
-    let width = 14;
-    out.push_str("   ");
-    for x in 0..SIDE {
-        out.push_str(&format!("{:<width$}", ((b'a' + x) as char).to_string()));
-    }
-    out.push('\n');
-    for y in 0..SIDE {
-        out.push_str(&format!("{:<3}", y + 1));
-        for x in 0..SIDE {
-            let sq = Sq::new(x, y);
-            let sym: String = s
-                .claims
-                .get(&sq.large())
-                .map_or("·".into(), |c| c.to_string());
-            let mut cell = format!("[{sym}]");
-            if !s.scenery.contains_key(&sq) {
-                cell.push('_');
-            }
-            for p in s.at_square(sq) {
-                cell.push_str(&code(s, p));
-            }
-            out.push_str(&format!("{cell:<width$}"));
-        }
-        out.push('\n');
+    out.push_str(&format!("Symbols: {}\n", symbols.join(", ")));
+    if s.phase != Phase::Introductions {
+        let scores: Vec<String> = super::decide::scores(s)
+            .iter()
+            .map(|sc| format!("{} {}", s.player(sc.seat), sc.total))
+            .collect();
+        out.push_str(&format!("Score so far: {}\n", scores.join(", ")));
     }
     out.push_str("\nCorners:\n");
     for (i, seat) in s.seats.iter().enumerate() {
@@ -580,7 +658,23 @@ pub fn render(s: &State) -> String {
                     corner: seat.corner,
                 }
             })
-            .map(|p| format!("{} ({})", p.name, p.category.word()))
+            .map(|p| {
+                let carried: Vec<String> = s
+                    .carried(p.id)
+                    .map(|c| format!("{} ({})", c.name, c.category.word()))
+                    .collect();
+                if carried.is_empty() {
+                    format!("#{} {} ({})", p.id, p.name, p.category.word())
+                } else {
+                    format!(
+                        "#{} {} ({}, carrying {})",
+                        p.id,
+                        p.name,
+                        p.category.word(),
+                        carried.join(" and ")
+                    )
+                }
+            })
             .collect();
         out.push_str(&format!(
             "- {} (seat {i}, Symbol \"{}\") at {} by {}: {}\n",

@@ -15,7 +15,7 @@
 use tabletape_events::Seat;
 
 use super::actions::{Category, Outcome};
-use super::content::{corner_square, reach, Crossing, Sq, CORNERS, SIDE};
+use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
 use super::state::{At, Phase, Piece, State, ROUNDS};
 use crate::svg::Svg;
@@ -346,12 +346,18 @@ fn corner_box(svg: &mut Svg, s: &State, corner: u8) {
 
 /// An Obstacle on its crossing of grid lines.
 fn obstacle(svg: &mut Svg, s: &State, p: &Piece, at: Crossing) {
-    let cx = MARGIN + CELL * at.x as i32;
-    let cy = MARGIN + CELL * at.y as i32;
+    // On a crossing, or halfway along the boundary it sits on.
+    let (dx, dy, place) = match at.line {
+        Line::Point => (0, 0, "crossing"),
+        Line::North => (CELL / 2, 0, "boundary-north"),
+        Line::West => (0, CELL / 2, "boundary-west"),
+    };
+    let cx = MARGIN + CELL * at.x as i32 + dx;
+    let cy = MARGIN + CELL * at.y as i32 + dy;
     svg.open(
         &format!("piece-{}", p.id),
         &format!(
-            "piece obstacle crossing-{} seat-{}",
+            "piece obstacle {place}-{} seat-{}",
             &at.to_string()[1..],
             p.controller
         ),

@@ -171,6 +171,15 @@ impl Table {
     }
 }
 
+/// Ada walks her Avatar to c3, claiming her Reach and the Heartland, and
+/// the others pass: her turn again.
+fn heartland(t: &mut Table) {
+    t.mv(1, &["a1"]);
+    t.mv(1, &["b2", "c3"]);
+    t.pass();
+    t.pass();
+}
+
 fn on(sq: &str) -> Value {
     json!({"where": "map", "squares": [sq]})
 }
@@ -335,10 +344,10 @@ fn placement_rules_for_every_category() {
         "legend.placement.hero_corner",
     );
     t.refused(
-        json!({"type": "place", "object": {"name": "w", "category": "obstacle"}, "at": "+e5"}),
+        json!({"type": "place", "object": {"name": "w", "category": "obstacle", "description": "a thing in the way"}, "at": "+e5"}),
         "legend.placement.obstacle_territory",
     );
-    t.refused(json!({"type": "place", "object": {"name": "w", "category": "obstacle"}, "squares": ["c4"]}), "legend.placement.obstacle_crossing");
+    t.refused(json!({"type": "place", "object": {"name": "w", "category": "obstacle", "description": "a thing in the way"}, "squares": ["c4"]}), "legend.placement.obstacle_crossing");
     t.refused(
         json!({"type": "place", "object": {"name": "w", "category": "avatar"}, "squares": ["c4"]}),
         "legend.placement.category",
@@ -355,16 +364,13 @@ fn placement_rules_for_every_category() {
 #[test]
 fn obstacles_sit_on_claimed_crossings_away_from_opponents_starts() {
     let mut t = Table::started(3, json!({}));
-    t.mv(1, &["a1"]);
-    t.mv(1, &["b2", "c3"]);
-    t.pass();
-    t.pass();
+    heartland(&mut t);
     // +d4 touches c3, d3, c4 and d4: all in the Heartland, Ada's.
     t.act(
-        json!({"type": "place", "object": {"name": "wall", "category": "obstacle"}, "at": "+d4"}),
+        json!({"type": "place", "object": {"name": "wall", "category": "obstacle", "description": "a thing in the way"}, "at": "+d4"}),
     );
     t.refused(
-        json!({"type": "place", "object": {"name": "wall", "category": "obstacle"}, "at": "+d4"}),
+        json!({"type": "place", "object": {"name": "wall", "category": "obstacle", "description": "a thing in the way"}, "at": "+d4"}),
         "legend.placement.crossing_taken",
     );
     // Bo claims the Northern Reach next to his start; +e2 touches his start Reach, where Ada may never put one.
@@ -376,7 +382,7 @@ fn obstacles_sit_on_claimed_crossings_away_from_opponents_starts() {
     u.pass();
     u.mv(1, &["d1", "e1"]); // Bo has claimed the Northeast Reach already
     u.refused(
-        json!({"type": "place", "object": {"name": "w", "category": "obstacle"}, "at": "+e2"}),
+        json!({"type": "place", "object": {"name": "w", "category": "obstacle", "description": "a thing in the way"}, "at": "+e2"}),
         "legend.placement.obstacle_territory",
     );
     // Ada claims Cy's empty starting Reach, but may not put an Obstacle there.
@@ -384,7 +390,7 @@ fn obstacles_sit_on_claimed_crossings_away_from_opponents_starts() {
     v.mv(1, &["d4", "e5"]);
     assert_eq!(v.state()["claims"]["8"], json!(0));
     v.refused(
-        json!({"type": "place", "object": {"name": "w", "category": "obstacle"}, "at": "+f6"}),
+        json!({"type": "place", "object": {"name": "w", "category": "obstacle", "description": "a thing in the way"}, "at": "+f6"}),
         "legend.placement.obstacle_opponent_start",
     );
 }
@@ -396,7 +402,7 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
     t.mv(1, &["b1", "c1"]);
     t.mv(3, &["f1"]);
     t.act(
-        json!({"type": "place", "object": {"name": "cables", "category": "obstacle"}, "at": "+f2"}),
+        json!({"type": "place", "object": {"name": "cables", "category": "obstacle", "description": "a thing in the way"}, "at": "+f2"}),
     ); // #7
     t.pass();
     let msg = t.mv_refused(1, &["d1", "e1"], "legend.obstacle.item_needed");
@@ -616,6 +622,12 @@ fn talismans_are_taken_at_the_owners_corner_and_win_in_a_monument() {
     );
     t.act(json!({"type": "move", "pieces": [{"piece": 1, "exit": true}]}));
     assert_eq!(t.at(4), json!({"where": "held", "by": 1}));
+    // The Talisman carried by a piece standing in a Corner is shown.
+    let text = t.game.render(crate::Viewer::Owner);
+    assert!(
+        text.contains("#1 Avatar0 (Avatar, carrying Talisman1 (Talisman))"),
+        "{text}"
+    );
     t.pass();
     t.pass();
     t.mv(1, &["f1"]);
@@ -817,7 +829,7 @@ fn the_score_table_and_a_tie_shared() {
     t.place("monument", &["c4"]);
     t.pass();
     t.pass();
-    t.act(json!({"type": "place", "object": {"name": "w", "category": "obstacle"}, "at": "+d4"}));
+    t.act(json!({"type": "place", "object": {"name": "w", "category": "obstacle", "description": "a thing in the way"}, "at": "+d4"}));
     let state: super::State = serde_json::from_value(t.state()).unwrap();
     let scores = super::scores(&state);
     assert_eq!(scores[0].total, 5);
@@ -933,7 +945,8 @@ fn shift_long_arm_charm_guile_and_entropy_are_enforced() {
         "legend.ability.guile_occupied",
     );
 
-    // Entropy: everyone picks; a chosen Avatar goes home, leaving its Item.
+    // Entropy: everyone picks; a chosen Avatar goes to the chooser's
+    // Stockpile as the text says (rules 2), leaving its Item behind.
     let mut e = ability_table(["entropy", "pocket", "pocket", "pocket"]);
     e.place("item", &["d2"]); // #9
     e.pass();
@@ -946,9 +959,16 @@ fn shift_long_arm_charm_guile_and_entropy_are_enforced() {
         "legend.ability.entropy_choices",
     );
     e.act(json!({"type": "ability", "ability": "entropy", "choices": [{"seat": 0, "object": 3}, {"seat": 1, "object": 1}]}));
-    assert_eq!(e.at(3), json!({"where": "corner", "corner": 1}));
+    assert_eq!(e.at(3), json!({"where": "stockpile", "seat": 0}));
     assert_eq!(e.at(9), on("d2"), "the Item is left behind");
-    assert_eq!(e.at(1), json!({"where": "corner", "corner": 0}));
+    assert_eq!(e.at(1), json!({"where": "stockpile", "seat": 1}));
+    let state: super::State = serde_json::from_value(e.state()).unwrap();
+    let ada = &super::scores(&state)[0];
+    assert_eq!(
+        ada.total,
+        ada.items + 2 * (ada.stockpiled_items + ada.stockpiled_heroes + ada.stockpiled_monsters),
+        "a Stockpiled Avatar scores nothing: {ada:?}"
+    );
 }
 
 #[test]
@@ -957,8 +977,17 @@ fn render_draws_the_map_with_symbols_occupants_and_objects() {
     t.place("monster", &["c4"]);
     let text = t.game.render(crate::Viewer::Owner);
     println!("{text}");
-    assert!(text.contains("[0]A0"), "Ada's claim and Avatar:\n{text}");
-    assert!(text.contains("[0] Ada's Symbol \"sym0\""), "{text}");
+    assert!(
+        text.contains("#0A0 |0A1 #"),
+        "Ada's claim, her Avatar and Bo's:\n{text}"
+    );
+    assert!(text.contains("Symbols: 0 Ada (\"sym0\")"), "{text}");
+    assert!(text.contains("Score so far: Ada 1, Bo 0, Cy 0"), "{text}");
+    // The grid fits a phone's width, the Reaches' borders drawn apart.
+    let grid: Vec<&str> = text.lines().skip(1).take(14).collect();
+    assert!(grid.iter().all(|l| l.chars().count() <= 34), "{text}");
+    assert_eq!(grid[1], "  #====#====#====#====#====#====#");
+    assert_eq!(grid[3], "  #----+----#----+----#----+----#");
     assert!(text.contains("A0"), "Ada's Avatar:\n{text}");
     assert!(text.contains("M0"), "Ada's Monster:\n{text}");
     assert!(
@@ -1030,15 +1059,15 @@ fn squares_and_crossings_are_read_only_in_their_written_form() {
         );
     }
     for bad in [
-        "+c03", "+C3", " +c3", "+c3 ", "c3", "+h1", "+a8", "+š3", "++c3",
+        "+c03", "+C3", " +c3", "+c3 ", "c3", "+h1", "+a8", "+š3", "++c3", "-g1", "|a7", "-C3",
     ] {
         let e = t
             .game
-            .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle"}, "at": bad}))
+            .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle", "description": "a thing in the way"}, "at": bad}))
             .unwrap_err();
         assert!(
             e.message.contains(&format!(
-                "`{bad}` is not a crossing: write + then a column a-g and a row 1-7, as in +c3"
+                "`{bad}` is not a place on the grid lines: write +c3 for a crossing"
             )),
             "{bad:?}: {}",
             e.message
@@ -1049,7 +1078,7 @@ fn squares_and_crossings_are_read_only_in_their_written_form() {
     assert_eq!(t.at(1), on("a1"));
     let e = t
         .game
-        .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle"}, "at": "+g7"}))
+        .decide(None, &json!({"type": "place", "object": {"name": "a wall", "category": "obstacle", "description": "a thing in the way"}, "at": "+g7"}))
         .unwrap_err();
     assert_eq!(e.rule, "legend.placement.obstacle_territory");
 }
@@ -1315,4 +1344,109 @@ fn the_victor_tells_the_story_of_a_battle() {
     t.pass(); // Cy
     let idle = json!({"type": "move", "pieces": [{"piece": 9, "path": ["c4"], "their_story": "nothing happened"}]});
     t.refused(idle, "legend.story.unused");
+}
+
+// ---------------------------------------------------------------- rules 2
+
+#[test]
+fn players_choose_their_corners_and_turns_go_clockwise_from_the_first() {
+    let mut t = Table::new(3, json!({}));
+    let legal = t.game.legal(Some(0));
+    assert!(legal[0]
+        .may
+        .iter()
+        .any(|m| m.starts_with("corner: ") && m.contains("free: nw, ne, se, sw")));
+    let intro = |seat: u32, corner: Option<&str>| {
+        let mut a = json!({"type": "introduce", "seat": seat, "avatar": {"name": format!("Avatar{seat}")}, "talisman": {"name": format!("Talisman{seat}")}, "symbol": format!("sym{seat}")});
+        if let Some(c) = corner {
+            a["corner"] = json!(c);
+        }
+        a
+    };
+    let told = t.act(intro(0, Some("se")));
+    assert!(told[0].contains("takes the south-east Corner"), "{told:?}");
+    let e = t.refused(intro(1, Some("se")), "legend.setup.corner_taken");
+    assert!(e.contains("free: nw, ne, sw"), "{e}");
+    t.act(intro(1, None)); // its own number's Corner, the north-east, is free
+    t.act(intro(2, Some("north-west")));
+    let s = t.state();
+    let corners: Vec<u64> = (0..3)
+        .map(|i| s["seats"][i]["corner"].as_u64().unwrap())
+        .collect();
+    assert_eq!(corners, vec![2, 1, 0]);
+    assert_eq!(t.at(1), json!({"where": "corner", "corner": 2}));
+    // Clockwise from Ada's south-east Corner: the north-west (Cy), then the
+    // north-east (Bo).
+    assert_eq!(s["order"], json!([0, 2, 1]));
+    // Ada enters the map at her own Corner's square.
+    t.mv(1, &["f6"]);
+    assert_eq!(t.at(1), on("f6"));
+}
+
+#[test]
+fn obstacles_go_on_boundaries_too_and_are_described() {
+    let mut t = Table::started(3, json!({}));
+    heartland(&mut t);
+    // -d4 runs along the north of d4: it touches d3 and d4, both Ada's.
+    t.refused(
+        json!({"type": "place", "object": {"name": "a hedge", "category": "obstacle"}, "at": "-d4"}),
+        "legend.placement.obstacle_description",
+    );
+    let told = t.act(
+        json!({"type": "place", "object": {"name": "a hedge", "category": "obstacle", "description": "thorny and waist-high"}, "at": "-d4"}),
+    );
+    assert!(
+        told.iter()
+            .any(|l| l.contains("the boundary -d4 (north of d4)")),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().any(|l| l.contains("a hedge (#7)")),
+        "the answer names the new object's number: {told:?}"
+    );
+    let text = t.game.render(crate::Viewer::Owner);
+    assert!(text.contains("#----+XXXX#"), "the hedge along -d4:\n{text}");
+    let state: super::State = serde_json::from_value(t.state()).unwrap();
+    let touching = |sq: &str| {
+        state
+            .obstacles_touching(super::content::Sq::parse(sq).unwrap())
+            .len()
+    };
+    assert_eq!((touching("d3"), touching("d4"), touching("c3")), (1, 1, 0));
+    // |c3 runs along the west of c3 and touches b3, in an unclaimed Reach.
+    t.pass();
+    t.pass();
+    t.pass();
+    t.refused(
+        json!({"type": "place", "object": {"name": "a ditch", "category": "obstacle", "description": "deep"}, "at": "|c3"}),
+        "legend.placement.obstacle_territory",
+    );
+    // A Monster needs no Scenery: a2 stays blank under it.
+    assert!(t.state()["scenery"].get("a2").is_none());
+    t.act(json!({"type": "place", "object": {"name": "a crow", "category": "monster"}, "squares": ["a2"]}));
+    assert!(t.state()["scenery"].get("a2").is_none());
+}
+
+#[test]
+fn games_under_rules_1_keep_corners_by_seat_and_obstacles_on_crossings() {
+    let mut c = created(3, json!({}), DiceMode::Digital, 3);
+    c.rules_version = Some(1);
+    let mut t = Table {
+        game: Game::start(&c).unwrap(),
+    };
+    t.refused(
+        json!({"type": "introduce", "seat": 0, "corner": "se", "avatar": {"name": "A"}, "talisman": {"name": "T"}, "symbol": "s"}),
+        "legend.setup.corner",
+    );
+    for seat in 0..3 {
+        t.act(json!({"type": "introduce", "seat": seat, "avatar": {"name": format!("Avatar{seat}")}, "talisman": {"name": format!("Talisman{seat}")}, "symbol": format!("sym{seat}")}));
+    }
+    heartland(&mut t);
+    t.refused(
+        json!({"type": "place", "object": {"name": "a hedge", "category": "obstacle"}, "at": "-d4"}),
+        "legend.placement.obstacle_crossing",
+    );
+    t.act(
+        json!({"type": "place", "object": {"name": "a wall", "category": "obstacle"}, "at": "+d4"}),
+    );
 }
