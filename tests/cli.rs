@@ -930,3 +930,49 @@ fn a_title_given_to_new_shows_in_games_and_the_story() {
     assert!(err.contains("title"), "{err}");
     assert_eq!(cli.json(&["games"]).as_array().unwrap().len(), 1);
 }
+
+/// `kinds` explains each kind's words and lists every value an option takes,
+/// each once; `legal` ends with the words its lines use.
+#[test]
+fn kinds_and_legal_explain_each_kinds_words() {
+    let cli = Cli::new();
+    let kinds = cli.ok(&["kinds"]);
+    for expected in [
+        "      values: lair (the Lair), prison (the Prison), belltower (Bell Tower Row)",
+        "    h<r>.<c>: a street along lamp-post row r",
+        "    Bolas: Blue, $100:",
+        "    -c3, |c3: the boundary along the north of c3",
+        "    Entropy: every player removes one object",
+        "    maneuver: a move from the fighter's character sheet",
+    ] {
+        assert!(kinds.contains(expected), "{expected:?} missing:\n{kinds}");
+    }
+    // The Legless locations come in pairs; each id is listed once.
+    let values = kinds
+        .lines()
+        .find(|l| l.contains("values: cottage-1"))
+        .unwrap();
+    assert_eq!(values.matches("cottage-1").count(), 1, "{values}");
+    let json = cli.json(&["kinds"]);
+    let ludovia = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kind"] == "ludovia")
+        .unwrap();
+    assert!(ludovia["vocabulary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["word"] == "p<r>.<c>"));
+
+    let created = cli.json(&[
+        "new", "ludovia", "--player", "Ada", "--player", "Bo", "--player", "Cy", "--seed", "5",
+    ]);
+    let legal = cli.ok(&["legal", created["game"].as_str().unwrap()]);
+    let words = legal.split("\nwords:\n").nth(1).expect("a words section");
+    assert!(
+        words.contains("  left, right, advance: a policeman's move"),
+        "{legal}"
+    );
+}

@@ -165,12 +165,20 @@ impl Chance {
                         ),
                         None => format!(
                             "draw needed: the {what}; give it as `{field}`, one of {}",
-                            options.join(", ")
+                            distinct(options)
                         ),
                     },
                 )
             }
-            (DiceMode::Physical, Some(name)) => match options.iter().position(|o| o == name) {
+            // The table's spelling in any letter case: copies of one card
+            // are alike, so the first that matches is the one drawn.
+            (DiceMode::Physical, Some(name)) => match options
+                .iter()
+                .position(|o| o == name)
+                .or_else(|| {
+                    let lower = name.to_lowercase();
+                    options.iter().position(|o| o.to_lowercase() == lower)
+                }) {
                 Some(i) => i,
                 None => {
                     return reject(
@@ -181,7 +189,7 @@ impl Chance {
                             ),
                             None => format!(
                                 "impossible draw for the {what}: `{name}` is not among {}",
-                                options.join(", ")
+                                distinct(options)
                             ),
                         },
                     )
@@ -261,6 +269,18 @@ impl Chance {
     }
 }
 
+/// Each value once, in the order first met: a deck holding four Masks is
+/// named as one "Mask" when a rejection lists what may be drawn.
+fn distinct(options: &[String]) -> String {
+    let mut seen = std::collections::BTreeSet::new();
+    options
+        .iter()
+        .filter(|o| seen.insert(o.as_str()))
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +322,29 @@ mod tests {
         assert_eq!(impossible.rule, "physical.impossible_roll");
         assert_eq!(c.roll("policeman die", 6, "roll", Some(6)).unwrap(), 6);
         assert_eq!(c.draws()[0].value, json!(6));
+    }
+
+    #[test]
+    fn a_draw_reads_any_letter_case_and_a_refusal_names_each_card_once() {
+        let deck: Vec<String> = ["Mask", "Mask", "Mask", "Whistle", "Bolas", "Bolas"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut c = Chance::new(DiceMode::Physical, 1, 1);
+        assert_eq!(c.pick("card", &deck, "drew", Some("whistle")).unwrap(), 3);
+        assert_eq!(c.draws()[0].value, json!("Whistle"), "recorded as printed");
+        let e = c.pick("card", &deck, "drew", Some("Rope")).unwrap_err();
+        assert!(
+            e.message.ends_with("is not among Mask, Whistle, Bolas"),
+            "{}",
+            e.message
+        );
+        let e = c.pick("card", &deck, "drew", None).unwrap_err();
+        assert!(
+            e.message.ends_with("one of Mask, Whistle, Bolas"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

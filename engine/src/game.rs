@@ -373,7 +373,10 @@ pub struct Decided {
 
 impl<R: Rules> DynRules for Kind<R> {
     fn info(&self) -> KindInfo {
-        R::info()
+        KindInfo {
+            vocabulary: R::vocabulary(),
+            ..R::info()
+        }
     }
 
     fn rules_version(&self) -> u32 {

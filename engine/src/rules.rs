@@ -54,6 +54,26 @@ pub struct KindInfo {
     pub options: Vec<OptionInfo>,
     /// The name of the bundled content pack.
     pub default_pack: &'static str,
+    /// The words the kind's actions use, explained ([`Rules::vocabulary`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vocabulary: Vec<Term>,
+}
+
+/// One word of a kind's vocabulary and what it means ("h1.2": "the street
+/// along lamp-post row 1 ...").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Term {
+    pub word: String,
+    pub means: String,
+}
+
+impl Term {
+    pub fn new(word: impl Into<String>, means: impl Into<String>) -> Term {
+        Term {
+            word: word.into(),
+            means: means.into(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -210,6 +230,12 @@ pub trait Rules: Send + Sync + 'static {
     /// The values `option` accepts, where they can be listed (characters,
     /// block pieces, on/off): a list option takes several, comma-separated.
     fn option_values(_option: &str) -> Vec<OptionValue> {
+        Vec::new()
+    }
+
+    /// The words this kind's actions use that a newcomer cannot guess (how
+    /// a place is written, what an Ability does), for `kinds` and `legal`.
+    fn vocabulary() -> Vec<Term> {
         Vec::new()
     }
 

@@ -223,8 +223,31 @@ fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
             writeln!(out, "  options: none")?;
         } else {
             writeln!(out, "  options (--option NAME=VALUE):")?;
+            let kind = tabletape_engine::kind(k.kind).expect("a listed kind");
             for o in &k.options {
                 writeln!(out, "    {} (default {}): {}", o.name, o.default, o.help)?;
+                let mut seen = std::collections::BTreeSet::new();
+                let values: Vec<String> = kind
+                    .option_values(o.name)
+                    .into_iter()
+                    .filter(|v| seen.insert(v.value.clone()))
+                    .map(|v| {
+                        if v.label == v.value {
+                            v.value
+                        } else {
+                            format!("{} ({})", v.value, v.label)
+                        }
+                    })
+                    .collect();
+                if !values.is_empty() {
+                    writeln!(out, "      values: {}", values.join(", "))?;
+                }
+            }
+        }
+        if !k.vocabulary.is_empty() {
+            writeln!(out, "  words:")?;
+            for t in &k.vocabulary {
+                writeln!(out, "    {}: {}", t.word, t.means)?;
             }
         }
     }
@@ -337,6 +360,24 @@ fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
         )?;
         if !l.needs.is_empty() {
             writeln!(out, "    needs: {}", l.needs.join("; "))?;
+        }
+        if !l.may.is_empty() {
+            writeln!(out, "    may add: {}", l.may.join("; "))?;
+        }
+    }
+    // The kind's words, so a line can be read without the rule book.
+    let kind = table
+        .games()?
+        .into_iter()
+        .find(|g| g.game == a.game)
+        .and_then(|g| tabletape_engine::kind(&g.kind));
+    if let Some(kind) = kind {
+        let words = kind.info().vocabulary;
+        if !words.is_empty() {
+            writeln!(out, "words:")?;
+            for t in &words {
+                writeln!(out, "  {}: {}", t.word, t.means)?;
+            }
         }
     }
     Ok(())

@@ -178,6 +178,7 @@ impl Rules for Dread {
                 },
             ],
             default_pack: "dread-default",
+            vocabulary: Vec::new(),
         }
     }
 

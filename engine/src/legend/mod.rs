@@ -152,7 +152,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The LEGEND kind.
 #[derive(Debug)]
@@ -185,6 +185,7 @@ impl Rules for Legend {
                 OptionInfo { name: "abilities", default: "off", help: "on: each player picks an Ability when introduced" },
             ],
             default_pack: "legend-default",
+            vocabulary: Vec::new(),
         }
     }
 
@@ -213,6 +214,61 @@ impl Rules for Legend {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+
+    fn vocabulary() -> Vec<Term> {
+        vec![
+            Term::new(
+                "a1 .. f6",
+                "the Small Squares: columns a-f west to east, rows 1-6 north to south",
+            ),
+            Term::new(
+                "+c3",
+                "the crossing of lines at the north-west corner of c3 (+a1 to +g7)",
+            ),
+            Term::new(
+                "-c3, |c3",
+                "the boundary along the north of c3, and along its west (rules 2)",
+            ),
+            Term::new("nw, ne, se, sw", "the Corners, by a1, f1, f6 and a6"),
+            Term::new(
+                "#7",
+                "an object's number, given as it enters play; actions name pieces by it",
+            ),
+            Term::new(
+                "Rewrite",
+                "claim another player's Large Square where your piece stands",
+            ),
+            Term::new(
+                "Shift",
+                "swap two objects of one category outside every starting Large Square",
+            ),
+            Term::new(
+                "Recycle",
+                "place an object from your Stockpile anywhere, ignoring placement rules",
+            ),
+            Term::new(
+                "Long Arm",
+                "use an Item from two squares away, or on two adjacent Monsters",
+            ),
+            Term::new("Pocket", "carry two Items instead of one"),
+            Term::new(
+                "Gamble",
+                "a coin you call: win two more actions, or lose the rest of the turn",
+            ),
+            Term::new(
+                "Charm",
+                "take control of a Hero or Monster in a square you have claimed",
+            ),
+            Term::new(
+                "Guile",
+                "turn your Monster into a Hero or your Obstacle into a Monument, or back",
+            ),
+            Term::new(
+                "Entropy",
+                "every player removes one object from the map to their Stockpile",
+            ),
+        ]
     }
 
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {

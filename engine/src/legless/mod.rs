@@ -189,6 +189,7 @@ impl Rules for Legless {
                 },
             ],
             default_pack: "legless-default",
+            vocabulary: Vec::new(),
         }
     }
 

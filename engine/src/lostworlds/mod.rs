@@ -174,7 +174,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The Lost Worlds kind.
 #[derive(Debug)]
@@ -247,6 +247,7 @@ impl Rules for LostWorlds {
                 },
             ],
             default_pack: "lostworlds-default",
+            vocabulary: Vec::new(),
         }
     }
 
@@ -272,6 +273,31 @@ impl Rules for LostWorlds {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+
+    fn vocabulary() -> Vec<Term> {
+        vec![
+            Term::new(
+                "maneuver",
+                "a move from the fighter's character sheet, by its full name or a short one only it bears (Charge, Kick); a wrong name is answered with the sheet's names",
+            ),
+            Term::new(
+                "page, picture",
+                "where the books send each fighter: the page a maneuver points to in the other's book, and the picture printed there",
+            ),
+            Term::new(
+                "range",
+                "close or extended: the distance the picture shows, which decides the maneuvers open next",
+            ),
+            Term::new(
+                "orders",
+                "what a picture allows the next choice, by the colours of the maneuvers (\"no Red\"); the kind's documentation gives each colour's reading",
+            ),
+            Term::new(
+                "characters",
+                "sheet ids as `kinds` lists them under `characters`, read in any letter case",
+            ),
+        ]
     }
 
     fn default_pack() -> Value {

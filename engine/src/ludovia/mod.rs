@@ -152,7 +152,7 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The Rooftops of Ludovia kind.
 #[derive(Debug)]
@@ -211,6 +211,7 @@ impl Rules for Ludovia {
                 },
             ],
             default_pack: "ludovia-default",
+            vocabulary: Vec::new(),
         }
     }
 
@@ -233,6 +234,42 @@ impl Rules for Ludovia {
             "offer" => listed("equipment", "name"),
             _ => Vec::new(),
         }
+    }
+
+    fn vocabulary() -> Vec<Term> {
+        let pack: Pack =
+            serde_json::from_value(Self::default_pack()).expect("the bundled pack reads");
+        let mut out = vec![
+            Term::new("lair, prison", "the Lair and the Prison, one space each"),
+            Term::new(
+                "h<r>.<c>",
+                "a street along lamp-post row r, between posts c and c+1 (h1.2)",
+            ),
+            Term::new(
+                "v<r>.<c>",
+                "a street down lamp-post column c, between post rows r and r+1 (v0.3)",
+            ),
+            Term::new(
+                "s<row>.<col>",
+                "a rooftop or alley on the board's fine grid, three to a block each way (s4.7)",
+            ),
+            Term::new("p<r>.<c>", "a lamp post, where block corners meet (p1.2)"),
+            Term::new(
+                "mint@90",
+                "in `layout`, a block piece turned clockwise by 90, 180 or 270 degrees as it lies",
+            ),
+            Term::new(
+                "left, right, advance",
+                "a policeman's move: turn left, turn right, or walk to the next lamp post",
+            ),
+        ];
+        for item in &pack.equipment {
+            out.push(Term::new(
+                item.name.clone(),
+                format!("{:?}, ${}: {}", item.colour, item.cost, item.text),
+            ));
+        }
+        out
     }
 
     fn default_pack() -> Value {
