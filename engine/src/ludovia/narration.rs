@@ -215,10 +215,17 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         Fact::ChoiceAwaited {
             seat,
             choice: Choice::SpareItem,
-        } => format!(
-            "{} now holds two of a one-way item: the spare must be used at once, or let go.",
-            state.name(*seat)
-        ),
+        } => {
+            let held = &state.thief(*seat).equipment;
+            let spare = held
+                .iter()
+                .find(|i| held.iter().filter(|j| j == i).count() > 1)
+                .map_or("item".to_string(), String::clone);
+            format!(
+                "{} now holds a second {spare}, a one-way item: it must be used at once, before the turn ends, or let go.",
+                state.name(*seat)
+            )
+        }
         Fact::StageSet { .. } | Fact::ActionPointSpent { .. } | Fact::ChoiceAwaited { .. } => {
             return Vec::new()
         }
