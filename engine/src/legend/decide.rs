@@ -231,16 +231,16 @@ pub fn decide(
     Ok(sim.facts)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Whether an introduced seat has claimed Corner `c`.
+fn corner_claimed(s: &State, c: u8) -> bool {
+    s.seats.iter().any(|t| t.introduced() && t.corner == c)
+}
+
 /// Corners no introduced seat has claimed, by name.
 pub fn free_corners(s: &State) -> Vec<&'static str> {
     CornerName::ALL
         .iter()
-        .filter(|c| {
-            !s.seats
-                .iter()
-                .any(|t| t.introduced() && t.corner == c.index())
-        })
+        .filter(|c| !corner_claimed(s, c.index()))
         .map(|c| c.word())
         .collect()
 }
@@ -250,7 +250,7 @@ pub fn free_corners(s: &State) -> Vec<&'static str> {
 pub fn default_corner(s: &State, seat: Seat) -> u8 {
     (0..4u8)
         .map(|k| (seat as u8 + k) % 4)
-        .find(|c| !s.seats.iter().any(|t| t.introduced() && t.corner == *c))
+        .find(|c| !corner_claimed(s, *c))
         .unwrap_or(seat as u8 % 4)
 }
 
@@ -363,20 +363,13 @@ fn introduce(
             text: text.clone(),
         });
     }
-    let taken: Vec<u8> = sim
-        .s
-        .seats
-        .iter()
-        .filter(|s| s.introduced())
-        .map(|s| s.corner)
-        .collect();
     let corner = match (chosen, sim.s.rules >= 2) {
         (Some(_), false) => return reject(
             "legend.setup.corner",
             "this game was recorded under rules 1, where each seat holds the Corner of its number",
         ),
         (None, false) => sim.s.seat(seat).corner,
-        (Some(c), true) if taken.contains(&c.index()) => {
+        (Some(c), true) if corner_claimed(&sim.s, c.index()) => {
             return reject(
                 "legend.setup.corner_taken",
                 format!(

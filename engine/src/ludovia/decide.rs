@@ -1436,18 +1436,6 @@ fn buy(
     Ok(())
 }
 
-/// The blue item `seat` holds twice, if any.
-fn spare_item(state: &State, seat: Seat) -> Option<String> {
-    let held = &state.thief(seat).equipment;
-    held.iter()
-        .find(|i| held.iter().filter(|j| j == i).count() > 1)
-        .cloned()
-}
-
-fn is_spare(state: &State, seat: Seat, item: &str) -> bool {
-    spare_item(state, seat).is_some_and(|s| s == item)
-}
-
 fn resolve_choice(
     out: &mut Out,
     seat: Seat,
@@ -1478,7 +1466,7 @@ fn resolve_choice(
             Choice::DogDiscard | Choice::EquipmentOverflow | Choice::SpareItem,
             Action::DiscardEquipment { item },
         ) => {
-            if choice == Choice::SpareItem && !is_spare(&out.s, seat, item) {
+            if choice == Choice::SpareItem && out.s.spare_item(seat).as_ref() != Some(item) {
                 return reject(
                     "ludovia.spare_item",
                     format!("{} holds no spare {item}", out.s.name(seat)),
@@ -1527,11 +1515,11 @@ fn resolve_choice(
             )
         }
         (Choice::SpareItem, _) => {
-            let spare = spare_item(&out.s, seat).ok_or_else(|| {
+            let spare = out.s.spare_item(seat).ok_or_else(|| {
                 Rejection::new("ludovia.spare_item", "there is no spare item to use")
             })?;
             take_action(out, seat, action, chance)?;
-            if spare_item(&out.s, seat).as_ref() == Some(&spare) {
+            if out.s.spare_item(seat).as_ref() == Some(&spare) {
                 return reject(
                     "ludovia.spare_item",
                     format!("that does not use the spare {spare}: use it or let it go (`discard_equipment`)"),
@@ -1722,7 +1710,7 @@ pub fn legal(state: &State, seat: Option<Seat>, dice: DiceMode) -> Vec<Legal<Act
                             out.extend(placements(state, stake_out_posts(state)))
                         }
                         Choice::SpareItem => {
-                            if let Some(spare) = spare_item(state, me) {
+                            if let Some(spare) = state.spare_item(me) {
                                 out.extend(spare_uses(state, me, &spare, physical));
                                 out.push(Legal::ready(Action::DiscardEquipment { item: spare }));
                             }

@@ -216,11 +216,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             seat,
             choice: Choice::SpareItem,
         } => {
-            let held = &state.thief(*seat).equipment;
-            let spare = held
-                .iter()
-                .find(|i| held.iter().filter(|j| j == i).count() > 1)
-                .map_or("item".to_string(), String::clone);
+            let spare = state.spare_item(*seat).unwrap_or_else(|| "item".into());
             format!(
                 "{} now holds a second {spare}, a one-way item: it must be used at once, before the turn ends, or let go.",
                 state.name(*seat)
@@ -694,16 +690,11 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let turned = if b.turned == 0 {
-                String::new()
-            } else {
-                format!(" (turned {} degrees)", b.turned)
-            };
             format!(
-                "{}.{} {}{turned}",
+                "{}.{} {}",
                 i as u32 / state.cols,
                 i as u32 % state.cols,
-                b.name
+                b.label()
             )
         })
         .collect();

@@ -30,6 +30,17 @@ pub struct Block {
     pub turned: u32,
 }
 
+impl Block {
+    /// The piece's name, with its turn when it lies turned.
+    pub fn label(&self) -> String {
+        if self.turned == 0 {
+            self.name.clone()
+        } else {
+            format!("{} (turned {} degrees)", self.name, self.turned)
+        }
+    }
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -296,6 +307,14 @@ impl State {
 
     pub fn policeman_at(&self, post: Post) -> Option<usize> {
         self.policemen.iter().position(|p| p.at == post)
+    }
+
+    /// The blue item `seat` holds twice, if any (a spare from an event).
+    pub fn spare_item(&self, seat: Seat) -> Option<String> {
+        let held = &self.thief(seat).equipment;
+        held.iter()
+            .find(|i| held.iter().filter(|j| j == i).count() > 1)
+            .cloned()
     }
 
     /// Every policeman standing at `post` (they may share one).

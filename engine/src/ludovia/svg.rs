@@ -427,16 +427,7 @@ fn panel(state: &State, viewer: Viewer, chars: usize) -> Vec<Entry> {
     }
 
     for r in 0..state.rows {
-        let names: Vec<String> = (0..state.cols)
-            .map(|c| {
-                let b = state.block(r, c);
-                if b.turned == 0 {
-                    b.name.clone()
-                } else {
-                    format!("{} (turned {}°)", b.name, b.turned)
-                }
-            })
-            .collect();
+        let names: Vec<String> = (0..state.cols).map(|c| state.block(r, c).label()).collect();
         out.push(plain(
             format!("Blocks, row {r}: {}", names.join(", ")),
             "panel note",
