@@ -73,6 +73,12 @@ fn a_whole_duel_through_the_cli() {
     // Every narrative format.
     let md = cli.ok(&["narrate", &game, "--format", "md"]);
     assert!(md.starts_with("# ") && md.contains("## Exchange 1"), "{md}");
+    // The table may name the story when it tells it.
+    let named = cli.ok(&["narrate", &game, "--title", "The Long Night"]);
+    assert!(
+        named.starts_with("# The Long Night\n\n## Exchange 1"),
+        "{named}"
+    );
     let txt = cli.ok(&["narrate", &game, "--format", "txt"]);
     assert!(txt.contains("Exchange 1\n----------"), "{txt}");
     let html = cli.ok(&["narrate", &game, "--format", "html"]);

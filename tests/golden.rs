@@ -320,3 +320,133 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
         escape.1
     );
 }
+
+/// Plays a golden game into a fresh store and tells it.
+fn told(name: &str) -> tabletape_engine::Narrative {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::open(&dir.path().join("store")).expect("store");
+    let game = play_golden_into(&journal, &data_dir().join(name)).expect("golden game");
+    journal.narrate(&game, "main").expect("narrate")
+}
+
+/// A LEGEND is told as a story, not a transcript: a paragraph a turn with
+/// the explanation woven into its deed, squares called by their Scenery
+/// (the grid name once, when drawn), an epilogue saying where the heroes
+/// and Talismans are, an appendix of every object, and the map at the end
+/// of each chapter in HTML.
+#[test]
+fn a_legend_is_told_as_a_story_with_a_map_at_each_chapter() {
+    let story = told("legend/abilities-voting-duel.jsonl");
+    assert!(
+        story
+            .title
+            .starts_with("The Legend of Sir Kettle, Moss, Pip and Dame Thimble"),
+        "{}",
+        story.title
+    );
+    let md = story.render(Format::Markdown);
+    for transcript in [" explains: ", "It is Ada's turn", "It is Bo's turn"] {
+        assert!(!md.contains(transcript), "{transcript:?} in\n{md}");
+    }
+    // Four players, four turns: four paragraphs in the first round.
+    let first = &story.chapters[1];
+    assert_eq!(first.heading, "The First Round");
+    assert_eq!(first.lines.len(), 4, "{:#?}", first.lines);
+    assert!(
+        first.lines[1].starts_with("Bo gambles"),
+        "{}",
+        first.lines[1]
+    );
+    // The explanation sits in the sentence after its deed.
+    let body: String = story
+        .chapters
+        .iter()
+        .flat_map(|c| c.lines.iter())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        body.contains(
+            "Sir Kettle goes to a well of buttons. \"Sir Kettle wants the south-east for his own,\" says Ada."
+        ),
+        "{body}"
+    );
+    // Each square's grid name appears once, when its Scenery is drawn;
+    // afterwards the story calls it by its Scenery.
+    for col in 'a'..='f' {
+        for row in 1..=6 {
+            let grid = format!("{col}{row})");
+            assert!(body.matches(&grid).count() <= 1, "{grid} twice in\n{body}");
+        }
+    }
+    assert!(body.contains("Pip goes on to a field of glass."), "{body}");
+    // The epilogue: how it ended, where each hero stands, the Talismans.
+    let epilogue = story.epilogue.join("\n");
+    for expected in [
+        "Where the heroes stand:",
+        "- Lady Thistle, Bo's Hero,",
+        "The Talismans:",
+        "- The Spoon of Dawn, Ada's Talisman, waits in the north-west Corner.",
+        "The score:",
+    ] {
+        assert!(epilogue.contains(expected), "{expected:?} in\n{epilogue}");
+    }
+    // The appendix: every object once, by category, with its maker and fate.
+    let headings: Vec<&str> = story.appendix.iter().map(|c| c.heading.as_str()).collect();
+    assert_eq!(
+        headings,
+        [
+            "Avatars",
+            "Heroes",
+            "Talismans",
+            "Items",
+            "Monsters",
+            "Monuments"
+        ]
+    );
+    let objects: usize = story.appendix.iter().map(|c| c.lines.len()).sum();
+    let numbered = (1..=40)
+        .filter(|n| {
+            story
+                .appendix
+                .iter()
+                .flat_map(|c| &c.lines)
+                .any(|l| l.starts_with(&format!("#{n} ")))
+        })
+        .count();
+    assert_eq!(objects, numbered, "each object listed once");
+    assert!(
+        story
+            .appendix
+            .iter()
+            .flat_map(|c| &c.lines)
+            .any(|l| l.starts_with("#9 the Silver Key (a key to no door anyone remembers): made by Bo; lies in Ada's Stockpile")),
+        "{:#?}",
+        story.appendix
+    );
+    // HTML: the map as each chapter left it, then the appendix as lists.
+    let html = story.render(Format::Html);
+    assert_eq!(
+        html.matches("<figure><img src=\"data:image/svg+xml,")
+            .count(),
+        story.chapters.len(),
+        "one map per chapter"
+    );
+    assert!(html.contains("<figcaption>The map at the end of The First Round</figcaption>"));
+    assert!(html.contains("<h2>Appendix</h2>") && html.contains("<h3>Heroes</h3>\n<ul>\n<li>#"));
+    let txt = story.render(Format::Text);
+    assert!(
+        txt.contains("\nAppendix\n--------\n\nAvatars:\n- #1 Sir Kettle"),
+        "{txt}"
+    );
+}
+
+/// Level on points after seven rounds, the players share the victory.
+#[test]
+fn a_legend_tied_on_points_is_told_as_a_shared_victory() {
+    let story = told("legend/pocket-custom-physical-coins.jsonl");
+    assert_eq!(
+        story.epilogue[0],
+        "After seven rounds Ada, Bo and Cy are level on 1 point: a tie, and they share the victory."
+    );
+}

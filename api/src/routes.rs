@@ -509,6 +509,8 @@ async fn undo(
 struct NarrativeQuery {
     format: Option<String>,
     branch: Option<String>,
+    /// The story's title as the table names it now.
+    title: Option<String>,
     #[serde(rename = "as")]
     viewer: Option<String>,
 }
@@ -525,12 +527,19 @@ async fn narrative(
         .unwrap_or("md")
         .parse()
         .map_err(AppError::BadRequest)?;
-    let story = blocking(move || {
+    let title = q
+        .title
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty());
+    let mut story = blocking(move || {
         let access = read_access(&journal, &id, &bearer)?;
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
         Ok(journal.narrate_as(&id, &journal.line(&id, q.branch)?, viewer)?)
     })
     .await?;
+    if let Some(title) = title {
+        story.title = title;
+    }
     if format == Format::Json {
         return Ok(Json(story).into_response());
     }

@@ -25,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use serde::{Deserialize, Serialize};
+use tabletape_engine::narrative::{Block, Chapter};
 use tabletape_engine::{LegalAction, Viewer};
 use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, GameSummary, Journal, Listing};
@@ -414,7 +415,6 @@ fn story_html(
     let viewer = access.viewer();
     let branch = journal.line(id, branch)?;
     let story = journal.narrate_as(id, &branch, viewer)?;
-    let steps = journal.follow(id, &branch, 0, viewer)?;
     let mut h = String::new();
     let _ = write!(
         h,
@@ -422,47 +422,63 @@ fn story_html(
         game = esc(id),
         title = esc(&story.title)
     );
-    // Chapters are runs of events under one heading; each ends with the board
-    // as it stood after its last event.
-    let mut i = 0;
-    while i < steps.len() {
-        let chapter = &steps[i].chapter;
-        let mut j = i;
-        while j < steps.len() && &steps[j].chapter == chapter {
-            j += 1;
-        }
-        let run = &steps[i..j];
-        let lines: Vec<&String> = run.iter().flat_map(|s| &s.narration).collect();
-        if !lines.is_empty() {
-            let last = run[run.len() - 1].seq;
-            let _ = write!(
-                h,
-                r#"<section class="chapter" id="seq-{first}"><h2>{chapter}</h2>"#,
-                first = run[0].seq,
-                chapter = esc(chapter)
-            );
-            for line in lines {
-                let _ = write!(h, "<p>{}</p>", esc(line));
-            }
-            let svg = journal.board_svg(id, &branch, Some(last), viewer)?;
-            let _ = write!(
-                h,
-                r#"<figure class="board">{svg}<figcaption>The table after seq {last}. <a href="/g/{game}?at={last}&amp;branch={branch}">Look from here</a></figcaption></figure></section>"#,
-                game = esc(id),
-                branch = esc(&branch),
-            );
-        }
-        i = j;
+    // Each chapter ends with the board as it stood after its last event.
+    for c in &story.chapters {
+        let _ = write!(
+            h,
+            r#"<section class="chapter" id="seq-{first}"><h2>{heading}</h2>"#,
+            first = c.first,
+            heading = esc(&c.heading)
+        );
+        blocks_html(&mut h, &c.blocks());
+        let svg = match &c.figure {
+            Some(drawn) => drawn.clone(),
+            None => journal.board_svg(id, &branch, Some(c.last), viewer)?,
+        };
+        let _ = write!(
+            h,
+            r#"<figure class="board">{svg}<figcaption>The table after seq {last}. <a href="/g/{game}?at={last}&amp;branch={branch}">Look from here</a></figcaption></figure></section>"#,
+            last = c.last,
+            game = esc(id),
+            branch = esc(&branch),
+        );
     }
     if !story.epilogue.is_empty() {
         h += r#"<section class="chapter"><h2>Epilogue</h2>"#;
-        for line in &story.epilogue {
-            let _ = write!(h, "<p>{}</p>", esc(line));
+        blocks_html(&mut h, &Chapter::new("", story.epilogue.clone()).blocks());
+        h += "</section>";
+    }
+    if !story.appendix.is_empty() {
+        h += r#"<section class="chapter"><h2>Appendix</h2>"#;
+        for c in &story.appendix {
+            let _ = write!(h, "<h3>{}</h3><ul>", esc(&c.heading));
+            for line in &c.lines {
+                let _ = write!(h, "<li>{}</li>", esc(line));
+            }
+            h += "</ul>";
         }
         h += "</section>";
     }
     h += "</main>";
     Ok((story.title, h))
+}
+
+/// A chapter's paragraphs and lists as HTML.
+fn blocks_html(h: &mut String, blocks: &[Block<'_>]) {
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => {
+                let _ = write!(h, "<p>{}</p>", esc(p));
+            }
+            Block::List(items) => {
+                *h += "<ul>";
+                for i in items {
+                    let _ = write!(h, "<li>{}</li>", esc(i));
+                }
+                *h += "</ul>";
+            }
+        }
+    }
 }
 
 // ------------------------------------------------------- the home page

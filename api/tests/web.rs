@@ -384,6 +384,17 @@ async fn the_story_page_tells_each_chapter_with_its_board() {
         )
         .await
         .json();
+    let named = api
+        .get(
+            &format!(
+                "/games/{}/narrative?format=json&title=The%20Long%20Night",
+                table.id
+            ),
+            Some(&table.owner),
+        )
+        .await
+        .json();
+    assert_eq!(named["title"], "The Long Night");
     for chapter in story["chapters"].as_array().unwrap() {
         let heading = chapter["heading"].as_str().unwrap();
         assert!(page.contains(&format!("<h2>{heading}</h2>")), "{heading}");

@@ -238,6 +238,9 @@ pub trait DynRules: Send + Sync {
     /// [`Rules::redact_pack`]).
     fn redact_pack(&self, pack: &mut Value, viewer: Viewer);
     fn chapter(&self, state: &dyn Any) -> String;
+    fn paragraph(&self, state: &dyn Any) -> Option<String>;
+    fn chapter_maps(&self) -> bool;
+    fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)>;
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
@@ -671,6 +674,18 @@ impl<R: Rules> DynRules for Kind<R> {
         R::chapter(typed::<R>(state))
     }
 
+    fn paragraph(&self, state: &dyn Any) -> Option<String> {
+        R::paragraph(typed::<R>(state))
+    }
+
+    fn chapter_maps(&self) -> bool {
+        R::CHAPTER_MAPS
+    }
+
+    fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)> {
+        R::appendix(typed::<R>(state))
+    }
+
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat> {
         R::to_move(typed::<R>(state), seats)
     }
@@ -1078,6 +1093,20 @@ impl Game {
 
     pub fn epilogue(&self) -> Vec<String> {
         self.kind.epilogue(self.state.as_ref())
+    }
+
+    /// The paragraph the next event's lines join (see [`Rules::paragraph`]).
+    pub fn paragraph(&self) -> Option<String> {
+        self.kind.paragraph(self.state.as_ref())
+    }
+
+    /// The board for the story's chapter ends, when the kind shows one.
+    pub fn chapter_map(&self, viewer: Viewer) -> Option<String> {
+        self.kind.chapter_maps().then(|| self.render_svg(viewer))
+    }
+
+    pub fn appendix(&self) -> Vec<(String, Vec<String>)> {
+        self.kind.appendix(self.state.as_ref())
     }
 
     pub fn is_over(&self) -> bool {

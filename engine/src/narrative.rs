@@ -10,7 +10,36 @@ use crate::rules::Viewer;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chapter {
     pub heading: String,
+    /// Paragraphs; a line starting "- " is an item of a list.
     pub lines: Vec<String>,
+    /// The board as the chapter left it (SVG markup), for a kind that shows
+    /// it ([`crate::rules::Rules::CHAPTER_MAPS`]): drawn in the HTML story,
+    /// carried in the JSON one so a client can draw it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<String>,
+    /// The seqs of the first and last events told under this heading (0
+    /// for a section that is no stretch of the log, such as the appendix's).
+    #[serde(default)]
+    pub first: u64,
+    #[serde(default)]
+    pub last: u64,
+}
+
+impl Chapter {
+    pub fn new(heading: impl Into<String>, lines: Vec<String>) -> Chapter {
+        Chapter {
+            heading: heading.into(),
+            lines,
+            figure: None,
+            first: 0,
+            last: 0,
+        }
+    }
+
+    /// The chapter's lines as paragraphs and lists.
+    pub fn blocks(&self) -> Vec<Block<'_>> {
+        blocks(&self.lines)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +48,10 @@ pub struct Narrative {
     pub chapters: Vec<Chapter>,
     /// The closing: outcome, scores, experience.
     pub epilogue: Vec<String>,
+    /// What follows the closing, section by section (see
+    /// [`crate::rules::Rules::appendix`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub appendix: Vec<Chapter>,
     /// Whether the game has ended: the closing is "The end" then, and
     /// "So far" while the game is in play.
     #[serde(default)]
@@ -77,21 +110,54 @@ impl Narrative {
         })?;
         let mut game = Game::from_first(first)?;
         let mut chapters: Vec<Chapter> = Vec::new();
+        // The heading of the event before, to see a chapter close; the
+        // paragraph the last told lines went into.
+        let mut previous: Option<String> = None;
+        let mut paragraph: Option<String> = None;
         for event in events {
             let heading = game.chapter();
+            if previous.as_ref().is_some_and(|h| *h != heading) {
+                close(&mut chapters, &game, viewer);
+            }
+            let key = game.paragraph();
             let lines = game.apply_as(event, viewer)?;
+            previous = Some(heading.clone());
+            if let Some(c) = chapters.last_mut().filter(|c| c.heading == heading) {
+                c.last = event.seq;
+            }
             if lines.is_empty() {
                 continue;
             }
+            let lines = match key {
+                None => lines,
+                Some(_) => vec![lines.join(" ")],
+            };
             match chapters.last_mut() {
-                Some(c) if c.heading == heading => c.lines.extend(lines),
-                _ => chapters.push(Chapter { heading, lines }),
+                Some(c) if c.heading == heading => match c.lines.last_mut() {
+                    Some(last) if key.is_some() && key == paragraph => {
+                        last.push(' ');
+                        last.push_str(&lines[0]);
+                    }
+                    _ => c.lines.extend(lines),
+                },
+                _ => chapters.push(Chapter {
+                    first: event.seq,
+                    last: event.seq,
+                    ..Chapter::new(heading, lines)
+                }),
             }
+            paragraph = key;
         }
+        close(&mut chapters, &game, viewer);
         let narrative = Narrative {
             title: title.to_string(),
             chapters,
             epilogue: game.epilogue(),
+            appendix: game
+                .appendix()
+                .into_iter()
+                .map(|(heading, lines)| Chapter::new(heading, lines))
+                .collect(),
             over: game.is_over(),
         };
         Ok((narrative, game))
@@ -119,15 +185,36 @@ impl Narrative {
 
     fn markdown(&self) -> String {
         let mut sections = vec![format!("# {}", self.title)];
-        let mut section = |heading: &str, lines: &[String]| {
-            sections.push(format!("## {heading}"));
-            sections.extend(lines.iter().cloned());
+        let section = |sections: &mut Vec<String>, heading: String, lines: &[String]| {
+            sections.push(heading);
+            sections.extend(blocks(lines).into_iter().map(|b| {
+                match b {
+                    Block::Paragraph(p) => p.to_string(),
+                    // A list's items on consecutive lines, so it is one list.
+                    Block::List(items) => items
+                        .iter()
+                        .map(|i| format!("- {i}"))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                }
+            }));
         };
         for c in &self.chapters {
-            section(&c.heading, &c.lines);
+            section(&mut sections, format!("## {}", c.heading), &c.lines);
         }
         if !self.epilogue.is_empty() {
-            section(self.closing(), &self.epilogue);
+            section(
+                &mut sections,
+                format!("## {}", self.closing()),
+                &self.epilogue,
+            );
+        }
+        if !self.appendix.is_empty() {
+            sections.push("## Appendix".into());
+            for c in &self.appendix {
+                let items: Vec<String> = c.lines.iter().map(|l| format!("- {l}")).collect();
+                section(&mut sections, format!("### {}", c.heading), &items);
+            }
         }
         // One blank line between paragraphs and headings, as Markdown reads best.
         sections.join("\n\n") + "\n"
@@ -144,9 +231,37 @@ impl Narrative {
                 "\n{heading}\n{}\n",
                 "-".repeat(heading.chars().count())
             ));
-            for l in lines {
-                out.push_str(l);
-                out.push('\n');
+            // Short lines stay a line each; a paragraph long enough to wrap
+            // is set apart by blank lines, as plain text reads.
+            let mut apart = false;
+            for b in blocks(lines) {
+                match b {
+                    Block::Paragraph(p) if p.chars().count() > WIDTH => {
+                        if !out.ends_with("-\n") && !out.ends_with("\n\n") {
+                            out.push('\n');
+                        }
+                        out.push_str(p);
+                        out.push('\n');
+                        apart = true;
+                    }
+                    Block::Paragraph(p) => {
+                        if apart {
+                            out.push('\n');
+                            apart = false;
+                        }
+                        out.push_str(p);
+                        out.push('\n');
+                    }
+                    Block::List(items) => {
+                        if apart {
+                            out.push('\n');
+                        }
+                        for i in items {
+                            out.push_str(&format!("- {i}\n"));
+                        }
+                        apart = true;
+                    }
+                }
             }
         };
         for c in &self.chapters {
@@ -154,6 +269,15 @@ impl Narrative {
         }
         if !self.epilogue.is_empty() {
             section(self.closing(), &self.epilogue);
+        }
+        if !self.appendix.is_empty() {
+            out.push_str("\nAppendix\n--------\n");
+            for c in &self.appendix {
+                out.push_str(&format!("\n{}:\n", c.heading));
+                for l in &c.lines {
+                    out.push_str(&format!("- {l}\n"));
+                }
+            }
         }
         out
     }
@@ -164,26 +288,105 @@ impl Narrative {
         out.push_str(&format!("<title>{}</title>\n", escape(&self.title)));
         out.push_str(
             "<style>body{font-family:Georgia,serif;max-width:42em;margin:2em auto;line-height:1.5;padding:0 1em}\
-             h1{border-bottom:2px solid #444}h2{color:#633;margin-top:1.6em}</style>\n",
+             h1{border-bottom:2px solid #444}h2{color:#633;margin-top:1.6em}\
+             figure{margin:1em 0}figure img{width:100%;height:auto}\
+             figcaption{font-size:.9em;color:#555;text-align:center}</style>\n",
         );
         out.push_str("</head>\n<body>\n");
         out.push_str(&format!("<h1>{}</h1>\n", escape(&self.title)));
-        let mut section = |heading: &str, lines: &[String]| {
-            out.push_str(&format!("<section>\n<h2>{}</h2>\n", escape(heading)));
-            for l in lines {
-                out.push_str(&format!("<p>{}</p>\n", escape(l)));
+        let section = |out: &mut String,
+                       tag: &str,
+                       heading: &str,
+                       lines: &[String],
+                       figure: Option<&str>| {
+            out.push_str(&format!("<section>\n<{tag}>{}</{tag}>\n", escape(heading)));
+            for b in blocks(lines) {
+                match b {
+                    Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", escape(p))),
+                    Block::List(items) => {
+                        out.push_str("<ul>\n");
+                        for i in items {
+                            out.push_str(&format!("<li>{}</li>\n", escape(i)));
+                        }
+                        out.push_str("</ul>\n");
+                    }
+                }
+            }
+            if let Some(svg) = figure {
+                // An image, not inline SVG: each chapter's drawing keeps its
+                // own ids and styles.
+                let caption = format!("The map at the end of {heading}");
+                out.push_str(&format!(
+                    "<figure><img src=\"data:image/svg+xml,{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
+                    data_url(svg),
+                    escape(&caption),
+                    escape(&caption)
+                ));
             }
             out.push_str("</section>\n");
         };
         for c in &self.chapters {
-            section(&c.heading, &c.lines);
+            section(&mut out, "h2", &c.heading, &c.lines, c.figure.as_deref());
         }
         if !self.epilogue.is_empty() {
-            section(self.closing(), &self.epilogue);
+            section(&mut out, "h2", self.closing(), &self.epilogue, None);
+        }
+        if !self.appendix.is_empty() {
+            out.push_str("<h2>Appendix</h2>\n");
+            for c in &self.appendix {
+                let items: Vec<String> = c.lines.iter().map(|l| format!("- {l}")).collect();
+                section(&mut out, "h3", &c.heading, &items, None);
+            }
         }
         out.push_str("</body>\n</html>\n");
         out
     }
+}
+
+/// Closes the last chapter: the board as it left it, for a kind that shows one.
+fn close(chapters: &mut [Chapter], game: &Game, viewer: Viewer) {
+    if let Some(c) = chapters.last_mut() {
+        if c.figure.is_none() {
+            c.figure = game.chapter_map(viewer);
+        }
+    }
+}
+
+/// The width past which a plain-text paragraph is set apart by blank lines
+/// (it is not wrapped: a reader's terminal wraps it, and a search finds it).
+const WIDTH: usize = 78;
+
+/// A paragraph, or a list's items.
+pub enum Block<'a> {
+    Paragraph(&'a str),
+    List(Vec<&'a str>),
+}
+
+/// Lines as paragraphs, consecutive "- " lines gathered into one list.
+fn blocks(lines: &[String]) -> Vec<Block<'_>> {
+    let mut out: Vec<Block<'_>> = Vec::new();
+    for l in lines {
+        match (l.strip_prefix("- "), out.last_mut()) {
+            (Some(item), Some(Block::List(items))) => items.push(item),
+            (Some(item), _) => out.push(Block::List(vec![item])),
+            (None, _) => out.push(Block::Paragraph(l)),
+        }
+    }
+    out
+}
+
+/// SVG text as the data of a `data:` URL: every byte outside a small safe
+/// set percent-encoded (quotes, `#`, `%`, angle brackets, spaces, non-ASCII).
+fn data_url(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len() * 5 / 4);
+    for b in svg.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/=:;,()!*'".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn escape(s: &str) -> String {
@@ -208,11 +411,12 @@ mod tests {
     fn sample() -> Narrative {
         Narrative {
             title: "A <duel>".into(),
-            chapters: vec![Chapter {
-                heading: "Exchange 1".into(),
-                lines: vec!["Nowa & Grim circle.".into()],
-            }],
+            chapters: vec![Chapter::new(
+                "Exchange 1",
+                vec!["Nowa & Grim circle.".into()],
+            )],
             epilogue: vec!["Nowa wins.".into()],
+            appendix: Vec::new(),
             over: true,
         }
     }
@@ -247,6 +451,65 @@ mod tests {
         assert!(html.contains("<p>Nowa &amp; Grim circle.</p>"));
         let json: Narrative = serde_json::from_str(&n.render(Format::Json)).unwrap();
         assert_eq!(json, n);
+    }
+
+    #[test]
+    fn lists_maps_and_the_appendix_in_every_format() {
+        let mut n = sample();
+        n.chapters[0]
+            .lines
+            .extend(["- Nowa: 12".into(), "- Grim: 3".into()]);
+        n.chapters[0].figure =
+            Some("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>#1 a&b</text></svg>".into());
+        n.appendix = vec![Chapter::new("Weapons", vec!["#1 the axe: Grim's".into()])];
+        let md = n.render(Format::Markdown);
+        assert!(
+            md.contains("Nowa & Grim circle.\n\n- Nowa: 12\n- Grim: 3\n\n## The end"),
+            "{md}"
+        );
+        assert!(
+            md.ends_with("## Appendix\n\n### Weapons\n\n- #1 the axe: Grim's\n"),
+            "{md}"
+        );
+        let html = n.render(Format::Html);
+        assert!(
+            html.contains("<ul>\n<li>Nowa: 12</li>\n<li>Grim: 3</li>\n</ul>"),
+            "{html}"
+        );
+        // The drawing is an image of its own, every unsafe byte encoded.
+        assert!(html.contains("<img src=\"data:image/svg+xml,%3Csvg%20xmlns=%22http://www.w3.org/2000/svg%22%3E%3Ctext%3E%231%20a%26b%3C/text%3E%3C/svg%3E\" alt=\"The map at the end of Exchange 1\">"), "{html}");
+        assert!(html.contains("<h2>Appendix</h2>\n<section>\n<h3>Weapons</h3>\n<ul>\n<li>#1 the axe: Grim&#39;s</li>"), "{html}");
+        let txt = n.render(Format::Text);
+        assert!(
+            txt.ends_with("\nAppendix\n--------\n\nWeapons:\n- #1 the axe: Grim's\n"),
+            "{txt}"
+        );
+        let json: Narrative = serde_json::from_str(&n.render(Format::Json)).unwrap();
+        assert_eq!(json, n);
+    }
+
+    #[test]
+    fn a_long_paragraph_stands_apart_in_text() {
+        let long = "word ".repeat(40).trim_end().to_string();
+        let n = Narrative {
+            chapters: vec![Chapter::new(
+                "Round 1",
+                vec![
+                    "Short.".into(),
+                    "Short too.".into(),
+                    long.clone(),
+                    "- a".into(),
+                ],
+            )],
+            ..sample()
+        };
+        let txt = n.render(Format::Text);
+        assert!(
+            txt.contains(&format!(
+                "Round 1\n-------\nShort.\nShort too.\n\n{long}\n\n- a\n"
+            )),
+            "{txt}"
+        );
     }
 
     #[test]

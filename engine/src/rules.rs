@@ -288,6 +288,25 @@ pub trait Rules: Send + Sync + 'static {
     /// The heading of the chapter the next fact belongs to ("Exchange 3", "Round 2").
     fn chapter(state: &Self::State) -> String;
 
+    /// The paragraph the next event's lines belong to: consecutive events
+    /// with the same key are told as one paragraph (a LEGEND turn), so a
+    /// story reads in the game's rhythm rather than a line per action.
+    /// Default: none, every line its own paragraph.
+    fn paragraph(_state: &Self::State) -> Option<String> {
+        None
+    }
+
+    /// Whether the story shows the board (`render_svg`) at the end of each
+    /// chapter, in the formats that can draw it (HTML).
+    const CHAPTER_MAPS: bool = false;
+
+    /// What the story lists after its closing, section by section (LEGEND's
+    /// every object with its maker and fate). Like the epilogue it is told
+    /// from the state at the end. Default: nothing.
+    fn appendix(_state: &Self::State) -> Vec<(String, Vec<String>)> {
+        Vec::new()
+    }
+
     /// Closing lines of the narrative: the outcome, scores, experience.
     fn epilogue(state: &Self::State) -> Vec<String>;
 

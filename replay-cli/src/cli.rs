@@ -343,6 +343,10 @@ pub struct NarrateArgs {
     /// md (Markdown), txt (plain text), html (one self-contained page) or json.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+    /// The story's title, as the table names it now (default: the title given at `new`, else
+    /// one the game gives itself, such as "The Legend of Sir Kettle and Moss").
+    #[arg(long, value_name = "TITLE")]
+    pub title: Option<String>,
     /// Write to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

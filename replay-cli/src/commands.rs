@@ -949,7 +949,10 @@ fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool)
 fn narrate(table: &dyn Table, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let narrative = table.narrate_as(&a.game, &branch, viewer)?;
+    let mut narrative = table.narrate_as(&a.game, &branch, viewer)?;
+    if let Some(title) = a.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        narrative.title = title.to_string();
+    }
     // `--json` asks for machine output, so on stdout the story itself is JSON.
     let format = match (a.format, json && a.out.is_none()) {
         (_, true) | (FormatArg::Json, _) => Format::Json,

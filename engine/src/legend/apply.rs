@@ -4,6 +4,9 @@ use super::actions::{Fact, Fate, Outcome};
 use super::state::{At, Phase, State};
 
 pub fn apply(state: &mut State, fact: &Fact) {
+    if super::narration::weaves(state, fact) {
+        state.telling.said = None;
+    }
     match fact {
         Fact::SeatIntroduced {
             seat,
@@ -42,8 +45,8 @@ pub fn apply(state: &mut State, fact: &Fact) {
                     .sort_by_key(|&s| (state.seats[s as usize].corner + 4 - from) % 4);
             }
         }
-        Fact::Explained { .. }
-        | Fact::VoteTaken { .. }
+        Fact::Explained { seat, text } => state.telling.said = Some((*seat, text.clone())),
+        Fact::VoteTaken { .. }
         | Fact::BattleFought { .. }
         | Fact::MonumentOccupied { .. }
         | Fact::CustomAbilityUsed { .. }
@@ -51,8 +54,16 @@ pub fn apply(state: &mut State, fact: &Fact) {
         | Fact::ObstacleHeld { .. } => {}
         Fact::ActionTaken { .. } => state.actions_used += 1,
         Fact::AbilityUsed { .. } => state.ability_used = true,
-        Fact::AvatarMoved { piece, to, .. } => set_at(state, *piece, to.clone()),
+        Fact::AvatarMoved { piece, from, to } => {
+            state.telling.arriving =
+                super::narration::into_blank(state, *piece, to).then(|| from.clone());
+            state.telling.again = state.telling.mover == Some(*piece);
+            state.telling.mover = Some(*piece);
+            set_at(state, *piece, to.clone())
+        }
         Fact::SceneryDrawn { square, text, .. } => {
+            state.telling.arriving = None;
+            state.telling.drawn.push(*square);
             state.scenery.insert(*square, text.clone());
         }
         Fact::TerritoryClaimed { seat, large, .. } => {

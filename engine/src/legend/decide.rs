@@ -61,6 +61,7 @@ pub fn setup(players: &[String], options: &Options, dice: DiceMode) -> Result<St
         actions_used: 0,
         actions_allowed: 2,
         ability_used: false,
+        telling: Default::default(),
         skip_next: BTreeSet::new(),
         outcome: None,
     })

@@ -126,6 +126,20 @@
 //!   common record, so every viewer sees the whole state, every event and
 //!   every rejection. Duel accounts are written apart but arrive together in
 //!   one `duel` action, so nothing is held between events.
+//! - **The story** (`narration`). The legend is told character-first: each
+//!   turn is one paragraph, each round a chapter ("The Third Round"); a
+//!   player's explanation is quoted right after the deed it explains; a
+//!   step into a blank square is told with the Scenery its player draws
+//!   there ("Sir Kettle goes on and finds a hill of crumbs (b2)"), the one
+//!   time a square's grid name appears, and afterwards the square is called
+//!   by its Scenery. A turn's end is not a line of its own; a turn ended
+//!   early is told only when the player said why. The epilogue says how it
+//!   ended (a tie as a shared victory), where every Avatar and Hero stands,
+//!   where every Talisman is, and the score table; the appendix lists every
+//!   object by category with its number, who made it and what became of it.
+//!   The HTML story shows the map at the end of each chapter. The title is
+//!   the one given at `new`, else "The Legend of" the Avatars; `narrate
+//!   --title` names it when it is told.
 //!
 //! Not modelled: the larger-map variant for five or more players.
 
@@ -311,8 +325,27 @@ impl Rules for Legend {
         narration::narrate(state, fact)
     }
 
+    fn folded(state: &mut State, _seq: u64) {
+        state.telling = state::Telling::default();
+    }
+
     fn chapter(state: &State) -> String {
         narration::chapter(state)
+    }
+
+    /// A turn is one paragraph.
+    fn paragraph(state: &State) -> Option<String> {
+        (state.phase == state::Phase::Playing).then(|| format!("{}.{}", state.round, state.turn))
+    }
+
+    const CHAPTER_MAPS: bool = true;
+
+    fn appendix(state: &State) -> Vec<(String, Vec<String>)> {
+        narration::appendix(state)
+    }
+
+    fn title(state: &State) -> Option<String> {
+        narration::title(state)
     }
 
     fn epilogue(state: &State) -> Vec<String> {

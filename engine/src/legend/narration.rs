@@ -1,32 +1,83 @@
-//! LEGEND told as prose: the cast as each player introduces it, each round a
-//! chapter, every action with the player's explanation, every stretch of a
-//! journey (Scenery drawn, Reaches claimed, Items found, Obstacles passed),
-//! battles with the victor's story, votes and duels, and an epilogue with the
-//! ending and the score table. [`render`] draws the map as a text grid.
+//! LEGEND told as a story. The characters come first: what Sir Kettle does,
+//! not which move a seat made. A player's explanation is woven into the
+//! action it explains, a square is called by its Scenery once drawn (its
+//! grid name appears once, when it is drawn), each turn is one paragraph and
+//! each round a chapter. The epilogue says how the legend ended (a tie is a
+//! shared victory), where every hero stands and who holds which Talisman,
+//! with the score table; the appendix lists every object by category with
+//! who made it and what became of it. The HTML story shows the map at the
+//! end of each chapter. [`render`] draws the map as a text grid.
 
 use super::actions::{Category, Fact, Fate, Outcome, Score, Tally};
 use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
-use super::state::{At, Phase, State};
+use super::state::{At, Phase, Piece, State};
 
 fn name(s: &State, id: u32) -> String {
     s.piece(id)
         .map_or_else(|| format!("#{id}"), |p| p.name.clone())
 }
 
-/// "Sir Kettle (Ada's Avatar)".
+/// "Bo's Monster"; "Bo's Avatar, now Ada's" once charmed.
+fn side(s: &State, p: &Piece) -> String {
+    let made = format!("{}'s {}", s.player(p.placed_by), p.category.word());
+    if p.controller == p.placed_by {
+        made
+    } else {
+        format!("{made}, now {}'s", s.player(p.controller))
+    }
+}
+
+/// "Sir Kettle (Ada's Avatar)": a name with its side, where sides matter.
 fn who(s: &State, id: u32) -> String {
     match s.piece(id) {
-        Some(p) => format!(
-            "{} ({}'s {})",
-            p.name,
-            s.player(p.controller),
-            p.category.word()
-        ),
+        Some(p) => format!("{} ({})", p.name, side(s, p)),
         None => format!("#{id}"),
     }
 }
 
+/// A square as the story calls it: its Scenery once drawn.
+fn square(s: &State, sq: Sq) -> String {
+    match s.scenery.get(&sq) {
+        Some(text) => text.trim().to_string(),
+        None => format!("the blank square {sq}"),
+    }
+}
+
+/// "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Where an object is, with its preposition: "at a hill of crumbs",
+/// "across …" for a Monument, "carried by Moss".
+fn whereabouts(s: &State, at: &At) -> String {
+    match at {
+        At::Map { squares } if squares.len() == 1 => format!("at {}", square(s, squares[0])),
+        At::Map { squares } => {
+            let mut named: Vec<String> = Vec::new();
+            for q in squares {
+                let n = square(s, *q);
+                if !named.contains(&n) {
+                    named.push(n);
+                }
+            }
+            format!("across {}", and_list(&named))
+        }
+        At::Crossing { at } => format!("at {}", at.describe()),
+        At::Corner { corner } => format!("in {}", CORNERS[*corner as usize]),
+        At::Held { by } => format!("carried by {}", name(s, *by)),
+        At::Stockpile { seat } => format!("in {}'s Stockpile", s.player(*seat)),
+        At::Destroyed => "gone from the legend".into(),
+    }
+}
+
+/// Grid names for a reader with the map beside the story (the state view,
+/// the appendix).
 fn place(at: &At) -> String {
     match at {
         At::Map { squares } => squares
@@ -56,7 +107,67 @@ fn tally_words(t: &Tally) -> String {
     format!("{} for, {} against{tie}: {verdict}", t.aye, t.against)
 }
 
+/// Whether a step takes an Avatar or Hero into a blank square: its player
+/// draws the Scenery next (decide asks for it), and that sentence tells
+/// the step.
+pub fn into_blank(s: &State, piece: u32, to: &At) -> bool {
+    s.piece(piece).is_some_and(Piece::is_character)
+        && matches!(to, At::Map { squares } if squares.len() == 1 && !s.scenery.contains_key(&squares[0]))
+}
+
+/// Whether a fact's sentence carries the explanation given with its action
+/// (the first such fact in the event does). Drawing Scenery, claiming a
+/// Reach and the table's votes are the setting, not the deed, unless the
+/// drawing tells a step into new land.
+pub fn weaves(s: &State, fact: &Fact) -> bool {
+    match fact {
+        Fact::AvatarMoved { piece, to, .. } => !into_blank(s, *piece, to),
+        Fact::SceneryDrawn { .. } => s.telling.arriving.is_some(),
+        Fact::Explained { .. }
+        | Fact::ActionTaken { .. }
+        | Fact::AbilityUsed { .. }
+        | Fact::RoundBegan { .. }
+        | Fact::TerritoryClaimed { .. }
+        | Fact::VoteTaken { .. } => false,
+        _ => true,
+    }
+}
+
+/// A player's explanation in their own words: `"…," says Ada.`
+fn quoted(player: &str, text: &str) -> String {
+    let text = text.trim();
+    let text = text.strip_suffix('.').unwrap_or(text);
+    let sep = if text.ends_with(['!', '?', ',']) {
+        ""
+    } else {
+        ","
+    };
+    format!("\"{text}{sep}\" says {player}.")
+}
+
 pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
+    let Some(line) = sentence(s, fact) else {
+        return Vec::new();
+    };
+    let line = capitalized(line);
+    match &s.telling.said {
+        Some((seat, text)) if weaves(s, fact) => {
+            vec![format!("{line} {}", quoted(s.player(*seat), text))]
+        }
+        _ => vec![line],
+    }
+}
+
+/// "the Spoon of Dawn (#2, a wooden spoon)": an object as it is made, with
+/// the number the table uses for it and its player's description.
+fn described(p: &Piece) -> String {
+    match p.description.trim() {
+        "" => format!("{} (#{})", p.name, p.id),
+        d => format!("{} (#{}, {d})", p.name, p.id),
+    }
+}
+
+fn sentence(s: &State, fact: &Fact) -> Option<String> {
     let line = match fact {
         Fact::SeatIntroduced {
             seat,
@@ -67,85 +178,102 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             ability,
             custom,
         } => {
-            // Each object's number, with the player's description.
-            let named = |p: &super::state::Piece| {
-                if p.description.trim().is_empty() {
-                    format!("{} (#{})", p.name, p.id)
-                } else {
-                    format!("{} (#{}, {})", p.name, p.id, p.description.trim())
-                }
-            };
+            let player = s.player(*seat);
             let mut l = format!(
-                "{} takes {} with the Avatar {}, guards the Talisman {}",
-                s.player(*seat),
+                "{} is {player}'s Avatar, waiting in {} with {player}'s Talisman, {}. {player}'s Symbol is \"{symbol}\"",
+                described(avatar),
                 CORNERS[corner.unwrap_or(s.seat(*seat).corner) as usize],
-                named(avatar),
-                named(talisman)
+                described(talisman),
             );
-            l.push_str(&format!(" and draws the Symbol \"{symbol}\""));
             match (ability, custom) {
                 (Some(_), Some(c)) => l.push_str(&format!(
-                    "; their Ability, voted in by the table, is {}: {}",
-                    c.name, c.description
+                    ", and {player}'s Ability, voted in by the table, is {}: {}",
+                    c.name,
+                    c.description.trim_end_matches('.')
                 )),
-                (Some(a), None) => l.push_str(&format!("; their Ability is {}", a.word())),
+                (Some(a), None) => l.push_str(&format!(", and {player}'s Ability is {}", a.word())),
                 _ => {}
             }
             l + "."
         }
-        // The chapter heading announces the round.
-        Fact::RoundBegan { .. } => return Vec::new(),
-        Fact::Explained { seat, text } => format!("{} explains: \"{text}\"", s.player(*seat)),
-        Fact::ActionTaken { .. } | Fact::AbilityUsed { .. } => return Vec::new(),
+        // The chapter heading announces the round; the explanation waits
+        // for the deed it explains.
+        Fact::RoundBegan { .. }
+        | Fact::Explained { .. }
+        | Fact::ActionTaken { .. }
+        | Fact::AbilityUsed { .. } => return None,
         Fact::AvatarMoved { piece, from, to } => {
-            let verb = match (from, to) {
-                (At::Corner { .. }, _) => "enters the map from",
-                (_, At::Corner { .. }) => "leaves the map at",
-                _ => "goes from",
+            let mover = name(s, *piece);
+            let again = s.telling.mover == Some(*piece);
+            let onto = |sq: Sq| match s.scenery.get(&sq) {
+                Some(text) => format!("to {}", text.trim()),
+                None => "into blank land".into(),
             };
             match (from, to) {
-                (At::Corner { .. }, At::Map { squares }) => format!(
-                    "{} {verb} {} at {}.",
-                    who(s, *piece),
-                    place(from),
-                    squares[0]
+                // Into a blank square: the Scenery drawn next tells it.
+                _ if into_blank(s, *piece, to) => return None,
+                (At::Corner { corner }, At::Map { squares }) => format!(
+                    "{mover} sets out from {} {}.",
+                    CORNERS[*corner as usize],
+                    onto(squares[0])
                 ),
-                (_, At::Corner { .. }) => format!(
-                    "{} {verb} {} into {}.",
-                    who(s, *piece),
-                    place(from),
-                    place(to)
-                ),
-                _ => format!(
-                    "{} {verb} {} to {}.",
-                    who(s, *piece),
-                    place(from),
-                    place(to)
-                ),
+                (_, At::Corner { corner }) => {
+                    let home = s.piece(*piece).map(|p| s.seat(p.controller).corner);
+                    if home == Some(*corner) {
+                        format!("{mover} comes home to {}.", CORNERS[*corner as usize])
+                    } else {
+                        format!("{mover} leaves the map for {}.", CORNERS[*corner as usize])
+                    }
+                }
+                (_, At::Map { squares }) if squares.len() == 1 => {
+                    let on = if again { " on" } else { "" };
+                    format!("{mover} goes{on} {}.", onto(squares[0]))
+                }
+                _ => format!("{mover} goes {}.", whereabouts(s, to)),
             }
         }
         Fact::SceneryDrawn { seat, square, text } => {
-            format!("{} draws \"{text}\" at {square}.", s.player(*seat))
+            let mover = s.telling.mover.map(|m| name(s, m));
+            match (&s.telling.arriving, mover) {
+                (Some(At::Corner { corner }), Some(m)) => format!(
+                    "{m} sets out from {} and finds {} ({square}).",
+                    CORNERS[*corner as usize],
+                    text.trim()
+                ),
+                (Some(_), Some(m)) if s.telling.again => {
+                    format!("{m} goes on and finds {} ({square}).", text.trim())
+                }
+                (Some(_), Some(m)) => {
+                    format!("{m} ventures out and finds {} ({square}).", text.trim())
+                }
+                _ => format!("{} draws {} at {square}.", s.player(*seat), text.trim()),
+            }
         }
-        Fact::TerritoryClaimed { seat, large, from } => match from {
-            None => format!(
-                "{} claims {} with the Symbol \"{}\".",
-                s.player(*seat),
-                reach(*large),
-                s.seat(*seat).symbol
-            ),
-            Some(old) => format!(
-                "{} rewrites {}: {}'s Symbol gives way to \"{}\".",
-                s.player(*seat),
-                reach(*large),
-                s.player(*old),
-                s.seat(*seat).symbol
-            ),
-        },
+        Fact::TerritoryClaimed { seat, large, from } => {
+            let symbol = &s.seat(*seat).symbol;
+            match from {
+                None => {
+                    let claimer = s
+                        .telling
+                        .mover
+                        .and_then(|m| s.piece(m))
+                        .filter(|m| m.controller == *seat)
+                        .map_or_else(|| s.player(*seat).to_string(), |m| m.name.clone());
+                    format!("{claimer} claims {} with \"{symbol}\".", reach(*large))
+                }
+                Some(old) => format!(
+                    "{} rewrites {}: {}'s \"{}\" gives way to \"{symbol}\".",
+                    s.player(*seat),
+                    reach(*large),
+                    s.player(*old),
+                    s.seat(*old).symbol
+                ),
+            }
+        }
         Fact::ItemPickedUp { piece, item, left } => match left {
-            None => format!("{} picks up the Item {}.", name(s, *piece), name(s, *item)),
+            None => format!("{} picks up {}.", name(s, *piece), name(s, *item)),
             Some(l) => format!(
-                "{} trades {} for the Item {}.",
+                "{} leaves {} behind and takes {}.",
                 name(s, *piece),
                 name(s, *l),
                 name(s, *item)
@@ -154,7 +282,7 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
         Fact::TalismanTaken { piece, talisman } => {
             let owner = s.piece(*talisman).map_or(0, |t| t.placed_by);
             format!(
-                "{} takes {}'s Talisman, {}!",
+                "{} seizes {}'s Talisman, {}!",
                 name(s, *piece),
                 s.player(owner),
                 name(s, *talisman)
@@ -182,19 +310,23 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             obstacle,
             item,
             story,
-        } => format!(
-            "{} passes the Obstacle {} using {}: \"{story}\" (the passage is recorded).",
-            name(s, *piece),
-            name(s, *obstacle),
-            name(s, *item)
-        ),
+        } => {
+            let seat = s.piece(*piece).map_or(0, |p| p.controller);
+            format!(
+                "{} gets past {} with {}: \"{story}\" From now on {} needs no Item there.",
+                name(s, *piece),
+                name(s, *obstacle),
+                name(s, *item),
+                s.player(seat)
+            )
+        }
         Fact::ObstacleHeld { piece, obstacle } => format!(
             "{} keeps the Item but cannot get past {}.",
             name(s, *piece),
             name(s, *obstacle)
         ),
         Fact::ItemSpent { item, seat } => format!(
-            "{} goes to {}'s Stockpile, used up.",
+            "{} is used up and goes to {}'s Stockpile.",
             name(s, *item),
             s.player(*seat)
         ),
@@ -223,10 +355,10 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                     name(s, *aggressor)
                 )
             } else {
-                format!("{} is victorious", name(s, *victor))
+                format!("{} wins", name(s, *victor))
             };
             let mut l = format!(
-                "Battle! {} {how} {}; {ending}.",
+                "Battle! {} {how} {}, and {ending}.",
                 capitalized(who(s, *aggressor)),
                 who(s, *defender)
             );
@@ -248,10 +380,10 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             monster,
             back_to,
         } => format!(
-            "{} keeps the Item but cannot beat {}, and falls back to {}.",
+            "{} keeps the Item but cannot beat {}, and falls back {}.",
             name(s, *piece),
             name(s, *monster),
-            place(back_to)
+            whereabouts(s, back_to).replacen("at ", "to ", 1)
         ),
         Fact::Defeated {
             piece,
@@ -261,8 +393,8 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
         } => {
             let mut l = match fate {
                 Fate::Respawned { corner } => format!(
-                    "{} is defeated and returns to {}.",
-                    who(s, *piece),
+                    "{} is defeated and goes home to {}.",
+                    name(s, *piece),
                     CORNERS[*corner as usize]
                 ),
                 Fate::Stockpiled { seat } => format!(
@@ -276,8 +408,9 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                 let names: Vec<String> = dropped.iter().map(|d| name(s, *d)).collect();
                 let verb = if names.len() == 1 { "stays" } else { "stay" };
                 l.push_str(&format!(
-                    " {} {verb} at {sq}.",
-                    capitalized(names.join(" and "))
+                    " {} {verb} behind at {}.",
+                    capitalized(and_list(&names)),
+                    self::square(s, *sq)
                 ));
             }
             l
@@ -287,23 +420,37 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             piece,
             recycled,
         } => {
-            let from = if *recycled {
-                " from the Stockpile (Recycle)"
+            // The new object where it appears, then whose it is.
+            let whose = if *recycled {
+                format!(
+                    "{}'s {}, back from the Stockpile by Recycle",
+                    s.player(*seat),
+                    piece.category.word()
+                )
             } else {
-                ""
+                format!("{}'s new {}", s.player(*seat), piece.category.word())
             };
-            let mut l = format!(
-                "{} places the {} {} (#{}){from} at {}",
-                s.player(*seat),
-                piece.category.word(),
-                piece.name,
-                piece.id,
-                place(&piece.at)
-            );
-            if !piece.description.trim().is_empty() {
-                l.push_str(&format!(": {}", piece.description.trim()));
+            let it = described(piece);
+            let squares = piece.squares();
+            // Just drawn: the sentence before named the place.
+            let there =
+                if !squares.is_empty() && squares.iter().all(|q| s.telling.drawn.contains(q)) {
+                    "there".to_string()
+                } else {
+                    whereabouts(s, &piece.at)
+                };
+            match piece.category {
+                Category::Obstacle => format!("{} bars the way {there}: {whose}.", capitalized(it)),
+                Category::Monument => format!("{} rises {there}: {whose}.", capitalized(it)),
+                c => {
+                    let verb = match c {
+                        Category::Monster => "lurks",
+                        Category::Item | Category::Talisman => "lies",
+                        _ => "stands",
+                    };
+                    format!("{} {verb} {it}: {whose}.", capitalized(there))
+                }
             }
-            l + "."
         }
         Fact::MonumentOccupied { piece, monument } => format!(
             "{} occupies the Monument {}.",
@@ -311,14 +458,15 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             name(s, *monument)
         ),
         Fact::Swapped { first, second, .. } => format!(
-            "Shift! {} and {} trade places.",
-            capitalized(name(s, *first)),
+            "By Shift, {} and {} trade places.",
+            name(s, *first),
             name(s, *second)
         ),
         Fact::Charmed { object, seat } => format!(
-            "{} charms {} into their service.",
+            "{} charms {} into {}'s service.",
             s.player(*seat),
-            who(s, *object)
+            who(s, *object),
+            s.player(*seat)
         ),
         Fact::Transformed {
             object, into, at, ..
@@ -329,25 +477,26 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                 "a"
             };
             format!(
-                "By Guile, {} becomes {a} {} at {}.",
+                "By Guile, {} becomes {a} {} {}.",
                 who(s, *object),
                 into.word(),
-                place(at)
+                whereabouts(s, at)
             )
         }
         Fact::Removed {
             seat, object, to, ..
         } => match to {
             At::Corner { corner } => format!(
-                "Entropy: {} sends {} home to {}.",
+                "By Entropy, {} sends {} home to {}.",
                 s.player(*seat),
                 who(s, *object),
                 CORNERS[*corner as usize]
             ),
             _ => format!(
-                "Entropy: {} takes {} into their Stockpile.",
+                "By Entropy, {} takes {} into {}'s Stockpile.",
                 s.player(*seat),
-                who(s, *object)
+                who(s, *object),
+                s.player(*seat)
             ),
         },
         Fact::GambleFlipped {
@@ -385,9 +534,11 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
         } => {
             let count = |id: u32| votes.iter().filter(|v| v.piece == id).count();
             let mut l = format!(
-                "Duel! {} writes: \"{account}\" {} writes: \"{opponent_account}\" The table votes {}-{}",
+                "{} and {} duel. {} writes: \"{account}\" {} writes: \"{opponent_account}\" The table votes {}-{}",
                 who(s, *piece),
                 who(s, *opponent),
+                s.piece(*piece).map_or("", |p| s.player(p.controller)),
+                s.piece(*opponent).map_or("", |p| s.player(p.controller)),
                 count(*piece),
                 count(*opponent)
             );
@@ -408,14 +559,24 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
             format!("{} uses {n}: \"{account}\"", s.player(*seat))
         }
         Fact::TurnPassed { seat, skipped } => {
-            let mut l = String::new();
+            // The turn's end is the paragraph's end; said only when the
+            // player ended it early with words of their own, or a Gamble
+            // cost someone a turn.
+            let mut said: Vec<String> = Vec::new();
+            if let (Some((by, _)), Phase::Playing) = (&s.telling.said, s.phase) {
+                said.push(format!("{} ends the turn.", s.player(*by)));
+            }
             for k in skipped {
-                l.push_str(&format!(
-                    "{} misses this turn, lost to a Gamble. ",
-                    s.player(*k)
+                said.push(format!(
+                    "{} misses a turn, lost to a Gamble, and {} plays next.",
+                    s.player(*k),
+                    s.player(*seat)
                 ));
             }
-            l + &format!("It is {}'s turn.", s.player(*seat))
+            if said.is_empty() {
+                return None;
+            }
+            said.join(" ")
         }
         Fact::GameWon { outcome } | Fact::GameEnded { outcome } => match outcome {
             Outcome::Talisman {
@@ -424,16 +585,16 @@ pub fn narrate(s: &State, fact: &Fact) -> Vec<String> {
                 talisman,
                 monument,
             } => format!(
-                "{} carries {} into the Monument {}: {} wins the game!",
+                "{} carries {} into the Monument {}, and {} wins the legend!",
                 name(s, *piece),
                 name(s, *talisman),
                 name(s, *monument),
                 s.player(*winner)
             ),
-            Outcome::Points { .. } => "Seven rounds are done; the legend is complete.".into(),
+            Outcome::Points { .. } => "The seventh round is over, and the legend is told.".into(),
         },
     };
-    vec![capitalized(line)]
+    Some(line)
 }
 
 fn capitalized(line: String) -> String {
@@ -444,12 +605,30 @@ fn capitalized(line: String) -> String {
     }
 }
 
+const ORDINALS: [&str; 7] = [
+    "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh",
+];
+
 pub fn chapter(s: &State) -> String {
     match s.phase {
         Phase::Introductions => "The Cast".into(),
-        Phase::Playing => format!("Round {}", s.round),
+        Phase::Playing => match ORDINALS.get(s.round.saturating_sub(1) as usize) {
+            Some(o) => format!("The {o} Round"),
+            None => format!("Round {}", s.round),
+        },
         Phase::Over => "The End".into(),
     }
+}
+
+/// "The Legend of Sir Kettle, Moss and Pip": the Avatars, once introduced.
+pub fn title(s: &State) -> Option<String> {
+    let avatars: Vec<String> = s
+        .seats
+        .iter()
+        .filter_map(|t| t.avatar)
+        .map(|a| name(s, a))
+        .collect();
+    (!avatars.is_empty()).then(|| format!("The Legend of {}", and_list(&avatars)))
 }
 
 fn score_line(s: &State, sc: &Score) -> String {
@@ -481,44 +660,152 @@ fn score_line(s: &State, sc: &Score) -> String {
     }
 }
 
+/// What became of an object, in words: "stands at a hill of crumbs",
+/// "is carried by Moss", "lies in Bo's Stockpile".
+fn fate(s: &State, p: &Piece) -> String {
+    match &p.at {
+        At::Map { .. } | At::Crossing { .. } if p.is_character() => {
+            format!("stands {}", whereabouts(s, &p.at))
+        }
+        At::Map { .. } | At::Crossing { .. } if p.category == Category::Monument => {
+            format!("stands {}", whereabouts(s, &p.at))
+        }
+        At::Map { .. } | At::Crossing { .. } => format!("lies {}", whereabouts(s, &p.at)),
+        At::Corner { .. } => format!("waits {}", whereabouts(s, &p.at)),
+        At::Held { .. } => format!("is {}", whereabouts(s, &p.at)),
+        At::Stockpile { .. } => format!("lies {}", whereabouts(s, &p.at)),
+        At::Destroyed => "is destroyed, gone from the legend".into(),
+    }
+}
+
 pub fn epilogue(s: &State) -> Vec<String> {
     let mut out = Vec::new();
     let table = match &s.outcome {
         Some(Outcome::Talisman {
-            winner, talisman, ..
+            winner,
+            talisman,
+            monument,
+            ..
         }) => {
             out.push(format!(
-                "{} won by bringing {} to a Monument, whatever the points say.",
+                "{} won the legend by bringing {}'s Talisman, {}, into the Monument {}, whatever the points say.",
                 s.player(*winner),
-                name(s, *talisman)
+                s.piece(*talisman).map_or("another player", |t| s.player(t.placed_by)),
+                name(s, *talisman),
+                name(s, *monument)
             ));
             scores(s)
         }
         Some(Outcome::Points { scores, winners }) => {
-            let names: Vec<&str> = winners.iter().map(|w| s.player(*w)).collect();
+            let names: Vec<String> = winners.iter().map(|w| s.player(*w).to_string()).collect();
+            let best = scores.iter().map(|sc| sc.total).max().unwrap_or(0);
             if names.len() == 1 {
-                out.push(format!("{} wins on points.", names[0]));
-            } else {
                 out.push(format!(
-                    "A tie: {} end level on the most points and share the victory.",
-                    names.join(" and ")
+                    "After seven rounds {} has the most points, {best}, and wins the legend.",
+                    names[0]
+                ));
+            } else {
+                let unit = if best == 1 { "point" } else { "points" };
+                out.push(format!(
+                    "After seven rounds {} are level on {best} {unit}: a tie, and they share the victory.",
+                    and_list(&names)
                 ));
             }
             scores.clone()
         }
         None => {
             out.push(format!(
-                "The legend is still being told (round {}).",
-                s.round
+                "The legend is still being told: this is the {} round.",
+                ORDINALS
+                    .get(s.round.saturating_sub(1) as usize)
+                    .map_or("next".to_string(), |o| o.to_lowercase())
             ));
             scores(s)
         }
     };
-    out.push(
-        "Score table (ties broken by Talismans held, then Monuments, then Stockpile size):".into(),
-    );
+    let heroes: Vec<&Piece> = s.pieces.values().filter(|p| p.is_character()).collect();
+    if !heroes.is_empty() {
+        out.push("Where the heroes stand:".into());
+        for p in heroes {
+            let carried: Vec<String> = s.carried(p.id).map(|c| c.name.clone()).collect();
+            let carrying = if carried.is_empty() {
+                String::new()
+            } else {
+                format!(", carrying {}", and_list(&carried))
+            };
+            out.push(format!(
+                "- {}, {}, {}{carrying}.",
+                p.name,
+                side(s, p),
+                fate(s, p)
+            ));
+        }
+    }
+    let talismans: Vec<&Piece> = s
+        .pieces
+        .values()
+        .filter(|p| p.category == Category::Talisman)
+        .collect();
+    if !talismans.is_empty() {
+        out.push("The Talismans:".into());
+        for t in talismans {
+            out.push(format!(
+                "- {}, {}'s Talisman, {}.",
+                capitalized(t.name.clone()),
+                s.player(t.placed_by),
+                fate(s, t)
+            ));
+        }
+    }
+    out.push("The score:".into());
     out.extend(table.iter().map(|sc| score_line(s, sc)));
     out
+}
+
+/// Every object of the legend by category: its number, name and
+/// description, who made it, and what became of it.
+pub fn appendix(s: &State) -> Vec<(String, Vec<String>)> {
+    const PLURALS: [(Category, &str); 7] = [
+        (Category::Avatar, "Avatars"),
+        (Category::Hero, "Heroes"),
+        (Category::Talisman, "Talismans"),
+        (Category::Item, "Items"),
+        (Category::Monster, "Monsters"),
+        (Category::Obstacle, "Obstacles"),
+        (Category::Monument, "Monuments"),
+    ];
+    PLURALS
+        .iter()
+        .filter_map(|(category, plural)| {
+            let lines: Vec<String> = s
+                .pieces
+                .values()
+                .filter(|p| p.category == *category)
+                .map(|p| {
+                    let now = if p.controller == p.placed_by {
+                        String::new()
+                    } else {
+                        format!(", now serving {}", s.player(p.controller))
+                    };
+                    let grid = match &p.at {
+                        At::Map { .. } => format!(" ({})", place(&p.at)),
+                        _ => String::new(),
+                    };
+                    let what = match p.description.trim() {
+                        "" => p.name.clone(),
+                        d => format!("{} ({d})", p.name),
+                    };
+                    format!(
+                        "#{} {what}: made by {}{now}; {}{grid}.",
+                        p.id,
+                        s.player(p.placed_by),
+                        fate(s, p)
+                    )
+                })
+                .collect();
+            (!lines.is_empty()).then(|| (plural.to_string(), lines))
+        })
+        .collect()
 }
 
 /// A piece in three characters: its letter, its controller's seat, and

@@ -133,6 +133,27 @@ pub struct State {
     pub skip_next: BTreeSet<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// What the story is in the middle of telling, within one event only
+    /// (cleared once the event is folded, so never part of a saved state).
+    #[serde(skip)]
+    pub telling: Telling,
+}
+
+/// The story's memory within one event, so its sentences follow on from
+/// each other.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Telling {
+    /// The player's explanation, waiting for the deed it explains.
+    pub said: Option<(Seat, String)>,
+    /// The piece last moved (a Reach it enters is claimed by it), and
+    /// whether that was its second step or later ("goes on").
+    pub mover: Option<u32>,
+    pub again: bool,
+    /// Where a character stepped from into a blank square: the Scenery
+    /// drawn there tells the step ("sets out … and finds …").
+    pub arriving: Option<At>,
+    /// Squares given Scenery in this event ("There lies …").
+    pub drawn: Vec<Sq>,
 }
 
 fn first_rules() -> u32 {

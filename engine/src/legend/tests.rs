@@ -416,9 +416,7 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
     st["story"] = json!("snips the cables");
     let lines = t.act(json!({"type": "move", "pieces": [st]}));
     assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("passes the Obstacle cables")),
+        lines.iter().any(|l| l.contains("gets past cables")),
         "{lines:?}"
     );
     assert_eq!(t.state()["seats"][0]["passed"], json!([7]), "Ada's passage");
@@ -633,7 +631,7 @@ fn talismans_are_taken_at_the_owners_corner_and_win_in_a_monument() {
     t.mv(1, &["f1"]);
     let lines = t.mv(1, &["e1", "d2"]);
     assert!(
-        lines.iter().any(|l| l.contains("wins the game")),
+        lines.iter().any(|l| l.contains("wins the legend")),
         "{lines:?}"
     );
     assert!(t.game.is_over());
@@ -1364,7 +1362,10 @@ fn players_choose_their_corners_and_turns_go_clockwise_from_the_first() {
         a
     };
     let told = t.act(intro(0, Some("se")));
-    assert!(told[0].contains("takes the south-east Corner"), "{told:?}");
+    assert!(
+        told[0].contains("waiting in the south-east Corner"),
+        "{told:?}"
+    );
     let e = t.refused(intro(1, Some("se")), "legend.setup.corner_taken");
     assert!(e.contains("free: nw, ne, sw"), "{e}");
     t.act(intro(1, None)); // its own number's Corner, the north-east, is free
@@ -1401,7 +1402,8 @@ fn obstacles_go_on_boundaries_too_and_are_described() {
         "{told:?}"
     );
     assert!(
-        told.iter().any(|l| l.contains("a hedge (#7)")),
+        told.iter()
+            .any(|l| l.contains("hedge (#7, thorny and waist-high)")),
         "the answer names the new object's number: {told:?}"
     );
     let text = t.game.render(crate::Viewer::Owner);
