@@ -842,7 +842,7 @@ fn play_records_numbered_lines_until_quit_and_loops_over_mistakes() {
     assert!(out.contains("Ada plays Nowa"), "{out}");
     assert!(out.contains("`x` is not a line number"), "{out}");
     assert!(
-        out.contains("not recorded: `legal` offers lines 1 to 9 now, not 99"),
+        out.contains("not recorded: `legal` offers lines 1 to 10 now, not 99"),
         "{out}"
     );
     let events = cli.json(&["log", &game]);

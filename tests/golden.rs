@@ -191,21 +191,31 @@ fn golden_games_replay_to_their_expected_narrative_and_state() {
 
 /// The kinds whose rules were corrected since their first games were
 /// recorded, and the rules version those games were decided under.
-const EARLIER_RULES: &[(&str, u32)] = &[("legend", 1), ("lostworlds", 1), ("ludovia", 1)];
+const EARLIER_RULES: &[(&str, u32)] = &[
+    ("legend", 1),
+    ("lostworlds", 1),
+    ("lostworlds", 2),
+    ("ludovia", 1),
+];
 
 /// Where the logs recorded under `version` of `kind`'s rules are kept.
 fn earlier_rules_dir(kind: &str, version: u32) -> std::path::PathBuf {
     data_dir().join(kind).join(format!("rules-{version}"))
 }
 
-/// Writes each golden game of the kinds in [`EARLIER_RULES`] as the log
-/// today's build records for it. Run once, before a kind's rules change:
-/// `cargo test -p tabletape-tests write_earlier_rules_logs -- --ignored`.
+/// Writes each golden game of one kind as the log today's build records
+/// for it, as the fixtures of the rules version it is about to leave. Run
+/// once, before a kind's rules change, naming the kind and today's version:
+/// `WRITE_RULES=lostworlds:2 cargo test -p tabletape-tests write_earlier_rules_logs -- --ignored`
+/// (then list the pair in [`EARLIER_RULES`]).
 #[test]
 #[ignore = "writes fixtures; run by hand before a kind's rules change"]
 fn write_earlier_rules_logs() {
-    for (kind, version) in EARLIER_RULES {
-        let out = earlier_rules_dir(kind, *version);
+    let wanted = std::env::var("WRITE_RULES").expect("WRITE_RULES=kind:version");
+    let (kind, version) = wanted.split_once(':').expect("WRITE_RULES=kind:version");
+    let version: u32 = version.parse().expect("a rules version");
+    for (kind, version) in [(kind, version)] {
+        let out = earlier_rules_dir(kind, version);
         std::fs::create_dir_all(&out).expect("fixture folder");
         let mut games: Vec<_> = std::fs::read_dir(data_dir().join(kind))
             .expect("kind folder")

@@ -453,6 +453,89 @@ async fn a_fighters_pending_choice_is_hidden_from_the_other_seat_until_the_excha
     assert!(theirs.contains(&maneuver), "{theirs}");
 }
 
+/// A fighter's fantasy cards are face down: the other seat and the public
+/// learn how many were taken in, and each card only once it is played.
+#[tokio::test]
+async fn a_fighters_cards_stay_face_down_until_played() {
+    let api = Api::new();
+    let table = api.create(json!({"public": true})).await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "select_cards", "cards": ["feint-and-drive", "second-wind", "chain-shirt"]}),
+    )
+    .await;
+    record(
+        &api,
+        &table.id,
+        &table.seats[0],
+        json!({"type": "play_card", "card": "chain-shirt"}),
+    )
+    .await;
+    // The selection as each read would carry it (the pack's list of every
+    // card in the box, in the creation, is no secret).
+    let hidden = [
+        "\"feint-and-drive\",\"second-wind\"",
+        "{\"id\":\"feint-and-drive\"",
+        "Feint and Drive (tactic)",
+        "cards: Feint and Drive",
+    ];
+    for route in ["/events", "/state", "/narrative?format=txt"] {
+        let owners = api
+            .get(&format!("/games/{}{route}", table.id), Some(&table.owner))
+            .await
+            .expect(StatusCode::OK)
+            .text();
+        assert!(
+            hidden.iter().any(|h| owners.contains(h)),
+            "the owner reads the cards at {route}, so the patterns are the right ones: {owners}"
+        );
+    }
+    let mut routes = read_routes(&table.id);
+    routes.push(format!("/g/{}/story", table.id));
+    for route in &routes {
+        if route.ends_with("/export") || route == "/games" {
+            continue; // refused to a seat in play, and a list of games
+        }
+        for (token, who) in [
+            (Some(&table.seats[1]), "the other seat"),
+            (None, "the public"),
+        ] {
+            let reply = api.get(route, token.map(String::as_str)).await;
+            let text = reply.text();
+            for card in hidden {
+                assert!(
+                    !text.contains(card),
+                    "{who} reads {card} at {route}: {text}"
+                );
+            }
+        }
+    }
+    let story = api
+        .get(
+            &format!("/games/{}/narrative?format=txt", table.id),
+            Some(&table.seats[1]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(
+        story.contains("takes 3 fantasy cards into the fight, face down")
+            && story.contains("reveals Chain Shirt"),
+        "{story}"
+    );
+    let mine = api
+        .get(&format!("/games/{}/state", table.id), Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(
+        mine.contains("feint-and-drive") && mine.contains("second-wind"),
+        "{mine}"
+    );
+}
+
 /// What only the owner, or a leg's owner, may read in a Legless in London
 /// game: the Equipped side of a leg (its scores and upkeep) and the Risk
 /// Booklet's stories before they are read.

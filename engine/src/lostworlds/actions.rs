@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
-use super::content::{Colour, Critical, PartyMark, Range};
+use super::content::{CardKind, Colour, Critical, Effect, PartyMark, Range};
 use super::restriction::Restriction;
 
 /// What one seat saw in the opponent's physical book (record mode).
@@ -33,6 +33,9 @@ pub struct Seen {
     pub tell: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,
+    /// The picture directs the opponent to reveal a card of this kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<CardKind>,
 }
 
 /// One seat's maneuver in an `exchange`.
@@ -106,8 +109,46 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         member: String,
-        /// What was fired, in the table's words.
+        /// What was fired, in the table's words (rules 1 and 2; from rules
+        /// 3 the `card` says it).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         what: String,
+        /// The member's spell or item card fired (rules 3): one that strikes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        /// The opponent it flies at; may be left out with one opponent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Seat>,
+    },
+    /// Before the first exchange: the fantasy cards a fighter takes into the
+    /// fight (rules 3), paid from the sheet's points of each kind; items are
+    /// the table's choice. Given again, it replaces the choice.
+    SelectCards {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The party member (default: the one fighting).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        member: Option<String>,
+        /// Card ids from the pack; a card may be taken more than once.
+        cards: Vec<String>,
+    },
+    /// Plays one of the fighting member's cards before choosing: luck one a
+    /// turn, an item any time, a tactic or spell when a picture directs it.
+    PlayCard {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The card's id or name.
+        card: String,
+        /// The opponent a striking card flies at; may be left out with one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Seat>,
+    },
+    /// After the pages are turned: whom a fighter's scores hit when it
+    /// scored on more opponents than its attacks (rules 3).
+    PickTargets {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        targets: Vec<Seat>,
     },
     /// After the fight: spends one advancement on body or an ability the character has.
     Advance {
@@ -177,6 +218,8 @@ pub struct Blow {
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<CardKind>,
     pub score: Option<i32>,
     /// The damage sum, when the picture shows a score.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -231,6 +274,19 @@ pub struct Resolution {
     pub escaped: Vec<Seat>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub escapes_failed: Vec<Seat>,
+    /// Spells and missiles that landed as the pages turned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<StrikeLanded>,
+}
+
+/// A spell or missile landing in an exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeLanded {
+    pub seat: Seat,
+    pub member: usize,
+    pub card: String,
+    pub defender: Seat,
+    pub damage: i32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,6 +306,20 @@ pub enum Ending {
 pub struct Outcome {
     pub ending: Ending,
     pub victors: Vec<Seat>,
+}
+
+/// A card as played: what it is and what it does now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    pub id: String,
+    pub name: String,
+    pub kind: CardKind,
+    pub effect: Effect,
+    /// The exchange its damage, armour or strike works in (items: from it on).
+    pub exchange: u32,
+    /// Whom a strike flies at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Seat>,
 }
 
 /// Experience gained at the end of the fight.
@@ -302,6 +372,32 @@ crate::by_tag! {
             seat: Seat,
             member: usize,
             what: String,
+            /// The card fired and what it does (rules 3).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<Played>,
+        },
+        /// The cards a fighter took into the fight. Shown to another seat
+        /// before the fight ends, `cards` is empty and `count` says how many.
+        CardsSelected {
+            seat: Seat,
+            member: usize,
+            cards: Vec<String>,
+            count: u32,
+        },
+        CardPlayed {
+            seat: Seat,
+            member: usize,
+            card: Played,
+        },
+        /// A fighter scored on more opponents than its attacks: it picks.
+        TargetsAwaited {
+            seat: Seat,
+            scored: Vec<Seat>,
+            attacks: u32,
+        },
+        TargetsPicked {
+            seat: Seat,
+            targets: Vec<Seat>,
         },
         ExchangeResolved(Resolution),
         FightEnded {

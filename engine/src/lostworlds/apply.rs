@@ -5,14 +5,49 @@ use std::sync::Arc;
 
 use tabletape_events::Seat;
 
-use super::actions::{Condition, Fact};
-use super::content::Range;
-use super::state::{Pending, Phase, SeatStatus, Sight, State};
+use super::actions::{Condition, Fact, Played};
+use super::content::{CardKind, Range};
+use super::state::{Awaiting, Boost, HeldCard, Pending, Phase, SeatStatus, Sight, State, Strike};
 
 /// A choice is kept for the seat that made it; one for a seat not at the
 /// table comes only from a damaged or forged log, and panicking here lets
 /// the fold's guard name the event rather than keep a choice no exchange
 /// can resolve.
+/// A card played by a member: spent for the combat, its body points back at
+/// once, its damage or armour in force, its strike on its way.
+fn played(state: &mut State, seat: Seat, member: usize, card: &Played) {
+    let st = &mut state.seats[seat as usize];
+    let f = &mut st.party[member];
+    if let Some(h) = f.cards.iter_mut().find(|h| h.id == card.id && !h.played) {
+        h.played = true;
+    }
+    let e = &card.effect;
+    if e.heal > 0 && f.condition == Condition::Fit {
+        f.body = f
+            .body
+            .saturating_add(e.heal)
+            .min(f.sheet.body_points.max(f.body));
+    }
+    if e.damage != 0 || e.armour != 0 {
+        st.boosts.push(Boost {
+            card: card.name.clone(),
+            damage: e.damage,
+            armour: e.armour,
+            // An item, once shown, stays in effect for the rest of the fight.
+            exchange: (card.kind != CardKind::Item).then_some(card.exchange),
+        });
+    }
+    if let (true, Some(target)) = (e.strike > 0, card.target) {
+        st.strikes.push(Strike {
+            card: card.name.clone(),
+            member,
+            target,
+            damage: e.strike,
+            exchange: card.exchange,
+        });
+    }
+}
+
 fn seated(state: &State, seat: Seat) {
     assert!(
         (seat as usize) < state.seats.len(),
@@ -58,12 +93,66 @@ pub fn apply(state: &mut State, fact: &Fact) {
             st.active = *to;
             st.party_turn = Some(state.exchanges);
         }
-        Fact::MissileFired { seat, .. } => {
-            state.seats[*seat as usize].party_turn = Some(state.exchanges)
+        Fact::MissileFired {
+            seat, member, card, ..
+        } => {
+            state.seats[*seat as usize].party_turn = Some(state.exchanges);
+            if let Some(card) = card {
+                played(state, *seat, *member, card);
+            }
         }
+        Fact::CardsSelected {
+            seat,
+            member,
+            cards,
+            ..
+        } => {
+            state.seats[*seat as usize].party[*member].cards = cards
+                .iter()
+                .map(|id| HeldCard {
+                    id: id.clone(),
+                    played: false,
+                })
+                .collect();
+        }
+        Fact::CardPlayed { seat, member, card } => {
+            let exchanges = state.exchanges;
+            let st = &mut state.seats[*seat as usize];
+            match card.kind {
+                CardKind::Luck => st.luck_turn = Some(exchanges),
+                CardKind::Tactic | CardKind::Spell => st.reveal_turn = Some(exchanges),
+                CardKind::Item => {}
+            }
+            played(state, *seat, *member, card);
+        }
+        Fact::TargetsAwaited {
+            seat,
+            scored,
+            attacks,
+        } => {
+            state.awaiting = Some(Awaiting {
+                seat: *seat,
+                scored: scored.clone(),
+                attacks: *attacks,
+            })
+        }
+        Fact::TargetsPicked { .. } => state.awaiting = None,
         Fact::ExchangeResolved(r) => {
             state.exchanges = r.number;
             state.pending.clear();
+            state.awaiting = None;
+            for k in &r.strikes {
+                let defender = &mut state.seats[k.defender as usize];
+                let active = defender.active;
+                let body = &mut defender.party[active].body;
+                *body = body.saturating_sub(k.damage);
+            }
+            // What worked in this exchange only is spent.
+            for st in &mut state.seats {
+                st.boosts
+                    .retain(|b| b.exchange.is_none_or(|e| e > r.number));
+                st.strikes.retain(|k| k.exchange > r.number);
+            }
             // Last turn's orders are spent; this turn's pictures give new ones.
             for t in &r.turns {
                 state.seats[t.seat as usize].orders.next_turn.clear();
@@ -82,6 +171,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
                         title: b.title.clone(),
                         range: b.range,
                         party: b.party,
+                        reveal: b.reveal,
                     },
                 );
                 let defender = &mut state.seats[b.defender as usize];

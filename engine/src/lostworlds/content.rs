@@ -249,6 +249,86 @@ impl PartyMark {
     }
 }
 
+/// The four kinds of fantasy card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardKind {
+    /// A martial art learnt at a school: played when a picture directs it.
+    Tactic,
+    /// A spell: played when a picture directs it.
+    Spell,
+    /// Fortune: one a turn, whenever its holder likes.
+    Luck,
+    /// Gear: once shown, in effect for the rest of the fight.
+    Item,
+}
+
+impl CardKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            CardKind::Tactic => "tactic",
+            CardKind::Spell => "spell",
+            CardKind::Luck => "luck",
+            CardKind::Item => "item",
+        }
+    }
+
+    /// The sheet's ability points that pay for cards of this kind (items
+    /// are the table's choice and cost none).
+    pub fn ability(self) -> Option<&'static str> {
+        match self {
+            CardKind::Tactic => Some("tactics"),
+            CardKind::Spell => Some("spell"),
+            CardKind::Luck => Some("luck"),
+            CardKind::Item => None,
+        }
+    }
+}
+
+fn is_zero_i(n: &i32) -> bool {
+    *n == 0
+}
+
+/// What a card does, in a small vocabulary every card is written in.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Effect {
+    /// Added to each score its holder lands (the next exchange; an item's,
+    /// every exchange).
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub damage: i32,
+    /// Taken off each blow landed on its holder, never below nothing.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub armour: i32,
+    /// Body points back at once, never above the sheet's.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub heal: i32,
+    /// Damage to one opponent as the next exchange resolves (a spell or a
+    /// missile: it needs no score on a picture).
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub strike: i32,
+}
+
+/// The most any one effect of a card may print.
+pub const EFFECT_MAX: i32 = 9;
+
+/// A fantasy card. The pack's are our own samples: the rule text names the
+/// kinds and how they are played, not any card's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: CardKind,
+    /// Its difficulty, paid from the sheet's points of its kind.
+    #[serde(default)]
+    pub points: u32,
+    pub effect: Effect,
+    /// The card's own words.
+    pub text: String,
+    #[serde(default)]
+    pub sample: bool,
+}
+
 /// An odd parchment: what the holder sees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Picture {
@@ -268,6 +348,10 @@ pub struct Picture {
     pub tell: String,
     #[serde(default)]
     pub party: Option<PartyMark>,
+    /// The book's character has just used a tactic or spell: it reveals one
+    /// of its cards of that kind (rules 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<CardKind>,
     /// What the picture shows of the holder ("off balance", "down"), for
     /// the conditionals a fighter reads: "If I am pushed off balance go to
     /// p. 19" sends the listener there when the reader's own picture shows
@@ -303,6 +387,9 @@ pub struct Pack {
     pub characters: Vec<Character>,
     #[serde(default)]
     pub books: Vec<Book>,
+    /// The fantasy cards a fighter may take into a fight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<Card>,
 }
 
 impl Pack {
@@ -348,8 +435,62 @@ pub const ABILITY_MAX: u32 = 99;
 /// The most experience (or defeated body points) a sheet may carry in.
 pub const EXPERIENCE_MAX: u32 = 1_000_000;
 
-/// Checks every sheet and book of a pack.
+/// Checks every card of a pack: one id each, a name and words, points a
+/// sheet could pay, and an effect within what a card prints.
+fn validate_cards(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    let mut ids = BTreeSet::new();
+    for (i, c) in pack.cards.iter().enumerate() {
+        let at = format!("cards[{i}]");
+        if c.id.trim().is_empty() || c.name.trim().is_empty() || c.text.trim().is_empty() {
+            return Err(ContentError::new(
+                file,
+                at,
+                "a card needs an id, a name and its text",
+            ));
+        }
+        if !ids.insert(c.id.as_str()) {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.id"),
+                format!("card `{}` appears twice", c.id),
+            ));
+        }
+        if c.points > ABILITY_MAX {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.points"),
+                format!("a card costs at most {ABILITY_MAX} points"),
+            ));
+        }
+        let e = &c.effect;
+        for (field, v) in [
+            ("damage", e.damage),
+            ("armour", e.armour),
+            ("heal", e.heal),
+            ("strike", e.strike),
+        ] {
+            if !(0..=EFFECT_MAX).contains(&v) {
+                return Err(ContentError::new(
+                    file,
+                    format!("{at}.effect.{field}"),
+                    format!("an effect is 0 to {EFFECT_MAX}"),
+                ));
+            }
+        }
+        if *e == Effect::default() {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.effect"),
+                "a card does something: give damage, armour, heal or strike",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks every sheet, book and card of a pack.
 pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
+    validate_cards(pack, file)?;
     if pack.characters.is_empty() {
         return Err(ContentError::new(
             file,

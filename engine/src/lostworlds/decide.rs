@@ -14,15 +14,16 @@ use super::actions::{
     Action, Award, Blow, Condition, CriticalHit, Ending, Fact, Fall, Move, Outcome, Part,
     Resolution, Seen, Turn,
 };
+use super::cards;
 use super::content::{
-    Book, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range, CRITICAL_MAX,
-    OPENING_PICTURE, SCORE_MAX,
+    Book, CardKind, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range,
+    CRITICAL_MAX, OPENING_PICTURE, SCORE_MAX,
 };
 use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
 use super::state::{Fighter, Orders, Pending, Phase, SeatState, SeatStatus, Sight, State};
 use crate::error::{reject, Rejection};
-use crate::rules::{Legal, Seal};
+use crate::rules::{Legal, Pick, Seal};
 
 /// Experience from defeated body points buys one advancement per this many.
 pub const BODY_POINTS_PER_ADVANCEMENT: u32 = 50;
@@ -206,6 +207,7 @@ pub fn setup(
                         title: Some(p.title.clone()),
                         range: p.range,
                         party: p.party,
+                        reveal: p.reveal,
                     },
                     // Record mode: the physical book's title is not known yet.
                     None => Sight {
@@ -213,6 +215,7 @@ pub fn setup(
                         title: None,
                         range: Range::Extended,
                         party: None,
+                        reveal: None,
                     },
                 };
                 (f, sight)
@@ -228,9 +231,24 @@ pub fn setup(
             orders,
             sights,
             party_turn: None,
+            boosts: Vec::new(),
+            strikes: Vec::new(),
+            luck_turn: None,
+            reveal_turn: None,
         });
     }
     Ok(State {
+        rules: rules_version,
+        // Cards came with rules 3; an older fight never held any.
+        cards: if rules_version >= 3 {
+            pack.cards
+                .iter()
+                .map(|c| (c.id.clone(), c.clone()))
+                .collect()
+        } else {
+            BTreeMap::new()
+        },
+        awaiting: None,
         books_mode: options.books,
         exchange_limit: options.exchange_limit,
         books,
@@ -383,7 +401,11 @@ pub fn check_maneuver(state: &State, seat: Seat, idx: usize) -> Result<(), Rejec
 
 // ---------------------------------------------------------------- small checks
 
-fn acting_seat(state: &State, by: Option<Seat>, seat: Option<Seat>) -> Result<Seat, Rejection> {
+pub(super) fn acting_seat(
+    state: &State,
+    by: Option<Seat>,
+    seat: Option<Seat>,
+) -> Result<Seat, Rejection> {
     let Some(s) = seat.or(by) else {
         return reject("lostworlds.seat", "say which seat acts: add \"seat\"");
     };
@@ -401,14 +423,14 @@ fn acting_seat(state: &State, by: Option<Seat>, seat: Option<Seat>) -> Result<Se
     Ok(s)
 }
 
-fn fighting(state: &State) -> Result<(), Rejection> {
+pub(super) fn fighting(state: &State) -> Result<(), Rejection> {
     if state.phase != Phase::Fighting {
         return reject("lostworlds.phase", "the fight is over");
     }
     Ok(())
 }
 
-fn in_fight(state: &State, seat: Seat) -> Result<(), Rejection> {
+pub(super) fn in_fight(state: &State, seat: Seat) -> Result<(), Rejection> {
     let st = state.seat(seat);
     if st.status != SeatStatus::Fighting {
         return reject(
@@ -509,6 +531,17 @@ fn check_targets(state: &State, seat: Seat, targets: &[Seat]) -> Result<(), Reje
 // ---------------------------------------------------------------- decide
 
 pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fact>, Rejection> {
+    if let Some(a) = &state.awaiting {
+        if !matches!(action, Action::PickTargets { .. }) {
+            return reject(
+                "lostworlds.targets.awaited",
+                format!(
+                    "the pages are turned and {} is picking whom the blows hit: `pick_targets` first",
+                    state.seat_name(a.seat)
+                ),
+            );
+        }
+    }
     match action {
         Action::Choose {
             seat,
@@ -662,16 +695,71 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             let from = state.seat(seat).active;
             Ok(vec![Fact::MemberSteppedIn { seat, from, to }])
         }
-        Action::FireMissile { seat, member, what } => {
+        Action::FireMissile {
+            seat,
+            member,
+            what,
+            card,
+            target,
+        } => {
             let (seat, member) = party_move(state, by, *seat, member, PartyMark::Missile)?;
-            if what.trim().is_empty() {
+            // From rules 3 the card fired says what it was and does.
+            let card = if state.rules >= 3 {
+                Some(cards::missile(
+                    state,
+                    seat,
+                    member,
+                    card.as_deref(),
+                    *target,
+                )?)
+            } else if card.is_some() || target.is_some() {
+                return reject(
+                    "lostworlds.cards",
+                    format!("this fight was recorded under rules {}, before missiles were cards: say what was fired in `what`", state.rules),
+                );
+            } else {
+                None
+            };
+            if card.is_none() && what.trim().is_empty() {
                 return reject("lostworlds.party", "say what was fired in `what`");
             }
             Ok(vec![Fact::MissileFired {
                 seat,
                 member,
                 what: what.trim().to_string(),
+                card,
             }])
+        }
+        Action::SelectCards {
+            seat,
+            member,
+            cards,
+        } => cards::select(state, by, *seat, member.as_deref(), cards),
+        Action::PlayCard { seat, card, target } => cards::play(state, by, *seat, card, *target),
+        Action::PickTargets { seat, targets } => {
+            let seat = acting_seat(state, by, *seat)?;
+            cards::check_pick(state, seat, targets)?;
+            let mut picks = BTreeMap::new();
+            for s in state.fighting_seats() {
+                let Some(Pending::Chosen { page, targets: t }) = state.pending.get(&s) else {
+                    return reject(
+                        "lostworlds.targets",
+                        "the exchange is not waiting on a pick",
+                    );
+                };
+                let t = if s == seat {
+                    targets.clone()
+                } else {
+                    t.clone()
+                };
+                picks.insert(s, (find_maneuver(state, s, Some(*page), None)?, t));
+            }
+            let mut facts = vec![Fact::TargetsPicked {
+                seat,
+                targets: targets.clone(),
+            }];
+            facts.extend(resolve(state, &picks, None, false)?);
+            Ok(facts)
         }
         Action::Advance {
             seat,
@@ -921,7 +1009,7 @@ fn held_then_resolve(
         .into_iter()
         .map(|(s, (p, t))| Ok((s, (find_maneuver(state, s, Some(p), None)?, t))))
         .collect::<Result<BTreeMap<_, _>, Rejection>>()
-        .and_then(|picks| resolve(state, &picks, None));
+        .and_then(|picks| resolve(state, &picks, None, state.rules >= 3));
     let resolved = match resolved {
         Ok(facts) => facts,
         // Only a broken pack gets here, and its reason names the pages and
@@ -979,7 +1067,8 @@ fn exchange(state: &State, moves: &[Move]) -> Result<Vec<Fact>, Rejection> {
         );
     }
     let seen = (state.books_mode == BooksMode::Record).then_some(&seen);
-    resolve(state, &picks, seen)
+    // A whole exchange recorded at once names its targets with it.
+    resolve(state, &picks, seen, false)
 }
 
 /// Checks what one seat reported in record mode, entry by entry, before
@@ -1105,6 +1194,7 @@ struct Reached {
     critical: Option<Critical>,
     tell: String,
     party: Option<PartyMark>,
+    reveal: Option<CardKind>,
     /// What the picture shows of the one who reached it (see [`Picture::holder`]).
     holder: Vec<String>,
 }
@@ -1141,6 +1231,7 @@ fn sighted(
             critical,
             tell,
             party,
+            reveal,
             holder,
         } = pic.clone();
         return Ok(Reached {
@@ -1152,6 +1243,7 @@ fn sighted(
             critical,
             tell,
             party,
+            reveal,
             holder,
         });
     };
@@ -1199,6 +1291,7 @@ fn sighted(
         critical: entry.critical.clone(),
         tell,
         party: entry.party,
+        reveal: entry.reveal,
         holder: Vec::new(),
     })
 }
@@ -1244,6 +1337,7 @@ fn conditional_turn(
         critical: pic.critical,
         tell: pic.tell,
         party: pic.party,
+        reveal: pic.reveal,
         holder: pic.holder,
     }))
 }
@@ -1270,10 +1364,14 @@ fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
     Ok(parsed)
 }
 
+/// Resolves an exchange. With `ask` (rules 3, choices made one by one), a
+/// fighter whose pictures show scores on more opponents than its attacks,
+/// and who named no `targets`, is asked to pick before anything lands.
 fn resolve(
     state: &State,
     picks: &BTreeMap<Seat, (usize, Vec<Seat>)>,
     seen: Option<&BTreeMap<Seat, Vec<Seen>>>,
+    ask: bool,
 ) -> Result<Vec<Fact>, Rejection> {
     let number = state
         .exchanges
@@ -1351,6 +1449,7 @@ fn resolve(
                         });
                     }
                 }
+                parts.extend(cards::parts(state, a, d, number));
                 total = parts
                     .iter()
                     .try_fold(0i32, |sum, p| sum.checked_add(p.value))
@@ -1373,6 +1472,7 @@ fn resolve(
                 caption: pic.caption.clone(),
                 range: pic.range,
                 party: pic.party,
+                reveal: pic.reveal,
                 score: pic.score,
                 parts,
                 total,
@@ -1390,6 +1490,13 @@ fn resolve(
         let mut scoring: Vec<usize> = (0..blows.len())
             .filter(|&i| blows[i].attacker == a && blows[i].score.is_some())
             .collect();
+        if ask && targets.is_empty() && scoring.len() > limit {
+            return Ok(vec![Fact::TargetsAwaited {
+                seat: a,
+                scored: scoring.iter().map(|&i| blows[i].defender).collect(),
+                attacks: limit as u32,
+            }]);
+        }
         if scoring.len() > limit {
             scoring.sort_by_key(|&i| {
                 let pref = targets
@@ -1405,15 +1512,21 @@ fn resolve(
             }
         }
     }
+    let strikes = cards::landing(state, number);
     // Falls: unconscious at 0 or below, dead at -5 or below.
     let mut falls = Vec::new();
     for &d in picks.keys() {
         let st = state.seat(d);
         let hurt = || overflow(&format!("{}'s body points", state.seat_name(d)));
+        let struck = strikes
+            .iter()
+            .filter(|k| k.defender == d)
+            .try_fold(0i32, |sum, k| sum.checked_add(k.damage))
+            .ok_or_else(hurt)?;
         let taken = blows
             .iter()
             .filter(|b| b.defender == d && b.landed)
-            .try_fold(0i32, |sum, b| sum.checked_add(b.damage))
+            .try_fold(struck, |sum, b| sum.checked_add(b.damage))
             .ok_or_else(hurt)?;
         let body = st.fighter().body.checked_sub(taken).ok_or_else(hurt)?;
         if taken > 0 && body <= 0 {
@@ -1421,6 +1534,12 @@ fn resolve(
                 .iter()
                 .filter(|b| b.defender == d && b.landed && b.damage > 0)
                 .map(|b| (b.attacker, state.seat(b.attacker).active))
+                .chain(
+                    strikes
+                        .iter()
+                        .filter(|k| k.defender == d)
+                        .map(|k| (k.seat, k.member)),
+                )
                 .collect();
             falls.push(Fall {
                 seat: d,
@@ -1462,6 +1581,7 @@ fn resolve(
         falls,
         escaped,
         escapes_failed,
+        strikes,
     };
     let mut facts = vec![];
     let end = fight_end(state, &resolution)?;
@@ -1612,6 +1732,9 @@ pub fn to_move(state: &State) -> Vec<Seat> {
     if state.phase != Phase::Fighting {
         return legal_seats(state);
     }
+    if let Some(a) = &state.awaiting {
+        return vec![a.seat];
+    }
     (0..state.seats.len() as Seat)
         .filter(|&s| state.seat(s).status == SeatStatus::Fighting)
         .filter(|s| !state.pending.contains_key(s))
@@ -1640,6 +1763,18 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     };
     let mut out = Vec::new();
     match state.phase {
+        // The pages are turned: only the pick of whom the blows hit is open.
+        Phase::Fighting if state.awaiting.is_some() => {
+            let a = state.awaiting.as_ref().expect("awaiting");
+            if seats.contains(&a.seat) {
+                for targets in cards::combinations(&a.scored, a.attacks as usize) {
+                    out.push(Legal::ready(Action::PickTargets {
+                        seat: Some(a.seat),
+                        targets,
+                    }));
+                }
+            }
+        }
         Phase::Fighting => {
             for &s in &seats {
                 let st = state.seat(s);
@@ -1687,6 +1822,33 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                 if !st.escaping && far && st.withdrawn {
                     out.push(Legal::ready(Action::Escape { seat: Some(s) }));
                 }
+                if pending.is_none() && state.rules >= 3 && !state.cards.is_empty() {
+                    if state.exchanges == 0 {
+                        let mut line = Legal::needing(
+                            Action::SelectCards {
+                                seat: Some(s),
+                                member: None,
+                                cards: vec![],
+                            },
+                            vec!["cards: the card ids taken into the fight (tactic, spell and luck cards within the sheet's points)".into()],
+                        );
+                        line.picks = vec![Pick {
+                            field: "cards".into(),
+                            values: cards::affordable(state, s),
+                            many: true,
+                        }];
+                        out.push(line);
+                    }
+                    for (c, targets) in cards::playable(state, s) {
+                        for target in targets {
+                            out.push(Legal::ready(Action::PlayCard {
+                                seat: Some(s),
+                                card: c.id.clone(),
+                                target,
+                            }));
+                        }
+                    }
+                }
                 if pending.is_none() && st.party_turn != Some(state.exchanges) {
                     let marks: Vec<PartyMark> = state
                         .foes(s)
@@ -1703,12 +1865,36 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                                 member: f.sheet.id.clone(),
                             }));
                         }
-                        if marks.contains(&PartyMark::Missile) {
+                        if marks.contains(&PartyMark::Missile) && state.rules >= 3 {
+                            // The member's unplayed spells and missiles.
+                            let mut offered: Vec<&str> = Vec::new();
+                            for h in f.cards.iter().filter(|h| !h.played) {
+                                let striking = state.cards.get(&h.id).is_some_and(|c| {
+                                    c.effect.strike > 0
+                                        && matches!(c.kind, CardKind::Spell | CardKind::Item)
+                                });
+                                if !striking || offered.contains(&h.id.as_str()) {
+                                    continue;
+                                }
+                                offered.push(&h.id);
+                                for target in state.foes(s) {
+                                    out.push(Legal::ready(Action::FireMissile {
+                                        seat: Some(s),
+                                        member: f.sheet.id.clone(),
+                                        what: String::new(),
+                                        card: Some(h.id.clone()),
+                                        target: Some(target),
+                                    }));
+                                }
+                            }
+                        } else if marks.contains(&PartyMark::Missile) {
                             out.push(Legal::needing(
                                 Action::FireMissile {
                                     seat: Some(s),
                                     member: f.sheet.id.clone(),
                                     what: "<spell or missile>".into(),
+                                    card: None,
+                                    target: None,
                                 },
                                 vec!["what: the spell or missile fired".into()],
                             ));

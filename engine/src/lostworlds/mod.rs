@@ -86,9 +86,35 @@
 //! - **Parties.** A seat may name several characters (`nowa+brakka`). On a
 //!   (P) picture of the active fighter another fit member may step in, taking
 //!   over the picture and the orders; on a (P**) picture another member may
-//!   fire a spell or missile, recorded as told (card effects are not modelled),
-//!   orders unchanged. Once per exchange, before the seat chooses. When the
-//!   active fighter falls the seat is out of the fight.
+//!   fire a spell or missile, orders unchanged: from rules 3 one of that
+//!   member's spell or item cards that strikes (rules 1 and 2 recorded it as
+//!   told, without effect). Once per exchange, before the seat chooses. When
+//!   the active fighter falls the seat is out of the fight.
+//! - **Fantasy cards** (rules 3; see `cards`). The pack holds cards of our
+//!   own (`engine/content/lostworlds/cards.json`; the rule text prints no
+//!   card's words). Before the first exchange each fighter (and each party
+//!   member) takes cards in with `select_cards`: tactic, spell and luck
+//!   cards cost their points from the sheet's tactics, spell and luck
+//!   points, and their total of a kind may not pass the sheet's; items cost
+//!   nothing (the table picks them to balance a fight); a card may be taken
+//!   twice. They are face down: another seat learns how many, not which,
+//!   until one is played. `play_card` plays one before its holder chooses,
+//!   each card once a combat: a luck card one a turn, an item any time (and
+//!   it then works for the rest of the fight), a tactic or spell only when
+//!   a picture of its holder directs it (`reveal`, printed on the sample
+//!   books' pictures 37 and 39 for tactics and 59 for spells), one per such
+//!   picture. Effects: `damage` adds to each score its holder lands, `armour`
+//!   takes that much off each blow landed on it (never below nothing), both
+//!   in the next exchange (an item's: every exchange); `heal` gives body
+//!   points back at once, never above the sheet's; `strike` is a spell or
+//!   missile that lands on one opponent as the next exchange resolves,
+//!   needing no score, and counts as landing damage for experience.
+//! - **Targets after the results** (rules 3). A fighter whose pictures show
+//!   scores on more opponents than its attacks, and who named no `targets`
+//!   when choosing, picks whom they hit once the pages are turned
+//!   (`pick_targets`; nothing else is open meanwhile). An `exchange`
+//!   recorded whole by the owner names its targets with it, else the
+//!   heaviest blows count (as every exchange did before rules 3).
 //! - **End.** The fight ends when seat 0 or all its opponents are out, or
 //!   after `exchange_limit` exchanges (default 200) as a draw. Falling on both
 //!   sides in one exchange is a mutual knockout with no victor.
@@ -152,6 +178,7 @@
 
 mod actions;
 mod apply;
+mod cards;
 pub mod content;
 mod decide;
 mod narration;
@@ -188,6 +215,8 @@ const BOOKS: [&str; 2] = [
     include_str!("../../content/lostworlds/books/nowa.json"),
     include_str!("../../content/lostworlds/books/brakka.json"),
 ];
+/// The sample fantasy cards (rules 3).
+const CARDS: &str = include_str!("../../content/lostworlds/cards.json");
 
 /// Whether `viewer` may see what `seat` holds back.
 fn sees(viewer: Viewer, seat: Seat) -> bool {
@@ -213,7 +242,9 @@ impl Rules for LostWorlds {
     const KIND: &'static str = "lostworlds";
     /// 2: the colour table read from the rule text, weapon state, escape
     /// from close range, conditional tells, the sheet's "+" column.
-    const RULES_VERSION: u32 = 2;
+    /// 3: fantasy cards and missiles with effect, targets picked after the
+    /// pages are turned.
+    const RULES_VERSION: u32 = 3;
     const DRAWS_CHANCE: bool = false;
     type Options = Options;
     type Pack = Pack;
@@ -297,6 +328,14 @@ impl Rules for LostWorlds {
                 "characters",
                 "sheet ids as `kinds` lists them under `characters`, read in any letter case",
             ),
+            Term::new(
+                "cards",
+                "fantasy cards by id (the pack's own samples): tactic, spell and luck cards paid from the sheet's points, items free; taken in face down before the first exchange, each played once",
+            ),
+            Term::new(
+                "targets",
+                "the opponents a fighter's scores hit when it scores on more than its attacks: named when choosing, or picked once the pages are turned",
+            ),
         ]
     }
 
@@ -306,6 +345,7 @@ impl Rules for LostWorlds {
             "version": 1,
             "characters": CHARACTERS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "books": BOOKS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
+            "cards": parse_bundled(CARDS),
         })
     }
 
@@ -388,6 +428,18 @@ impl Rules for LostWorlds {
                     targets: Vec::new(),
                 }
             }
+            // The cards a seat took in are face down to everyone else.
+            Fact::CardsSelected {
+                seat,
+                member,
+                count,
+                ..
+            } if !sees(viewer, *seat) => Fact::CardsSelected {
+                seat: *seat,
+                member: *member,
+                cards: Vec::new(),
+                count: *count,
+            },
             _ => fact.clone(),
         }
     }
@@ -396,6 +448,15 @@ impl Rules for LostWorlds {
     /// chooser is then the actor, `cx.by`.
     fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
         match action {
+            Action::SelectCards { seat, member, .. }
+                if !seat.or(cx.by).is_some_and(|s| sees(viewer, s)) =>
+            {
+                Action::SelectCards {
+                    seat: *seat,
+                    member: member.clone(),
+                    cards: Vec::new(),
+                }
+            }
             Action::Choose { seat, .. } if !knows_choice(viewer, seat.or(cx.by), cx) => {
                 Action::Choose {
                     seat: *seat,
@@ -431,6 +492,7 @@ impl Rules for LostWorlds {
         // and never writes them out just to drop them (a clone shares them).
         let mut bare = state.clone();
         let books = std::mem::take(&mut bare.books);
+        let cards = std::mem::take(&mut bare.cards);
         let mut view = serde_json::to_value(&bare).expect("Lost Worlds states serialize");
         let samples: Vec<&String> = books
             .iter()
@@ -442,12 +504,31 @@ impl Rules for LostWorlds {
             view["sample_note"] = note.into();
         }
         view["books"] = books.into_keys().collect::<Vec<_>>().into();
+        // The pack's cards, like its books, by name only: the box, not the fight.
+        if !cards.is_empty() {
+            view["cards"] = cards.into_keys().collect::<Vec<_>>().into();
+        }
         if let Some(map) = view.as_object_mut() {
             map.remove("settled");
         }
         for (seat, held) in &state.pending {
             if matches!(held, state::Pending::Chosen { .. }) && !sees(viewer, *seat) {
                 view["pending"][seat.to_string()] = serde_json::json!({ "held": "chosen" });
+            }
+        }
+        // Another seat's cards are face down until played: how many, not which.
+        for (i, st) in state.seats.iter().enumerate() {
+            if sees(viewer, i as Seat) {
+                continue;
+            }
+            for (j, f) in st.party.iter().enumerate() {
+                if f.cards.is_empty() {
+                    continue;
+                }
+                let played: Vec<&state::HeldCard> = f.cards.iter().filter(|h| h.played).collect();
+                let fighter = &mut view["seats"][i]["party"][j];
+                fighter["cards"] = serde_json::json!(played);
+                fighter["face_down"] = (f.cards.len() - played.len()).into();
             }
         }
         view

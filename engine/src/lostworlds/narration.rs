@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use tabletape_events::Seat;
 
-use super::actions::{Blow, Condition, Ending, Fact, Part, Resolution};
-use super::content::{Maneuver, PartyMark, Range};
+use super::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
+use super::content::{CardKind, Maneuver, PartyMark, Range};
 use super::sees;
 use super::state::{Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
@@ -212,8 +212,11 @@ pub(super) fn maneuver_words(m: &Maneuver) -> String {
 
 /// Whether nothing has happened in the game yet: its first fact opens the story.
 fn untouched(state: &State) -> bool {
+    // `settled` passes the creation's seq once an event has been folded
+    // with nothing held (cards taken in, say).
     state.phase == Phase::Fighting
         && state.exchanges == 0
+        && state.settled <= 1
         && state.pending.is_empty()
         && state
             .seats
@@ -337,6 +340,39 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     lines
 }
 
+/// What a played card does, after its name: ": 2 more on each score next
+/// exchange".
+fn effect_words(state: &State, c: &Played) -> String {
+    let when = if c.kind == CardKind::Item {
+        "for the rest of the fight"
+    } else {
+        "next exchange"
+    };
+    let e = &c.effect;
+    let mut parts = Vec::new();
+    if e.damage > 0 {
+        parts.push(format!("{} more on each score it lands {when}", e.damage));
+    }
+    if e.armour > 0 {
+        parts.push(format!("{} less from each blow it takes {when}", e.armour));
+    }
+    if e.heal > 0 {
+        parts.push(format!("{} body points back", e.heal));
+    }
+    if let (true, Some(t)) = (e.strike > 0, c.target) {
+        parts.push(format!(
+            "{} damage to {} as the next pages turn",
+            e.strike,
+            state.seat_name(t)
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", parts.join(", and "))
+    }
+}
+
 fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
         // A choice in the clear tells nothing yet: the exchange tells it.
@@ -369,10 +405,90 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                 state.fighter_name(*seat, *to)
             )]
         }
-        Fact::MissileFired { seat, member, what } => {
-            vec![format!(
+        Fact::MissileFired {
+            seat,
+            member,
+            what,
+            card,
+        } => match card {
+            Some(c) => vec![format!(
+                "{} looses {} past {}{}; the orders stand as they were.",
+                state.fighter_name(*seat, *member),
+                c.name,
+                state.seat_name(*seat),
+                effect_words(state, c)
+            )],
+            None => vec![format!(
                 "{} looses {what} past {}; the orders stand as they were.",
                 state.fighter_name(*seat, *member),
+                state.seat_name(*seat)
+            )],
+        },
+        Fact::CardsSelected {
+            seat,
+            member,
+            cards,
+            count,
+        } => {
+            let who = state.fighter_name(*seat, *member);
+            let unit = if *count == 1 { "card" } else { "cards" };
+            if cards.is_empty() && *count > 0 {
+                // Shown to another seat: how many, not which.
+                vec![format!(
+                    "{who} takes {count} fantasy {unit} into the fight, face down."
+                )]
+            } else if cards.is_empty() {
+                vec![format!("{who} takes no fantasy cards into the fight.")]
+            } else {
+                let names: Vec<String> = cards
+                    .iter()
+                    .map(|id| {
+                        state
+                            .cards
+                            .get(id)
+                            .map_or(id.clone(), |c| format!("{} ({})", c.name, c.kind.word()))
+                    })
+                    .collect();
+                vec![format!(
+                    "{who} takes {} into the fight, face down.",
+                    and_list(&names)
+                )]
+            }
+        }
+        Fact::CardPlayed { seat, member, card } => {
+            vec![format!(
+                "{} reveals {}, {} card{}.",
+                state.fighter_name(*seat, *member),
+                card.name,
+                match card.kind {
+                    CardKind::Item => "an item",
+                    CardKind::Luck => "a luck",
+                    CardKind::Tactic => "a tactic",
+                    CardKind::Spell => "a spell",
+                },
+                effect_words(state, card)
+            )]
+        }
+        Fact::TargetsAwaited {
+            seat,
+            scored,
+            attacks,
+        } => {
+            let names: Vec<String> = scored.iter().map(|s| state.seat_name(*s)).collect();
+            let unit = if *attacks == 1 { "attack" } else { "attacks" };
+            vec![format!(
+                "The pages turn: {} scores on {}, with {attacks} {unit}. {} picks whom the blows hit.",
+                state.seat_name(*seat),
+                and_list(&names),
+                state.seat(*seat).player
+            )]
+        }
+        Fact::TargetsPicked { seat, targets } => {
+            let names: Vec<String> = targets.iter().map(|s| state.seat_name(*s)).collect();
+            vec![format!(
+                "{} picks {}: there {}'s blows land.",
+                state.seat(*seat).player,
+                and_list(&names),
                 state.seat_name(*seat)
             )]
         }
@@ -396,6 +512,22 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             // Body points as each blow lands, so a fighter struck twice
             // reads the count after the first blow, then after the second.
             let mut body: BTreeMap<Seat, i32> = BTreeMap::new();
+            for k in &r.strikes {
+                let left = body
+                    .entry(k.defender)
+                    .or_insert_with(|| state.seat(k.defender).fighter().body);
+                *left = left.saturating_sub(k.damage);
+                let f = state.seat(k.defender).fighter();
+                lines.push(format!(
+                    "{}'s {} strikes {} for {}: {} of {} body points left.",
+                    state.fighter_name(k.seat, k.member),
+                    k.card,
+                    state.seat_name(k.defender),
+                    k.damage,
+                    left,
+                    f.sheet.body_points
+                ));
+            }
             for b in &r.blows {
                 let left = body
                     .entry(b.defender)
@@ -605,6 +737,56 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
         for n in &st.orders.notes {
             out.push_str(&format!("  note: {n}\n"));
+        }
+        if !f.cards.is_empty() {
+            let name = |id: &str| {
+                state
+                    .cards
+                    .get(id)
+                    .map_or(id.to_string(), |c| c.name.clone())
+            };
+            let played: Vec<String> = f
+                .cards
+                .iter()
+                .filter(|h| h.played)
+                .map(|h| name(&h.id))
+                .collect();
+            let unplayed: Vec<String> = f
+                .cards
+                .iter()
+                .filter(|h| !h.played)
+                .map(|h| name(&h.id))
+                .collect();
+            // Another seat's unplayed cards are face down.
+            let held = if sees(viewer, i as Seat) {
+                unplayed.join(", ")
+            } else {
+                format!("{} face down", unplayed.len())
+            };
+            out.push_str(&format!(
+                "  cards: {}; played: {}\n",
+                if unplayed.is_empty() {
+                    "none left".to_string()
+                } else {
+                    held
+                },
+                if played.is_empty() {
+                    "none".to_string()
+                } else {
+                    played.join(", ")
+                }
+            ));
+        }
+        for b in &st.boosts {
+            let when = b
+                .exchange
+                .map_or("for the rest of the fight".to_string(), |e| {
+                    format!("in exchange {e}")
+                });
+            out.push_str(&format!(
+                "  in effect: {} (damage {:+}, armour {}) {when}\n",
+                b.card, b.damage, b.armour
+            ));
         }
         match state.pending.get(&(i as u32)) {
             Some(Pending::Committed { .. }) => out.push_str("  choice: sealed\n"),

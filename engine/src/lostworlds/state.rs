@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
 use super::actions::{Condition, Fall, Outcome};
-use super::content::{Book, Character, PartyMark, Range};
+use super::content::{Book, Card, CardKind, Character, PartyMark, Range};
 use super::options::BooksMode;
 use super::restriction::{Clause, Restriction};
 
@@ -119,6 +119,47 @@ pub struct Sight {
     pub range: Range,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyMark>,
+    /// The picture lets the seat it shows reveal a card of this kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<CardKind>,
+}
+
+/// A fantasy card a fighter took into the fight (its id in the pack).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldCard {
+    pub id: String,
+    /// Played already: a card is played once a combat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub played: bool,
+}
+
+/// A played card's damage or armour, in force for one exchange or (an
+/// item's) for the rest of the fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Boost {
+    pub card: String,
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub damage: i32,
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub armour: i32,
+    /// The exchange it works in; none: every exchange from now on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<u32>,
+}
+
+fn is_zero_i(n: &i32) -> bool {
+    *n == 0
+}
+
+/// A spell or missile on its way: it lands as exchange `exchange` resolves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strike {
+    pub card: String,
+    /// The party member who cast or threw it.
+    pub member: usize,
+    pub target: Seat,
+    pub damage: i32,
+    pub exchange: u32,
 }
 
 /// One character of a seat's party, with the sheet as improved so far.
@@ -132,6 +173,10 @@ pub struct Fighter {
     pub condition: Condition,
     /// Advancements earned and not yet spent.
     pub advancements: u32,
+    /// The fantasy cards taken into the fight (rules 3); a seat sees
+    /// another's only once played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<HeldCard>,
 }
 
 impl Fighter {
@@ -140,6 +185,7 @@ impl Fighter {
             body: sheet.body_points,
             condition: Condition::Fit,
             advancements: 0,
+            cards: Vec::new(),
             sheet: Arc::new(sheet),
         }
     }
@@ -172,6 +218,18 @@ pub struct SeatState {
     /// The exchange in which this seat last used a party mark.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub party_turn: Option<u32>,
+    /// Played cards' damage and armour in force.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boosts: Vec<Boost>,
+    /// Spells and missiles this seat sent that land next exchange.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<Strike>,
+    /// The exchanges in which this seat last played a luck card, and a
+    /// card a picture directed it to reveal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_turn: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal_turn: Option<u32>,
 }
 
 impl SeatState {
@@ -201,8 +259,28 @@ pub enum Phase {
     Closed,
 }
 
+/// A fighter who scored on more opponents than its attacks, choosing whom
+/// the blows hit now that the pages are turned (rules 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Awaiting {
+    pub seat: Seat,
+    /// The opponents its pictures show it scoring on.
+    pub scored: Vec<Seat>,
+    /// How many of them it may hit.
+    pub attacks: u32,
+}
+
+fn second_rules() -> u32 {
+    2
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The version of the rules the fight was recorded under (a state saved
+    /// before the field existed was rules 2 at most: nothing it gates
+    /// existed before).
+    #[serde(default = "second_rules")]
+    pub rules: u32,
     pub books_mode: BooksMode,
     pub exchange_limit: u32,
     /// The books in play by character id (full mode only). Shared, not
@@ -223,6 +301,11 @@ pub struct State {
     pub falls: Vec<Fall>,
     pub phase: Phase,
     pub outcome: Option<Outcome>,
+    /// The pack's fantasy cards by id (rules 3).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cards: BTreeMap<String, Card>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub awaiting: Option<Awaiting>,
 }
 
 impl State {

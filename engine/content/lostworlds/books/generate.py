@@ -210,6 +210,9 @@ PICTURES = {
 # What a picture shows of its holder, for the conditional on picture 45: the
 # holder staggers on picture 1 (kicked, fallen, or reeling from a wild swing).
 HOLDER = {1: ["off balance", "down"]}
+# Pictures where the book's character has just used its training or magic:
+# it reveals a tactic or spell card it took into the fight (rules 3).
+REVEAL = {37: "tactic", 39: "tactic", 59: "spell"}
 BY_KEY = {v[0]: k for k, v in PICTURES.items()}
 
 TITLES = {
@@ -694,6 +697,8 @@ def build_book(char: dict) -> dict:
         }
         if num in HOLDER:
             pictures[str(num)]["holder"] = HOLDER[num]
+        if num in REVEAL:
+            pictures[str(num)]["reveal"] = REVEAL[num]
     matrices = {}
     for h in ALL_PAGES:
         matrices[str(h)] = {str(b): BY_KEY[picture_key(h, b, traits, sheet)] for b in sorted(sheet)}
