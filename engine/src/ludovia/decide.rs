@@ -306,12 +306,46 @@ fn acting(by: Option<Seat>, seat: Seat, state: &State) -> Result<(), Rejection> 
     }
 }
 
+/// A name as the box spells it, read in any letter case: `names` are the
+/// box's own (an item, a rooftop card); a name none matches stays as given,
+/// for the rule that refuses it to name.
+fn boxed<'a>(name: &str, mut names: impl Iterator<Item = &'a String>) -> String {
+    let name = name.trim();
+    names
+        .find(|n| n.eq_ignore_ascii_case(name))
+        .cloned()
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// The action with every item and card name as the box spells it, so a
+/// table may type `mask` for the Mask (the stored action keeps its words;
+/// the facts carry the box's names).
+fn names_read(state: &State, action: &Action) -> Option<Action> {
+    let item = |n: &String| boxed(n, state.items.keys());
+    let card = |n: &String| boxed(n, state.faces.keys());
+    Some(match action {
+        Action::Buy { item: i, pay, drew } => Action::Buy {
+            item: item(i),
+            pay: pay.iter().map(card).collect(),
+            drew: drew.clone(),
+        },
+        Action::DiscardTreasure { card: c } => Action::DiscardTreasure { card: card(c) },
+        Action::DiscardEquipment { item: i } => Action::DiscardEquipment { item: item(i) },
+        Action::CashIn { cards: Some(cards) } => Action::CashIn {
+            cards: Some(cards.iter().map(card).collect()),
+        },
+        _ => return None,
+    })
+}
+
 pub fn decide(
     state: &State,
     by: Option<Seat>,
     action: &Action,
     chance: &mut Chance,
 ) -> Result<Vec<Fact>, Rejection> {
+    let read = names_read(state, action);
+    let action = read.as_ref().unwrap_or(action);
     let mut out = Out::new(state);
     match (&state.phase, action) {
         (Phase::Over, _) => return reject("game.over", "the night is over"),

@@ -620,13 +620,15 @@ fn buying_pays_in_full_and_renews_the_offer() {
         ),
         "ludovia.not_carried"
     );
+    // Names are read in any letter case; the facts carry the box's spelling.
     let facts = act(
         &mut s,
-        json!({"type": "buy", "item": "Mask", "pay": ["Pearl Necklace"], "drew": ["Bolas", "Bolas", "Soft Shoes"]}),
+        json!({"type": "buy", "item": "mask", "pay": ["pearl necklace"], "drew": ["bolas", "BOLAS", "Soft Shoes"]}),
     );
-    assert!(facts
-        .iter()
-        .any(|f| matches!(f, Fact::EquipmentBought { lost: 100, .. })));
+    assert!(facts.iter().any(|f| matches!(
+        f,
+        Fact::EquipmentBought { lost: 100, item, paid, .. } if item == "Mask" && paid == &["Pearl Necklace"]
+    )));
     assert_eq!(s.offer, vec!["Bolas", "Bolas", "Soft Shoes"]);
     assert_eq!(s.deck_bottom, vec!["Whistle", "Backpack"]);
     assert_eq!(s.thieves[0].equipment, vec!["Mask"]);
