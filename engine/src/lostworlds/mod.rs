@@ -1,4 +1,6 @@
-//! Lost Worlds: the picture-book duel (the book rules; miniatures play is not here).
+//! Lost Worlds: the picture-book duel (the book rules). The miniatures
+//! scenarios' content is read and checked in `scenario`; their play is not
+//! here yet.
 //!
 //! Each fighter holds the book that shows their opponent. Every exchange both
 //! pick a maneuver from their sheet, turn to its page in the opponent's book,
@@ -184,6 +186,7 @@ mod decide;
 mod narration;
 mod options;
 pub mod restriction;
+pub mod scenario;
 mod state;
 mod svg;
 
