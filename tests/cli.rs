@@ -802,6 +802,41 @@ fn a_unique_prefix_of_a_game_id_names_the_game() {
     );
 }
 
+#[test]
+fn a_table_names_its_game_with_new_id() {
+    let cli = Cli::new();
+    let new = |id: &str| {
+        vec![
+            "new".to_string(),
+            "lostworlds".into(),
+            "--player".into(),
+            "Ada".into(),
+            "--player".into(),
+            "Bo".into(),
+            "--seed".into(),
+            "7".into(),
+            "--id".into(),
+            id.into(),
+        ]
+    };
+    let args = new("duel");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = cli.ok(&args);
+    assert!(out.starts_with("game duel  (lostworlds, seed 7)"), "{out}");
+    assert!(out.contains("Next: tabletape legal duel"), "{out}");
+    let (_, stderr) = cli.fails(&args, 2);
+    assert!(stderr.contains("game id `duel` is taken"), "{stderr}");
+    // An id that is a prefix of another still names its own game.
+    let args = new("duel-2");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    cli.ok(&args);
+    assert_eq!(cli.json(&["state", "duel"])["game"], "duel");
+    let args = new("a duel");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (_, stderr) = cli.fails(&args, 2);
+    assert!(stderr.contains("only ASCII letters, digits"), "{stderr}");
+}
+
 /// Runs `tabletape play` with `input` piped in; returns its output and exit code.
 fn play_piped(cli: &Cli, args: &[&str], input: &str) -> (String, i32) {
     use std::io::Write;

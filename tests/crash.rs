@@ -19,6 +19,7 @@ fn scripted_game(seed: u64) -> Vec<Value> {
     let journal = Journal::open(&dir.path().join("scratch")).unwrap();
     let game = journal
         .create(NewGame {
+            id: None,
             title: None,
             kind: "lostworlds".into(),
             players: vec!["Ada".into(), "Bo".into(), "Cy".into()],

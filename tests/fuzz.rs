@@ -259,6 +259,7 @@ fn hostile_pack(kind: &str, players: u32, seed: u64) {
     let dir = tempfile::tempdir().unwrap();
     let j = Journal::open(&dir.path().join("s")).unwrap();
     let created = j.create(NewGame {
+        id: None,
         title: None,
         kind: kind.into(),
         players: (0..players).map(|i| format!("P{i}")).collect(),

@@ -65,6 +65,7 @@ fn play_golden_into(journal: &Journal, path: &Path) -> Result<String, String> {
     let opening: Opening = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
     let created = journal
         .create(NewGame {
+            id: None,
             title: None,
             kind: opening.new.kind,
             players: opening.new.players,

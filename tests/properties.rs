@@ -57,6 +57,7 @@ fn new_game(
 ) -> String {
     journal
         .create(NewGame {
+            id: None,
             title: None,
             kind: setup.0.to_string(),
             players: setup.1.clone(),

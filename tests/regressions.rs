@@ -100,6 +100,7 @@ fn a_value_nested_125_deep_is_refused_in_an_action_and_in_a_pack() {
     pack["deep"] = deep(125);
     let err = j
         .create(NewGame {
+            id: None,
             title: None,
             kind: "lostworlds".into(),
             players: vec!["Ada".into(), "Bo".into()],

@@ -155,6 +155,8 @@ struct CreateBody {
     public: bool,
     /// The table's name for the game.
     title: Option<String>,
+    /// The game id the table chooses; a random one when left out.
+    id: Option<String>,
 }
 
 async fn create_game(
@@ -162,6 +164,7 @@ async fn create_game(
     JsonBody(body): JsonBody<CreateBody>,
 ) -> Result<Response, AppError> {
     let req = NewGame {
+        id: body.id,
         title: body.title,
         kind: body.kind,
         players: body.players,

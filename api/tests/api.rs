@@ -101,6 +101,27 @@ async fn create_returns_tokens_and_the_first_seq() {
     assert_eq!(summary["kind"], "lostworlds");
     assert_eq!(summary["seq"], 1);
     assert_eq!(summary["players"], json!(["Nowa", "Grim"]));
+
+    // A table may choose the id; a taken one is refused, naming it.
+    let body = json!({"kind": "lostworlds", "players": ["Nowa", "Grim"], "id": "the-duel"});
+    let chosen = api
+        .post("/games", None, &body)
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    assert_eq!(chosen["game"], "the-duel");
+    let taken = api
+        .post("/games", None, &body)
+        .await
+        .expect(StatusCode::BAD_REQUEST)
+        .json();
+    assert!(
+        taken["message"]
+            .as_str()
+            .unwrap()
+            .contains("game id `the-duel` is taken"),
+        "{taken}"
+    );
 }
 
 #[tokio::test]

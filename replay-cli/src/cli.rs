@@ -190,6 +190,10 @@ pub struct NewArgs {
     /// at the head of its story.
     #[arg(long, value_name = "TITLE")]
     pub title: Option<String>,
+    /// The game's id, chosen (`duel`: ASCII letters, digits, `-`, `_`, `.`; refused when
+    /// taken) instead of a random one (`g-3f9a1c2e`).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -276,6 +276,7 @@ fn new(table: &dyn Table, a: NewArgs, out: &mut dyn Write, json: bool) -> Result
     };
     let title = a.title.clone();
     let created = table.create(NewGame {
+        id: a.id,
         title: a.title,
         kind: a.kind.clone(),
         players: a.players,

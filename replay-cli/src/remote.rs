@@ -210,6 +210,7 @@ impl Table for Remote {
             "pack_name": req.pack.as_ref().map(|p| &p.file),
             "public": req.public,
             "title": req.title,
+            "id": req.id,
         });
         self.post("/games", &body)
     }

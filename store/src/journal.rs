@@ -114,6 +114,11 @@ pub struct NewGame {
     /// The table's name for the game: one line of 1 to 120 characters.
     #[serde(default)]
     pub title: Option<String>,
+    /// The game id the table chooses (`duel`): 1 to 64 ASCII letters,
+    /// digits, `-`, `_` or `.`; refused when taken. Drawn at random
+    /// (`g-3f9a1c2e`) when left out.
+    #[serde(default)]
+    pub id: Option<String>,
 }
 
 /// A table's own content pack and the file it came from (named in errors).
@@ -924,8 +929,14 @@ impl Journal {
             Actor::Owner,
             Body::GameCreated(created.clone()),
         )?;
+        if let Some(id) = &req.id {
+            check_game_id(id).map_err(|e| JournalError::BadInput(e.to_string()))?;
+        }
         for _ in 0..RACE_RETRIES {
-            let game = format!("g-{}", hex::encode(random::<4>()?));
+            let game = match &req.id {
+                Some(id) => id.clone(),
+                None => format!("g-{}", hex::encode(random::<4>()?)),
+            };
             let meta = GameMeta {
                 title: created.title.clone(),
                 game: game.clone(),
@@ -939,6 +950,11 @@ impl Journal {
                 current: None,
             };
             match self.log.create_game(&meta, draft.clone()) {
+                Err(StoreError::GameExists(_)) if req.id.is_some() => {
+                    return Err(JournalError::BadInput(format!(
+                        "game id `{game}` is taken: choose another, or leave `id` out for a random one"
+                    )))
+                }
                 // Ids are random: a taken one is simply drawn again.
                 Err(StoreError::GameExists(_)) => continue,
                 Err(e) => return Err(e.into()),

@@ -1085,3 +1085,33 @@ fn a_content_pack_is_stored_once_for_every_game_of_its_box() {
     assert_eq!(String::from_utf8(out).unwrap(), exports[1]);
     assert!(j.verify(Some(&games[1])).unwrap()[0].problem.is_none());
 }
+
+#[test]
+fn a_table_may_choose_its_games_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let new = |id: &str| NewGame {
+        id: Some(id.into()),
+        kind: "lostworlds".into(),
+        players: vec!["Ann".into(), "Bo".into()],
+        ..NewGame::default()
+    };
+    let c = j.create(new("duel")).unwrap();
+    assert_eq!(c.game, "duel");
+    assert_eq!(j.games().unwrap()[0].game, "duel");
+    let taken = j.create(new("duel")).unwrap_err();
+    assert!(
+        matches!(&taken, JournalError::BadInput(m) if m.contains("game id `duel` is taken")),
+        "{taken:?}"
+    );
+    let bad = j.create(new("a duel")).unwrap_err();
+    assert!(
+        matches!(&bad, JournalError::BadInput(m) if m.contains("only ASCII letters, digits")),
+        "{bad:?}"
+    );
+    assert_eq!(
+        j.games().unwrap().len(),
+        1,
+        "nothing written for a refused id"
+    );
+}
