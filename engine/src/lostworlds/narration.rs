@@ -13,7 +13,7 @@ use tabletape_events::Seat;
 use super::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
 use super::content::{CardKind, Maneuver, PartyMark, Range};
 use super::sees;
-use super::state::{Pending, Phase, SeatStatus, State};
+use super::state::{Boost, Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
 
 fn signed(n: i32) -> String {
@@ -338,6 +338,63 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     };
     lines.extend(narrate_fact(state, fact));
     lines
+}
+
+/// The active fighter's cards as `viewer` may know them: names for the
+/// holder, how many for anyone else, then the ones played.
+pub fn cards_words(state: &State, seat: Seat, viewer: Viewer) -> Option<String> {
+    let f = state.seat(seat).fighter();
+    if f.cards.is_empty() {
+        return None;
+    }
+    let name = |id: &str| {
+        state
+            .cards
+            .get(id)
+            .map_or(id.to_string(), |c| c.name.clone())
+    };
+    let played: Vec<String> = f
+        .cards
+        .iter()
+        .filter(|h| h.played)
+        .map(|h| name(&h.id))
+        .collect();
+    let unplayed: Vec<String> = f
+        .cards
+        .iter()
+        .filter(|h| !h.played)
+        .map(|h| name(&h.id))
+        .collect();
+    let held = match (unplayed.is_empty(), sees(viewer, seat)) {
+        (true, _) => "none left".to_string(),
+        (false, true) => unplayed.join(", "),
+        // Another seat's unplayed cards are face down.
+        (false, false) => format!("{} face down", unplayed.len()),
+    };
+    let played = if played.is_empty() {
+        "none".to_string()
+    } else {
+        played.join(", ")
+    };
+    Some(format!("{held}; played: {played}"))
+}
+
+/// A played card's damage or armour in force: "Chain Shirt (armour 1) for
+/// the rest of the fight".
+pub fn boost_words(b: &Boost) -> String {
+    let mut what = Vec::new();
+    if b.damage != 0 {
+        what.push(format!("damage {:+}", b.damage));
+    }
+    if b.armour != 0 {
+        what.push(format!("armour {}", b.armour));
+    }
+    let when = b
+        .exchange
+        .map_or("for the rest of the fight".to_string(), |e| {
+            format!("in exchange {e}")
+        });
+    format!("{} ({}) {when}", b.card, what.join(", "))
 }
 
 /// What a played card does, after its name: ": 2 more on each score next
@@ -738,55 +795,11 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         for n in &st.orders.notes {
             out.push_str(&format!("  note: {n}\n"));
         }
-        if !f.cards.is_empty() {
-            let name = |id: &str| {
-                state
-                    .cards
-                    .get(id)
-                    .map_or(id.to_string(), |c| c.name.clone())
-            };
-            let played: Vec<String> = f
-                .cards
-                .iter()
-                .filter(|h| h.played)
-                .map(|h| name(&h.id))
-                .collect();
-            let unplayed: Vec<String> = f
-                .cards
-                .iter()
-                .filter(|h| !h.played)
-                .map(|h| name(&h.id))
-                .collect();
-            // Another seat's unplayed cards are face down.
-            let held = if sees(viewer, i as Seat) {
-                unplayed.join(", ")
-            } else {
-                format!("{} face down", unplayed.len())
-            };
-            out.push_str(&format!(
-                "  cards: {}; played: {}\n",
-                if unplayed.is_empty() {
-                    "none left".to_string()
-                } else {
-                    held
-                },
-                if played.is_empty() {
-                    "none".to_string()
-                } else {
-                    played.join(", ")
-                }
-            ));
+        if let Some(cards) = cards_words(state, i as Seat, viewer) {
+            out.push_str(&format!("  cards: {cards}\n"));
         }
         for b in &st.boosts {
-            let when = b
-                .exchange
-                .map_or("for the rest of the fight".to_string(), |e| {
-                    format!("in exchange {e}")
-                });
-            out.push_str(&format!(
-                "  in effect: {} (damage {:+}, armour {}) {when}\n",
-                b.card, b.damage, b.armour
-            ));
+            out.push_str(&format!("  in effect: {}\n", boost_words(b)));
         }
         match state.pending.get(&(i as u32)) {
             Some(Pending::Committed { .. }) => out.push_str("  choice: sealed\n"),

@@ -234,6 +234,15 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
     for note in &st.orders.notes {
         push("orders", format!("Note: {note}"));
     }
+    if let Some(cards) = super::narration::cards_words(state, seat, viewer) {
+        push("line", format!("Cards: {cards}"));
+    }
+    for b in &st.boosts {
+        push(
+            "line",
+            format!("In effect: {}", super::narration::boost_words(b)),
+        );
+    }
     if state.phase == Phase::Fighting && st.status == SeatStatus::Fighting {
         let choice = match state.pending.get(&seat) {
             None => "Choosing a maneuver".to_string(),

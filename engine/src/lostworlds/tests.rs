@@ -2504,6 +2504,11 @@ fn another_seats_cards_are_face_down_until_played() {
             !view.to_string().contains("\"edge\":"),
             "the pack's cards are listed by id only"
         );
+        let svg = LostWorlds::render_svg(&state, viewer);
+        assert!(
+            svg.contains("Cards: 1 face down; played: the mail") && !svg.contains("the edge"),
+            "{svg}"
+        );
         let text = LostWorlds::render(&state, viewer);
         assert!(
             text.contains("cards: 1 face down; played: the mail") && !text.contains("edge"),
