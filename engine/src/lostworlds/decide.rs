@@ -240,14 +240,14 @@ pub fn setup(
     Ok(State {
         rules: rules_version,
         // Cards came with rules 3; an older fight never held any.
-        cards: if rules_version >= 3 {
+        cards: std::sync::Arc::new(if rules_version >= 3 {
             pack.cards
                 .iter()
                 .map(|c| (c.id.clone(), c.clone()))
                 .collect()
         } else {
             BTreeMap::new()
-        },
+        }),
         awaiting: None,
         books_mode: options.books,
         exchange_limit: options.exchange_limit,

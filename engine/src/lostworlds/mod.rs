@@ -509,7 +509,7 @@ impl Rules for LostWorlds {
         view["books"] = books.into_keys().collect::<Vec<_>>().into();
         // The pack's cards, like its books, by name only: the box, not the fight.
         if !cards.is_empty() {
-            view["cards"] = cards.into_keys().collect::<Vec<_>>().into();
+            view["cards"] = cards.keys().cloned().collect::<Vec<_>>().into();
         }
         if let Some(map) = view.as_object_mut() {
             map.remove("settled");

@@ -270,6 +270,10 @@ pub struct Awaiting {
     pub attacks: u32,
 }
 
+fn no_cards(cards: &Arc<BTreeMap<String, Card>>) -> bool {
+    cards.is_empty()
+}
+
 fn second_rules() -> u32 {
     2
 }
@@ -301,9 +305,10 @@ pub struct State {
     pub falls: Vec<Fall>,
     pub phase: Phase,
     pub outcome: Option<Outcome>,
-    /// The pack's fantasy cards by id (rules 3).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub cards: BTreeMap<String, Card>,
+    /// The pack's fantasy cards by id (rules 3). Shared, not copied, when
+    /// the state is cloned, like the books: they never change in play.
+    #[serde(default, skip_serializing_if = "no_cards")]
+    pub cards: Arc<BTreeMap<String, Card>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting: Option<Awaiting>,
 }
