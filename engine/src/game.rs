@@ -157,8 +157,9 @@ pub trait DynRules: Send + Sync {
     fn info(&self) -> KindInfo;
     /// The version of the kind's rules this build decides by.
     fn rules_version(&self) -> u32;
-    /// Whether the kind ever draws chance ([`Rules::DRAWS_CHANCE`]).
-    fn draws_chance(&self) -> bool;
+    /// Whether a game with these options ever draws chance
+    /// ([`Rules::draws_chance`]; options it cannot read: yes).
+    fn draws_chance(&self, options: &BTreeMap<String, Value>) -> bool;
     /// The story's title drawn from the game ([`Rules::title`]).
     fn title(&self, state: &dyn Any) -> Option<String>;
     fn default_pack(&self) -> Value;
@@ -386,8 +387,9 @@ impl<R: Rules> DynRules for Kind<R> {
         R::RULES_VERSION
     }
 
-    fn draws_chance(&self) -> bool {
-        R::DRAWS_CHANCE
+    fn draws_chance(&self, options: &BTreeMap<String, Value>) -> bool {
+        let given = Value::Object(options.clone().into_iter().collect());
+        serde_json::from_value::<R::Options>(given).map_or(true, |o| R::draws_chance(&o))
     }
 
     fn title(&self, state: &dyn Any) -> Option<String> {

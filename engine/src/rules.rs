@@ -202,9 +202,11 @@ pub trait Rules: Send + Sync + 'static {
     /// is still the record: it folds from its stored facts, and `verify`
     /// tells which of its events today's rules would decide differently.
     const RULES_VERSION: u32 = 1;
-    /// Whether the game ever draws chance (a book duel never does, so its
-    /// story does not say who rolls the dice).
-    const DRAWS_CHANCE: bool = true;
+    /// Whether a game with these options ever draws chance (a book duel
+    /// never does, so its story does not say who rolls the dice).
+    fn draws_chance(_options: &Self::Options) -> bool {
+        true
+    }
     type Options: Serialize + DeserializeOwned + Default + Debug;
     type Pack: Serialize + DeserializeOwned + Debug;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;

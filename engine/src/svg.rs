@@ -67,6 +67,18 @@ impl Svg {
         self
     }
 
+    /// A closed shape through `points` (a hex of a map).
+    pub fn polygon(&mut self, points: &[(i32, i32)], class: &str) -> &mut Self {
+        let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        let _ = write!(
+            self.out,
+            r#"<polygon points="{}" class="{}"/>"#,
+            pts.join(" "),
+            escape(class)
+        );
+        self
+    }
+
     pub fn line(&mut self, x1: i32, y1: i32, x2: i32, y2: i32, class: &str) -> &mut Self {
         let _ = write!(
             self.out,

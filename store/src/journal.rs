@@ -491,7 +491,8 @@ fn and_list(names: &[String]) -> String {
 fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
     let title = tabletape_engine::kind(&created.kind)
         .map_or_else(|| created.kind.clone(), |k| k.info().title.to_string());
-    let draws = tabletape_engine::kind(&created.kind).is_none_or(|k| k.draws_chance());
+    let draws =
+        tabletape_engine::kind(&created.kind).is_none_or(|k| k.draws_chance(&created.options));
     let dice = match created.dice {
         _ if !draws => "",
         DiceMode::Digital => "; Tabletape rolls the dice",

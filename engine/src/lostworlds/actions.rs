@@ -4,8 +4,14 @@
 //! the seat that is acting. Facts are past-tense and carry everything `apply`
 //! needs, so folding never looks a page up or reads a restriction again.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
+
+use super::field::Position;
+use super::scenario::Hex;
+use super::tables::{Footing, Pounce, Recovery};
 
 use super::content::{CardKind, Colour, Critical, Effect, PartyMark, Range};
 use super::restriction::Restriction;
@@ -170,6 +176,155 @@ pub enum Action {
     },
     /// Closes the journal after the fight.
     Close,
+    // ------------------------------------------------ scenarios (see `field`)
+    /// Rolls what the turn waits for: initiative, recovery or falls. In
+    /// physical mode `dice` gives the faces in the order `legal` names.
+    Roll {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dice: Vec<u32>,
+    },
+    /// Enters an adjacent space (climbing costs the change in level).
+    Move {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+    },
+    /// Crawls into an adjacent space while down.
+    Crawl {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+    },
+    /// Runs: two more movement points, off balance in the combat phase.
+    Run {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Jumps recklessly down into a lower adjacent space.
+    JumpDown {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+    },
+    /// Jumps down onto an opponent at least a level lower; `land` is the
+    /// space beside them the jumper ends in.
+    JumpOnto {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        target: Seat,
+        land: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+    },
+    /// Jumps over the next space in a line (after running and entering two
+    /// spaces); the move ends where it lands.
+    JumpOver {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+    },
+    /// Blocks an adjacent opponent still to move: it may only regain balance.
+    Block {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        target: Seat,
+    },
+    FallProne {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    StandUp {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    RegainBalance {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Picks up an object (or an unconscious figure's body, by seat number)
+    /// from the figure's own space.
+    PickUp {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        object: String,
+    },
+    /// Puts the carried object down in the figure's space or battle zone.
+    Drop {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// Throws the carried object at a space; `scatter` is the second die
+    /// when it misses (physical mode).
+    Throw {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scatter: Option<u32>,
+    },
+    Examine {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        object: String,
+    },
+    /// Shoves an object in the figure's space or beside it one space on.
+    ShoveObject {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        object: String,
+        to: String,
+    },
+    /// Shoves an adjacent opponent, who rolls on the falling down table at
+    /// once (`hard`: two more points for +1 on that roll).
+    Shove {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        target: Seat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hard: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+    },
+    /// Spends the whole move on an unconscious opponent in the same space.
+    Slay {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        target: Seat,
+    },
+    /// Steps out of every opponent's battle zone, within one level.
+    BreakOff {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+    },
+    /// Ends the figure's move, naming the adjacent space it leaves undefended.
+    EndMove {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        undefended: String,
+    },
+    /// Halts a mover that entered the seat's battle zone.
+    Halt {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Lets a mover in the seat's battle zone go on.
+    LetPass {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Sets down an opponent who fell, in a space beside where it stood.
+    Place {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        to: String,
+    },
 }
 
 /// One seat's maneuver in a resolved exchange.
@@ -300,6 +455,10 @@ pub enum Ending {
     Escape,
     /// The exchange limit was reached.
     Draw,
+    /// A scenario's side met its goal (or held out, or was the last alive).
+    Victory,
+    /// A scenario ended with no side winning.
+    Stalemate,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -330,6 +489,10 @@ pub struct Award {
     pub points: u32,
     /// Advancements earned by crossing multiples of 50 defeated body points.
     pub advancements: u32,
+    /// A scenario's victory points, experience besides `points` (which
+    /// count towards advancements as defeated body points; these do not).
+    #[serde(default, skip_serializing_if = "is_zero_u")]
+    pub victory: u32,
 }
 
 crate::by_tag! {
@@ -416,5 +579,202 @@ crate::by_tag! {
             cost: u32,
         },
         JournalClosed,
+        // -------------------------------------------- scenarios (see `field`)
+        InitiativeRolled {
+            turn: u32,
+            /// (seat, face) for every conscious figure.
+            rolls: Vec<(Seat, u32)>,
+            order: Vec<Seat>,
+        },
+        /// One entry of the movement chart done, with what came of it.
+        Stepped {
+            seat: Seat,
+            cost: u32,
+            deed: Deed,
+        },
+        HaltOffered {
+            mover: Seat,
+            by: Vec<Seat>,
+        },
+        Halted {
+            seat: Seat,
+            mover: Seat,
+        },
+        LetPass {
+            seat: Seat,
+        },
+        MoveEnded {
+            seat: Seat,
+            undefended: Hex,
+        },
+        Recovered {
+            rolls: Vec<RecoveryRoll>,
+        },
+        CombatBegun {
+            engaged: BTreeMap<Seat, Vec<Seat>>,
+            starts: Vec<Start>,
+        },
+        /// The third round is fought (or no one is left to fight): how each
+        /// figure stands for the falls check and the next movement phase.
+        CombatEnded {
+            positions: Vec<(Seat, Position)>,
+            /// Who rolls on the falling down table, with the roll's bonus.
+            at_risk: Vec<(Seat, u32)>,
+        },
+        FallsRolled {
+            rolls: Vec<FallRoll>,
+        },
+        /// A fallen figure set down by an opponent.
+        FallenPlaced {
+            seat: Seat,
+            by: Seat,
+            to: Hex,
+            levels: u32,
+            damage: i32,
+            body: i32,
+            condition: Condition,
+        },
+        TurnEnded {
+            turn: u32,
+        },
     }
+}
+
+/// A figure's recovery roll at the end of a movement phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecoveryRoll {
+    pub seat: Seat,
+    pub roll: u32,
+    /// Added by opponents slaying the figure.
+    #[serde(default, skip_serializing_if = "is_zero_u")]
+    pub bonus: u32,
+    pub before: i32,
+    pub result: Recovery,
+}
+
+fn is_zero_u(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A figure's roll on the falling down table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FallRoll {
+    pub seat: Seat,
+    pub roll: u32,
+    /// Off balance +1, down +2, shoved hard +1.
+    #[serde(default, skip_serializing_if = "is_zero_u")]
+    pub bonus: u32,
+    pub footing: Footing,
+    /// The opponent who sets the figure down when it falls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placer: Option<Seat>,
+}
+
+/// Where a combat phase starts for one fighter against one opponent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    pub seat: Seat,
+    pub foe: Seat,
+    pub picture: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub range: Range,
+    /// The order the picture reads to the foe (full mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tell: Option<Restriction>,
+}
+
+/// What an object thrown did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Landing {
+    pub roll: u32,
+    /// The scatter die when it missed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scatter: Option<u32>,
+    pub at: Hex,
+    /// Whom it struck: knocked down, hurt by its weight, its load dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub struck: Option<Seat>,
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub damage: i32,
+}
+
+fn is_zero_i(n: &i32) -> bool {
+    *n == 0
+}
+
+/// One entry of the movement chart as done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "deed", rename_all = "snake_case")]
+pub enum Deed {
+    Moved {
+        from: Hex,
+        to: Hex,
+    },
+    Crawled {
+        from: Hex,
+        to: Hex,
+    },
+    Ran,
+    JumpedDown {
+        from: Hex,
+        to: Hex,
+        roll: u32,
+        position: Position,
+        damage: i32,
+    },
+    JumpedOnto {
+        target: Seat,
+        from: Hex,
+        land: Hex,
+        roll: u32,
+        result: Pounce,
+        damage: i32,
+    },
+    JumpedOver {
+        from: Hex,
+        over: Hex,
+        to: Hex,
+    },
+    Blocked {
+        target: Seat,
+    },
+    FellProne,
+    StoodUp,
+    RegainedBalance,
+    PickedUp {
+        object: String,
+    },
+    Dropped {
+        object: String,
+        at: Hex,
+    },
+    Threw {
+        object: String,
+        target: Hex,
+        landing: Landing,
+    },
+    Examined {
+        object: String,
+        /// What the scenario says is found (empty: nothing of note).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        found: String,
+    },
+    ShovedObject {
+        object: String,
+        from: Hex,
+        to: Hex,
+    },
+    Shoved {
+        target: Seat,
+        hard: bool,
+        roll: FallRoll,
+    },
+    Slew {
+        target: Seat,
+    },
+    BrokeOff {
+        from: Hex,
+        to: Hex,
+    },
 }

@@ -139,6 +139,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
         Fact::TargetsPicked { .. } => state.awaiting = None,
         Fact::ExchangeResolved(r) => {
             state.exchanges = r.number;
+            if let Some(f) = state.field.as_deref_mut() {
+                f.rounds = f.rounds.saturating_add(1);
+            }
             state.pending.clear();
             state.awaiting = None;
             for k in &r.strikes {
@@ -207,13 +210,20 @@ pub fn apply(state: &mut State, fact: &Fact) {
         }
         Fact::FightEnded { outcome, awards } => {
             state.phase = Phase::Aftermath;
+            if let Some(f) = state.field.as_deref_mut() {
+                f.stage = super::field::Stage::Ended;
+                f.winner = outcome.victors.first().map(|&s| f.pieces[s as usize].side);
+            }
             state.outcome = Some(outcome.clone());
             for a in awards {
                 let f = &mut state.seats[a.seat as usize].party[a.member];
                 // `decide` checked these sums fit; saturating only keeps
                 // the fold from ever panicking.
                 let sheet = Arc::make_mut(&mut f.sheet);
-                sheet.experience = sheet.experience.saturating_add(a.points);
+                sheet.experience = sheet
+                    .experience
+                    .saturating_add(a.points)
+                    .saturating_add(a.victory);
                 sheet.defeated_body_points = sheet.defeated_body_points.saturating_add(a.points);
                 f.advancements = f.advancements.saturating_add(a.advancements);
             }
@@ -250,5 +260,17 @@ pub fn apply(state: &mut State, fact: &Fact) {
             m.raised = m.raised.saturating_add(1);
         }
         Fact::JournalClosed => state.phase = Phase::Closed,
+        Fact::InitiativeRolled { .. }
+        | Fact::Stepped { .. }
+        | Fact::HaltOffered { .. }
+        | Fact::Halted { .. }
+        | Fact::LetPass { .. }
+        | Fact::MoveEnded { .. }
+        | Fact::Recovered { .. }
+        | Fact::CombatBegun { .. }
+        | Fact::CombatEnded { .. }
+        | Fact::FallsRolled { .. }
+        | Fact::FallenPlaced { .. }
+        | Fact::TurnEnded { .. } => super::field_apply::apply(state, fact),
     }
 }

@@ -163,6 +163,9 @@ pub struct Character {
     /// Body points of opponents defeated in earlier fights (advancement counts them).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub defeated_body_points: u32,
+    /// Undead (a skeleton, a wraith): never regains consciousness.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undead: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -390,6 +393,9 @@ pub struct Pack {
     /// The fantasy cards a fighter may take into a fight.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cards: Vec<Card>,
+    /// Miniatures scenarios on a map (see `scenario`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scenarios: Vec<super::scenario::Scenario>,
 }
 
 impl Pack {
@@ -404,6 +410,13 @@ impl Pack {
 
     pub fn book(&self, character: &str) -> Option<&Book> {
         self.books.iter().find(|b| b.character == character)
+    }
+
+    /// A scenario by id, in any letter case.
+    pub fn scenario(&self, id: &str) -> Option<&super::scenario::Scenario> {
+        self.scenarios
+            .iter()
+            .find(|s| s.id.eq_ignore_ascii_case(id))
     }
 }
 
@@ -491,6 +504,19 @@ fn validate_cards(pack: &Pack, file: &str) -> Result<(), ContentError> {
 /// Checks every sheet, book and card of a pack.
 pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     validate_cards(pack, file)?;
+    let sheets: BTreeSet<&str> = pack.characters.iter().map(|c| c.id.as_str()).collect();
+    let mut scenario_ids = BTreeSet::new();
+    for (i, sc) in pack.scenarios.iter().enumerate() {
+        let at = format!("scenarios[{i}]");
+        if !scenario_ids.insert(sc.id.to_ascii_lowercase()) {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.id"),
+                format!("scenario `{}` appears twice", sc.id),
+            ));
+        }
+        super::scenario::validate(sc, &sheets, file, &at)?;
+    }
     if pack.characters.is_empty() {
         return Err(ContentError::new(
             file,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use tabletape_events::Seat;
+use tabletape_events::{DiceMode, Seat};
 
 use super::actions::{
     Action, Award, Blow, Condition, CriticalHit, Ending, Fact, Fall, Move, Outcome, Part,
@@ -19,9 +19,13 @@ use super::content::{
     Book, CardKind, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range,
     CRITICAL_MAX, OPENING_PICTURE, SCORE_MAX,
 };
+use super::field::Stage;
+use super::movement;
 use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
 use super::state::{Fighter, Orders, Pending, Phase, SeatState, SeatStatus, Sight, State};
+use super::turn;
+use crate::chance::Chance;
 use crate::error::{reject, Rejection};
 use crate::rules::{Legal, Pick, Seal};
 
@@ -63,7 +67,11 @@ pub fn setup(
     options: &Options,
     pack: &Pack,
     rules_version: u32,
+    dice: DiceMode,
 ) -> Result<State, Rejection> {
+    if let Some(id) = &options.scenario {
+        return setup_scenario(players, options, pack, rules_version, dice, id);
+    }
     if players.len() < 2 {
         return reject(
             "setup.players",
@@ -238,6 +246,7 @@ pub fn setup(
         });
     }
     Ok(State {
+        field: None,
         rules: rules_version,
         // Cards came with rules 3; an older fight never held any.
         cards: std::sync::Arc::new(if rules_version >= 3 {
@@ -260,6 +269,72 @@ pub fn setup(
         phase: Phase::Fighting,
         outcome: None,
     })
+}
+
+/// Lays out a scenario: one seat for each of its figures, side by side in
+/// the scenario's order, every figure standing on its starting space and
+/// no fight begun.
+fn setup_scenario(
+    players: &[String],
+    options: &Options,
+    pack: &Pack,
+    rules_version: u32,
+    dice: DiceMode,
+    id: &str,
+) -> Result<State, Rejection> {
+    let Some(scenario) = pack.scenario(id) else {
+        let ids: Vec<&str> = pack.scenarios.iter().map(|s| s.id.as_str()).collect();
+        return reject(
+            "setup.scenario",
+            format!("no scenario `{id}` in the pack (it has {})", ids.join(", ")),
+        );
+    };
+    if !options.seats.is_empty() {
+        return reject(
+            "setup.scenario",
+            "a scenario names its own characters: leave out `characters` and `seatN`",
+        );
+    }
+    let figures: Vec<&str> = scenario
+        .sides
+        .iter()
+        .flat_map(|s| s.figures.iter().map(|f| f.character.as_str()))
+        .collect();
+    if players.len() != figures.len() {
+        let mut names = Vec::new();
+        for side in &scenario.sides {
+            for f in &side.figures {
+                let name = pack
+                    .character(&f.character)
+                    .map_or(&f.character, |c| &c.name);
+                names.push(format!("{name} ({})", side.name));
+            }
+        }
+        return reject(
+            "setup.players",
+            format!(
+                "{} has {} figures, one player each, in this order: {}",
+                scenario.title,
+                figures.len(),
+                names.join(", ")
+            ),
+        );
+    }
+    let mut seated = options.clone();
+    seated.scenario = None;
+    seated.seats = figures
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as Seat, vec![c.to_string()]))
+        .collect();
+    let mut state = setup(players, &seated, pack, rules_version, dice)?;
+    for st in &mut state.seats {
+        st.status = SeatStatus::Aside;
+        st.sights.clear();
+        st.orders = Orders::default();
+    }
+    state.field = Some(Box::new(turn::lay_out(scenario, dice)));
+    Ok(state)
 }
 
 // ---------------------------------------------------------------- open maneuvers
@@ -530,7 +605,46 @@ fn check_targets(state: &State, seat: Seat, targets: &[Seat]) -> Result<(), Reje
 
 // ---------------------------------------------------------------- decide
 
-pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fact>, Rejection> {
+pub fn decide(
+    state: &State,
+    by: Option<Seat>,
+    action: &Action,
+    chance: &mut Chance,
+) -> Result<Vec<Fact>, Rejection> {
+    if let Some(field) = state.field.as_deref() {
+        let combat = field.stage == Stage::Combat && state.phase == Phase::Fighting;
+        let anytime = matches!(
+            action,
+            Action::Advance { .. } | Action::Improve { .. } | Action::Close
+        );
+        if movement::is_field_action(action) {
+            if combat {
+                return reject(
+                    "lostworlds.scenario.stage",
+                    format!("not in the combat phase: {}", turn::stage_words(state)),
+                );
+            }
+            if state.phase != Phase::Fighting {
+                return reject("lostworlds.phase", "the scenario is over");
+            }
+            return movement::decide(state, by, action, chance);
+        }
+        if matches!(action, Action::Escape { .. }) {
+            return reject(
+                "lostworlds.scenario.escape",
+                "on the map a fighter leaves a fight by breaking off in the movement phase (`break_off`), not by the books' escape",
+            );
+        }
+        if !combat && !anytime && state.phase == Phase::Fighting {
+            return reject(
+                "lostworlds.scenario.stage",
+                format!(
+                    "maneuvers wait for the combat phase: {}",
+                    turn::stage_words(state)
+                ),
+            );
+        }
+    }
     if let Some(a) = &state.awaiting {
         if !matches!(action, Action::PickTargets { .. }) {
             return reject(
@@ -863,6 +977,11 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action) -> Result<Vec<Fa
             }
             Ok(vec![Fact::JournalClosed])
         }
+        // The movement chart's actions went to `movement` above.
+        _ => reject(
+            "lostworlds.scenario",
+            "this action belongs to a scenario on a map (option `scenario`)",
+        ),
     }
 }
 
@@ -1424,7 +1543,10 @@ fn resolve(
                     label: m.full_name(),
                     value: m.modifier,
                 });
-                let h = height_adjustment(sheet, defender, m.colour);
+                let h = match turn::effective_heights(state, a, d) {
+                    Some((mine, theirs)) => turn::terrain_height_bonus(mine, theirs, m.colour),
+                    None => height_adjustment(sheet, defender, m.colour),
+                };
                 if h != 0 {
                     parts.push(Part {
                         label: "height".into(),
@@ -1583,6 +1705,15 @@ fn resolve(
         escapes_failed,
         strikes,
     };
+    if state.field.is_some() {
+        // A scenario's combat phase ends after three rounds (or when no one
+        // is left to fight), and the turn goes on; the scenario decides
+        // the end, not the fight.
+        let mut chain = turn::Chain::new(state);
+        chain.push(Fact::ExchangeResolved(resolution));
+        turn::after_exchange(&mut chain)?;
+        return Ok(chain.facts);
+    }
     let mut facts = vec![];
     let end = fight_end(state, &resolution)?;
     facts.push(Fact::ExchangeResolved(resolution));
@@ -1656,32 +1787,50 @@ fn fight_end(state: &State, r: &Resolution) -> Result<Option<Fact>, Rejection> {
     } else {
         return Ok(None);
     };
-    // Experience: the fallen's maximum body points to whoever landed damage
-    // on them in the exchange they fell; the dead gain nothing.
-    let mut points: BTreeMap<(Seat, usize), u32> = BTreeMap::new();
-    for fall in state.falls.iter().chain(&r.falls) {
+    let awards = awards(state, &r.falls, &BTreeMap::new())?;
+    Ok(Some(Fact::FightEnded { outcome, awards }))
+}
+
+/// Experience at the end: the fallen's maximum body points to whoever
+/// landed damage on them in the exchange they fell (the dead gain nothing),
+/// plus a scenario's victory points by seat (its active member).
+pub(super) fn awards(
+    state: &State,
+    new_falls: &[Fall],
+    victory: &BTreeMap<Seat, u32>,
+) -> Result<Vec<Award>, Rejection> {
+    let mut points: BTreeMap<(Seat, usize), (u32, u32)> = BTreeMap::new();
+    for fall in state.falls.iter().chain(new_falls) {
         for &(s, mi) in &fall.victors {
-            let dead = r
-                .falls
+            let dead = new_falls
                 .iter()
                 .chain(&state.falls)
                 .any(|f| f.seat == s && f.member == mi && f.condition == Condition::Dead);
             if !dead {
-                let p = points.entry((s, mi)).or_default();
+                let p = &mut points.entry((s, mi)).or_default().0;
                 *p = p
                     .checked_add(fall.max_body.max(0) as u32)
                     .ok_or_else(|| overflow("experience"))?;
             }
         }
     }
-    let awards = points
+    for (&seat, &v) in victory {
+        points.entry((seat, state.seat(seat).active)).or_default().1 = v;
+    }
+    points
         .into_iter()
-        .map(|((seat, member), points)| {
+        .map(|((seat, member), (points, victory))| {
             let sheet = &state.seat(seat).party[member].sheet;
             let before = sheet.defeated_body_points;
             let after = before
                 .checked_add(points)
-                .filter(|_| sheet.experience.checked_add(points).is_some())
+                .filter(|_| {
+                    sheet
+                        .experience
+                        .checked_add(points)
+                        .and_then(|e| e.checked_add(victory))
+                        .is_some()
+                })
                 .ok_or_else(|| overflow("experience"))?;
             Ok(Award {
                 seat,
@@ -1689,10 +1838,10 @@ fn fight_end(state: &State, r: &Resolution) -> Result<Option<Fact>, Rejection> {
                 points,
                 advancements: after / BODY_POINTS_PER_ADVANCEMENT
                     - before / BODY_POINTS_PER_ADVANCEMENT,
+                victory,
             })
         })
-        .collect::<Result<_, Rejection>>()?;
-    Ok(Some(Fact::FightEnded { outcome, awards }))
+        .collect()
 }
 
 // ---------------------------------------------------------------- legal
@@ -1732,6 +1881,11 @@ pub fn to_move(state: &State) -> Vec<Seat> {
     if state.phase != Phase::Fighting {
         return legal_seats(state);
     }
+    if let Some(field) = state.field.as_deref() {
+        if field.stage != Stage::Combat {
+            return movement::to_move(state);
+        }
+    }
     if let Some(a) = &state.awaiting {
         return vec![a.seat];
     }
@@ -1761,6 +1915,11 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         Some(_) => return vec![],
         None => (0..state.seats.len() as Seat).collect(),
     };
+    if let Some(field) = state.field.as_deref() {
+        if state.phase == Phase::Fighting && field.stage != Stage::Combat {
+            return movement::legal(state, seat);
+        }
+    }
     let mut out = Vec::new();
     match state.phase {
         // The pages are turned: only the pick of whom the blows hit is open.
@@ -1819,7 +1978,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     .foes(s)
                     .iter()
                     .all(|f| st.sights[f].range == Range::Extended);
-                if !st.escaping && far && st.withdrawn {
+                if !st.escaping && far && st.withdrawn && state.field.is_none() {
                     out.push(Legal::ready(Action::Escape { seat: Some(s) }));
                 }
                 if pending.is_none() && state.rules >= 3 && !state.cards.is_empty() {

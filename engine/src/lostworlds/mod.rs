@@ -1,6 +1,5 @@
-//! Lost Worlds: the picture-book duel (the book rules). The miniatures
-//! scenarios' content is read and checked in `scenario`; their play is not
-//! here yet.
+//! Lost Worlds: the picture-book duel (the book rules), and the miniatures
+//! scenarios around it (option `scenario`; see "Scenarios" below).
 //!
 //! Each fighter holds the book that shows their opponent. Every exchange both
 //! pick a maneuver from their sheet, turn to its page in the opponent's book,
@@ -8,7 +7,8 @@
 //! picture reached. A picture may show a score on the opponent, a critical
 //! burst, a party mark, and always an order read to the opponent for their
 //! next move. A book duel draws no chance at all: the engine never uses its
-//! [`Chance`], in digital or physical dice mode alike.
+//! [`Chance`], in digital or physical dice mode alike (a scenario does:
+//! initiative, falls, jumps, throws and recovery are rolled).
 //!
 //! Readings this module makes, where the rules leave room:
 //!
@@ -174,6 +174,101 @@
 //!   not told why (the reason names the other seats' pages). After the
 //!   fight everyone sees everything.
 //!
+//! # Scenarios
+//!
+//! `scenario=<id>` plays one of the pack's scenarios (`well-house` and
+//! `stair-tower` ship as samples; the map's shape is in `scenario` and
+//! `engine/content/lostworlds/README.md`): one player a figure, seats in the
+//! scenario's order of sides and figures, the books' fights fought in each
+//! turn's combat phase. A turn is: `roll` for initiative (every conscious
+//! figure, highest first; a tie keeps last turn's order, seat order at
+//! first), each figure's move in that order (the movement chart's actions,
+//! then `end_move` naming its undefended space), `roll` for recovery when
+//! someone lies unconscious, the combat phase, `roll` for falls when someone
+//! is at risk, and the victory check. In physical mode every roll is given
+//! by the table (`dice` in seat order, or the action's `roll`). Readings:
+//!
+//! - **Movement.** A move has the sheet's height in points, one less while
+//!   carrying an object (the chart's carrying cost, paid as the move
+//!   begins). Entering a space costs 1, or the change in level when that is
+//!   more (climbing); a figure that is down crawls at twice that. Running
+//!   adds 2, never two turns running, and rules out the chart's starred
+//!   actions (block, crawl, stand up, regain balance, pick up, throw,
+//!   examine, slay) before or after it in the turn. A friend's space may be
+//!   crossed unless the friend is in an opponent's battle zone; an
+//!   opponent's never. A move ends with one conscious figure a space.
+//! - **Jumps.** A reckless jump goes down into a lower space beside (1 point
+//!   and the table). Jumping onto an opponent needs a start at least a level
+//!   above it; whatever the die says, the jumper ends on a space it names
+//!   beside the opponent, on the opponent's level or lower (the text names
+//!   one only for a miss, but two figures never share a space). A miss hurts
+//!   by the levels from the jumper's space to where it lands. A jump over a
+//!   space comes on a run after entering two spaces, goes two spaces in a
+//!   straight line (2 points), lands no more than a level up and ends the
+//!   move; walls and pillars cannot be jumped, and an object stands one
+//!   level high (a tall one two) above its space.
+//! - **Halting.** A mover entering the battle zone of an opponent who is not
+//!   down and has not halted anyone this turn may be halted by it (`halt`,
+//!   or `let_pass`), unless it enters the opponent's undefended space. The
+//!   halted mover loses the rest of its move (and may not break off); the
+//!   halter moves no more this turn (if its move is still to come, it has
+//!   none). A halt is offered on entering a zone, not on each step inside.
+//! - **Other chart entries.** Block: an adjacent opponent still to move this
+//!   turn may only regain balance. Shove: the opponent rolls on the falling
+//!   down table at once (+1 for two more points); on a fall the shover sets
+//!   it down; a hard shover starts the combat phase off balance. Slay: the
+//!   whole move, untouched, on an unconscious opponent's space, adding 3 to
+//!   its next recovery roll. Break off: a free step within one level that
+//!   leaves every opponent's battle zone. Pick up an object on the figure's
+//!   space weighing no more than its height (one at a time); drop it on the
+//!   figure's space or beside it; examine it to read what the scenario says
+//!   is found; shove it one space on, no higher, where no one stands. The
+//!   chart's facing costs nothing and is not recorded: the undefended space
+//!   says all that facing decides.
+//! - **Throwing.** An object goes as far as the lesser of the thrower's
+//!   height and its range, one more downhill and one less uphill; the
+//!   range table decides a hit; a miss rolls a second die for the target's
+//!   neighbour (numbered 1 east, clockwise) and lands there if that space
+//!   is no higher than the target, else on the target. A figure it lands on
+//!   takes its weight in damage, falls down and drops its load.
+//! - **Combat phase.** Every conscious figure fights every opponent in its
+//!   battle zone (adjacent, and the lower figure's height more than the
+//!   difference in levels), through the books, so the books' several-
+//!   opponent rules (X pages, attacks, targets) apply as they are. Each
+//!   pair starts at the situation table's picture (a figure that ran or
+//!   shoved hard counts as off balance); in full mode the picture's order
+//!   is read as at any picture. Next-turn orders start afresh each phase;
+//!   orders for the rest of the combat and a lost weapon go on from phase
+//!   to phase. Three rounds, or fewer when no one is left to fight. A
+//!   carrier who is engaged drops its load. The books' escape is not used:
+//!   a fighter leaves by breaking off. Afterwards a fighter is down if an
+//!   opponent's picture of it is 41, off balance if one is 19 or its own
+//!   is 1 (the numbers the situation table fixes for every book).
+//! - **Effective height.** On different levels each fighter's height is
+//!   the sheet's plus its level; the taller adds the difference to Orange
+//!   and Red (the rule text's dwarf gains +2), the shorter takes 1 off
+//!   Orange. On one level the books' rule stands.
+//! - **Falls.** After the combat phase a figure that ran or fought rolls if
+//!   it shares a space with an object or stands beside a drop of two levels
+//!   or more (+1 off balance, +2 down). A fall is set down by an opponent
+//!   it fought, else the nearest conscious one, beside its space on its
+//!   level or lower where no conscious figure stands (hemmed in, it falls
+//!   in place): one damage a level, or the score on page 41 of its book for
+//!   a fall on the same level; it starts next turn down.
+//! - **Recovery.** After the movement phase each unconscious figure (not
+//!   dead, not undead, not moved) rolls on the recovery table; coming to,
+//!   it lies down.
+//! - **Victory.** Checked as each turn ends: a side whose goal is met wins
+//!   (two at once: no winner); a side with no one alive has lost; at the
+//!   turn limit a side that holds wins, else no one does. Experience: the
+//!   books' combat experience, plus the winning side's victory points
+//!   divided evenly (whole points) among its figures still alive.
+//! - **Not yet played**: regeneration and magic point regeneration in the
+//!   movement phase, spells cast beyond extended range and their duration
+//!   in rounds, throwing weapons, carrying an unconscious figure, and the
+//!   optional obstruction restrictions: the sample characters have none of
+//!   those abilities, and they come next.
+//!
 //! Nowa's sheet (content/lostworlds/characters/nowa.json) follows the rule
 //! text; its Jump Back line is not legible there, so it is read as page 62
 //! (the page Jump Away converts to) with modifier -4 (like Dodge).
@@ -183,13 +278,22 @@ mod apply;
 mod cards;
 pub mod content;
 mod decide;
+mod field;
+mod field_apply;
+mod field_narration;
+mod field_svg;
+mod movement;
 mod narration;
 mod options;
 pub mod restriction;
 pub mod scenario;
 mod state;
 mod svg;
+mod tables;
+mod turn;
 
+#[cfg(test)]
+mod scenario_tests;
 #[cfg(test)]
 mod tests;
 
@@ -248,12 +352,16 @@ impl Rules for LostWorlds {
     /// 3: fantasy cards and missiles with effect, targets picked after the
     /// pages are turned.
     const RULES_VERSION: u32 = 3;
-    const DRAWS_CHANCE: bool = false;
     type Options = Options;
     type Pack = Pack;
     type State = State;
     type Action = Action;
     type Fact = Fact;
+
+    /// A book duel draws no chance; a scenario rolls initiative and more.
+    fn draws_chance(options: &Options) -> bool {
+        options.scenario.is_some()
+    }
 
     fn info() -> KindInfo {
         KindInfo {
@@ -273,6 +381,11 @@ impl Rules for LostWorlds {
                     name: "characters",
                     default: "nowa,<sample opponent>",
                     help: "character ids by seat, comma-separated; join ids with + for a party (seat0=..., seat1=... set one seat)",
+                },
+                OptionInfo {
+                    name: "scenario",
+                    default: "",
+                    help: "a miniatures scenario from the pack (well-house, stair-tower): the fight moves onto its map, one player a figure",
                 },
                 OptionInfo {
                     name: "exchange_limit",
@@ -349,6 +462,7 @@ impl Rules for LostWorlds {
             "characters": CHARACTERS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "books": BOOKS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "cards": parse_bundled(CARDS),
+            "scenarios": scenario::SAMPLES.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
         })
     }
 
@@ -362,6 +476,7 @@ impl Rules for LostWorlds {
             &setup.options,
             &setup.pack,
             setup.rules_version,
+            setup.dice,
         )
     }
 
@@ -380,9 +495,9 @@ impl Rules for LostWorlds {
         state: &State,
         by: Option<Seat>,
         action: &Action,
-        _chance: &mut Chance,
+        chance: &mut Chance,
     ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action)
+        decide::decide(state, by, action, chance)
     }
 
     fn apply(state: &mut State, fact: &Fact) {

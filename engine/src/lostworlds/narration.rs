@@ -38,7 +38,7 @@ pub fn sum(parts: &[Part], total: i32) -> String {
 }
 
 /// "Ann", "Ann and Bob", "Ann, Bob and Cy".
-fn and_list(items: &[String]) -> String {
+pub(super) fn and_list(items: &[String]) -> String {
     match items.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -254,6 +254,9 @@ pub fn samples_note(state: &State) -> Option<String> {
 
 /// Who plays whom, said once before the first thing that happens.
 pub fn prologue(state: &State) -> Vec<String> {
+    if state.field.is_some() {
+        return super::field_narration::prologue(state);
+    }
     let seats: Vec<String> = state
         .seats
         .iter()
@@ -432,6 +435,18 @@ fn effect_words(state: &State, c: &Played) -> String {
 
 fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
+        Fact::InitiativeRolled { .. }
+        | Fact::Stepped { .. }
+        | Fact::HaltOffered { .. }
+        | Fact::Halted { .. }
+        | Fact::LetPass { .. }
+        | Fact::MoveEnded { .. }
+        | Fact::Recovered { .. }
+        | Fact::CombatBegun { .. }
+        | Fact::CombatEnded { .. }
+        | Fact::FallsRolled { .. }
+        | Fact::FallenPlaced { .. }
+        | Fact::TurnEnded { .. } => super::field_narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
         Fact::ManeuverCommitted { seat, hash } => {
@@ -702,10 +717,27 @@ pub(super) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> Str
             "After {} exchanges the fight is called a draw.",
             state.exchanges
         ),
+        Ending::Victory => {
+            let side = state.field.as_deref().and_then(|f| {
+                victors
+                    .first()
+                    .map(|&s| &f.scenario.sides[f.pieces[s as usize].side].name)
+            });
+            format!(
+                "{} {} the scenario: {}.",
+                side.map_or("The victors", |s| s.as_str()),
+                "win",
+                and_list(&names)
+            )
+        }
+        Ending::Stalemate => "The scenario ends with no side winning.".into(),
     }
 }
 
 pub fn chapter(state: &State) -> String {
+    if state.field.is_some() {
+        return super::field_narration::chapter(state);
+    }
     match state.phase {
         Phase::Fighting => format!("Exchange {}", u64::from(state.exchanges) + 1),
         _ => "After the fight".into(),
@@ -716,9 +748,16 @@ pub fn chapter(state: &State) -> String {
 /// happened, so it is not repeated) and how every fighter came out of it.
 pub fn epilogue(state: &State) -> Vec<String> {
     let plural = if state.exchanges == 1 { "" } else { "s" };
-    let mut lines = vec![match &state.outcome {
-        Some(_) => format!("The fight lasted {} exchange{plural}.", state.exchanges),
-        None => format!(
+    let mut lines = vec![match (&state.outcome, state.field.as_deref()) {
+        (Some(_), Some(f)) => format!(
+            "The scenario lasted {} turn{}, with {} rounds of combat.",
+            f.turn,
+            if f.turn == 1 { "" } else { "s" },
+            state.exchanges
+        ),
+        (None, Some(f)) => format!("The scenario is still on in turn {}.", f.turn),
+        (Some(_), None) => format!("The fight lasted {} exchange{plural}.", state.exchanges),
+        (None, None) => format!(
             "The fight is still on after {} exchange{plural}.",
             state.exchanges
         ),
@@ -750,6 +789,15 @@ pub fn epilogue(state: &State) -> Vec<String> {
 /// maneuver only for those who may see it, see [`super::sees`]).
 pub fn render(state: &State, viewer: Viewer) -> String {
     let mut out = format!("Lost Worlds: {}\n", chapter(state));
+    if state.field.is_some() {
+        out.push('\n');
+        out.push_str(&super::field_narration::map_text(state));
+        out.push('\n');
+        for line in super::field_narration::board_lines(state) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     if let Some(note) = samples_note(state) {
         out.push_str(&format!("({note})\n"));
     }
@@ -760,6 +808,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
             SeatStatus::Fighting => "fighting",
             SeatStatus::Down => "down",
             SeatStatus::Escaped => "escaped",
+            SeatStatus::Aside => "on the map",
         };
         out.push_str(&format!(
             "\nSeat {i} ({}): {}, {}; height {}; body {}/{} [{status}]\n",

@@ -41,6 +41,9 @@ pub struct Options {
     /// Character ids per seat that were named; a party has several.
     pub seats: BTreeMap<Seat, Vec<String>>,
     pub exchange_limit: u32,
+    /// A miniatures scenario's id: the fight is played on its map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 impl Default for Options {
@@ -49,11 +52,12 @@ impl Default for Options {
             books: BooksMode::Full,
             seats: BTreeMap::new(),
             exchange_limit: DEFAULT_EXCHANGE_LIMIT,
+            scenario: None,
         }
     }
 }
 
-const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit";
+const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit, scenario";
 
 fn text(option: &str, v: &Value) -> Result<String, String> {
     match v {
@@ -105,6 +109,13 @@ impl Options {
                     }
                 }
                 "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
+                "scenario" => {
+                    let id = text(key, v)?;
+                    if id.is_empty() {
+                        return Err("option `scenario`: name a scenario by its id".into());
+                    }
+                    o.scenario = Some(id);
+                }
                 seat if seat.starts_with("seat") => {
                     // Plain digits only: `seat01` or `seat+1` would name seat 1
                     // a second time, and one of the two would silently win.

@@ -181,6 +181,9 @@ pub struct Placed {
     pub id: String,
     pub kind: String,
     pub at: String,
+    /// What a figure examining it finds, in the scenario's words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub found: String,
 }
 
 /// A character of a side and where it starts.

@@ -198,6 +198,8 @@ pub enum SeatStatus {
     /// The active fighter is unconscious or dead.
     Down,
     Escaped,
+    /// A scenario's figure on the board, in no fight this combat phase.
+    Aside,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -311,12 +313,26 @@ pub struct State {
     pub cards: Arc<BTreeMap<String, Card>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting: Option<Awaiting>,
+    /// A scenario's board, when the fight is one (see `field`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<Box<super::field::Field>>,
 }
 
 impl State {
     /// The seats a seat fights that are still in the fight.
     pub fn foes(&self, seat: Seat) -> Vec<Seat> {
         let fighting = |s: Seat| self.seats[s as usize].status == SeatStatus::Fighting;
+        if let Some(field) = &self.field {
+            // A scenario's fighters fight whom the combat phase engaged.
+            return field
+                .engaged
+                .get(&seat)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&s| fighting(s))
+                .collect();
+        }
         if seat == 0 {
             (1..self.seats.len() as Seat)
                 .filter(|&s| fighting(s))

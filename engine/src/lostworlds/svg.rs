@@ -62,7 +62,20 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     let note = samples_note(state)
         .map(|n| wrap(&n, LINE_CHARS + 6))
         .unwrap_or_default();
+    let map = super::field_svg::size(state, WIDTH - 2 * MARGIN).map(|(_, h)| h);
+    let board = state
+        .field
+        .as_ref()
+        .map(|_| {
+            super::field_narration::board_lines(state)
+                .iter()
+                .flat_map(|l| wrap(l, LINE_CHARS + 6))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
     let mut height = MARGIN + 22;
+    height += map.map_or(0, |h| h + MARGIN);
+    height += 14 * board.len() as i32;
     for (_, rows) in &sheets {
         height += sheet_height(rows) + MARGIN;
     }
@@ -76,6 +89,14 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     );
     svg.text(MARGIN, MARGIN + 14, "start", "heading", &heading(state));
     let mut y = MARGIN + 22;
+    if let Some(h) = map {
+        super::field_svg::draw(&mut svg, state, MARGIN, y, WIDTH - 2 * MARGIN);
+        y += h + MARGIN;
+        for line in &board {
+            svg.text(MARGIN, y + 10, "start", "note", line);
+            y += 14;
+        }
+    }
     for (seat, rows) in &sheets {
         sheet(&mut svg, state, *seat, rows, y);
         y += sheet_height(rows) + MARGIN;
@@ -94,13 +115,22 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     match drawn.find("</title>") {
         Some(i) => {
             let at = i + "</title>".len();
-            format!("{}{STYLE}{}", &drawn[..at], &drawn[at..])
+            let map = if state.field.is_some() {
+                super::field_svg::STYLE
+            } else {
+                ""
+            };
+            let style = STYLE.replace("</style>", &format!("{map}</style>"));
+            format!("{}{style}{}", &drawn[..at], &drawn[at..])
         }
         None => drawn,
     }
 }
 
 fn heading(state: &State) -> String {
+    if let Some(f) = state.field.as_deref() {
+        return format!("{} · {}", f.scenario.title, chapter(state));
+    }
     match state.phase {
         Phase::Fighting => format!("{} · {} resolved", chapter(state), state.exchanges),
         Phase::Aftermath => "After the fight: experience".to_string(),
@@ -120,6 +150,7 @@ fn sheet(svg: &mut Svg, state: &State, seat: Seat, rows: &[Row], top: i32) {
         SeatStatus::Fighting => "fighting",
         SeatStatus::Down => "down",
         SeatStatus::Escaped => "escaped",
+        SeatStatus::Aside => "on the map",
     };
     svg.open(&format!("seat-{seat}"), &format!("fighter seat-{seat}"));
     svg.rect(
@@ -196,6 +227,7 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
         SeatStatus::Fighting => "fighting",
         SeatStatus::Down => "down",
         SeatStatus::Escaped => "escaped",
+        SeatStatus::Aside => "on the map",
     };
     push("line", format!("{}: {status}", f.sheet.title));
     for (i, member) in st.party.iter().enumerate() {

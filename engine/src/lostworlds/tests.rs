@@ -16,6 +16,7 @@ use super::options::Options;
 use super::restriction::Restriction;
 use super::state::{Orders, Phase, State};
 use super::{narration, LostWorlds};
+use crate::chance::Chance;
 use crate::error::Rejection;
 use crate::game::Game;
 use crate::rules::{Rules, Viewer};
@@ -47,6 +48,7 @@ fn sheet(id: &str, name: &str, height: i32, body: i32, attacks: u32) -> Characte
         name: name.into(),
         title: "Test Fighter".into(),
         sample: true,
+        undead: false,
         height,
         body_points: body,
         attacks,
@@ -151,6 +153,7 @@ fn mini_pack() -> Pack {
         ],
         books: vec![plain_book("ash"), plain_book("bryn")],
         cards: test_cards(),
+        scenarios: Vec::new(),
     }
 }
 
@@ -180,6 +183,11 @@ fn test_cards() -> Vec<Card> {
     ]
 }
 
+/// Chance for a duel, which never draws any.
+fn no_dice() -> Chance {
+    Chance::new(DiceMode::Digital, 0, 0)
+}
+
 fn options(v: Value) -> Options {
     serde_json::from_value(v).unwrap()
 }
@@ -187,7 +195,14 @@ fn options(v: Value) -> Options {
 fn start(pack: &Pack, players: usize, opts: Value) -> State {
     content::validate(pack, "test").unwrap();
     let players: Vec<String> = (0..players).map(|i| format!("player{i}")).collect();
-    decide::setup(&players, &options(opts), pack, LostWorlds::RULES_VERSION).unwrap()
+    decide::setup(
+        &players,
+        &options(opts),
+        pack,
+        LostWorlds::RULES_VERSION,
+        DiceMode::Digital,
+    )
+    .unwrap()
 }
 
 /// Everyone close, no orders: the middle of a fight.
@@ -228,7 +243,7 @@ fn withdrawn() -> State {
 
 fn act(state: &mut State, by: Option<u32>, action: Value) -> Result<Vec<Fact>, Rejection> {
     let action: Action = serde_json::from_value(action).unwrap();
-    let facts = decide::decide(state, by, &action)?;
+    let facts = decide::decide(state, by, &action, &mut no_dice())?;
     for f in &facts {
         LostWorlds::narrate(state, f);
         LostWorlds::apply(state, f);
@@ -922,7 +937,7 @@ fn play(pack: &Pack, players: usize, opts: Value, mut seed: u64) -> State {
             narration::render(&state, Viewer::Owner)
         );
         let pick = &legal[(next(&mut seed) % legal.len() as u64) as usize].action;
-        let facts = decide::decide(&state, None, pick)
+        let facts = decide::decide(&state, None, pick, &mut no_dice())
             .unwrap_or_else(|e| panic!("legal action {pick:?} rejected: {e}"));
         for f in &facts {
             let _ = LostWorlds::narrate(&state, f);
@@ -1034,7 +1049,7 @@ fn the_story_shows_pages_pictures_and_sums() {
 /// Plays an action and returns its narration, as a journal would tell it.
 fn told(state: &mut State, by: Option<u32>, action: Value) -> Vec<String> {
     let action: Action = serde_json::from_value(action).unwrap();
-    let facts = decide::decide(state, by, &action).unwrap();
+    let facts = decide::decide(state, by, &action, &mut no_dice()).unwrap();
     let mut lines = Vec::new();
     for f in &facts {
         lines.extend(LostWorlds::narrate(state, f));
@@ -2068,7 +2083,7 @@ fn every_critical_of_the_sample_books_can_land_and_random_duels_land_them() {
                 .filter(|l| l.needs.is_empty() && !matches!(l.action, Action::Escape { .. }))
                 .collect();
             let pick = &legal[(next(&mut seed) % legal.len() as u64) as usize].action;
-            for f in decide::decide(&state, None, pick).unwrap() {
+            for f in decide::decide(&state, None, pick, &mut no_dice()).unwrap() {
                 if let Fact::ExchangeResolved(r) = &f {
                     for b in r.blows.iter().filter(|b| b.critical.is_some()) {
                         let book = state.seats[b.defender as usize].fighter().sheet.id.clone();
@@ -2107,6 +2122,7 @@ fn three_fighters_from_two_characters_are_named_not_doubled_silently() {
         &options(json!({})),
         &pack,
         LostWorlds::RULES_VERSION,
+        DiceMode::Digital,
     )
     .unwrap_err();
     assert_eq!(e.rule, "setup.character");
@@ -2117,6 +2133,7 @@ fn three_fighters_from_two_characters_are_named_not_doubled_silently() {
         &options(json!({"characters": "NOWA,Brakka,brakka"})),
         &pack,
         LostWorlds::RULES_VERSION,
+        DiceMode::Digital,
     )
     .unwrap();
     assert_eq!(state.seat_name(1), "Brakka (Bo)");
@@ -2126,10 +2143,11 @@ fn three_fighters_from_two_characters_are_named_not_doubled_silently() {
         &options(json!({})),
         &pack,
         LostWorlds::RULES_VERSION,
+        DiceMode::Digital,
     )
     .unwrap();
     // Rules 1 fielded the sample twice, and an old game still lays out so.
-    let old = decide::setup(&players, &options(json!({})), &pack, 1).unwrap();
+    let old = decide::setup(&players, &options(json!({})), &pack, 1, DiceMode::Digital).unwrap();
     assert_eq!(old.seat_name(2), "Brakka (Cy)");
     // A short name finds the one maneuver that bears it, in any case.
     let sheet = &state.seats[0].fighter().sheet;
@@ -2325,7 +2343,7 @@ fn take_cards(state: &mut State, seat: u32, cards: Value) -> Result<Vec<Fact>, R
 
 fn narration_of(state: &mut State, by: Option<u32>, action: Value) -> String {
     let action: Action = serde_json::from_value(action).unwrap();
-    let facts = decide::decide(state, by, &action).unwrap();
+    let facts = decide::decide(state, by, &action, &mut no_dice()).unwrap();
     let mut told = Vec::new();
     for f in &facts {
         told.extend(LostWorlds::narrate(state, f));

@@ -1,0 +1,434 @@
+//! Folds a scenario's facts into the board. Nothing is checked here and
+//! nothing can fail: `movement` and `turn` decided it all.
+
+use tabletape_events::Seat;
+
+use super::actions::{Condition, Deed, Fact, FallRoll};
+use super::field::{Done, Field, Placing, Position, Stage};
+use super::restriction::Restriction;
+use super::state::{SeatStatus, Sight, State, Told};
+use super::tables::{cost, Footing, Pounce, Recovery};
+
+/// The order read to a fighter who has dropped the weapon.
+pub const DROPPED_WEAPON: &str =
+    "Do only Kick, Yellow or Green (except Wild Swing) until weapon has been retrieved.";
+
+fn field(state: &mut State) -> &mut Field {
+    state
+        .field
+        .as_deref_mut()
+        .expect("a scenario fact in a scenario")
+}
+
+/// Body points taken outside the books: unconscious at 0, dead at -5, and
+/// whatever the figure carried falls where it lies.
+fn hurt(state: &mut State, seat: Seat, damage: i32) {
+    if damage <= 0 {
+        return;
+    }
+    let st = &mut state.seats[seat as usize];
+    let f = &mut st.party[st.active];
+    f.body = f.body.saturating_sub(damage);
+    if f.condition == Condition::Fit && f.body <= 0 {
+        f.condition = if f.body <= -5 {
+            Condition::Dead
+        } else {
+            Condition::Unconscious
+        };
+        st.status = SeatStatus::Down;
+        drop_load(state, seat);
+    }
+}
+
+fn drop_load(state: &mut State, seat: Seat) {
+    let f = field(state);
+    let p = &mut f.pieces[seat as usize];
+    if let Some(id) = p.carrying.take() {
+        let at = p.at;
+        if let Some(t) = f.things.iter_mut().find(|t| t.id == id) {
+            t.at = at;
+            t.carried_by = None;
+        }
+    }
+}
+
+fn place(state: &mut State, seat: Seat, to: super::scenario::Hex) {
+    let f = field(state);
+    f.pieces[seat as usize].at = to;
+    if let Some(id) = f.pieces[seat as usize].carrying.clone() {
+        if let Some(t) = f.things.iter_mut().find(|t| t.id == id) {
+            t.at = to;
+        }
+    }
+}
+
+fn set(state: &mut State, seat: Seat, position: Position) {
+    field(state).pieces[seat as usize].position = position;
+}
+
+/// The weapon knocked from a fighter's hand, as the books' order reads it.
+fn disarm(state: &mut State, seat: Seat, by: Seat) {
+    if let Ok(r) = Restriction::parse(DROPPED_WEAPON) {
+        state.seats[seat as usize].orders.weapon = r.clauses.first().map(|c| Told {
+            from: Some(by),
+            text: r.text.clone(),
+            clause: c.clone(),
+        });
+    }
+}
+
+/// The next mover's move begins: its height in points, less one while it
+/// carries something, none when it halted someone before its move.
+fn begin_move(state: &mut State) {
+    let heights: Vec<i32> = state
+        .seats
+        .iter()
+        .map(|s| s.fighter().sheet.height)
+        .collect();
+    let fit: Vec<bool> = state
+        .seats
+        .iter()
+        .map(|s| s.fighter().condition == Condition::Fit)
+        .collect();
+    let f = field(state);
+    // The unconscious have no move (struck down before their turn came).
+    while f.moved < f.order.len() && !fit[f.order[f.moved] as usize] {
+        f.moved += 1;
+    }
+    let Some(&seat) = f.order.get(f.moved) else {
+        return;
+    };
+    let p = &mut f.pieces[seat as usize];
+    let carry = if p.carrying.is_some() { cost::CARRY } else { 0 };
+    let points = if p.done.halted_one {
+        0
+    } else {
+        (heights[seat as usize].max(0) as u32).saturating_sub(carry)
+    };
+    p.points = points;
+    p.allowance = points;
+}
+
+fn fall_rolled(state: &mut State, r: &FallRoll) {
+    match r.footing {
+        Footing::Steady => {}
+        Footing::Unsteady => {
+            if field(state).pieces[r.seat as usize].position == Position::Standing {
+                set(state, r.seat, Position::OffBalance);
+            }
+        }
+        Footing::Fall => {
+            let from = field(state).pieces[r.seat as usize].at;
+            let by = r.placer.unwrap_or(r.seat);
+            field(state).placing.push(Placing {
+                seat: r.seat,
+                by,
+                from,
+            });
+        }
+    }
+}
+
+pub fn apply(state: &mut State, fact: &Fact) {
+    match fact {
+        Fact::InitiativeRolled { order, .. } => {
+            let f = field(state);
+            for p in &mut f.pieces {
+                p.ran_before = p.done.ran;
+                p.done = Done::default();
+                p.points = 0;
+                p.allowance = 0;
+            }
+            f.order = order.clone();
+            f.moved = 0;
+            f.stage = Stage::Movement;
+            begin_move(state);
+        }
+        Fact::Stepped { seat, cost, deed } => {
+            let s = *seat;
+            {
+                let p = &mut field(state).pieces[s as usize];
+                p.points = p.points.saturating_sub(*cost);
+                p.done.moved = true;
+            }
+            stepped(state, s, deed);
+        }
+        Fact::HaltOffered { mover, by } => {
+            field(state).offer = Some(super::field::HaltOffer {
+                mover: *mover,
+                by: by.clone(),
+            });
+        }
+        Fact::Halted { seat, mover } => {
+            let f = field(state);
+            f.offer = None;
+            let m = &mut f.pieces[*mover as usize];
+            m.points = 0;
+            m.done.halted = true;
+            let h = &mut f.pieces[*seat as usize];
+            h.done.halted_one = true;
+            h.points = 0;
+        }
+        Fact::LetPass { seat } => {
+            let f = field(state);
+            if let Some(o) = &mut f.offer {
+                o.by.retain(|s| s != seat);
+                if o.by.is_empty() {
+                    f.offer = None;
+                }
+            }
+        }
+        Fact::MoveEnded { seat, undefended } => {
+            let f = field(state);
+            let p = &mut f.pieces[*seat as usize];
+            p.undefended = Some(*undefended);
+            p.points = 0;
+            f.moved += 1;
+            begin_move(state);
+            let f = field(state);
+            if f.moved >= f.order.len() {
+                let any = state.seats.iter().enumerate().any(|(i, st)| {
+                    let fighter = st.fighter();
+                    fighter.condition == Condition::Unconscious
+                        && !fighter.sheet.undead
+                        && !state.field.as_deref().expect("a scenario").pieces[i]
+                            .done
+                            .body_moved
+                });
+                field(state).stage = if any { Stage::Recovery } else { Stage::Combat };
+            }
+        }
+        Fact::Recovered { rolls } => {
+            for r in rolls {
+                let st = &mut state.seats[r.seat as usize];
+                let f = &mut st.party[st.active];
+                match r.result {
+                    Recovery::Dies => {
+                        f.condition = Condition::Dead;
+                        f.body = f.body.min(-5);
+                    }
+                    Recovery::Body(n) => {
+                        f.body = n;
+                        if n > 0 {
+                            f.condition = Condition::Fit;
+                            st.status = SeatStatus::Aside;
+                            // Coming to, the figure still lies where it fell.
+                            field(state).pieces[r.seat as usize].position = Position::Down;
+                        }
+                    }
+                }
+            }
+            field(state).stage = Stage::Combat;
+        }
+        Fact::CombatBegun { engaged, starts } => {
+            for (i, st) in state.seats.iter_mut().enumerate() {
+                if st.fighter().condition != Condition::Fit {
+                    continue;
+                }
+                st.status = if engaged.contains_key(&(i as Seat)) {
+                    SeatStatus::Fighting
+                } else {
+                    SeatStatus::Aside
+                };
+                st.sights.clear();
+                st.orders.next_turn.clear();
+            }
+            for s in starts {
+                state.seats[s.seat as usize].sights.insert(
+                    s.foe,
+                    Sight {
+                        picture: s.picture,
+                        title: s.title.clone(),
+                        range: s.range,
+                        party: None,
+                        reveal: None,
+                    },
+                );
+                if let Some(tell) = &s.tell {
+                    state.seats[s.foe as usize].orders.read(Some(s.seat), tell);
+                }
+            }
+            state.pending.clear();
+            for &s in engaged.keys() {
+                // A carrier who is attacked drops what it carries.
+                drop_load(state, s);
+                field(state).pieces[s as usize].done.fought = true;
+            }
+            let f = field(state);
+            f.engaged = engaged.clone();
+            f.rounds = 0;
+            f.stage = Stage::Combat;
+        }
+        Fact::CombatEnded { positions, at_risk } => {
+            for &(s, p) in positions {
+                set(state, s, p);
+            }
+            for st in &mut state.seats {
+                if st.status == SeatStatus::Fighting || st.status == SeatStatus::Aside {
+                    st.status = SeatStatus::Aside;
+                }
+            }
+            let f = field(state);
+            f.engaged.clear();
+            f.at_risk = at_risk.clone();
+            f.stage = Stage::Falls;
+        }
+        Fact::FallsRolled { rolls } => {
+            for r in rolls {
+                fall_rolled(state, r);
+            }
+            field(state).at_risk.clear();
+        }
+        Fact::FallenPlaced {
+            seat,
+            to,
+            body,
+            condition,
+            ..
+        } => {
+            place(state, *seat, *to);
+            set(state, *seat, Position::Down);
+            let st = &mut state.seats[*seat as usize];
+            let f = &mut st.party[st.active];
+            f.body = *body;
+            if f.condition == Condition::Fit && *condition != Condition::Fit {
+                st.status = SeatStatus::Down;
+            }
+            f.condition = *condition;
+            if *condition != Condition::Fit {
+                drop_load(state, *seat);
+            }
+            let f = field(state);
+            if !f.placing.is_empty() {
+                f.placing.remove(0);
+            }
+        }
+        Fact::TurnEnded { .. } => {
+            let f = field(state);
+            f.turn = f.turn.saturating_add(1);
+            f.stage = Stage::Initiative;
+        }
+        _ => {}
+    }
+}
+
+fn stepped(state: &mut State, s: Seat, deed: &Deed) {
+    match deed {
+        Deed::Moved { to, .. } | Deed::Crawled { to, .. } => {
+            place(state, s, *to);
+            let done = &mut field(state).pieces[s as usize].done;
+            done.entered += 1;
+            done.starred |= matches!(deed, Deed::Crawled { .. });
+        }
+        Deed::BrokeOff { to, .. } => place(state, s, *to),
+        Deed::Ran => {
+            let p = &mut field(state).pieces[s as usize];
+            p.done.ran = true;
+            p.points = p.points.saturating_add(cost::RUN_BONUS);
+        }
+        Deed::JumpedDown {
+            to,
+            position,
+            damage,
+            ..
+        } => {
+            place(state, s, *to);
+            set(state, s, *position);
+            hurt(state, s, *damage);
+        }
+        Deed::JumpedOnto {
+            target,
+            land,
+            result,
+            damage,
+            ..
+        } => {
+            place(state, s, *land);
+            match result {
+                Pounce::Flattened => {
+                    set(state, s, Position::OffBalance);
+                    set(state, *target, Position::Down);
+                    hurt(state, *target, *damage);
+                }
+                Pounce::Disarmed => {
+                    set(state, s, Position::OffBalance);
+                    set(state, *target, Position::OffBalance);
+                    disarm(state, *target, s);
+                }
+                Pounce::Staggered => {
+                    set(state, s, Position::OffBalance);
+                    set(state, *target, Position::OffBalance);
+                }
+                Pounce::Missed => {
+                    set(state, s, Position::Down);
+                    hurt(state, s, *damage);
+                }
+            }
+        }
+        Deed::JumpedOver { to, .. } => {
+            place(state, s, *to);
+            // The move ends where the jump lands.
+            field(state).pieces[s as usize].points = 0;
+        }
+        Deed::Blocked { target } => {
+            let f = field(state);
+            f.pieces[s as usize].done.starred = true;
+            f.pieces[*target as usize].done.blocked = true;
+        }
+        Deed::FellProne => set(state, s, Position::Down),
+        Deed::StoodUp | Deed::RegainedBalance => {
+            set(state, s, Position::Standing);
+            field(state).pieces[s as usize].done.starred = true;
+        }
+        Deed::PickedUp { object } => {
+            let f = field(state);
+            f.pieces[s as usize].carrying = Some(object.clone());
+            f.pieces[s as usize].done.starred = true;
+            if let Some(t) = f.things.iter_mut().find(|t| &t.id == object) {
+                t.carried_by = Some(s);
+            }
+        }
+        Deed::Dropped { object, at } => {
+            let f = field(state);
+            f.pieces[s as usize].carrying = None;
+            if let Some(t) = f.things.iter_mut().find(|t| &t.id == object) {
+                t.at = *at;
+                t.carried_by = None;
+            }
+        }
+        Deed::Threw {
+            object, landing, ..
+        } => {
+            let f = field(state);
+            f.pieces[s as usize].carrying = None;
+            f.pieces[s as usize].done.starred = true;
+            if let Some(t) = f.things.iter_mut().find(|t| &t.id == object) {
+                t.at = landing.at;
+                t.carried_by = None;
+            }
+            if let Some(struck) = landing.struck {
+                set(state, struck, Position::Down);
+                drop_load(state, struck);
+                hurt(state, struck, landing.damage);
+            }
+        }
+        Deed::Examined { .. } => field(state).pieces[s as usize].done.starred = true,
+        Deed::ShovedObject { object, to, .. } => {
+            if let Some(t) = field(state).things.iter_mut().find(|t| &t.id == object) {
+                t.at = *to;
+            }
+        }
+        Deed::Shoved { hard, roll, .. } => {
+            if *hard {
+                field(state).pieces[s as usize].done.shoved_hard = true;
+            }
+            fall_rolled(state, roll);
+        }
+        Deed::Slew { target } => {
+            let f = field(state);
+            f.pieces[s as usize].done.starred = true;
+            let t = &mut f.pieces[*target as usize].done;
+            t.slain = t.slain.saturating_add(super::tables::SLAY_BONUS);
+        }
+    }
+}

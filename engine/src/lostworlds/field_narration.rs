@@ -1,0 +1,454 @@
+//! A scenario told turn by turn, and its board as text: the map with its
+//! levels, the figures and objects on it.
+
+use tabletape_events::Seat;
+
+use super::actions::{Condition, Deed, Fact, FallRoll, RecoveryRoll};
+use super::field::{Field, Position, Stage};
+use super::narration::and_list;
+use super::scenario::{Goal, Ground, Hex};
+use super::state::State;
+use super::tables::{Footing, Pounce, Recovery};
+
+fn field(state: &State) -> &Field {
+    state.field.as_deref().expect("a scenario")
+}
+
+fn name(state: &State, seat: Seat) -> String {
+    state.seat_name(seat)
+}
+
+fn level(state: &State, h: Hex) -> u8 {
+    field(state)
+        .terrain()
+        .at(h)
+        .and_then(Ground::level)
+        .unwrap_or(0)
+}
+
+/// The scenario as it opens: its title, its setting, and what each side
+/// plays for.
+pub fn prologue(state: &State) -> Vec<String> {
+    let f = field(state);
+    let s = &f.scenario;
+    let mut lines = vec![format!("{}. {}", s.title, s.text)];
+    for (i, side) in s.sides.iter().enumerate() {
+        let who: Vec<String> = (0..state.seats.len() as Seat)
+            .filter(|&seat| f.piece(seat).side == i)
+            .map(|seat| format!("{} on {}", name(state, seat), f.piece(seat).at))
+            .collect();
+        lines.push(format!(
+            "{}: {}; {} ({} victory points).",
+            side.name,
+            and_list(&who),
+            goal_words(&side.goal),
+            side.points
+        ));
+    }
+    lines.push(format!(
+        "The scenario lasts at most {} turns.",
+        s.turn_limit
+    ));
+    lines
+}
+
+pub fn goal_words(goal: &Goal) -> String {
+    match goal {
+        Goal::DefeatAll => "to defeat every opponent".into(),
+        Goal::Reach { spaces } => format!("to reach {}", or_list(spaces)),
+        Goal::Carry { object, to } => format!("to carry the {object} to {}", or_list(to)),
+        Goal::Hold => "to hold out until the last turn".into(),
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn levels_word(n: i32) -> String {
+    if n == 1 {
+        "1 level".into()
+    } else {
+        format!("{n} levels")
+    }
+}
+
+fn hurt_words(state: &State, seat: Seat, damage: i32) -> String {
+    if damage <= 0 {
+        return String::new();
+    }
+    let f = state.seat(seat).fighter();
+    let body = f.body.saturating_sub(damage);
+    let fate = if body <= -5 {
+        ", and is dead"
+    } else if body <= 0 {
+        ", and is knocked unconscious"
+    } else {
+        ""
+    };
+    format!(
+        " {} loses {damage} body point{} ({body} left){fate}.",
+        name(state, seat),
+        if damage == 1 { "" } else { "s" }
+    )
+}
+
+fn fall_words(state: &State, r: &FallRoll) -> String {
+    let sum = if r.bonus > 0 {
+        format!("{} + {} = {}", r.roll, r.bonus, r.roll + r.bonus)
+    } else {
+        r.roll.to_string()
+    };
+    let who = name(state, r.seat);
+    match r.footing {
+        Footing::Steady => format!("{who} rolls {sum} and keeps their footing."),
+        Footing::Unsteady => format!("{who} rolls {sum} and totters: off balance next turn."),
+        Footing::Fall => format!(
+            "{who} rolls {sum} and falls! {} sets them down.",
+            r.placer.map_or_else(|| who.clone(), |p| name(state, p))
+        ),
+    }
+}
+
+fn recovery_words(state: &State, r: &RecoveryRoll) -> String {
+    let who = name(state, r.seat);
+    let roll = if r.bonus > 0 {
+        format!("{} + {} for being slain", r.roll, r.bonus)
+    } else {
+        r.roll.to_string()
+    };
+    match r.result {
+        Recovery::Dies => format!(
+            "{who} rolls {roll} to recover, at {} body points: dead.",
+            r.before
+        ),
+        Recovery::Body(n) if n > 0 => {
+            format!("{who} rolls {roll} to recover and comes to, with {n} body points, lying down.")
+        }
+        Recovery::Body(n) => {
+            format!("{who} rolls {roll} to recover and stays unconscious ({n} body points).")
+        }
+    }
+}
+
+fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
+    let who = name(state, seat);
+    let f = field(state);
+    let points = f.piece(seat).points.saturating_sub(cost);
+    let left = |line: String| format!("{line} ({points} left)");
+    match deed {
+        Deed::Moved { from, to } => {
+            let (a, b) = (level(state, *from), level(state, *to));
+            left(match b.cmp(&a) {
+                std::cmp::Ordering::Greater => format!("{who} climbs up to {to}, level {b}"),
+                std::cmp::Ordering::Less => format!("{who} climbs down to {to}, level {b}"),
+                std::cmp::Ordering::Equal => format!("{who} moves to {to}"),
+            }) + "."
+        }
+        Deed::Crawled { to, .. } => left(format!("{who} crawls to {to}")) + ".",
+        Deed::Ran => format!(
+            "{who} breaks into a run ({} left).",
+            points + super::tables::cost::RUN_BONUS
+        ),
+        Deed::JumpedDown {
+            from,
+            to,
+            roll,
+            position,
+            damage,
+        } => {
+            let drop = i32::from(level(state, *from)) - i32::from(level(state, *to));
+            format!(
+                "{who} jumps recklessly down {} to {to} and rolls {roll}: lands {}.{}",
+                levels_word(drop),
+                position.words(),
+                hurt_words(state, seat, *damage)
+            )
+        }
+        Deed::JumpedOnto {
+            target,
+            land,
+            roll,
+            result,
+            damage,
+            ..
+        } => {
+            let t = name(state, *target);
+            let what = match result {
+                Pounce::Flattened => format!(
+                    "flattens {t}, who is knocked down; {who} lands off balance on {land}.{}",
+                    hurt_words(state, *target, *damage)
+                ),
+                Pounce::Disarmed => format!(
+                    "crashes into {t}: both off balance, and {t} drops the weapon. {who} lands on {land}."
+                ),
+                Pounce::Staggered => {
+                    format!("crashes into {t}: both reel off balance. {who} lands on {land}.")
+                }
+                Pounce::Missed => format!(
+                    "misses and lands down on {land}.{}",
+                    hurt_words(state, seat, *damage)
+                ),
+            };
+            format!("{who} jumps down onto {t} and rolls {roll}: {what}")
+        }
+        Deed::JumpedOver { over, to, .. } => {
+            format!("{who} leaps over {over} and lands on {to}, ending the move.")
+        }
+        Deed::Blocked { target } => {
+            left(format!(
+                "{who} blocks {}'s way: they may only regain their balance this turn",
+                name(state, *target)
+            )) + "."
+        }
+        Deed::FellProne => left(format!("{who} drops flat")) + ".",
+        Deed::StoodUp => left(format!("{who} gets up")) + ".",
+        Deed::RegainedBalance => left(format!("{who} regains their balance")) + ".",
+        Deed::PickedUp { object } => left(format!("{who} picks up the {object}")) + ".",
+        Deed::Dropped { object, at } => format!("{who} puts the {object} down on {at}."),
+        Deed::Threw {
+            object,
+            target,
+            landing,
+        } => {
+            let flight = match landing.scatter {
+                None => format!("rolls {} and it lands on {target}", landing.roll),
+                Some(s) => format!(
+                    "rolls {}, a miss; the scatter die shows {s} and it comes down on {}",
+                    landing.roll, landing.at
+                ),
+            };
+            let hit = landing.struck.map_or(String::new(), |s| {
+                format!(
+                    " It strikes {} down.{}",
+                    name(state, s),
+                    hurt_words(state, s, landing.damage)
+                )
+            });
+            format!("{who} hurls the {object} at {target} and {flight}.{hit}")
+        }
+        Deed::Examined { object, found } => {
+            if found.is_empty() {
+                format!("{who} examines the {object} and finds nothing of note.")
+            } else {
+                format!("{who} examines the {object}: {found}")
+            }
+        }
+        Deed::ShovedObject { object, to, .. } => {
+            left(format!("{who} shoves the {object} to {to}")) + "."
+        }
+        Deed::Shoved { target, hard, roll } => format!(
+            "{who} shoves {}{}. {}",
+            name(state, *target),
+            if *hard { " hard" } else { "" },
+            fall_words(state, roll)
+        ),
+        Deed::Slew { target } => format!(
+            "{who} spends the whole move on the unconscious {}, to finish them.",
+            name(state, *target)
+        ),
+        Deed::BrokeOff { to, .. } => format!("{who} breaks off and steps away to {to}."),
+    }
+}
+
+/// The lines a scenario's fact tells (a duel's own facts tell themselves).
+pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    match fact {
+        Fact::InitiativeRolled { turn, rolls, order } => {
+            let rolled: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("{} {r}", name(state, *s)))
+                .collect();
+            let order: Vec<String> = order.iter().map(|&s| name(state, s)).collect();
+            vec![format!(
+                "Turn {turn}. Initiative: {}. {} move in that order.",
+                and_list(&rolled),
+                and_list(&order)
+            )]
+        }
+        Fact::Stepped { seat, cost, deed } => vec![deed_words(state, *seat, *cost, deed)],
+        Fact::HaltOffered { mover, by } => {
+            let names: Vec<String> = by.iter().map(|&s| name(state, s)).collect();
+            vec![format!(
+                "{} comes into {}'s reach.",
+                name(state, *mover),
+                and_list(&names)
+            )]
+        }
+        Fact::Halted { seat, mover } => vec![format!(
+            "{} halts {} and demands battle.",
+            name(state, *seat),
+            name(state, *mover)
+        )],
+        Fact::LetPass { seat } => vec![format!("{} lets them pass.", name(state, *seat))],
+        Fact::MoveEnded { seat, undefended } => vec![format!(
+            "{} ends the move on {}, leaving {undefended} undefended.",
+            name(state, *seat),
+            field(state).piece(*seat).at
+        )],
+        Fact::Recovered { rolls } => rolls.iter().map(|r| recovery_words(state, r)).collect(),
+        Fact::CombatBegun { engaged, starts } => {
+            let mut lines = Vec::new();
+            for (&seat, foes) in engaged {
+                let names: Vec<String> = foes
+                    .iter()
+                    .filter(|&&f| f > seat || !engaged.contains_key(&f))
+                    .map(|&f| name(state, f))
+                    .collect();
+                if !names.is_empty() {
+                    lines.push(format!(
+                        "{} and {} fight.",
+                        name(state, seat),
+                        and_list(&names)
+                    ));
+                }
+            }
+            for s in starts {
+                if s.picture != super::content::OPENING_PICTURE {
+                    lines.push(format!(
+                        "{} starts against {} on picture {}.",
+                        name(state, s.seat),
+                        name(state, s.foe),
+                        s.picture
+                    ));
+                }
+            }
+            lines
+        }
+        Fact::CombatEnded { positions, .. } => positions
+            .iter()
+            .filter(|(_, p)| *p != Position::Standing)
+            .map(|&(s, p)| format!("{} ends the fighting {}.", name(state, s), p.words()))
+            .collect(),
+        Fact::FallsRolled { rolls } => rolls.iter().map(|r| fall_words(state, r)).collect(),
+        Fact::FallenPlaced {
+            seat,
+            to,
+            levels,
+            damage,
+            ..
+        } => {
+            let drop = if *levels == 0 {
+                String::new()
+            } else {
+                format!(", {} down", levels_word(*levels as i32))
+            };
+            vec![format!(
+                "{} lands on {to}{drop}.{}",
+                name(state, *seat),
+                hurt_words(state, *seat, *damage)
+            )]
+        }
+        Fact::TurnEnded { turn } => vec![format!("Turn {turn} ends.")],
+        _ => Vec::new(),
+    }
+}
+
+/// A scenario's chapter: its turn.
+pub fn chapter(state: &State) -> String {
+    let f = field(state);
+    match f.stage {
+        Stage::Ended => "After the scenario".into(),
+        _ => format!("Turn {}", f.turn),
+    }
+}
+
+/// The map as text, a space a cell: its level (`1s` a step, `##` a wall,
+/// `()` a pillar) and then who or what is on it (a seat number, `*` an
+/// object). Odd rows sit half a cell to the right, as on the hex map.
+pub fn map_text(state: &State) -> String {
+    let f = field(state);
+    let t = f.terrain();
+    let mut out = String::from("    ");
+    for c in 0..t.cols {
+        out.push_str(&format!(" {}  ", (b'a' + c as u8) as char));
+    }
+    out.push('\n');
+    for r in 0..t.rows {
+        out.push_str(&format!("{:>2}  ", r + 1));
+        if r % 2 == 1 {
+            out.push_str("  ");
+        }
+        for c in 0..t.cols {
+            let h = Hex {
+                col: c as u8,
+                row: r as u8,
+            };
+            let ground = match t.at(h) {
+                Some(Ground::Open { level }) => format!("{level} "),
+                Some(Ground::Step { level }) => format!("{level}s"),
+                Some(Ground::Wall) => "##".into(),
+                Some(Ground::Pillar) | None => "()".into(),
+            };
+            let who = (0..state.seats.len())
+                .find(|&s| {
+                    f.pieces[s].at == h && state.seats[s].fighter().condition == Condition::Fit
+                })
+                .or_else(|| (0..state.seats.len()).find(|&s| f.pieces[s].at == h));
+            let mark = match who {
+                Some(s) => char::from_digit(s as u32, 36).unwrap_or('?'),
+                None if f.things_at(h).next().is_some() => '*',
+                None => '.',
+            };
+            out.push_str(&format!("{ground}{mark} "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The board's state in lines: the turn, each figure and each object.
+pub fn board_lines(state: &State) -> Vec<String> {
+    let f = field(state);
+    let mut lines = vec![format!(
+        "{}: turn {} of {}, {}",
+        f.scenario.title,
+        f.turn,
+        f.scenario.turn_limit,
+        super::turn::stage_words(state)
+    )];
+    for (i, p) in f.pieces.iter().enumerate() {
+        let fighter = state.seats[i].fighter();
+        let state_words = match fighter.condition {
+            Condition::Fit => p.position.words(),
+            Condition::Unconscious => "unconscious",
+            Condition::Dead => "dead",
+        };
+        let mut line = format!(
+            "{i} {} ({}, {}): {} level {}, {state_words}, body {}/{}",
+            fighter.sheet.name,
+            state.seats[i].player,
+            f.scenario.sides[p.side].name,
+            p.at,
+            level(state, p.at),
+            fighter.body,
+            fighter.sheet.body_points
+        );
+        if let Some(c) = &p.carrying {
+            line.push_str(&format!(", carrying the {c}"));
+        }
+        if f.stage == Stage::Movement && p.points > 0 {
+            line.push_str(&format!(", {} movement points", p.points));
+        }
+        if let Some(u) = p.undefended {
+            line.push_str(&format!(", undefended {u}"));
+        }
+        lines.push(line);
+    }
+    for t in f.things.iter().filter(|t| t.carried_by.is_none()) {
+        let k = f.kind_of(t);
+        lines.push(format!(
+            "* the {} ({}, weight {}{}) on {}",
+            t.id,
+            t.kind,
+            k.weight,
+            if k.tall { ", tall" } else { "" },
+            t.at
+        ));
+    }
+    lines
+}

@@ -1,0 +1,254 @@
+//! The scenario rules' tables, as pure functions of a die: each is tested
+//! row by row against the rule text (in `tests`), and nothing else reads a
+//! table's numbers.
+
+use serde::{Deserialize, Serialize};
+
+use super::field::Position;
+
+/// How a reckless jump down ends (1-2 standing, 3-4 off balance, 5 down,
+/// 6 down and hurt by the levels jumped).
+pub fn reckless_landing(roll: u32) -> (Position, bool) {
+    match roll {
+        1 | 2 => (Position::Standing, false),
+        3 | 4 => (Position::OffBalance, false),
+        5 => (Position::Down, false),
+        _ => (Position::Down, true),
+    }
+}
+
+/// What jumping down onto an opponent does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pounce {
+    /// 1: the jumper lands off balance; the opponent is knocked down and
+    /// loses 2 body points.
+    Flattened,
+    /// 2: both off balance, and the opponent drops the weapon.
+    Disarmed,
+    /// 3-4: both off balance.
+    Staggered,
+    /// 5-6: missed; the jumper lands down beside the opponent, hurt by the
+    /// levels jumped.
+    Missed,
+}
+
+pub fn pounce(roll: u32) -> Pounce {
+    match roll {
+        1 => Pounce::Flattened,
+        2 => Pounce::Disarmed,
+        3 | 4 => Pounce::Staggered,
+        _ => Pounce::Missed,
+    }
+}
+
+/// Body points a flattened opponent loses.
+pub const POUNCE_DAMAGE: i32 = 2;
+
+/// Whether a thrown object or weapon lands on its target space: 1-3 at one
+/// space, 1-2 at two or three, 1 at four or more.
+pub fn throw_lands(range: u32, roll: u32) -> bool {
+    let best = match range {
+        0 | 1 => 3,
+        2 | 3 => 2,
+        _ => 1,
+    };
+    roll <= best
+}
+
+/// The falling down table after its adjustments: 1-3 no change, 4-5 off
+/// balance next turn, 6 or more a fall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Footing {
+    Steady,
+    Unsteady,
+    Fall,
+}
+
+pub fn footing(adjusted: u32) -> Footing {
+    match adjusted {
+        0..=3 => Footing::Steady,
+        4 | 5 => Footing::Unsteady,
+        _ => Footing::Fall,
+    }
+}
+
+/// What the falling down roll adds for how the figure stands.
+pub fn footing_bonus(position: Position) -> u32 {
+    match position {
+        Position::Standing => 0,
+        Position::OffBalance => 1,
+        Position::Down => 2,
+    }
+}
+
+/// The recovery table's answer: new body points, or death.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "result", content = "body")]
+pub enum Recovery {
+    Body(i32),
+    Dies,
+}
+
+/// The recovery table: current body points (0 to -4) against the adjusted
+/// roll (read as 0 below zero and 8 above eight).
+pub fn recovery(body: i32, adjusted: i32) -> Recovery {
+    const D: i32 = i32::MIN;
+    const TABLE: [[i32; 9]; 5] = [
+        [6, 6, 4, 2, 0, 0, -1, -2, -3],
+        [6, 4, 2, 0, -1, -1, -2, -3, -4],
+        [4, 2, 0, -1, -2, -2, -3, -4, D],
+        [2, 1, -1, -2, -3, -3, -4, D, D],
+        [1, -1, -2, -3, -4, -4, D, D, D],
+    ];
+    let row = (-body).clamp(0, 4) as usize;
+    let col = adjusted.clamp(0, 8) as usize;
+    match TABLE[row][col] {
+        D => Recovery::Dies,
+        n => Recovery::Body(n),
+    }
+}
+
+/// What slaying an unconscious figure adds to its recovery roll.
+pub const SLAY_BONUS: u32 = 3;
+
+/// The starting picture of a combat phase, by the situation table (the
+/// first that applies, from the fighter's side).
+pub fn situation(
+    own: Position,
+    foe_in_my_undefended: bool,
+    me_in_foe_undefended: bool,
+    foe: Position,
+) -> u32 {
+    if own != Position::Standing {
+        1
+    } else if foe_in_my_undefended {
+        23
+    } else if me_in_foe_undefended {
+        21
+    } else if foe == Position::Down {
+        41
+    } else if foe == Position::OffBalance {
+        19
+    } else {
+        57
+    }
+}
+
+/// Movement points an action of the chart costs.
+pub mod cost {
+    pub const MOVE: u32 = 1;
+    pub const RECKLESS_JUMP: u32 = 1;
+    pub const POUNCE: u32 = 1;
+    /// The two spaces a jump over a space crosses.
+    pub const JUMP_OVER: u32 = 2;
+    pub const BLOCK: u32 = 2;
+    pub const CRAWL: u32 = 2;
+    pub const STAND_UP: u32 = 2;
+    pub const REGAIN_BALANCE: u32 = 1;
+    pub const PICK_UP: u32 = 1;
+    pub const THROW: u32 = 2;
+    pub const CARRY: u32 = 1;
+    pub const EXAMINE: u32 = 2;
+    pub const SHOVE_OBJECT: u32 = 1;
+    pub const SHOVE: u32 = 2;
+    /// Added to a shove to add one to the opponent's falling roll.
+    pub const SHOVE_HARD: u32 = 2;
+    /// Movement points running adds.
+    pub const RUN_BONUS: u32 = 2;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reckless_jumping_table() {
+        let rows: Vec<_> = (1..=6).map(reckless_landing).collect();
+        use Position::*;
+        assert_eq!(
+            rows,
+            [
+                (Standing, false),
+                (Standing, false),
+                (OffBalance, false),
+                (OffBalance, false),
+                (Down, false),
+                (Down, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_jumping_onto_an_opponent_table() {
+        use Pounce::*;
+        let rows: Vec<_> = (1..=6).map(pounce).collect();
+        assert_eq!(
+            rows,
+            [Flattened, Disarmed, Staggered, Staggered, Missed, Missed]
+        );
+    }
+
+    #[test]
+    fn the_throwing_table() {
+        let hits = |range| {
+            (1..=6)
+                .filter(|&r| throw_lands(range, r))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(hits(1), [1, 2, 3]);
+        assert_eq!(hits(2), [1, 2]);
+        assert_eq!(hits(3), [1, 2]);
+        assert_eq!(hits(4), [1]);
+        assert_eq!(hits(9), [1]);
+    }
+
+    #[test]
+    fn the_falling_down_table_and_its_adjustments() {
+        use Footing::*;
+        let rows: Vec<_> = (1..=8).map(footing).collect();
+        assert_eq!(
+            rows,
+            [Steady, Steady, Steady, Unsteady, Unsteady, Fall, Fall, Fall]
+        );
+        assert_eq!(footing_bonus(Position::Standing), 0);
+        assert_eq!(footing_bonus(Position::OffBalance), 1);
+        assert_eq!(footing_bonus(Position::Down), 2);
+        // A downed figure rolling 4 falls (4 + 2).
+        assert_eq!(footing(4 + footing_bonus(Position::Down)), Fall);
+    }
+
+    #[test]
+    fn the_recovery_table() {
+        let row = |body| {
+            (0..=8)
+                .map(|roll| match recovery(body, roll) {
+                    Recovery::Body(n) => n.to_string(),
+                    Recovery::Dies => "D".into(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(row(0), "6 6 4 2 0 0 -1 -2 -3");
+        assert_eq!(row(-1), "6 4 2 0 -1 -1 -2 -3 -4");
+        assert_eq!(row(-2), "4 2 0 -1 -2 -2 -3 -4 D");
+        assert_eq!(row(-3), "2 1 -1 -2 -3 -3 -4 D D");
+        assert_eq!(row(-4), "1 -1 -2 -3 -4 -4 D D D");
+        // Rolls below 0 read as 0, above 8 as 8 (a slain figure's +3).
+        assert_eq!(recovery(0, -2), Recovery::Body(6));
+        assert_eq!(recovery(-4, 6 + 3), Recovery::Dies);
+    }
+
+    #[test]
+    fn the_situation_table_takes_the_first_that_applies() {
+        use Position::*;
+        assert_eq!(situation(OffBalance, true, true, Down), 1);
+        assert_eq!(situation(Down, false, false, Standing), 1);
+        assert_eq!(situation(Standing, true, true, Down), 23);
+        assert_eq!(situation(Standing, false, true, Down), 21);
+        assert_eq!(situation(Standing, false, false, Down), 41);
+        assert_eq!(situation(Standing, false, false, OffBalance), 19);
+        assert_eq!(situation(Standing, false, false, Standing), 57);
+    }
+}
