@@ -216,9 +216,9 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             landing,
         } => {
             let flight = match landing.scatter {
-                None => format!("rolls {} and it lands on {target}", landing.roll),
+                None => format!("a {}, and it lands there", landing.roll),
                 Some(s) => format!(
-                    "rolls {}, a miss; the scatter die shows {s} and it comes down on {}",
+                    "a {}, a miss; the scatter die shows {s} and it comes down on {}",
                     landing.roll, landing.at
                 ),
             };
@@ -229,7 +229,7 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
                     hurt_words(state, s, landing.damage)
                 )
             });
-            format!("{who} hurls the {object} at {target} and {flight}.{hit}")
+            format!("{who} hurls the {object} at {target}: {flight}.{hit}")
         }
         Deed::Examined { object, found } => {
             if found.is_empty() {
@@ -293,18 +293,28 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         Fact::Recovered { rolls } => rolls.iter().map(|r| recovery_words(state, r)).collect(),
         Fact::CombatBegun { engaged, starts } => {
             let mut lines = Vec::new();
+            for &seat in engaged.keys() {
+                if let Some(load) = &field(state).piece(seat).carrying {
+                    lines.push(format!(
+                        "{} is attacked and drops the {load}.",
+                        name(state, seat)
+                    ));
+                }
+            }
             for (&seat, foes) in engaged {
                 let names: Vec<String> = foes
                     .iter()
                     .filter(|&&f| f > seat || !engaged.contains_key(&f))
                     .map(|&f| name(state, f))
                     .collect();
-                if !names.is_empty() {
-                    lines.push(format!(
-                        "{} and {} fight.",
+                match names.as_slice() {
+                    [] => {}
+                    [one] => lines.push(format!("{} and {one} fight.", name(state, seat))),
+                    _ => lines.push(format!(
+                        "{} fights {}.",
                         name(state, seat),
                         and_list(&names)
-                    ));
+                    )),
                 }
             }
             for s in starts {

@@ -156,6 +156,9 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
 
 /// The title of the fight: who fights whom ("Nowa against Brakka").
 pub fn title(state: &State) -> String {
+    if let Some(f) = state.field.as_deref() {
+        return f.scenario.title.clone();
+    }
     let side = |seat: Seat| {
         let st = state.seat(seat);
         let names: Vec<String> = (0..st.party.len())
@@ -651,11 +654,18 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             for a in awards {
                 let f = &state.seat(a.seat).party[a.member];
                 let who = state.fighter_name(a.seat, a.member);
-                lines.push(format!(
-                    "{who} gains {} experience (now {}).",
-                    a.points,
-                    f.sheet.experience.saturating_add(a.points)
-                ));
+                let now = f
+                    .sheet
+                    .experience
+                    .saturating_add(a.points)
+                    .saturating_add(a.victory);
+                lines.push(match (a.points, a.victory) {
+                    (p, 0) => format!("{who} gains {p} experience (now {now})."),
+                    (0, v) => format!("{who} gains {v} experience for the victory (now {now})."),
+                    (p, v) => format!(
+                        "{who} gains {p} experience from the fighting and {v} for the victory (now {now})."
+                    ),
+                });
                 if a.advancements > 0 {
                     lines.push(format!(
                         "{who} has now defeated {} body points of opponents: {} advancement{} to spend.",
