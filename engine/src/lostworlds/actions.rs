@@ -268,6 +268,14 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scatter: Option<u32>,
     },
+    /// Throws the figure's throwing weapon at an opponent.
+    ThrowWeapon {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        target: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+    },
     Examine {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
@@ -753,6 +761,18 @@ pub enum Deed {
         object: String,
         target: Hex,
         landing: Landing,
+    },
+    ThrewWeapon {
+        /// The weapon as it lies afterwards: an object of the map.
+        weapon: String,
+        target: Seat,
+        /// Where it lies: the target's space, hit or miss.
+        at: Hex,
+        range: u32,
+        roll: u32,
+        hit: bool,
+        #[serde(default, skip_serializing_if = "is_zero_i")]
+        damage: i32,
     },
     Examined {
         object: String,

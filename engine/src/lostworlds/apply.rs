@@ -195,6 +195,13 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 let far = st.sights.values().all(|s| s.range == Range::Extended);
                 st.withdrawn = far && (st.withdrawn || was_close[t.seat as usize]);
             }
+            // A thrown weapon its owner retrieved in the fight is off the map.
+            if let Some(field) = state.field.as_deref_mut() {
+                let seats = &state.seats;
+                field
+                    .things
+                    .retain(|t| t.owner.is_none_or(|o| seats[o as usize].orders.disarmed()));
+            }
             for f in &r.falls {
                 let st = &mut state.seats[f.seat as usize];
                 st.party[f.member].condition = f.condition;

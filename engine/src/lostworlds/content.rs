@@ -166,6 +166,14 @@ pub struct Character {
     /// Undead (a skeleton, a wraith): never regains consciousness.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub undead: bool,
+    /// A weapon the character can throw in a scenario's movement phase
+    /// (club, dagger, hand axe, rock or spear).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thrown_weapon: Option<String>,
+    /// The character card's Extended Range Damage Modifier, added to a
+    /// thrown weapon's damage.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub extended_range_damage: i32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -563,6 +571,22 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
             file,
             format!("{at}.id"),
             "a character needs an id",
+        ));
+    }
+    if let Some(w) = &c.thrown_weapon {
+        if super::tables::weapon_range(w).is_none() {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.thrown_weapon"),
+                format!("`{w}` is no throwing weapon the rules know: club, dagger, hand axe, rock or spear"),
+            ));
+        }
+    }
+    if !(-20..=20).contains(&c.extended_range_damage) {
+        return Err(ContentError::new(
+            file,
+            format!("{at}.extended_range_damage"),
+            "a damage modifier is -20 to +20",
         ));
     }
     if !(1..=HEIGHT_MAX).contains(&c.height) {

@@ -72,6 +72,12 @@ pub fn setup(
     if let Some(id) = &options.scenario {
         return setup_scenario(players, options, pack, rules_version, dice, id);
     }
+    if options.obstructions {
+        return reject(
+            "setup.obstructions",
+            "obstructions are a scenario's optional rule: add `scenario`",
+        );
+    }
     if players.len() < 2 {
         return reject(
             "setup.players",
@@ -322,6 +328,7 @@ fn setup_scenario(
     }
     let mut seated = options.clone();
     seated.scenario = None;
+    seated.obstructions = false;
     seated.seats = figures
         .iter()
         .enumerate()
@@ -333,7 +340,11 @@ fn setup_scenario(
         st.sights.clear();
         st.orders = Orders::default();
     }
-    state.field = Some(Box::new(turn::lay_out(scenario, dice)));
+    state.field = Some(Box::new(turn::lay_out(
+        scenario,
+        dice,
+        options.obstructions,
+    )));
     Ok(state)
 }
 
@@ -388,6 +399,19 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
             if !set_aside.contains(&t.text) {
                 set_aside.push(t.text.clone());
             }
+        } else {
+            open = kept;
+        }
+    }
+    // A scenario's optional obstruction restrictions, obeyed like orders.
+    for (text, barred) in turn::obstructions(state, seat) {
+        let kept: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|&i| !barred(&sheet[i]))
+            .collect();
+        if kept.is_empty() {
+            set_aside.push(text);
         } else {
             open = kept;
         }

@@ -137,6 +137,9 @@ pub struct Thing {
     pub at: Hex,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried_by: Option<Seat>,
+    /// A thrown weapon's owner, who is armed again on picking it up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Seat>,
 }
 
 /// A mover who entered battle zones: those opponents may halt it.
@@ -183,6 +186,9 @@ pub struct Field {
     /// The side that won, once decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<usize>,
+    /// The optional obstruction restrictions are played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub obstructions: bool,
 }
 
 /// Rounds of the book duel in one combat phase.

@@ -380,6 +380,18 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
             set(state, s, Position::Standing);
             field(state).pieces[s as usize].done.starred = true;
         }
+        Deed::PickedUp { object }
+            if field(state)
+                .things
+                .iter()
+                .any(|t| &t.id == object && t.owner == Some(s)) =>
+        {
+            // A thrown weapon back in its owner's hand.
+            let f = field(state);
+            f.things.retain(|t| &t.id != object);
+            f.pieces[s as usize].done.starred = true;
+            state.seats[s as usize].orders.weapon = None;
+        }
         Deed::PickedUp { object } => {
             let f = field(state);
             f.pieces[s as usize].carrying = Some(object.clone());
@@ -410,6 +422,31 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
                 set(state, struck, Position::Down);
                 drop_load(state, struck);
                 hurt(state, struck, landing.damage);
+            }
+        }
+        Deed::ThrewWeapon {
+            weapon,
+            target,
+            at,
+            hit,
+            damage,
+            ..
+        } => {
+            let f = field(state);
+            f.pieces[s as usize].done.starred = true;
+            f.things.push(super::field::Thing {
+                id: weapon.clone(),
+                kind: "weapon".into(),
+                at: *at,
+                carried_by: None,
+                owner: Some(s),
+            });
+            disarm(state, s, s);
+            if *hit {
+                if field(state).pieces[*target as usize].position == Position::Standing {
+                    set(state, *target, Position::OffBalance);
+                }
+                hurt(state, *target, *damage);
             }
         }
         Deed::Examined { .. } => field(state).pieces[s as usize].done.starred = true,

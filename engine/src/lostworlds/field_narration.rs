@@ -231,6 +231,31 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             });
             format!("{who} hurls the {object} at {target}: {flight}.{hit}")
         }
+        Deed::ThrewWeapon {
+            target,
+            range,
+            roll,
+            hit,
+            damage,
+            ..
+        } => {
+            let t = name(state, *target);
+            let weapon = state
+                .seat(seat)
+                .fighter()
+                .sheet
+                .thrown_weapon
+                .clone()
+                .unwrap_or_default();
+            if *hit {
+                format!(
+                    "{who} throws the {weapon} at {t}, {range} away: a {roll}, a hit, and {t} is knocked off balance.{}",
+                    hurt_words(state, *target, *damage)
+                )
+            } else {
+                format!("{who} throws the {weapon} at {t}, {range} away: a {roll}, and it misses.")
+            }
+        }
         Deed::Examined { object, found } => {
             if found.is_empty() {
                 format!("{who} examines the {object} and finds nothing of note.")

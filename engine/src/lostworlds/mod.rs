@@ -388,6 +388,11 @@ impl Rules for LostWorlds {
                     help: "a miniatures scenario from the pack (well-house, stair-tower): the fight moves onto its map, one player a figure",
                 },
                 OptionInfo {
+                    name: "obstructions",
+                    default: "off",
+                    help: "on: a scenario's optional obstruction restrictions (no side swings, dodging or jumping away where the battle zone is crowded)",
+                },
+                OptionInfo {
                     name: "exchange_limit",
                     default: "200",
                     help: "exchanges after which the fight is called a draw",
@@ -404,6 +409,21 @@ impl Rules for LostWorlds {
                 OptionValue::new("full", "Tabletape looks the pages up"),
                 OptionValue::new("record", "we read our own books"),
             ],
+            "obstructions" => vec![
+                OptionValue::new("off", "no obstruction restrictions"),
+                OptionValue::new("on", "crowded battle zones bar some maneuvers"),
+            ],
+            "scenario" => Self::default_pack()["scenarios"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| {
+                    Some(OptionValue::new(
+                        s["id"].as_str()?,
+                        s["title"].as_str().unwrap_or_default(),
+                    ))
+                })
+                .collect(),
             "characters" => Self::default_pack()["characters"]
                 .as_array()
                 .into_iter()

@@ -56,6 +56,7 @@ pub fn is_field_action(action: &Action) -> bool {
             | PickUp { .. }
             | Drop { .. }
             | Throw { .. }
+            | ThrowWeapon { .. }
             | Examine { .. }
             | ShoveObject { .. }
             | Shove { .. }
@@ -85,6 +86,7 @@ fn actor(action: &Action) -> Option<Seat> {
         | PickUp { seat, .. }
         | Drop { seat, .. }
         | Throw { seat, .. }
+        | ThrowWeapon { seat, .. }
         | Examine { seat, .. }
         | ShoveObject { seat, .. }
         | Shove { seat, .. }
@@ -282,7 +284,10 @@ fn end_move(state: &State, seat: Seat, undefended: &str) -> Result<Vec<Fact>, Re
             ),
         );
     };
-    if b.conscious[seat as usize] {
+    // Sharing a space is refused while the mover can still step out (a
+    // halt can leave it stranded in a friend's space).
+    let can_leave = exit_cost(&b, seat, p.at).is_some_and(|c| c <= p.points);
+    if b.conscious[seat as usize] && can_leave {
         if let Some(other) = (0..state.seats.len() as Seat)
             .find(|&o| o != seat && b.conscious[o as usize] && b.field.piece(o).at == p.at)
         {
@@ -324,6 +329,7 @@ fn deed(
             | Action::RegainBalance { .. }
             | Action::PickUp { .. }
             | Action::Throw { .. }
+            | Action::ThrowWeapon { .. }
             | Action::Examine { .. }
             | Action::Slay { .. }
     );
@@ -563,6 +569,15 @@ fn deed(
                     format!("the {} is not on {name}'s space ({from})", t.id),
                 );
             }
+            if t.owner == Some(seat) {
+                // Its own weapon goes back in hand, not on its back.
+                return Ok((
+                    cost::PICK_UP,
+                    Deed::PickedUp {
+                        object: t.id.clone(),
+                    },
+                ));
+            }
             if let Some(c) = &p.carrying {
                 return refuse(
                     "pick_up",
@@ -655,6 +670,63 @@ fn deed(
                             0
                         },
                     },
+                },
+            )
+        }
+        Action::ThrowWeapon { target, roll, .. } => {
+            opponent(*target, false)?;
+            let sheet = &state.seat(seat).fighter().sheet;
+            let Some(weapon) = sheet.thrown_weapon.clone() else {
+                return refuse("throw_weapon", format!("{name} has no throwing weapon"));
+            };
+            if state.seat(seat).orders.disarmed() {
+                return refuse("throw_weapon", format!("{name} has lost the weapon"));
+            }
+            standing(&name, p.position)?;
+            if !b.conscious[*target as usize] {
+                return refuse("throw_weapon", "throw at a conscious opponent");
+            }
+            let to = field.piece(*target).at;
+            let range = b.distance(from, to);
+            let downhill = u32::from(level_of(&b, to) < level_of(&b, from));
+            let reach = b.heights[seat as usize].max(0) as u32 + tables::WEAPON_REACH + downhill;
+            if range > reach {
+                return refuse(
+                    "throw_weapon",
+                    format!(
+                        "{} is {range} spaces away; {name} throws the {weapon} {reach} at most",
+                        state.seat_name(*target)
+                    ),
+                );
+            }
+            affordable(&name, p.points, cost::THROW)?;
+            let roll = chance.roll("weapon throw", 6, "roll", *roll)?;
+            let hit = tables::throw_lands(range, roll);
+            let effective = tables::weapon_range(&weapon).unwrap_or(0);
+            // The score on page 19 of the target's book, the thrower's
+            // extended range modifier, less a point a space beyond range.
+            let score = state
+                .books
+                .get(&state.seat(*target).fighter().sheet.id)
+                .and_then(|bk| bk.pictures.get(&19))
+                .and_then(|p| p.score)
+                .unwrap_or(0);
+            let damage = if hit {
+                (score + sheet.extended_range_damage - range.saturating_sub(effective) as i32)
+                    .max(0)
+            } else {
+                0
+            };
+            (
+                cost::THROW,
+                Deed::ThrewWeapon {
+                    weapon: format!("{}-{seat}", weapon.replace(' ', "-")),
+                    target: *target,
+                    at: to,
+                    range,
+                    roll,
+                    hit,
+                    damage,
                 },
             )
         }
@@ -842,6 +914,30 @@ fn standing_or_off(name: &str, position: Position) -> Result<(), Rejection> {
     standing(name, position)
 }
 
+/// The cheapest step out of `at` into a space no conscious figure holds
+/// (crawling when down), if there is one.
+fn exit_cost(b: &Board<'_>, seat: Seat, at: Hex) -> Option<u32> {
+    let p = b.field.piece(seat);
+    let crawl = p.position == Position::Down;
+    // Crawling is not done on a run; a blocked figure does not move.
+    if (crawl && p.done.ran) || p.done.blocked {
+        return None;
+    }
+    b.neighbours(at)
+        .into_iter()
+        .flatten()
+        .filter(|&h| b.open(h) && b.figure_at(h).is_none())
+        .map(|h| {
+            let climb = (level_of(b, h) - level_of(b, at)).unsigned_abs().max(1);
+            if crawl {
+                cost::CRAWL * climb
+            } else {
+                cost::MOVE * climb
+            }
+        })
+        .min()
+}
+
 /// Whether a figure may step from `from` into the adjacent `to`: an open
 /// space with no opponent in it, and no friend fighting there either.
 fn enterable(b: &Board<'_>, seat: Seat, from: Hex, to: Hex) -> Result<(), Rejection> {
@@ -859,6 +955,21 @@ fn enterable(b: &Board<'_>, seat: Seat, from: Hex, to: Hex) -> Result<(), Reject
             return refuse(
                 "step",
                 format!("a friend on {to} is in an opponent's battle zone: no passing through"),
+            );
+        }
+        // Passing through: there must be points left to step out again.
+        let p = b.field.piece(seat);
+        let climb = (level_of(b, to) - level_of(b, from)).unsigned_abs().max(1);
+        let step = if p.position == Position::Down {
+            cost::CRAWL * climb
+        } else {
+            cost::MOVE * climb
+        };
+        let left = p.points.saturating_sub(step);
+        if exit_cost(b, seat, to).is_none_or(|c| c > left) {
+            return refuse(
+                "step",
+                format!("a friend stands on {to}, and the move would end there: pass through only with points to step out"),
             );
         }
     }
@@ -1015,6 +1126,14 @@ fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
             ));
         }
         out.push((Action::Slay { seat: s, target: o }, vec![]));
+        out.push((
+            Action::ThrowWeapon {
+                seat: s,
+                target: o,
+                roll: None,
+            },
+            d6("roll", "weapon throw"),
+        ));
     }
     out.push((Action::FallProne { seat: s }, vec![]));
     out.push((Action::StandUp { seat: s }, vec![]));

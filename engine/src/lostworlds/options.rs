@@ -7,6 +7,8 @@
 //!   (the number in plain digits: `seat01` or `seat+1` is refused, since it
 //!   would name a seat a second time).
 //!   Unset seats play Nowa (seat 0) or the pack's sample opponent.
+//! - `scenario=well-house`: the fight is played on a scenario's map (see
+//!   the kind's docs); `obstructions=on` adds its optional restrictions.
 //! - `exchange_limit=200`: after this many exchanges the fight is a draw, so
 //!   every fight ends.
 //!
@@ -44,6 +46,9 @@ pub struct Options {
     /// A miniatures scenario's id: the fight is played on its map.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
+    /// A scenario's optional obstruction restrictions on maneuvers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub obstructions: bool,
 }
 
 impl Default for Options {
@@ -53,11 +58,12 @@ impl Default for Options {
             seats: BTreeMap::new(),
             exchange_limit: DEFAULT_EXCHANGE_LIMIT,
             scenario: None,
+            obstructions: false,
         }
     }
 }
 
-const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit, scenario";
+const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit, scenario, obstructions";
 
 fn text(option: &str, v: &Value) -> Result<String, String> {
     match v {
@@ -109,6 +115,20 @@ impl Options {
                     }
                 }
                 "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
+                "obstructions" => {
+                    o.obstructions = match v {
+                        Value::Bool(b) => *b,
+                        _ => match text(key, v)?.to_ascii_lowercase().as_str() {
+                            "on" | "true" | "yes" => true,
+                            "off" | "false" | "no" => false,
+                            other => {
+                                return Err(format!(
+                                    "option `obstructions`: `{other}` is not one of on, off"
+                                ))
+                            }
+                        },
+                    }
+                }
                 "scenario" => {
                     let id = text(key, v)?;
                     if id.is_empty() {

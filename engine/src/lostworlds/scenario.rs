@@ -160,6 +160,9 @@ pub fn standard_objects() -> BTreeMap<String, ObjectKind> {
         ("chest", 4, 3, false),
         ("barrel", 3, 4, false),
         ("sack", 2, 4, false),
+        // A weapon that is not made for throwing (or a thrown one lying
+        // where it landed).
+        ("weapon", 0, 5, false),
     ]
     .into_iter()
     .map(|(name, weight, range, tall)| {

@@ -758,8 +758,18 @@ fn reaching_the_goal_wins_and_the_victory_points_are_experience() {
 }
 
 /// Plays a scenario to its end by random legal actions with digital dice.
-fn play(pack: &Pack, id: &str, mut seed: u64) -> State {
-    let mut state = start(pack, id, DiceMode::Digital);
+fn play(pack: &Pack, id: &str, obstructions: bool, mut seed: u64) -> State {
+    let players: usize = pack
+        .scenario(id)
+        .unwrap()
+        .sides
+        .iter()
+        .map(|s| s.figures.len())
+        .sum();
+    let players: Vec<String> = (0..players).map(|i| format!("p{i}")).collect();
+    let options =
+        serde_json::from_value(json!({ "scenario": id, "obstructions": obstructions })).unwrap();
+    let mut state = decide::setup(&players, &options, pack, 3, DiceMode::Digital).unwrap();
     for step in 0..20_000u64 {
         if LostWorlds::is_over(&state) {
             return state;
@@ -806,7 +816,7 @@ fn random_legal_scenarios_end() {
     for i in 0..6u64 {
         for id in ["well-house", "stair-tower"] {
             let s = seed.wrapping_add(i * 7919) | 1;
-            let state = play(&pack, id, s);
+            let state = play(&pack, id, i % 2 == 1, s);
             assert!(state.outcome.is_some(), "{id} seed {s}");
             fought += usize::from(state.exchanges > 0);
         }
@@ -835,4 +845,144 @@ fn effective_height_counts_the_terrain_level() {
         None,
         "same level: the books' rule"
     );
+}
+
+#[test]
+fn a_thrown_weapon_hits_by_the_range_table_and_lies_where_it_landed() {
+    let mut s = yard_state();
+    put(&mut s, 0, "c4");
+    put(&mut s, 1, "f4");
+    initiative(&mut s, 1);
+    let body = s.seat(0).fighter().body;
+    // Three spaces, Brakka's dagger's effective range: a 1-2 hits.
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0}),
+        "physical.roll_needed",
+    );
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 2}),
+    );
+    // Page 19 of Nowa's sample book shows no score: the card's +1 alone.
+    assert_eq!(s.seat(0).fighter().body, body - 1);
+    assert_eq!(position(&s, 0), Position::OffBalance);
+    assert!(s.seat(1).orders.disarmed(), "the dagger is out of hand");
+    let f = s.field.as_ref().unwrap();
+    assert_eq!(f.thing("dagger-1").unwrap().at.to_string(), "c4");
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 1}),
+        "lostworlds.movement.throw_weapon",
+    );
+    // Beyond its height + 2 it cannot be thrown at all: a thrower of
+    // height 3 reaches 5, and a1 is 7 from f5.
+    let mut far = yard_state();
+    put(&mut far, 0, "a1");
+    put(&mut far, 1, "f5");
+    let mut short = (*far.seats[1].party[0].sheet).clone();
+    short.height = 3;
+    far.seats[1].party[0].sheet = std::sync::Arc::new(short);
+    initiative(&mut far, 1);
+    let m = refused(
+        &mut far,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 1}),
+        "lostworlds.movement.throw_weapon",
+    );
+    assert!(
+        m.contains("7 spaces away") && m.contains("5 at most"),
+        "{m}"
+    );
+    // Picking it up again arms its owner.
+    let mut s2 = yard_state();
+    put(&mut s2, 0, "a1");
+    put(&mut s2, 1, "c4");
+    initiative(&mut s2, 1);
+    ok(
+        &mut s2,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 6}),
+    );
+    assert!(s2.seat(1).orders.disarmed());
+    let dagger = s2
+        .field
+        .as_ref()
+        .unwrap()
+        .thing("dagger-1")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        dagger.at.to_string(),
+        "a1",
+        "a miss lies on the target's space too"
+    );
+    // Nowa steps off it (set by hand) and Brakka walks over to it.
+    put(&mut s2, 0, "a3");
+    put(&mut s2, 1, "b1");
+    ok(&mut s2, Some(1), json!({"type": "move", "to": "a1"}));
+    ok(
+        &mut s2,
+        Some(1),
+        json!({"type": "pick_up", "object": "dagger-1"}),
+    );
+    assert!(!s2.seat(1).orders.disarmed(), "armed again");
+    assert!(s2.field.as_ref().unwrap().thing("dagger-1").is_none());
+    assert_eq!(s2.field.as_ref().unwrap().piece(1).carrying, None);
+}
+
+#[test]
+fn the_optional_obstructions_bar_maneuvers_in_a_crowded_battle_zone() {
+    let pack = pack_with(Some(yard()));
+    let players = vec!["Ada".to_string(), "Bo".to_string()];
+    let options =
+        serde_json::from_value(json!({"scenario": "yard", "obstructions": "on"})).unwrap();
+    let mut s = decide::setup(&players, &options, &pack, 3, DiceMode::Physical).unwrap();
+    // Nowa on b3 with Brakka east of her and the chest west of her, on the
+    // space she leaves undefended: two in her zone.
+    put(&mut s, 0, "b3");
+    put(&mut s, 1, "c3");
+    {
+        let f = s.field.as_mut().unwrap();
+        f.things[0].at = Hex::parse("a3").unwrap();
+    }
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "a3"}),
+    );
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d3"}),
+    );
+    assert_eq!(stage(&s), Stage::Combat);
+    let names = |s: &State, seat: Seat| -> Vec<String> {
+        let c = decide::choices(s, seat);
+        let sheet = &s.seat(seat).fighter().sheet;
+        c.open
+            .iter()
+            .map(|&i| sheet.maneuvers[i].full_name())
+            .collect()
+    };
+    // Opening at extended range: Dodge is barred (Brakka and the chest are
+    // two in her zone), Jump Back too (the chest is on her undefended space).
+    let nowa = names(&s, 0);
+    assert!(!nowa.iter().any(|n| n.contains("Dodge")), "{nowa:?}");
+    assert!(!nowa.iter().any(|n| n.contains("Jump Back")), "{nowa:?}");
+    assert!(nowa.iter().any(|n| n.contains("Charge")), "{nowa:?}");
+    // Brakka has only Nowa beside her: nothing barred.
+    let brakka = names(&s, 1);
+    assert!(brakka.iter().any(|n| n.contains("Dodge")), "{brakka:?}");
+    // Without the option nothing is barred.
+    let options = serde_json::from_value(json!({"scenario": "yard"})).unwrap();
+    let plain = decide::setup(&players, &options, &pack, 3, DiceMode::Physical).unwrap();
+    assert!(!plain.field.as_ref().unwrap().obstructions);
+    let options = serde_json::from_value(json!({"obstructions": "on"})).unwrap();
+    let e = decide::setup(&players, &options, &pack, 3, DiceMode::Physical).unwrap_err();
+    assert_eq!(e.rule, "setup.obstructions");
 }

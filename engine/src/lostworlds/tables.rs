@@ -56,6 +56,20 @@ pub fn throw_lands(range: u32, roll: u32) -> bool {
     roll <= best
 }
 
+/// A throwing weapon's effective range: beyond it each space takes a
+/// point off the damage.
+pub fn weapon_range(weapon: &str) -> Option<u32> {
+    match weapon.trim().to_ascii_lowercase().as_str() {
+        "club" => Some(2),
+        "dagger" | "hand axe" => Some(3),
+        "rock" | "spear" => Some(4),
+        _ => None,
+    }
+}
+
+/// How much farther than its height a figure throws a weapon.
+pub const WEAPON_REACH: u32 = 2;
+
 /// The falling down table after its adjustments: 1-3 no change, 4-5 off
 /// balance next turn, 6 or more a fall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,6 +216,16 @@ mod tests {
         assert_eq!(hits(3), [1, 2]);
         assert_eq!(hits(4), [1]);
         assert_eq!(hits(9), [1]);
+    }
+
+    #[test]
+    fn the_throwing_weapons_table() {
+        assert_eq!(weapon_range("club"), Some(2));
+        assert_eq!(weapon_range("Dagger"), Some(3));
+        assert_eq!(weapon_range("hand axe"), Some(3));
+        assert_eq!(weapon_range("rock"), Some(4));
+        assert_eq!(weapon_range("spear"), Some(4));
+        assert_eq!(weapon_range("sword"), None);
     }
 
     #[test]

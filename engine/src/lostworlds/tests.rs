@@ -49,6 +49,8 @@ fn sheet(id: &str, name: &str, height: i32, body: i32, attacks: u32) -> Characte
         title: "Test Fighter".into(),
         sample: true,
         undead: false,
+        thrown_weapon: None,
+        extended_range_damage: 0,
         height,
         body_points: body,
         attacks,

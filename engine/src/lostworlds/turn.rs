@@ -70,7 +70,7 @@ pub fn is_conscious(state: &State, seat: Seat) -> bool {
 
 /// The board laid out at the start: each side's figures on their spaces,
 /// the objects where the scenario puts them.
-pub fn lay_out(scenario: &Scenario, dice: DiceMode) -> Field {
+pub fn lay_out(scenario: &Scenario, dice: DiceMode, obstructions: bool) -> Field {
     let mut pieces = Vec::new();
     for (i, side) in scenario.sides.iter().enumerate() {
         for f in &side.figures {
@@ -95,6 +95,7 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode) -> Field {
             kind: o.kind.clone(),
             at: Hex::parse(&o.at).expect("checked with the scenario"),
             carried_by: None,
+            owner: None,
         })
         .collect();
     Field {
@@ -112,6 +113,7 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode) -> Field {
         placing: Vec::new(),
         at_risk: Vec::new(),
         winner: None,
+        obstructions,
     }
 }
 
@@ -600,4 +602,100 @@ pub fn terrain_height_bonus(mine: i32, theirs: i32, colour: super::content::Colo
         (std::cmp::Ordering::Less, Colour::Orange) => -1,
         _ => 0,
     }
+}
+
+/// A maneuver an obstruction bars.
+type Barred = fn(&super::content::Maneuver) -> bool;
+
+fn side_swing(m: &super::content::Maneuver) -> bool {
+    m.category.eq_ignore_ascii_case("Side Swing")
+}
+
+fn retrieve(m: &super::content::Maneuver) -> bool {
+    m.name.eq_ignore_ascii_case("Retrieve Weapon")
+}
+
+fn dodge(m: &super::content::Maneuver) -> bool {
+    m.name.eq_ignore_ascii_case("Dodge")
+}
+
+fn jump_away(m: &super::content::Maneuver) -> bool {
+    m.name.eq_ignore_ascii_case("Away")
+        || m.full_name()
+            .eq_ignore_ascii_case("Extended Range Jump Back")
+}
+
+/// The optional obstruction restrictions in force on a fighter (option
+/// `obstructions=on`), each with the words the story and refusals use.
+/// The battle zone here is the six spaces around the figure.
+pub fn obstructions(state: &State, seat: Seat) -> Vec<(String, Barred)> {
+    let Some(b) = board(state) else {
+        return Vec::new();
+    };
+    let field = b.field;
+    if !field.obstructions || field.stage != Stage::Combat {
+        return Vec::new();
+    }
+    let p = field.piece(seat);
+    let level = b.seat_level(seat);
+    let height = b.heights[seat as usize];
+    let around: Vec<Hex> = b.neighbours(p.at).into_iter().flatten().collect();
+    let figure =
+        |h: Hex| (0..state.seats.len() as Seat).find(|&o| o != seat && field.piece(o).at == h);
+    let mut out: Vec<(String, Barred)> = Vec::new();
+    // Tall: one less than the fighter's height or taller.
+    let tall = around
+        .iter()
+        .map(|&h| {
+            let terrain = match b.terrain.at(h) {
+                Some(super::scenario::Ground::Wall | super::scenario::Ground::Pillar) => 1,
+                Some(g) => usize::from(i32::from(g.level().unwrap_or(0)) - level >= height - 1),
+                None => 0,
+            };
+            let things = field.things_at(h).filter(|t| field.kind_of(t).tall).count();
+            let friends = usize::from(
+                figure(h).is_some_and(|o| !field.opposed(seat, o) && b.conscious[o as usize]),
+            );
+            terrain + things + friends
+        })
+        .sum::<usize>();
+    if tall > 1 {
+        out.push((
+            "no side swings: more than one tall obstruction in the battle zone".into(),
+            side_swing,
+        ));
+    }
+    if field
+        .things
+        .iter()
+        .any(|t| t.owner == Some(seat) && t.carried_by.is_none() && t.at != p.at)
+    {
+        out.push((
+            "no Retrieve Weapon: the weapon lies on another space".into(),
+            retrieve,
+        ));
+    }
+    let crowd = around
+        .iter()
+        .map(|&h| usize::from(figure(h).is_some()) + field.things_at(h).count())
+        .sum::<usize>();
+    if crowd > 1 {
+        out.push((
+            "no dodging: more than one figure or object in the battle zone".into(),
+            dodge,
+        ));
+    }
+    if let Some(u) = p.undefended {
+        let blocked = match b.terrain.at(u) {
+            Some(super::scenario::Ground::Wall | super::scenario::Ground::Pillar) | None => true,
+            Some(_) => figure(u).is_some() || field.things_at(u).next().is_some(),
+        };
+        if blocked {
+            out.push((
+                "no jumping away or back: the undefended space is obstructed".into(),
+                jump_away,
+            ));
+        }
+    }
+    out
 }

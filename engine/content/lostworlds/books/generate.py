@@ -126,6 +126,9 @@ def make_brakka(nowa: dict) -> dict:
         "attacks": 1,
         "abilities": {"luck": 3},
         "maneuvers": maneuvers,
+        # A dagger in her belt, for scenarios: thrown in the movement phase.
+        "thrown_weapon": "dagger",
+        "extended_range_damage": 1,
     }
 
 
