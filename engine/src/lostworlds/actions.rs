@@ -305,6 +305,12 @@ pub enum Action {
         seat: Option<Seat>,
         target: Seat,
     },
+    /// Spends the whole move regenerating body points (a character whose
+    /// book regenerates), out of every opponent's battle zone.
+    Regenerate {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
     /// Steps out of every opponent's battle zone, within one level.
     BreakOff {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -645,6 +651,14 @@ crate::by_tag! {
         TurnEnded {
             turn: u32,
         },
+        /// The movement phase is over: figures that spent it regenerating
+        /// heal, unless they ended it in an opponent's battle zone.
+        Regenerated {
+            seat: Seat,
+            healed: i32,
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            foiled: bool,
+        },
     }
 }
 
@@ -793,6 +807,7 @@ pub enum Deed {
     Slew {
         target: Seat,
     },
+    Regenerates,
     BrokeOff {
         from: Hex,
         to: Hex,

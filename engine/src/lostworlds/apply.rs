@@ -278,6 +278,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
         | Fact::CombatEnded { .. }
         | Fact::FallsRolled { .. }
         | Fact::FallenPlaced { .. }
-        | Fact::TurnEnded { .. } => super::field_apply::apply(state, fact),
+        | Fact::TurnEnded { .. }
+        | Fact::Regenerated { .. } => super::field_apply::apply(state, fact),
     }
 }

@@ -174,6 +174,10 @@ pub struct Character {
     /// thrown weapon's damage.
     #[serde(default, skip_serializing_if = "is_zero_i")]
     pub extended_range_damage: i32,
+    /// The best regeneration its book shows (body points a turn); a
+    /// scenario figure regenerates three times that in a movement phase.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub regeneration: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -581,6 +585,13 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
                 format!("`{w}` is no throwing weapon the rules know: club, dagger, hand axe, rock or spear"),
             ));
         }
+    }
+    if c.regeneration > 100 {
+        return Err(ContentError::new(
+            file,
+            format!("{at}.regeneration"),
+            "regeneration is 0 to 100 body points",
+        ));
     }
     if !(-20..=20).contains(&c.extended_range_damage) {
         return Err(ContentError::new(

@@ -123,6 +123,9 @@ pub struct Done {
     pub slain: u32,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fought: bool,
+    /// Spent the move regenerating: heals as the movement phase ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub regenerating: bool,
 }
 
 fn is_zero(n: &u32) -> bool {

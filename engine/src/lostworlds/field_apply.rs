@@ -303,6 +303,11 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 f.placing.remove(0);
             }
         }
+        Fact::Regenerated { seat, healed, .. } => {
+            let st = &mut state.seats[*seat as usize];
+            let f = &mut st.party[st.active];
+            f.body = f.body.saturating_add(*healed);
+        }
         Fact::TurnEnded { .. } => {
             let f = field(state);
             f.turn = f.turn.saturating_add(1);
@@ -460,6 +465,11 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
                 field(state).pieces[s as usize].done.shoved_hard = true;
             }
             fall_rolled(state, roll);
+        }
+        Deed::Regenerates => {
+            let p = &mut field(state).pieces[s as usize];
+            p.done.regenerating = true;
+            p.done.starred = true;
         }
         Deed::Slew { target } => {
             let f = field(state);

@@ -276,6 +276,7 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             "{who} spends the whole move on the unconscious {}, to finish them.",
             name(state, *target)
         ),
+        Deed::Regenerates => format!("{who} spends the whole move regenerating."),
         Deed::BrokeOff { to, .. } => format!("{who} breaks off and steps away to {to}."),
     }
 }
@@ -379,6 +380,26 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             )]
         }
         Fact::TurnEnded { turn } => vec![format!("Turn {turn} ends.")],
+        Fact::Regenerated {
+            seat,
+            healed,
+            foiled,
+        } => {
+            let f = state.seat(*seat).fighter();
+            vec![if !*foiled {
+                format!(
+                    "{} regenerates {healed} body points ({} of {}).",
+                    name(state, *seat),
+                    f.body.saturating_add(*healed),
+                    f.sheet.body_points
+                )
+            } else {
+                format!(
+                    "{} cannot regenerate in an opponent's battle zone.",
+                    name(state, *seat)
+                )
+            }]
+        }
         _ => Vec::new(),
     }
 }
@@ -402,6 +423,7 @@ pub fn map_text(state: &State) -> String {
     for c in 0..t.cols {
         out.push_str(&format!(" {}  ", (b'a' + c as u8) as char));
     }
+    out.truncate(out.trim_end().len());
     out.push('\n');
     for r in 0..t.rows {
         out.push_str(&format!("{:>2}  ", r + 1));
@@ -431,6 +453,7 @@ pub fn map_text(state: &State) -> String {
             };
             out.push_str(&format!("{ground}{mark} "));
         }
+        out.truncate(out.trim_end().len());
         out.push('\n');
     }
     out

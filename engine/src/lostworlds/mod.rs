@@ -263,11 +263,34 @@
 //!   turn limit a side that holds wins, else no one does. Experience: the
 //!   books' combat experience, plus the winning side's victory points
 //!   divided evenly (whole points) among its figures still alive.
-//! - **Not yet played**: regeneration and magic point regeneration in the
-//!   movement phase, spells cast beyond extended range and their duration
-//!   in rounds, throwing weapons, carrying an unconscious figure, and the
-//!   optional obstruction restrictions: the sample characters have none of
-//!   those abilities, and they come next.
+//! - **Throwing weapons.** A sheet's `thrown_weapon` (club, dagger, hand
+//!   axe, rock or spear: the rule text's effective ranges) is thrown at an
+//!   opponent up to the thrower's height + 2 away (one more downhill) for
+//!   2 points; the range table decides a hit, which knocks the target off
+//!   balance for the score on page 19 of its book plus the thrower's
+//!   `extended_range_damage`, a point less for each space beyond the
+//!   effective range. Hit or miss, the weapon lies on the target's space
+//!   (an object of the map) and its owner fights disarmed until picking it
+//!   up there, or retrieving it in a fight. The sample Brakka carries a
+//!   dagger.
+//! - **Regeneration.** A sheet's `regeneration` (its book's best) lets the
+//!   figure spend its whole, untouched move regenerating out of every
+//!   opponent's battle zone; as the movement phase ends it regains three
+//!   times that, up to its body points, unless it ends the phase in an
+//!   opponent's zone.
+//! - **Obstructions** (`obstructions=on`, the optional rules). Around the
+//!   figure (its battle zone's six spaces): no side swings with more than
+//!   one tall obstruction (a wall or pillar, a rise of one less than its
+//!   height or more, a tall object, a friend); no dodging with more than
+//!   one figure or object; no jumping away or back when the undefended
+//!   space holds a wall, pillar, figure or object (a step is no
+//!   obstruction); no Retrieve Weapon while its thrown weapon lies on
+//!   another space. They are obeyed like orders, and set aside the same way
+//!   when they would leave nothing.
+//! - **Not yet played** (issue P10 goes on): magic point regeneration,
+//!   spells cast beyond extended range and spell durations in rounds,
+//!   carrying an unconscious figure, and Airi's and the Wraith's
+//!   dematerializing: no sample character has those abilities.
 //!
 //! Nowa's sheet (content/lostworlds/characters/nowa.json) follows the rule
 //! text; its Jump Back line is not legible there, so it is read as page 62
@@ -467,6 +490,14 @@ impl Rules for LostWorlds {
             Term::new(
                 "cards",
                 "fantasy cards by id (the pack's own samples): tactic, spell and luck cards paid from the sheet's points, items free; taken in face down before the first exchange, each played once",
+            ),
+            Term::new(
+                "space",
+                "a scenario's hex by column letter and row number (c3); even rows sit half a space to the right, and a space's neighbours are numbered 1-6 clockwise from the east",
+            ),
+            Term::new(
+                "battle zone, undefended",
+                "the spaces around a figure where it fights (none across a drop its lower figure's height cannot reach), and the one it names at the end of its move as unprotected",
             ),
             Term::new(
                 "targets",

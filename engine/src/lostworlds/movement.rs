@@ -61,6 +61,7 @@ pub fn is_field_action(action: &Action) -> bool {
             | ShoveObject { .. }
             | Shove { .. }
             | Slay { .. }
+            | Regenerate { .. }
             | BreakOff { .. }
             | EndMove { .. }
             | Halt { .. }
@@ -91,6 +92,7 @@ fn actor(action: &Action) -> Option<Seat> {
         | ShoveObject { seat, .. }
         | Shove { seat, .. }
         | Slay { seat, .. }
+        | Regenerate { seat }
         | BreakOff { seat, .. }
         | EndMove { seat, .. }
         | Halt { seat }
@@ -405,7 +407,7 @@ fn deed(
         }
         Action::JumpDown { to, roll, .. } => {
             let to = space(&b, "to", to)?;
-            if !b.adjacent(from, to) || level_of(&b, to) >= level_of(&b, from) {
+            if !b.adjacent(from, to) || !b.open(to) || level_of(&b, to) >= level_of(&b, from) {
                 return refuse(
                     "jump_down",
                     format!("a reckless jump goes down into a lower space beside {name}"),
@@ -829,6 +831,24 @@ fn deed(
             }
             (p.points, Deed::Slew { target: *target })
         }
+        Action::Regenerate { .. } => {
+            if state.seat(seat).fighter().sheet.regeneration == 0 {
+                return refuse("regenerate", format!("{name}'s book shows no regeneration"));
+            }
+            if !b.zone_foes(seat).is_empty() {
+                return refuse(
+                    "regenerate",
+                    format!("{name} is in an opponent's battle zone"),
+                );
+            }
+            if p.points < p.allowance || p.points == 0 {
+                return refuse(
+                    "regenerate",
+                    format!("regenerating takes {name}'s whole move, untouched"),
+                );
+            }
+            (p.points, Deed::Regenerates)
+        }
         Action::BreakOff { to, .. } => {
             let to = space(&b, "to", to)?;
             if b.zone_foes(seat).is_empty() {
@@ -1136,6 +1156,7 @@ fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
         ));
     }
     out.push((Action::FallProne { seat: s }, vec![]));
+    out.push((Action::Regenerate { seat: s }, vec![]));
     out.push((Action::StandUp { seat: s }, vec![]));
     out.push((Action::RegainBalance { seat: s }, vec![]));
     for t in field.things.iter().filter(|t| t.carried_by.is_none()) {

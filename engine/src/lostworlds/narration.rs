@@ -449,7 +449,8 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         | Fact::CombatEnded { .. }
         | Fact::FallsRolled { .. }
         | Fact::FallenPlaced { .. }
-        | Fact::TurnEnded { .. } => super::field_narration::narrate(state, fact),
+        | Fact::TurnEnded { .. }
+        | Fact::Regenerated { .. } => super::field_narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
         Fact::ManeuverCommitted { seat, hash } => {

@@ -986,3 +986,66 @@ fn the_optional_obstructions_bar_maneuvers_in_a_crowded_battle_zone() {
     let e = decide::setup(&players, &options, &pack, 3, DiceMode::Physical).unwrap_err();
     assert_eq!(e.rule, "setup.obstructions");
 }
+
+#[test]
+fn regeneration_takes_the_whole_move_and_fails_in_a_battle_zone() {
+    let regenerating = |s: &mut State| {
+        let mut sheet = (*s.seats[0].party[0].sheet).clone();
+        sheet.regeneration = 2;
+        s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+        s.seats[0].party[0].body = 2;
+    };
+    let mut s = yard_state();
+    regenerating(&mut s);
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "regenerate"}));
+    assert_eq!(points(&s, 0), 0, "the whole move");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "b1"}),
+    );
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "e4"}),
+    );
+    assert_eq!(s.seat(0).fighter().body, 8, "three times the book's best 2");
+    // Not once a point is spent, and never for a book without it.
+    let mut s = yard_state();
+    regenerating(&mut s);
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "move", "to": "b1"}));
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "regenerate"}),
+        "lostworlds.movement.regenerate",
+    );
+    let mut s = yard_state();
+    initiative(&mut s, 1);
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "regenerate"}),
+        "lostworlds.movement.regenerate",
+    );
+    // Ending the phase in an opponent's zone foils it.
+    let mut s = yard_state();
+    regenerating(&mut s);
+    put(&mut s, 1, "c1");
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "regenerate"}));
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "b1"}),
+    );
+    ok(&mut s, Some(1), json!({"type": "move", "to": "b1"}));
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "c1"}),
+    );
+    assert_eq!(s.seat(0).fighter().body, 2);
+}

@@ -124,6 +124,10 @@ pub fn recovery(body: i32, adjusted: i32) -> Recovery {
     }
 }
 
+/// How many times its book's best regeneration a figure regains by
+/// spending a movement phase on it.
+pub const REGENERATION_TIMES: u32 = 3;
+
 /// What slaying an unconscious figure adds to its recovery roll.
 pub const SLAY_BONUS: u32 = 3;
 

@@ -51,6 +51,7 @@ fn sheet(id: &str, name: &str, height: i32, body: i32, attacks: u32) -> Characte
         undead: false,
         thrown_weapon: None,
         extended_range_damage: 0,
+        regeneration: 0,
         height,
         body_points: body,
         attacks,

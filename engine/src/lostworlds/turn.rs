@@ -290,6 +290,29 @@ pub fn landing_spaces(state: &State, seat: Seat) -> Vec<Hex> {
 /// After the last move (and any recovery): the combat phase begins between
 /// the figures in each other's battle zones, or is skipped.
 pub(super) fn after_movement(chain: &mut Chain) -> Result<(), Rejection> {
+    // Regeneration: three times the book's best, up to the sheet's body
+    // points, unless the figure ends in an opponent's battle zone.
+    let healing: Vec<(Seat, i32, bool)> = {
+        let state = &chain.state;
+        let b = board(state).expect("a scenario");
+        (0..state.seats.len() as Seat)
+            .filter(|&s| b.field.piece(s).done.regenerating)
+            .map(|s| {
+                let f = state.seat(s).fighter();
+                let most = (f.sheet.regeneration * tables::REGENERATION_TIMES) as i32;
+                let room = (f.sheet.body_points - f.body).max(0);
+                let foiled = !b.zone_foes(s).is_empty();
+                (s, if foiled { 0 } else { most.min(room) }, foiled)
+            })
+            .collect()
+    };
+    for (seat, healed, foiled) in healing {
+        chain.push(Fact::Regenerated {
+            seat,
+            healed,
+            foiled,
+        });
+    }
     if chain.field().stage == Stage::Recovery {
         return Ok(());
     }
