@@ -438,6 +438,29 @@ test('a mistaken entry is taken back, and the abandoned line stays in the branch
   await shot(table, 'take-back-laptop');
 });
 
+test('a Lost Worlds scenario on phones: initiative rolled, a hex tapped on the map to move there', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 7, options: { scenario: 'well-house' } });
+  const [ada, bo] = [await open(await context(PHONE), g.game, g.seats[0].token),
+    await open(await context(PHONE), g.game, g.seats[1].token)];
+  // The map is drawn: every hex of the 8 by 6 farmhouse, both figures on it.
+  assert.equal(await ada.$$eval('#board g.space', (gs) => gs.length), 48);
+  assert.ok(await ada.$('#board #figure-0') && await ada.$('#board #figure-1'));
+  await ada.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
+  await ada.click('button.choice[data-n="1"]');
+  await atSeq(bo, 2);
+  // Brakka won the roll: Bo taps f3 and only what goes there is offered.
+  await bo.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
+  await bo.click('#board #space-f3');
+  await bo.waitForSelector('.filter');
+  const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length > 0 && offered.every((t) => t.includes('f3')), offered.join(' | '));
+  await bo.click('button.choice >> nth=0');
+  await atSeq(ada, 3);
+  assert.match(await ada.textContent('#told'), /Brakka moves to f3/);
+  await shot(ada, 'lostworlds-scenario-phone');
+  for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
+});
+
 test('a page that loses the server misses nothing once it reconnects, and a retried action is recorded once', async () => {
   const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 9 });
   const bo = await open(await context(PHONE), g.game, g.seats[1].token);

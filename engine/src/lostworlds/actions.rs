@@ -305,6 +305,18 @@ pub enum Action {
         seat: Option<Seat>,
         target: Seat,
     },
+    /// Spends the whole move casting one of the fighter's spell cards at an
+    /// opponent out of reach (a strike) or on itself (a heal).
+    Cast {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The card's id or name.
+        card: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+    },
     /// Spends the whole move regenerating body points (a character whose
     /// book regenerates), out of every opponent's battle zone.
     Regenerate {
@@ -808,6 +820,21 @@ pub enum Deed {
         target: Seat,
     },
     Regenerates,
+    Cast {
+        card: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Seat>,
+        range: u32,
+        roll: u32,
+        works: bool,
+        /// Body points the target loses (a strike that works).
+        #[serde(default, skip_serializing_if = "is_zero_i")]
+        damage: i32,
+        /// Body points the caster gains (a heal that works).
+        #[serde(default, skip_serializing_if = "is_zero_i")]
+        heal: i32,
+    },
     BrokeOff {
         from: Hex,
         to: Hex,

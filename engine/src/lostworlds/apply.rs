@@ -35,6 +35,8 @@ fn played(state: &mut State, seat: Seat, member: usize, card: &Played) {
             armour: e.armour,
             // An item, once shown, stays in effect for the rest of the fight.
             exchange: (card.kind != CardKind::Item).then_some(card.exchange),
+            until: (card.kind != CardKind::Item && e.rounds > 1)
+                .then(|| card.exchange.saturating_add(e.rounds - 1)),
         });
     }
     if let (true, Some(target)) = (e.strike > 0, card.target) {
@@ -152,8 +154,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             }
             // What worked in this exchange only is spent.
             for st in &mut state.seats {
-                st.boosts
-                    .retain(|b| b.exchange.is_none_or(|e| e > r.number));
+                st.boosts.retain(|b| b.lasts_past(r.number));
                 st.strikes.retain(|k| k.exchange > r.number);
             }
             // Last turn's orders are spent; this turn's pictures give new ones.

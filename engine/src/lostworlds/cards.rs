@@ -124,7 +124,12 @@ pub fn select(
     let seat = acting_seat(state, by, seat)?;
     fighting(state)?;
     cards_in_play(state)?;
-    in_fight(state, seat)?;
+    // On a scenario's map the cards are taken in before the first
+    // exchange wherever the figure stands.
+    let on_map = state.field.is_some() && state.seat(seat).status == SeatStatus::Aside;
+    if !on_map {
+        in_fight(state, seat)?;
+    }
     if state.exchanges > 0 {
         return reject(
             "lostworlds.cards.late",
@@ -377,13 +382,31 @@ pub fn affordable(state: &State, seat: Seat) -> Vec<String> {
         .collect()
 }
 
+/// The `select_cards` line `legal` offers a seat, with the cards it can
+/// afford as picks.
+pub fn select_line(state: &State, seat: Seat) -> crate::rules::Legal<super::actions::Action> {
+    let mut line = crate::rules::Legal::needing(
+        super::actions::Action::SelectCards {
+            seat: Some(seat),
+            member: None,
+            cards: vec![],
+        },
+        vec!["cards: the card ids taken into the fight (tactic, spell and luck cards within the sheet's points)".into()],
+    );
+    line.picks = vec![crate::rules::Pick {
+        field: "cards".into(),
+        values: affordable(state, seat),
+        many: true,
+    }];
+    line
+}
+
 /// The terms played cards add to a blow's damage sum in exchange `number`:
 /// the attacker's damage, the defender's armour.
 pub fn parts(state: &State, attacker: Seat, defender: Seat, number: u32) -> Vec<Part> {
-    let works = |e: Option<u32>| e.is_none_or(|e| e == number);
     let mut out = Vec::new();
     for b in &state.seat(attacker).boosts {
-        if b.damage != 0 && works(b.exchange) {
+        if b.damage != 0 && b.works(number) {
             out.push(Part {
                 label: b.card.clone(),
                 value: b.damage,
@@ -391,7 +414,7 @@ pub fn parts(state: &State, attacker: Seat, defender: Seat, number: u32) -> Vec<
         }
     }
     for b in &state.seat(defender).boosts {
-        if b.armour != 0 && works(b.exchange) {
+        if b.armour != 0 && b.works(number) {
             out.push(Part {
                 label: format!("{}'s {}", state.seat_name(defender), b.card),
                 value: -b.armour,

@@ -321,6 +321,10 @@ pub struct Effect {
     /// missile: it needs no score on a picture).
     #[serde(default, skip_serializing_if = "is_zero_i")]
     pub strike: i32,
+    /// A spell's damage or armour lasting this many exchanges (rounds)
+    /// from the next; 0 or 1: the next only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rounds: u32,
 }
 
 /// The most any one effect of a card may print.
@@ -501,6 +505,13 @@ fn validate_cards(pack: &Pack, file: &str) -> Result<(), ContentError> {
                     format!("an effect is 0 to {EFFECT_MAX}"),
                 ));
             }
+        }
+        if e.rounds > 9 || (e.rounds > 1 && e.damage == 0 && e.armour == 0) {
+            return Err(ContentError::new(
+                file,
+                format!("{at}.effect.rounds"),
+                "a card's damage or armour lasts 0 to 9 rounds (and only those last)",
+            ));
         }
         if *e == Effect::default() {
             return Err(ContentError::new(

@@ -27,7 +27,7 @@ use super::state::{Fighter, Orders, Pending, Phase, SeatState, SeatStatus, Sight
 use super::turn;
 use crate::chance::Chance;
 use crate::error::{reject, Rejection};
-use crate::rules::{Legal, Pick, Seal};
+use crate::rules::{Legal, Seal};
 
 /// Experience from defeated body points buys one advancement per this many.
 pub const BODY_POINTS_PER_ADVANCEMENT: u32 = 50;
@@ -640,7 +640,7 @@ pub fn decide(
         let anytime = matches!(
             action,
             Action::Advance { .. } | Action::Improve { .. } | Action::Close
-        );
+        ) || (matches!(action, Action::SelectCards { .. }) && state.exchanges == 0);
         if movement::is_field_action(action) {
             if combat {
                 return reject(
@@ -2007,20 +2007,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                 }
                 if pending.is_none() && state.rules >= 3 && !state.cards.is_empty() {
                     if state.exchanges == 0 {
-                        let mut line = Legal::needing(
-                            Action::SelectCards {
-                                seat: Some(s),
-                                member: None,
-                                cards: vec![],
-                            },
-                            vec!["cards: the card ids taken into the fight (tactic, spell and luck cards within the sheet's points)".into()],
-                        );
-                        line.picks = vec![Pick {
-                            field: "cards".into(),
-                            values: cards::affordable(state, s),
-                            many: true,
-                        }];
-                        out.push(line);
+                        out.push(cards::select_line(state, s));
                     }
                     for (c, targets) in cards::playable(state, s) {
                         for target in targets {

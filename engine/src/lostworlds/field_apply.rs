@@ -232,6 +232,11 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 };
                 st.sights.clear();
                 st.orders.next_turn.clear();
+                // A spell lasting rounds ends for a figure that starts the
+                // phase outside every opponent's battle zone.
+                if st.status == SeatStatus::Aside {
+                    st.boosts.retain(|b| b.until.is_none());
+                }
             }
             for s in starts {
                 state.seats[s.seat as usize].sights.insert(
@@ -262,6 +267,14 @@ pub fn apply(state: &mut State, fact: &Fact) {
         Fact::CombatEnded { positions, at_risk } => {
             for &(s, p) in positions {
                 set(state, s, p);
+            }
+            // A phase with no fight at all still began outside every battle
+            // zone for everyone in it: spells lasting rounds end.
+            let engaged = field(state).engaged.clone();
+            for (i, st) in state.seats.iter_mut().enumerate() {
+                if !engaged.contains_key(&(i as Seat)) {
+                    st.boosts.retain(|b| b.until.is_none());
+                }
             }
             for st in &mut state.seats {
                 if st.status == SeatStatus::Fighting || st.status == SeatStatus::Aside {
@@ -465,6 +478,29 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
                 field(state).pieces[s as usize].done.shoved_hard = true;
             }
             fall_rolled(state, roll);
+        }
+        Deed::Cast {
+            card,
+            target,
+            damage,
+            heal,
+            ..
+        } => {
+            field(state).pieces[s as usize].done.starred = true;
+            let st = &mut state.seats[s as usize];
+            let f = &mut st.party[st.active];
+            if let Some(h) = f.cards.iter_mut().find(|h| &h.id == card && !h.played) {
+                h.played = true;
+            }
+            if *heal > 0 {
+                f.body = f
+                    .body
+                    .saturating_add(*heal)
+                    .min(f.sheet.body_points.max(f.body));
+            }
+            if let Some(t) = target {
+                hurt(state, *t, *damage);
+            }
         }
         Deed::Regenerates => {
             let p = &mut field(state).pieces[s as usize];

@@ -276,6 +276,27 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             "{who} spends the whole move on the unconscious {}, to finish them.",
             name(state, *target)
         ),
+        Deed::Cast {
+            name: card,
+            target,
+            range,
+            roll,
+            works,
+            damage,
+            heal,
+            ..
+        } => {
+            let at = target.map_or(String::new(), |t| {
+                format!(" at {}, {range} away", name(state, t))
+            });
+            let what = match (works, target) {
+                (false, _) => "and it fizzles".to_string(),
+                (true, Some(t)) => format!("and it strikes.{}", hurt_words(state, *t, *damage)),
+                (true, None) => format!("and {heal} body points come back"),
+            };
+            let end = if *works && target.is_some() { "" } else { "." };
+            format!("{who} spends the move casting the {card}{at}: a {roll}, {what}{end}")
+        }
         Deed::Regenerates => format!("{who} spends the whole move regenerating."),
         Deed::BrokeOff { to, .. } => format!("{who} breaks off and steps away to {to}."),
     }

@@ -287,8 +287,19 @@
 //!   obstruction); no Retrieve Weapon while its thrown weapon lies on
 //!   another space. They are obeyed like orders, and set aside the same way
 //!   when they would leave nothing.
+//! - **Spells beyond extended range.** A fighter out of every opponent's
+//!   battle zone, standing, may spend its whole untouched move casting one
+//!   of the spell cards it took in (cards are taken in on the map before
+//!   the first exchange): a strike at an opponent any distance away, or a
+//!   heal on itself (range 0). The range table asks for spell points beyond
+//!   those its spells cost (the sheet's spell points less the points of
+//!   the spell cards it holds) and a roll; a fizzle spends the card too.
+//! - **Spell durations.** A card's `rounds` makes its damage or armour last
+//!   that many exchanges from the next (the sample Stone Skin: 1 armour for
+//!   three). On the map it carries from one combat phase to the next, and
+//!   ends when its holder starts a combat phase outside every opponent's
+//!   battle zone. An item already lasts the whole fight.
 //! - **Not yet played** (issue P10 goes on): magic point regeneration,
-//!   spells cast beyond extended range and spell durations in rounds,
 //!   carrying an unconscious figure, and Airi's and the Wraith's
 //!   dematerializing: no sample character has those abilities.
 //!

@@ -62,6 +62,7 @@ pub fn is_field_action(action: &Action) -> bool {
             | Shove { .. }
             | Slay { .. }
             | Regenerate { .. }
+            | Cast { .. }
             | BreakOff { .. }
             | EndMove { .. }
             | Halt { .. }
@@ -93,6 +94,7 @@ fn actor(action: &Action) -> Option<Seat> {
         | Shove { seat, .. }
         | Slay { seat, .. }
         | Regenerate { seat }
+        | Cast { seat, .. }
         | BreakOff { seat, .. }
         | EndMove { seat, .. }
         | Halt { seat }
@@ -831,6 +833,92 @@ fn deed(
             }
             (p.points, Deed::Slew { target: *target })
         }
+        Action::Cast {
+            card, target, roll, ..
+        } => {
+            if p.position != Position::Standing {
+                return refuse(
+                    "cast",
+                    format!("{name} is {}: no spell is cast so", p.position.words()),
+                );
+            }
+            if !b.zone_foes(seat).is_empty() {
+                return refuse(
+                    "cast",
+                    format!("{name} is in an opponent's battle zone: spells there are cast in the fight"),
+                );
+            }
+            if p.points < p.allowance || p.points == 0 {
+                return refuse(
+                    "cast",
+                    format!("casting takes {name}'s whole move, untouched"),
+                );
+            }
+            let fighter = state.seat(seat).fighter();
+            let Some(c) = super::cards::card(state, card)
+                .filter(|c| fighter.cards.iter().any(|h| h.id == c.id && !h.played))
+            else {
+                return refuse("cast", format!("{name} holds no unplayed card `{card}`"));
+            };
+            if c.kind != super::content::CardKind::Spell
+                || (c.effect.strike <= 0 && c.effect.heal <= 0)
+            {
+                return refuse(
+                    "cast",
+                    format!("the {} is no spell that strikes or heals", c.name),
+                );
+            }
+            let (target, range) = if c.effect.strike > 0 {
+                let Some(t) = *target else {
+                    return refuse(
+                        "cast",
+                        format!("`target`: whom does the {} fly at?", c.name),
+                    );
+                };
+                opponent(t, false)?;
+                if !b.conscious[t as usize] {
+                    return refuse("cast", "cast at a conscious opponent");
+                }
+                (Some(t), b.distance(from, field.piece(t).at))
+            } else {
+                (None, 0)
+            };
+            // Spell points beyond those spent on the spells taken in.
+            let spell = fighter.sheet.abilities.get("spell").copied().unwrap_or(0);
+            let spent: u32 = fighter
+                .cards
+                .iter()
+                .filter_map(|h| state.cards.get(&h.id))
+                .filter(|k| k.kind == super::content::CardKind::Spell)
+                .map(|k| k.points)
+                .sum();
+            let (extra, works_to) = tables::spell_range(range);
+            if spell.saturating_sub(spent) < extra {
+                return refuse(
+                    "cast",
+                    format!(
+                        "at {range} spaces the {} needs {extra} spell points beyond those spent; {name} has {}",
+                        c.name,
+                        spell.saturating_sub(spent)
+                    ),
+                );
+            }
+            let roll = chance.roll("spell cast beyond extended range", 6, "roll", *roll)?;
+            let works = roll <= works_to;
+            (
+                p.points,
+                Deed::Cast {
+                    card: c.id.clone(),
+                    name: c.name.clone(),
+                    target,
+                    range,
+                    roll,
+                    works,
+                    damage: if works { c.effect.strike } else { 0 },
+                    heal: if works { c.effect.heal } else { 0 },
+                },
+            )
+        }
         Action::Regenerate { .. } => {
             if state.seat(seat).fighter().sheet.regeneration == 0 {
                 return refuse("regenerate", format!("{name}'s book shows no regeneration"));
@@ -1018,6 +1106,19 @@ pub fn to_move(state: &State) -> Vec<Seat> {
 /// never depends on what the dice will show), so `legal` and `decide`
 /// cannot disagree.
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+    let mut out = moves(state, seat);
+    let mine = |s: Seat| seat.is_none_or(|x| x == s);
+    // Cards are taken in before the first exchange, on the map as in a duel.
+    if state.exchanges == 0 && state.rules >= 3 && !state.cards.is_empty() {
+        for s in (0..state.seats.len() as Seat).filter(|&s| mine(s)) {
+            out.push(super::cards::select_line(state, s));
+        }
+    }
+    out
+}
+
+/// What the turn waits for: answers to a halt or a fall, rolls, the move.
+fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let Some(field) = state.field.as_deref() else {
         return Vec::new();
     };
@@ -1157,6 +1258,35 @@ fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
     }
     out.push((Action::FallProne { seat: s }, vec![]));
     out.push((Action::Regenerate { seat: s }, vec![]));
+    let mut offered: Vec<&str> = Vec::new();
+    for h in state
+        .seat(seat)
+        .fighter()
+        .cards
+        .iter()
+        .filter(|h| !h.played)
+    {
+        if offered.contains(&h.id.as_str()) {
+            continue;
+        }
+        offered.push(&h.id);
+        let targets: Vec<Option<Seat>> = match state.cards.get(&h.id) {
+            Some(c) if c.effect.strike > 0 => opponents.iter().map(|&o| Some(o)).collect(),
+            Some(_) => vec![None],
+            None => Vec::new(),
+        };
+        for target in targets {
+            out.push((
+                Action::Cast {
+                    seat: s,
+                    card: h.id.clone(),
+                    target,
+                    roll: None,
+                },
+                d6("roll", "spell cast beyond extended range"),
+            ));
+        }
+    }
     out.push((Action::StandUp { seat: s }, vec![]));
     out.push((Action::RegainBalance { seat: s }, vec![]));
     for t in field.things.iter().filter(|t| t.carried_by.is_none()) {

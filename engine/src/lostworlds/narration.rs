@@ -395,19 +395,23 @@ pub fn boost_words(b: &Boost) -> String {
     if b.armour != 0 {
         what.push(format!("armour {}", b.armour));
     }
-    let when = b
-        .exchange
-        .map_or("for the rest of the fight".to_string(), |e| {
-            format!("in exchange {e}")
-        });
+    let when = match (b.exchange, b.until) {
+        (None, _) => "for the rest of the fight".to_string(),
+        (Some(e), Some(u)) => format!("in exchanges {e} to {u}"),
+        (Some(e), None) => format!("in exchange {e}"),
+    };
     format!("{} ({}) {when}", b.card, what.join(", "))
 }
 
 /// What a played card does, after its name: ": 2 more on each score next
 /// exchange".
 fn effect_words(state: &State, c: &Played) -> String {
+    let lasting;
     let when = if c.kind == CardKind::Item {
         "for the rest of the fight"
+    } else if c.effect.rounds > 1 {
+        lasting = format!("for the next {} exchanges", c.effect.rounds);
+        lasting.as_str()
     } else {
         "next exchange"
     };

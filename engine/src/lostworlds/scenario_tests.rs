@@ -1049,3 +1049,142 @@ fn regeneration_takes_the_whole_move_and_fails_in_a_battle_zone() {
     );
     assert_eq!(s.seat(0).fighter().body, 2);
 }
+
+/// Gives seat 0 (Nowa) spell points for the spell tests.
+fn with_spell_points(s: &mut State, points: u32) {
+    let mut sheet = (*s.seats[0].party[0].sheet).clone();
+    sheet.abilities.insert("spell".into(), points);
+    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+}
+
+#[test]
+fn a_spell_cast_beyond_extended_range_needs_spare_points_and_the_table() {
+    let mut s = yard_state();
+    with_spell_points(&mut s, 3);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "e1");
+    // Cards are taken in on the map, before the first exchange.
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "select_cards", "cards": ["ember-dart"]}),
+    );
+    initiative(&mut s, 0);
+    // Four spaces: one spell point beyond the dart's two, and 1-4 works.
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart"}),
+        "lostworlds.movement.cast",
+    );
+    let body = s.seat(1).fighter().body;
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "Ember Dart", "target": 1, "roll": 4}),
+    );
+    assert_eq!(s.seat(1).fighter().body, body - 2);
+    assert_eq!(points(&s, 0), 0, "the whole move");
+    assert!(s.seat(0).fighter().cards[0].played);
+    // Farther off the spare point is not enough; a 5 fizzles at four.
+    let mut s = yard_state();
+    with_spell_points(&mut s, 3);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "f4");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "select_cards", "cards": ["ember-dart"]}),
+    );
+    initiative(&mut s, 0);
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 1}),
+        "lostworlds.movement.cast",
+    );
+    assert!(
+        m.contains("at 7 spaces") && m.contains("needs 3 spell points") && m.contains("has 1"),
+        "{m}"
+    );
+    let mut s = yard_state();
+    with_spell_points(&mut s, 3);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "e1");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "select_cards", "cards": ["ember-dart"]}),
+    );
+    initiative(&mut s, 0);
+    let body = s.seat(1).fighter().body;
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 5}),
+    );
+    assert_eq!(s.seat(1).fighter().body, body, "it fizzled");
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("fizzles"), "{line}");
+    // Never from an opponent's battle zone.
+    let mut s = yard_state();
+    with_spell_points(&mut s, 3);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "b1");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "select_cards", "cards": ["ember-dart"]}),
+    );
+    initiative(&mut s, 0);
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 1}),
+        "lostworlds.movement.cast",
+    );
+}
+
+#[test]
+fn a_spell_lasting_rounds_ends_outside_every_battle_zone() {
+    use super::actions::Played;
+    use super::state::Boost;
+    let mut s = yard_state();
+    let card = s.cards.get("stone-skin").unwrap().clone();
+    assert_eq!(card.effect.rounds, 3);
+    let played = Played {
+        id: card.id.clone(),
+        name: card.name.clone(),
+        kind: card.kind,
+        effect: card.effect.clone(),
+        exchange: 1,
+        target: None,
+    };
+    LostWorlds::apply(
+        &mut s,
+        &Fact::CardPlayed {
+            seat: 0,
+            member: 0,
+            card: played,
+        },
+    );
+    let b: &Boost = &s.seat(0).boosts[0];
+    assert!(b.works(1) && b.works(3) && !b.works(4));
+    assert!(b.lasts_past(2) && !b.lasts_past(3));
+    // Nowa starts a combat phase outside every opponent's zone: it ends.
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "f5");
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "b1"}),
+    );
+    assert_eq!(s.seat(0).boosts.len(), 1, "in force until the combat phase");
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "e5"}),
+    );
+    assert!(s.seat(0).boosts.is_empty(), "{:?}", s.seat(0).boosts);
+}

@@ -145,6 +145,23 @@ pub struct Boost {
     /// The exchange it works in; none: every exchange from now on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<u32>,
+    /// A spell lasting several rounds: the last exchange it works in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u32>,
+}
+
+impl Boost {
+    /// Whether it is in force in exchange `number`.
+    pub fn works(&self, number: u32) -> bool {
+        self.exchange
+            .is_none_or(|e| e <= number && number <= self.until.unwrap_or(e))
+    }
+
+    /// Whether it still has exchanges to come after `number`.
+    pub fn lasts_past(&self, number: u32) -> bool {
+        self.exchange
+            .is_none_or(|e| self.until.unwrap_or(e) > number)
+    }
 }
 
 fn is_zero_i(n: &i32) -> bool {

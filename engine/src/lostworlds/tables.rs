@@ -128,6 +128,19 @@ pub fn recovery(body: i32, adjusted: i32) -> Recovery {
 /// spending a movement phase on it.
 pub const REGENERATION_TIMES: u32 = 3;
 
+/// Casting a spell in the movement phase, by the range to its target: the
+/// spell points needed beyond those spent on the spell, and the highest
+/// roll that works (higher fizzles).
+pub fn spell_range(range: u32) -> (u32, u32) {
+    match range {
+        0..=2 => (0, 5),
+        3 | 4 => (1, 4),
+        5 | 6 => (2, 3),
+        7 | 8 => (3, 2),
+        _ => (4, 1),
+    }
+}
+
 /// What slaying an unconscious figure adds to its recovery roll.
 pub const SLAY_BONUS: u32 = 3;
 
@@ -220,6 +233,25 @@ mod tests {
         assert_eq!(hits(3), [1, 2]);
         assert_eq!(hits(4), [1]);
         assert_eq!(hits(9), [1]);
+    }
+
+    #[test]
+    fn the_spell_range_table() {
+        let rows: Vec<_> = [2, 3, 4, 5, 6, 7, 8, 9, 20].map(spell_range).to_vec();
+        assert_eq!(
+            rows,
+            [
+                (0, 5),
+                (1, 4),
+                (1, 4),
+                (2, 3),
+                (2, 3),
+                (3, 2),
+                (3, 2),
+                (4, 1),
+                (4, 1)
+            ]
+        );
     }
 
     #[test]
