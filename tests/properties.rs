@@ -232,23 +232,8 @@ fn dread_games_run_to_their_end_and_verify() {
             let dir = tempfile::tempdir().unwrap();
             let journal = Journal::open(&dir.path().join("a")).unwrap();
             let game = new_game(&journal, &setup, seed);
-            let mut rng = TableRng::for_event(seed, u64::MAX);
             let mut planned = 0;
-            for _ in 0..5_000 {
-                let legal: Vec<Value> = journal
-                    .legal(&game, "main", None)
-                    .unwrap()
-                    .into_iter()
-                    .filter(|l| l.needs.is_empty())
-                    .map(|l| l.action)
-                    .collect();
-                if legal.is_empty() {
-                    break;
-                }
-                let mut types: Vec<&str> =
-                    legal.iter().filter_map(|a| a["type"].as_str()).collect();
-                types.sort_unstable();
-                types.dedup();
+            play_by_type(&journal, &game, seed, 5_000, &ctx, |types, rng| {
                 // Some planning before the story begins.
                 if planned < 30 && types.len() > 1 {
                     types.retain(|t| *t != "begin_story");
@@ -258,24 +243,55 @@ fn dread_games_run_to_their_end_and_verify() {
                 if t == "begin_story" {
                     planned = 0;
                 }
-                let of: Vec<&Value> = legal.iter().filter(|a| a["type"] == t).collect();
-                let pick = of[rng.below(of.len() as u32) as usize].clone();
-                journal
-                    .act(
-                        &game,
-                        tabletape_store::ActRequest {
-                            branch: "main".into(),
-                            actor: tabletape_events::Actor::Owner,
-                            by: None,
-                            action: pick.clone(),
-                            expect_seq: None,
-                            idempotency_key: None,
-                        },
-                    )
-                    .unwrap_or_else(|e| panic!("{ctx}: legal {pick} refused: {e}"));
-            }
+                t.to_string()
+            });
             ended_and_verified(&journal, &game, dir.path(), &ctx);
         }
+    }
+}
+
+/// Plays up to `steps` ready legal actions as the owner: `choose` picks an
+/// action type from those open (so kinds with many actions of one type do
+/// not drown the rest), then an action of that type at random.
+fn play_by_type(
+    journal: &Journal,
+    game: &str,
+    seed: u64,
+    steps: usize,
+    ctx: &str,
+    mut choose: impl FnMut(&mut Vec<&str>, &mut TableRng) -> String,
+) {
+    let mut rng = TableRng::for_event(seed, u64::MAX);
+    for _ in 0..steps {
+        let legal: Vec<Value> = journal
+            .legal(game, "main", None)
+            .unwrap()
+            .into_iter()
+            .filter(|l| l.needs.is_empty())
+            .map(|l| l.action)
+            .collect();
+        if legal.is_empty() {
+            break;
+        }
+        let mut types: Vec<&str> = legal.iter().filter_map(|a| a["type"].as_str()).collect();
+        types.sort_unstable();
+        types.dedup();
+        let t = choose(&mut types, &mut rng);
+        let of: Vec<&Value> = legal.iter().filter(|a| a["type"] == t.as_str()).collect();
+        let pick = of[rng.below(of.len() as u32) as usize].clone();
+        journal
+            .act(
+                game,
+                tabletape_store::ActRequest {
+                    branch: "main".into(),
+                    actor: tabletape_events::Actor::Owner,
+                    by: None,
+                    action: pick.clone(),
+                    expect_seq: None,
+                    idempotency_key: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{ctx}: legal {pick} refused: {e}"));
     }
 }
 
@@ -321,39 +337,9 @@ fn lostworlds_scenarios_run_to_their_end_and_verify() {
             let dir = tempfile::tempdir().unwrap();
             let journal = Journal::open(&dir.path().join("a")).unwrap();
             let game = new_game(&journal, &setup, seed);
-            let mut rng = TableRng::for_event(seed, u64::MAX);
-            for _ in 0..20_000 {
-                let legal: Vec<Value> = journal
-                    .legal(&game, "main", None)
-                    .unwrap()
-                    .into_iter()
-                    .filter(|l| l.needs.is_empty())
-                    .map(|l| l.action)
-                    .collect();
-                if legal.is_empty() {
-                    break;
-                }
-                let mut types: Vec<&str> =
-                    legal.iter().filter_map(|a| a["type"].as_str()).collect();
-                types.sort_unstable();
-                types.dedup();
-                let t = types[rng.below(types.len() as u32) as usize];
-                let of: Vec<&Value> = legal.iter().filter(|a| a["type"] == t).collect();
-                let pick = of[rng.below(of.len() as u32) as usize].clone();
-                journal
-                    .act(
-                        &game,
-                        tabletape_store::ActRequest {
-                            branch: "main".into(),
-                            actor: tabletape_events::Actor::Owner,
-                            by: None,
-                            action: pick.clone(),
-                            expect_seq: None,
-                            idempotency_key: None,
-                        },
-                    )
-                    .unwrap_or_else(|e| panic!("{ctx}: legal {pick} refused: {e}"));
-            }
+            play_by_type(&journal, &game, seed, 20_000, &ctx, |types, rng| {
+                types[rng.below(types.len() as u32) as usize].to_string()
+            });
             ended_and_verified(&journal, &game, dir.path(), &ctx);
         }
     }

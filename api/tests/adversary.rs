@@ -768,3 +768,43 @@ async fn the_cards_face_down_across_london_stay_face_down_for_every_seat() {
         .json();
     assert_eq!(page["deadline"]["ends_at_ms"].as_u64(), Some(ends));
 }
+
+/// What the Well House's strongbox holds, in the scenario's words: no seat
+/// and no spectator reads it before someone examines the box.
+const IN_THE_STRONGBOX: &str = "Forty silver crowns";
+
+#[tokio::test]
+async fn what_a_scenario_object_hides_stays_hidden_until_examined() {
+    let api = Api::new();
+    let table = api
+        .create(json!({"public": true, "seed": SEED, "options": {"scenario": "well-house"}}))
+        .await;
+    record(&api, &table.id, &table.seats[0], json!({"type": "roll"})).await;
+    let mut routes = read_routes(&table.id);
+    routes.push(format!("/g/{}", table.id));
+    routes.push(format!("/g/{}/story", table.id));
+    let owners = {
+        let mut all = String::new();
+        for route in &routes {
+            all.push_str(&api.get(route, Some(&table.owner)).await.text());
+        }
+        all
+    };
+    assert!(
+        owners.contains(IN_THE_STRONGBOX),
+        "the owner reads the scenario whole, so the test can fail"
+    );
+    for (token, who) in [
+        (Some(&table.seats[0]), "Nowa's seat"),
+        (Some(&table.seats[1]), "Grim's seat"),
+        (None, "the public"),
+    ] {
+        for route in &routes {
+            let text = api.get(route, token.map(String::as_str)).await.text();
+            assert!(
+                !text.contains(IN_THE_STRONGBOX),
+                "{who} reads what the strongbox holds at {route}: {text}"
+            );
+        }
+    }
+}

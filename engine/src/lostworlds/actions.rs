@@ -663,11 +663,42 @@ crate::by_tag! {
         TurnEnded {
             turn: u32,
         },
+        /// Airi or a Wraith leaves the board to regenerate, out of turn as
+        /// the movement phase begins, or as its move.
+        Dematerialized {
+            seat: Seat,
+        },
+        /// A figure on the space a dematerialized one returns to is touched
+        /// (the touch's damage), to be moved off it by the toucher.
+        Touched {
+            seat: Seat,
+            by: Seat,
+            damage: i32,
+            body: i32,
+            condition: Condition,
+        },
+        /// A touched figure moved to a space beside: falling, and hurt a
+        /// point a level, when that is two or more levels down.
+        Displaced {
+            seat: Seat,
+            by: Seat,
+            to: Hex,
+            levels: u32,
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            fell: bool,
+            #[serde(default, skip_serializing_if = "is_zero_i")]
+            damage: i32,
+            body: i32,
+            condition: Condition,
+        },
         /// The movement phase is over: figures that spent it regenerating
         /// heal, unless they ended it in an opponent's battle zone.
         Regenerated {
             seat: Seat,
             healed: i32,
+            /// Spell points restored (magic point regeneration).
+            #[serde(default, skip_serializing_if = "is_zero_u")]
+            spell: u32,
             #[serde(default, skip_serializing_if = "std::ops::Not::not")]
             foiled: bool,
         },
@@ -733,6 +764,31 @@ pub struct Landing {
     pub damage: i32,
 }
 
+impl Fact {
+    /// A scenario's fact, told and folded by the `field_` modules.
+    pub fn on_field(&self) -> bool {
+        matches!(
+            self,
+            Fact::InitiativeRolled { .. }
+                | Fact::Stepped { .. }
+                | Fact::HaltOffered { .. }
+                | Fact::Halted { .. }
+                | Fact::LetPass { .. }
+                | Fact::MoveEnded { .. }
+                | Fact::Recovered { .. }
+                | Fact::CombatBegun { .. }
+                | Fact::CombatEnded { .. }
+                | Fact::FallsRolled { .. }
+                | Fact::FallenPlaced { .. }
+                | Fact::TurnEnded { .. }
+                | Fact::Dematerialized { .. }
+                | Fact::Touched { .. }
+                | Fact::Displaced { .. }
+                | Fact::Regenerated { .. }
+        )
+    }
+}
+
 fn is_zero_i(n: &i32) -> bool {
     *n == 0
 }
@@ -783,6 +839,19 @@ pub enum Deed {
         object: String,
         at: Hex,
     },
+    /// An unconscious or dead figure lifted onto the carrier's back.
+    LiftedBody {
+        body: Seat,
+    },
+    LaidDown {
+        body: Seat,
+        at: Hex,
+    },
+    ThrewBody {
+        body: Seat,
+        target: Hex,
+        landing: Landing,
+    },
     Threw {
         object: String,
         target: Hex,
@@ -826,6 +895,9 @@ pub enum Deed {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<Seat>,
         range: u32,
+        /// Spell points spent beyond the card's, by the range table.
+        #[serde(default, skip_serializing_if = "is_zero_u")]
+        extra: u32,
         roll: u32,
         works: bool,
         /// Body points the target loses (a strike that works).

@@ -268,18 +268,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             m.raised = m.raised.saturating_add(1);
         }
         Fact::JournalClosed => state.phase = Phase::Closed,
-        Fact::InitiativeRolled { .. }
-        | Fact::Stepped { .. }
-        | Fact::HaltOffered { .. }
-        | Fact::Halted { .. }
-        | Fact::LetPass { .. }
-        | Fact::MoveEnded { .. }
-        | Fact::Recovered { .. }
-        | Fact::CombatBegun { .. }
-        | Fact::CombatEnded { .. }
-        | Fact::FallsRolled { .. }
-        | Fact::FallenPlaced { .. }
-        | Fact::TurnEnded { .. }
-        | Fact::Regenerated { .. } => super::field_apply::apply(state, fact),
+        f if f.on_field() => super::field_apply::apply(state, fact),
+        _ => unreachable!("every duel fact is folded above"),
     }
 }

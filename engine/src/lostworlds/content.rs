@@ -178,6 +178,18 @@ pub struct Character {
     /// scenario figure regenerates three times that in a movement phase.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub regeneration: u32,
+    /// The most spell points its book restores in a turn; a scenario figure
+    /// restores three times that in a movement phase, 2 at most.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spell_regeneration: u32,
+    /// Regenerates by leaving for another plane (Airi, a Wraith): off the
+    /// board for a movement phase, back with its starting body points.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dematerializes: bool,
+    /// The damage its Touch does, as its book describes it: a dematerialized
+    /// figure touches whoever ends the movement phase on its space.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub touch_damage: i32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -602,6 +614,20 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
             file,
             format!("{at}.regeneration"),
             "regeneration is 0 to 100 body points",
+        ));
+    }
+    if !(0..=20).contains(&c.touch_damage) {
+        return Err(ContentError::new(
+            file,
+            format!("{at}.touch_damage"),
+            "touch_damage is 0 to 20 body points",
+        ));
+    }
+    if c.spell_regeneration > 100 {
+        return Err(ContentError::new(
+            file,
+            format!("{at}.spell_regeneration"),
+            "spell_regeneration is 0 to 100 spell points",
         ));
     }
     if !(-20..=20).contains(&c.extended_range_damage) {

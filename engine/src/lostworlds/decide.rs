@@ -19,7 +19,6 @@ use super::content::{
     Book, CardKind, Character, Colour, Critical, Maneuver, Pack, PartyMark, Picture, Range,
     CRITICAL_MAX, OPENING_PICTURE, SCORE_MAX,
 };
-use super::field::Stage;
 use super::movement;
 use super::options::{BooksMode, Options};
 use super::restriction::Restriction;
@@ -636,7 +635,7 @@ pub fn decide(
     chance: &mut Chance,
 ) -> Result<Vec<Fact>, Rejection> {
     if let Some(field) = state.field.as_deref() {
-        let combat = field.stage == Stage::Combat && state.phase == Phase::Fighting;
+        let combat = field.in_combat() && state.phase == Phase::Fighting;
         let anytime = matches!(
             action,
             Action::Advance { .. } | Action::Improve { .. } | Action::Close
@@ -1906,7 +1905,7 @@ pub fn to_move(state: &State) -> Vec<Seat> {
         return legal_seats(state);
     }
     if let Some(field) = state.field.as_deref() {
-        if field.stage != Stage::Combat {
+        if !field.in_combat() {
             return movement::to_move(state);
         }
     }
@@ -1940,7 +1939,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         None => (0..state.seats.len() as Seat).collect(),
     };
     if let Some(field) = state.field.as_deref() {
-        if state.phase == Phase::Fighting && field.stage != Stage::Combat {
+        if state.phase == Phase::Fighting && !field.in_combat() {
             return movement::legal(state, seat);
         }
     }

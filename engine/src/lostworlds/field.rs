@@ -75,6 +75,10 @@ pub struct Piece {
     /// The object carried, by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carrying: Option<String>,
+    /// The unconscious or dead figure carried, by seat (a body is a large
+    /// object: one load at a time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bearing: Option<Seat>,
     /// Movement points left this turn, of the `allowance` it began with.
     #[serde(default)]
     pub points: u32,
@@ -86,6 +90,10 @@ pub struct Piece {
     /// Ran last turn: running may not be done twice in a row.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ran_before: bool,
+    /// Spell points spent casting beyond extended range, less those magic
+    /// point regeneration has restored.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spell_spent: u32,
     /// The adjacent space the figure cannot protect, chosen as its move ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefended: Option<Hex>,
@@ -126,6 +134,10 @@ pub struct Done {
     /// Spent the move regenerating: heals as the movement phase ends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub regenerating: bool,
+    /// Gone to another plane to regenerate: off the board (no battle zone,
+    /// no obstacle, no target) until the movement phase ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dematerialized: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -152,12 +164,15 @@ pub struct HaltOffer {
     pub by: Vec<Seat>,
 }
 
-/// A figure that fell, waiting for an opponent to set it down.
+/// A figure that fell, waiting for an opponent to set it down, or one
+/// touched by a returning Airi or Wraith, waiting to be moved off its space.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placing {
     pub seat: Seat,
     pub by: Seat,
     pub from: Hex,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub touched: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -189,6 +204,10 @@ pub struct Field {
     /// The side that won, once decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<usize>,
+    /// Objects examined so far: what the scenario says is found in them is
+    /// shown to every reader from then on, and to none before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examined: Vec<String>,
     /// The optional obstruction restrictions are played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub obstructions: bool,
@@ -219,6 +238,12 @@ impl Field {
         &self.pieces[seat as usize]
     }
 
+    /// The combat phase is on: the books' maneuvers are open. (A figure
+    /// touched as the movement phase ends is moved off first.)
+    pub fn in_combat(&self) -> bool {
+        self.stage == Stage::Combat && self.placing.is_empty()
+    }
+
     /// The seat whose move it is.
     pub fn mover(&self) -> Option<Seat> {
         (self.stage == Stage::Movement)
@@ -237,6 +262,11 @@ impl Field {
             .filter(move |t| t.at == h && t.carried_by.is_none())
     }
 
+    /// Who carries the body of `seat`, if anyone.
+    pub fn borne_by(&self, seat: Seat) -> Option<Seat> {
+        (0..self.pieces.len() as Seat).find(|&s| self.piece(s).bearing == Some(seat))
+    }
+
     pub fn opposed(&self, a: Seat, b: Seat) -> bool {
         self.piece(a).side != self.piece(b).side
     }
@@ -248,7 +278,8 @@ pub struct Board<'a> {
     pub terrain: Terrain,
     /// Height on the character sheet, by seat.
     pub heights: Vec<i32>,
-    /// Conscious (body above zero and not dead), by seat.
+    /// Conscious (body above zero and not dead) and on the board (not
+    /// dematerialized), by seat: the figures that are met, fought and hit.
     pub conscious: Vec<bool>,
 }
 

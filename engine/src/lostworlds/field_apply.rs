@@ -43,6 +43,11 @@ fn hurt(state: &mut State, seat: Seat, damage: i32) {
 fn drop_load(state: &mut State, seat: Seat) {
     let f = field(state);
     let p = &mut f.pieces[seat as usize];
+    if let Some(body) = p.bearing.take() {
+        // It lies where its carrier stands (it travelled with it).
+        f.pieces[body as usize].done.body_moved = true;
+    }
+    let p = &mut f.pieces[seat as usize];
     if let Some(id) = p.carrying.take() {
         let at = p.at;
         if let Some(t) = f.things.iter_mut().find(|t| t.id == id) {
@@ -52,9 +57,40 @@ fn drop_load(state: &mut State, seat: Seat) {
     }
 }
 
+/// Body points and condition decided outside the books: falling out of
+/// the fight drops whatever the figure carried.
+fn wounded(state: &mut State, seat: Seat, body: i32, condition: Condition) {
+    let st = &mut state.seats[seat as usize];
+    let f = &mut st.party[st.active];
+    f.body = body;
+    if f.condition == Condition::Fit && condition != Condition::Fit {
+        st.status = SeatStatus::Down;
+    }
+    f.condition = condition;
+    if condition != Condition::Fit {
+        drop_load(state, seat);
+    }
+}
+
+/// The move passes to the next in initiative order; after the last the
+/// unconscious roll to recover, or the combat phase begins.
+fn next_mover(state: &mut State) {
+    field(state).moved += 1;
+    begin_move(state);
+    if field(state).moved >= field(state).order.len() {
+        let any = !super::turn::recovering(state).is_empty();
+        field(state).stage = if any { Stage::Recovery } else { Stage::Combat };
+    }
+}
+
 fn place(state: &mut State, seat: Seat, to: super::scenario::Hex) {
     let f = field(state);
     f.pieces[seat as usize].at = to;
+    if let Some(body) = f.pieces[seat as usize].bearing {
+        let b = &mut f.pieces[body as usize];
+        b.at = to;
+        b.done.body_moved = true;
+    }
     if let Some(id) = f.pieces[seat as usize].carrying.clone() {
         if let Some(t) = f.things.iter_mut().find(|t| t.id == id) {
             t.at = to;
@@ -91,15 +127,21 @@ fn begin_move(state: &mut State) {
         .map(|s| s.fighter().condition == Condition::Fit)
         .collect();
     let f = field(state);
-    // The unconscious have no move (struck down before their turn came).
-    while f.moved < f.order.len() && !fit[f.order[f.moved] as usize] {
+    // The unconscious have no move (struck down before their turn came),
+    // nor has a figure gone to another plane.
+    let moves = |f: &Field, s: Seat| fit[s as usize] && !f.piece(s).done.dematerialized;
+    while f.moved < f.order.len() && !moves(f, f.order[f.moved]) {
         f.moved += 1;
     }
     let Some(&seat) = f.order.get(f.moved) else {
         return;
     };
     let p = &mut f.pieces[seat as usize];
-    let carry = if p.carrying.is_some() { cost::CARRY } else { 0 };
+    let carry = if p.carrying.is_some() || p.bearing.is_some() {
+        cost::CARRY
+    } else {
+        0
+    };
     let points = if p.done.halted_one {
         0
     } else {
@@ -124,6 +166,7 @@ fn fall_rolled(state: &mut State, r: &FallRoll) {
                 seat: r.seat,
                 by,
                 from,
+                touched: false,
             });
         }
     }
@@ -179,23 +222,56 @@ pub fn apply(state: &mut State, fact: &Fact) {
             }
         }
         Fact::MoveEnded { seat, undefended } => {
-            let f = field(state);
-            let p = &mut f.pieces[*seat as usize];
+            let p = &mut field(state).pieces[*seat as usize];
             p.undefended = Some(*undefended);
             p.points = 0;
-            f.moved += 1;
-            begin_move(state);
+            next_mover(state);
+        }
+        Fact::Dematerialized { seat } => {
             let f = field(state);
-            if f.moved >= f.order.len() {
-                let any = state.seats.iter().enumerate().any(|(i, st)| {
-                    let fighter = st.fighter();
-                    fighter.condition == Condition::Unconscious
-                        && !fighter.sheet.undead
-                        && !state.field.as_deref().expect("a scenario").pieces[i]
-                            .done
-                            .body_moved
-                });
-                field(state).stage = if any { Stage::Recovery } else { Stage::Combat };
+            let mover = f.mover() == Some(*seat);
+            let p = &mut f.pieces[*seat as usize];
+            p.done.regenerating = true;
+            p.done.dematerialized = true;
+            p.points = 0;
+            p.undefended = None;
+            if mover {
+                next_mover(state);
+            }
+        }
+        Fact::Touched {
+            seat,
+            by,
+            body,
+            condition,
+            ..
+        } => {
+            wounded(state, *seat, *body, *condition);
+            let f = field(state);
+            let from = f.pieces[*seat as usize].at;
+            f.placing.push(Placing {
+                seat: *seat,
+                by: *by,
+                from,
+                touched: true,
+            });
+        }
+        Fact::Displaced {
+            seat,
+            to,
+            fell,
+            body,
+            condition,
+            ..
+        } => {
+            place(state, *seat, *to);
+            if *fell {
+                set(state, *seat, Position::Down);
+            }
+            wounded(state, *seat, *body, *condition);
+            let f = field(state);
+            if !f.placing.is_empty() {
+                f.placing.remove(0);
             }
         }
         Fact::Recovered { rolls } => {
@@ -301,25 +377,25 @@ pub fn apply(state: &mut State, fact: &Fact) {
         } => {
             place(state, *seat, *to);
             set(state, *seat, Position::Down);
-            let st = &mut state.seats[*seat as usize];
-            let f = &mut st.party[st.active];
-            f.body = *body;
-            if f.condition == Condition::Fit && *condition != Condition::Fit {
-                st.status = SeatStatus::Down;
-            }
-            f.condition = *condition;
-            if *condition != Condition::Fit {
-                drop_load(state, *seat);
-            }
+            wounded(state, *seat, *body, *condition);
             let f = field(state);
             if !f.placing.is_empty() {
                 f.placing.remove(0);
             }
         }
-        Fact::Regenerated { seat, healed, .. } => {
+        Fact::Regenerated {
+            seat,
+            healed,
+            spell,
+            ..
+        } => {
             let st = &mut state.seats[*seat as usize];
             let f = &mut st.party[st.active];
             f.body = f.body.saturating_add(*healed);
+            let p = &mut field(state).pieces[*seat as usize];
+            p.spell_spent = p.spell_spent.saturating_sub(*spell);
+            // Airi or a Wraith is back on its space.
+            p.done.dematerialized = false;
         }
         Fact::TurnEnded { .. } => {
             let f = field(state);
@@ -426,6 +502,28 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
                 t.carried_by = None;
             }
         }
+        Deed::LiftedBody { body } => {
+            let f = field(state);
+            f.pieces[s as usize].bearing = Some(*body);
+            f.pieces[s as usize].done.starred = true;
+            f.pieces[*body as usize].done.body_moved = true;
+        }
+        Deed::LaidDown { body, at } => {
+            let f = field(state);
+            f.pieces[s as usize].bearing = None;
+            f.pieces[*body as usize].at = *at;
+        }
+        Deed::ThrewBody { body, landing, .. } => {
+            let f = field(state);
+            f.pieces[s as usize].bearing = None;
+            f.pieces[s as usize].done.starred = true;
+            f.pieces[*body as usize].at = landing.at;
+            if let Some(struck) = landing.struck {
+                set(state, struck, Position::Down);
+                drop_load(state, struck);
+                hurt(state, struck, landing.damage);
+            }
+        }
         Deed::Threw {
             object, landing, ..
         } => {
@@ -467,7 +565,13 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
                 hurt(state, *target, *damage);
             }
         }
-        Deed::Examined { .. } => field(state).pieces[s as usize].done.starred = true,
+        Deed::Examined { object, .. } => {
+            let f = field(state);
+            f.pieces[s as usize].done.starred = true;
+            if !f.examined.contains(object) {
+                f.examined.push(object.clone());
+            }
+        }
         Deed::ShovedObject { object, to, .. } => {
             if let Some(t) = field(state).things.iter_mut().find(|t| &t.id == object) {
                 t.at = *to;
@@ -482,11 +586,14 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
         Deed::Cast {
             card,
             target,
+            extra,
             damage,
             heal,
             ..
         } => {
-            field(state).pieces[s as usize].done.starred = true;
+            let p = &mut field(state).pieces[s as usize];
+            p.done.starred = true;
+            p.spell_spent = p.spell_spent.saturating_add(*extra);
             let st = &mut state.seats[s as usize];
             let f = &mut st.party[st.active];
             if let Some(h) = f.cards.iter_mut().find(|h| &h.id == card && !h.played) {

@@ -215,21 +215,28 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             target,
             landing,
         } => {
-            let flight = match landing.scatter {
-                None => format!("a {}, and it lands there", landing.roll),
-                Some(s) => format!(
-                    "a {}, a miss; the scatter die shows {s} and it comes down on {}",
-                    landing.roll, landing.at
-                ),
-            };
-            let hit = landing.struck.map_or(String::new(), |s| {
-                format!(
-                    " It strikes {} down.{}",
-                    name(state, s),
-                    hurt_words(state, s, landing.damage)
-                )
-            });
-            format!("{who} hurls the {object} at {target}: {flight}.{hit}")
+            let flight = flight_words(state, landing);
+            format!("{who} hurls the {object} at {target}: {flight}")
+        }
+        Deed::LiftedBody { body } => {
+            left(format!(
+                "{who} hoists {}'s body onto a shoulder",
+                name(state, *body)
+            )) + "."
+        }
+        Deed::LaidDown { body, at } => {
+            format!("{who} lays {} down on {at}.", name(state, *body))
+        }
+        Deed::ThrewBody {
+            body,
+            target,
+            landing,
+        } => {
+            let flight = flight_words(state, landing);
+            format!(
+                "{who} heaves {}'s body at {target}: {flight}",
+                name(state, *body)
+            )
         }
         Deed::ThrewWeapon {
             target,
@@ -280,6 +287,7 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             name: card,
             target,
             range,
+            extra,
             roll,
             works,
             damage,
@@ -295,7 +303,12 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
                 (true, None) => format!("and {heal} body points come back"),
             };
             let end = if *works && target.is_some() { "" } else { "." };
-            format!("{who} spends the move casting the {card}{at}: a {roll}, {what}{end}")
+            let spent = match extra {
+                0 => String::new(),
+                1 => " (1 spell point more)".to_string(),
+                n => format!(" ({n} spell points more)"),
+            };
+            format!("{who} spends the move casting the {card}{at}{spent}: a {roll}, {what}{end}")
         }
         Deed::Regenerates => format!("{who} spends the whole move regenerating."),
         Deed::BrokeOff { to, .. } => format!("{who} breaks off and steps away to {to}."),
@@ -345,6 +358,13 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     lines.push(format!(
                         "{} is attacked and drops the {load}.",
                         name(state, seat)
+                    ));
+                }
+                if let Some(body) = field(state).piece(seat).bearing {
+                    lines.push(format!(
+                        "{} is attacked and lets {} fall.",
+                        name(state, seat),
+                        name(state, body)
                     ));
                 }
             }
@@ -401,19 +421,73 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             )]
         }
         Fact::TurnEnded { turn } => vec![format!("Turn {turn} ends.")],
+        Fact::Dematerialized { seat } => vec![format!(
+            "{} fades from {} to another plane, to return as the movement phase ends.",
+            name(state, *seat),
+            field(state).piece(*seat).at
+        )],
+        Fact::Touched {
+            seat, by, damage, ..
+        } => vec![format!(
+            "{} returns on {}'s space, and its touch finds them.{}",
+            name(state, *by),
+            name(state, *seat),
+            hurt_words(state, *seat, *damage)
+        )],
+        Fact::Displaced {
+            seat,
+            by,
+            to,
+            levels,
+            fell,
+            damage,
+            ..
+        } => {
+            let how = if *fell {
+                format!(
+                    ", falling {}.{}",
+                    levels_word(*levels as i32),
+                    hurt_words(state, *seat, *damage)
+                )
+            } else {
+                ".".into()
+            };
+            vec![format!(
+                "{} thrusts {} off to {to}{how}",
+                name(state, *by),
+                name(state, *seat)
+            )]
+        }
         Fact::Regenerated {
             seat,
             healed,
+            spell,
             foiled,
         } => {
             let f = state.seat(*seat).fighter();
+            let who = name(state, *seat);
             vec![if !*foiled {
-                format!(
-                    "{} regenerates {healed} body points ({} of {}).",
-                    name(state, *seat),
+                let body = format!(
+                    "{healed} body points ({} of {})",
                     f.body.saturating_add(*healed),
                     f.sheet.body_points
-                )
+                );
+                let spell = if f.sheet.spell_regeneration > 0 {
+                    format!(
+                        " and {spell} spell point{} ({} spare)",
+                        if *spell == 1 { "" } else { "s" },
+                        super::movement::spare_spell_points(state, *seat) + spell
+                    )
+                } else {
+                    String::new()
+                };
+                if field(state).piece(*seat).done.dematerialized {
+                    format!("{who} comes back from the other plane whole: {body}{spell}.")
+                } else if f.sheet.regeneration == 0 {
+                    format!("{who} regenerates{}.", spell.trim_start_matches(" and"))
+                } else {
+                    format!("{who} regenerates {body}{spell}.")
+                }
             } else {
                 format!(
                     "{} cannot regenerate in an opponent's battle zone.",
@@ -423,6 +497,25 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Where a thrown load comes down, and whom it strikes.
+fn flight_words(state: &State, landing: &super::actions::Landing) -> String {
+    let flight = match landing.scatter {
+        None => format!("a {}, and it lands there", landing.roll),
+        Some(s) => format!(
+            "a {}, a miss; the scatter die shows {s} and it comes down on {}",
+            landing.roll, landing.at
+        ),
+    };
+    let hit = landing.struck.map_or(String::new(), |s| {
+        format!(
+            " It strikes {} down.{}",
+            name(state, s),
+            hurt_words(state, s, landing.damage)
+        )
+    });
+    format!("{flight}.{hit}")
 }
 
 /// A scenario's chapter: its turn.
@@ -462,11 +555,11 @@ pub fn map_text(state: &State) -> String {
                 Some(Ground::Wall) => "##".into(),
                 Some(Ground::Pillar) | None => "()".into(),
             };
+            let here = |s: &usize| f.pieces[*s].at == h && !f.pieces[*s].done.dematerialized;
             let who = (0..state.seats.len())
-                .find(|&s| {
-                    f.pieces[s].at == h && state.seats[s].fighter().condition == Condition::Fit
-                })
-                .or_else(|| (0..state.seats.len()).find(|&s| f.pieces[s].at == h));
+                .filter(here)
+                .find(|&s| state.seats[s].fighter().condition == Condition::Fit)
+                .or_else(|| (0..state.seats.len()).find(here));
             let mark = match who {
                 Some(s) => char::from_digit(s as u32, 36).unwrap_or('?'),
                 None if f.things_at(h).next().is_some() => '*',
@@ -493,6 +586,7 @@ pub fn board_lines(state: &State) -> Vec<String> {
     for (i, p) in f.pieces.iter().enumerate() {
         let fighter = state.seats[i].fighter();
         let state_words = match fighter.condition {
+            Condition::Fit if p.done.dematerialized => "away on another plane",
             Condition::Fit => p.position.words(),
             Condition::Unconscious => "unconscious",
             Condition::Dead => "dead",
@@ -509,6 +603,9 @@ pub fn board_lines(state: &State) -> Vec<String> {
         );
         if let Some(c) = &p.carrying {
             line.push_str(&format!(", carrying the {c}"));
+        }
+        if let Some(body) = p.bearing {
+            line.push_str(&format!(", carrying {}", state.seat_name(body)));
         }
         if f.stage == Stage::Movement && p.points > 0 {
             line.push_str(&format!(", {} movement points", p.points));

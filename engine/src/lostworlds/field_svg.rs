@@ -4,6 +4,7 @@
 //! it leaves undefended. Nothing on the board is secret.
 
 use serde_json::json;
+use tabletape_events::Seat;
 
 use super::actions::Condition;
 use super::field::Position;
@@ -100,6 +101,11 @@ pub fn draw(svg: &mut Svg, state: &State, left: i32, top: i32, width: i32) {
         svg.close();
     }
     for (i, p) in field.pieces.iter().enumerate() {
+        // A body carried is drawn as its carrier's load, not as a figure;
+        // Airi or a Wraith away on another plane is not on the board.
+        if field.borne_by(i as Seat).is_some() || p.done.dematerialized {
+            continue;
+        }
         let (cx, cy) = centre(p.at, r, left, top);
         let fighter = state.seats[i].fighter();
         let look = match (fighter.condition, p.position) {

@@ -278,6 +278,34 @@
 //!   opponent's battle zone; as the movement phase ends it regains three
 //!   times that, up to its body points, unless it ends the phase in an
 //!   opponent's zone.
+//! - **Magic point regeneration.** A sheet's `spell_regeneration` (the
+//!   most spell points its book restores in a turn) works the same way and
+//!   with the same `regenerate`, three times that but 2 at most a turn.
+//!   Spell cards are paid for as they are taken in; what regeneration
+//!   restores is the spare points spent casting beyond extended range
+//!   (the spare pool never rises above the sheet's points less the cards').
+//! - **Airi and the Wraith** (a sheet's `dematerializes`). Regenerating,
+//!   the figure leaves the board: out of turn before anyone has stepped in
+//!   the movement phase (the rule text takes it off as the phase begins),
+//!   or as its own whole move, never from an opponent's battle zone. While
+//!   away it has no battle zone and is no obstacle or target; anyone may
+//!   cross or stop on its space. As the phase ends it returns with its
+//!   starting body points, never foiled, and touches each conscious figure
+//!   on its space for its `touch_damage`; its player then moves each one to
+//!   a space beside (`place`, a level up at most, no one standing there;
+//!   hemmed in, it stays), a fall of a point a level when that is two or
+//!   more levels down.
+//! - **Carrying the fallen.** An unconscious or dead figure is a large
+//!   object weighing its height: `pick_up` names it (its character or
+//!   player) on the carrier's space, and it goes along, is put down with
+//!   `drop`, or thrown with `throw` (range as the table's objects of that
+//!   weight: seven less it, 1 at least; it strikes whoever it lands on for
+//!   its weight). A body moved in the movement phase, or still carried as
+//!   it ends, rolls no recovery. An attacked carrier lets it fall.
+//! - **What an object hides.** A scenario object's `found` text is the
+//!   scenario's secret: no seat and no spectator reads it (in the state or
+//!   the game's pack) until someone examines the object; then it is told
+//!   to everyone.
 //! - **Obstructions** (`obstructions=on`, the optional rules). Around the
 //!   figure (its battle zone's six spaces): no side swings with more than
 //!   one tall obstruction (a wall or pillar, a rise of one less than its
@@ -293,15 +321,13 @@
 //!   the first exchange): a strike at an opponent any distance away, or a
 //!   heal on itself (range 0). The range table asks for spell points beyond
 //!   those its spells cost (the sheet's spell points less the points of
-//!   the spell cards it holds) and a roll; a fizzle spends the card too.
+//!   the spell cards it holds, less points already spent so) and a roll;
+//!   the extra points are spent, and a fizzle spends the card too.
 //! - **Spell durations.** A card's `rounds` makes its damage or armour last
 //!   that many exchanges from the next (the sample Stone Skin: 1 armour for
 //!   three). On the map it carries from one combat phase to the next, and
 //!   ends when its holder starts a combat phase outside every opponent's
 //!   battle zone. An item already lasts the whole fight.
-//! - **Not yet played** (issue P10 goes on): magic point regeneration,
-//!   carrying an unconscious figure, and Airi's and the Wraith's
-//!   dematerializing: no sample character has those abilities.
 //!
 //! Nowa's sheet (content/lostworlds/characters/nowa.json) follows the rule
 //! text; its Jump Back line is not legible there, so it is read as page 62
@@ -624,6 +650,27 @@ impl Rules for LostWorlds {
         }
     }
 
+    /// A scenario's objects keep what is found in them from the seats.
+    fn redact_pack(pack: &mut Value, _viewer: Viewer) {
+        for scenario in pack
+            .get_mut("scenarios")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            for o in scenario
+                .get_mut("objects")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(map) = o.as_object_mut() {
+                    map.remove("found");
+                }
+            }
+        }
+    }
+
     /// A `choose` or `reveal` sent with a seat's token names no seat: the
     /// chooser is then the actor, `cx.by`.
     fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
@@ -690,6 +737,25 @@ impl Rules for LostWorlds {
         }
         if let Some(map) = view.as_object_mut() {
             map.remove("settled");
+        }
+        // What an object hides is the scenario's secret until examined.
+        if viewer != Viewer::Owner {
+            if let (Some(field), Some(objects)) = (
+                &state.field,
+                view.pointer_mut("/field/scenario/objects")
+                    .and_then(Value::as_array_mut),
+            ) {
+                for o in objects {
+                    let examined = o["id"]
+                        .as_str()
+                        .is_some_and(|id| field.examined.iter().any(|e| e == id));
+                    if !examined {
+                        if let Some(map) = o.as_object_mut() {
+                            map.remove("found");
+                        }
+                    }
+                }
+            }
         }
         for (seat, held) in &state.pending {
             if matches!(held, state::Pending::Chosen { .. }) && !sees(viewer, *seat) {

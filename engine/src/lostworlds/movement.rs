@@ -130,6 +130,11 @@ pub fn decide(
     if field.offer.is_some() || !field.placing.is_empty() {
         return refuse("waiting", turn::stage_words(state));
     }
+    if matches!(action, Action::Regenerate { .. })
+        && state.seat(seat).fighter().sheet.dematerializes
+    {
+        return dematerialize(state, seat);
+    }
     if field.mover() != Some(seat) {
         return refuse("turn", turn::stage_words(state));
     }
@@ -158,6 +163,45 @@ pub fn decide(
         if !by.is_empty() {
             chain.push(Fact::HaltOffered { mover: seat, by });
         }
+    }
+    Ok(chain.facts)
+}
+
+/// Airi or a Wraith regenerating: it leaves the board as its move, or out
+/// of turn before anyone has stepped this movement phase (the rule text
+/// takes it off as the phase begins).
+fn dematerialize(state: &State, seat: Seat) -> Result<Vec<Fact>, Rejection> {
+    let b = board(state).expect("a scenario");
+    let field = b.field;
+    let name = state.seat_name(seat);
+    let p = field.piece(seat);
+    let begun = field
+        .pieces
+        .iter()
+        .any(|q| q.done.moved && !q.done.dematerialized);
+    let own_move = field.mover() == Some(seat) && p.points == p.allowance && !p.done.moved;
+    if field.stage != Stage::Movement || !(own_move || (!begun && field.mover().is_some())) {
+        return refuse(
+            "regenerate",
+            format!("{name} leaves for another plane as the movement phase begins, or as its whole move"),
+        );
+    }
+    if p.done.dematerialized || p.done.halted_one {
+        return refuse("regenerate", format!("{name} cannot go now"));
+    }
+    if !b.conscious[seat as usize] {
+        return refuse("unconscious", format!("{name} is unconscious"));
+    }
+    if !b.zone_foes(seat).is_empty() {
+        return refuse(
+            "regenerate",
+            format!("{name} is in an opponent's battle zone"),
+        );
+    }
+    let mut chain = Chain::new(state);
+    chain.push(Fact::Dematerialized { seat });
+    if chain.field().mover().is_none() {
+        turn::after_movement(&mut chain)?;
     }
     Ok(chain.facts)
 }
@@ -199,12 +243,22 @@ fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Rejection> {
     }
     let b = board(state).expect("a scenario");
     let to = space(&b, "to", to)?;
-    let spaces = turn::landing_spaces(state, p.seat);
+    let spaces = turn::landing_spaces(state, p);
     if !spaces.contains(&to) {
+        let rule = if p.touched {
+            "is moved off to a space beside"
+        } else {
+            "falls to a space beside"
+        };
+        let levels = if p.touched {
+            "a level up at most"
+        } else {
+            "on its level or lower"
+        };
         return refuse(
             "place",
             format!(
-                "{} falls to a space beside {} on its level or lower with no one standing in it: {}",
+                "{} {rule} {}, {levels}, with no one standing in it: {}",
                 state.seat_name(p.seat),
                 p.from,
                 hexes(&spaces)
@@ -212,26 +266,47 @@ fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Rejection> {
         );
     }
     let levels = (level_of(&b, p.from) - level_of(&b, to)).max(0) as u32;
-    let damage = if levels == 0 {
-        same_level_fall(state, p.seat)
-    } else {
-        levels as i32
-    };
-    let (body, condition) = hurt(state, p.seat, damage);
     let mut chain = Chain::new(state);
-    chain.push(Fact::FallenPlaced {
-        seat: p.seat,
-        by: seat,
-        to,
-        levels,
-        damage,
-        body,
-        condition,
-    });
-    // A fall in the falls check ends the turn once every faller is down; a
-    // shove's in the movement phase lets the move go on.
-    if chain.field().placing.is_empty() && chain.field().stage == Stage::Falls {
-        turn::end_turn(&mut chain)?;
+    if p.touched {
+        let fell = levels >= 2;
+        let damage = if fell { levels as i32 } else { 0 };
+        let (body, condition) = hurt(state, p.seat, damage);
+        chain.push(Fact::Displaced {
+            seat: p.seat,
+            by: seat,
+            to,
+            levels,
+            fell,
+            damage,
+            body,
+            condition,
+        });
+    } else {
+        let damage = if levels == 0 {
+            same_level_fall(state, p.seat)
+        } else {
+            levels as i32
+        };
+        let (body, condition) = hurt(state, p.seat, damage);
+        chain.push(Fact::FallenPlaced {
+            seat: p.seat,
+            by: seat,
+            to,
+            levels,
+            damage,
+            body,
+            condition,
+        });
+    }
+    // Once every one is set down: a fall in the falls check ends the turn;
+    // the touched moved off, the movement phase goes on to its combat; a
+    // shove's fall lets the move go on.
+    if chain.field().placing.is_empty() {
+        match chain.field().stage {
+            Stage::Falls => turn::end_turn(&mut chain)?,
+            Stage::Combat => turn::begin_combat(&mut chain)?,
+            _ => {}
+        }
     }
     Ok(chain.facts)
 }
@@ -421,7 +496,7 @@ fn deed(
                     format!("someone stands on {to}: `jump_onto` them instead"),
                 );
             }
-            standing(&name, p.position)?;
+            on_feet(&name, p.position)?;
             affordable(&name, p.points, cost::RECKLESS_JUMP)?;
             let roll = chance.roll("reckless jump", 6, "roll", *roll)?;
             let (position, hurt) = tables::reckless_landing(roll);
@@ -469,7 +544,7 @@ fn deed(
                     ),
                 );
             }
-            standing(&name, p.position)?;
+            on_feet(&name, p.position)?;
             affordable(&name, p.points, cost::POUNCE)?;
             let roll = chance.roll("jump onto an opponent", 6, "roll", *roll)?;
             let result = tables::pounce(roll);
@@ -537,7 +612,7 @@ fn deed(
         }
         Action::Block { target, .. } => {
             opponent(*target, true)?;
-            standing_or_off(&name, p.position)?;
+            on_feet(&name, p.position)?;
             let yet_to_move = field.order[field.moved..].contains(target);
             if !yet_to_move {
                 return refuse(
@@ -565,6 +640,34 @@ fn deed(
             }
             (cost::REGAIN_BALANCE, Deed::RegainedBalance)
         }
+        Action::PickUp { object, .. } if field.thing(object).is_none() => {
+            let Some(body) = body_named(state, object) else {
+                field_object(state, object)?;
+                unreachable!("no such object was refused")
+            };
+            let them = state.seat_name(body);
+            if b.conscious[body as usize] {
+                return refuse(
+                    "pick_up",
+                    format!("{them} is conscious: only the unconscious and the dead are carried"),
+                );
+            }
+            if field.piece(body).at != from || field.borne_by(body).is_some() {
+                return refuse(
+                    "pick_up",
+                    format!("{them} does not lie on {name}'s space ({from})"),
+                );
+            }
+            load_free(state, seat)?;
+            let weight = b.heights[body as usize];
+            if weight > b.heights[seat as usize] {
+                return refuse(
+                    "pick_up",
+                    format!("{them} weighs {weight} (a body weighs its height), more than {name}'s height"),
+                );
+            }
+            (cost::PICK_UP, Deed::LiftedBody { body })
+        }
         Action::PickUp { object, .. } => {
             let t = field_object(state, object)?;
             if t.at != from || t.carried_by.is_some() {
@@ -582,12 +685,7 @@ fn deed(
                     },
                 ));
             }
-            if let Some(c) = &p.carrying {
-                return refuse(
-                    "pick_up",
-                    format!("{name} carries the {c} already: one large object at a time"),
-                );
-            }
+            load_free(state, seat)?;
             let weight = i32::from(field.kind_of(t).weight);
             if weight > b.heights[seat as usize] {
                 return refuse(
@@ -603,9 +701,9 @@ fn deed(
             )
         }
         Action::Drop { at, .. } => {
-            let Some(object) = p.carrying.clone() else {
+            if p.carrying.is_none() && p.bearing.is_none() {
                 return refuse("drop", format!("{name} carries nothing"));
-            };
+            }
             let at = match at {
                 Some(at) => space(&b, "at", at)?,
                 None => from,
@@ -616,16 +714,35 @@ fn deed(
                     format!("`at`: {name} puts it down on its own space or an open one beside it"),
                 );
             }
-            (0, Deed::Dropped { object, at })
+            match (&p.carrying, p.bearing) {
+                (Some(object), _) => (
+                    0,
+                    Deed::Dropped {
+                        object: object.clone(),
+                        at,
+                    },
+                ),
+                (None, Some(body)) => (0, Deed::LaidDown { body, at }),
+                (None, None) => unreachable!("a load was found above"),
+            }
         }
         Action::Throw {
             at, roll, scatter, ..
         } => {
-            let Some(object) = p.carrying.clone() else {
-                return refuse("throw", format!("{name} carries nothing: `pick_up` first"));
+            let (kind, object) = match (&p.carrying, p.bearing) {
+                (Some(object), _) => (
+                    field.kind_of(field.thing(object).expect("carried")),
+                    object.clone(),
+                ),
+                (None, Some(body)) => (
+                    super::scenario::ObjectKind::body(b.heights[body as usize]),
+                    state.seat_name(body),
+                ),
+                (None, None) => {
+                    return refuse("throw", format!("{name} carries nothing: `pick_up` first"))
+                }
             };
             let target = space(&b, "at", at)?;
-            let kind = field.kind_of(field.thing(&object).expect("carried"));
             let range = b.distance(from, target);
             let (lt, lf) = (level_of(&b, target), level_of(&b, from));
             let reach = i32::from(kind.range).min(b.heights[seat as usize])
@@ -658,24 +775,30 @@ fn deed(
             };
             let struck = (0..state.seats.len() as Seat)
                 .find(|&s| s != seat && field.piece(s).at == at && b.conscious[s as usize]);
-            (
-                cost::THROW,
-                Deed::Threw {
+            let landing = Landing {
+                roll,
+                scatter,
+                at,
+                struck,
+                damage: if struck.is_some() {
+                    i32::from(kind.weight)
+                } else {
+                    0
+                },
+            };
+            let deed = match p.bearing {
+                Some(body) if p.carrying.is_none() => Deed::ThrewBody {
+                    body,
+                    target,
+                    landing,
+                },
+                _ => Deed::Threw {
                     object,
                     target,
-                    landing: Landing {
-                        roll,
-                        scatter,
-                        at,
-                        struck,
-                        damage: if struck.is_some() {
-                            i32::from(kind.weight)
-                        } else {
-                            0
-                        },
-                    },
+                    landing,
                 },
-            )
+            };
+            (cost::THROW, deed)
         }
         Action::ThrowWeapon { target, roll, .. } => {
             opponent(*target, false)?;
@@ -686,7 +809,7 @@ fn deed(
             if state.seat(seat).orders.disarmed() {
                 return refuse("throw_weapon", format!("{name} has lost the weapon"));
             }
-            standing(&name, p.position)?;
+            on_feet(&name, p.position)?;
             if !b.conscious[*target as usize] {
                 return refuse("throw_weapon", "throw at a conscious opponent");
             }
@@ -795,7 +918,7 @@ fn deed(
             if !b.conscious[*target as usize] {
                 return refuse("shove", "shove a conscious opponent");
             }
-            standing_or_off(&name, p.position)?;
+            on_feet(&name, p.position)?;
             let spend = cost::SHOVE + if *hard { cost::SHOVE_HARD } else { 0 };
             affordable(&name, p.points, spend)?;
             let face = chance.roll("falling down roll of the shoved", 6, "roll", *roll)?;
@@ -883,23 +1006,14 @@ fn deed(
             } else {
                 (None, 0)
             };
-            // Spell points beyond those spent on the spells taken in.
-            let spell = fighter.sheet.abilities.get("spell").copied().unwrap_or(0);
-            let spent: u32 = fighter
-                .cards
-                .iter()
-                .filter_map(|h| state.cards.get(&h.id))
-                .filter(|k| k.kind == super::content::CardKind::Spell)
-                .map(|k| k.points)
-                .sum();
+            let spare = spare_spell_points(state, seat);
             let (extra, works_to) = tables::spell_range(range);
-            if spell.saturating_sub(spent) < extra {
+            if spare < extra {
                 return refuse(
                     "cast",
                     format!(
-                        "at {range} spaces the {} needs {extra} spell points beyond those spent; {name} has {}",
+                        "at {range} spaces the {} needs {extra} spell points beyond those spent; {name} has {spare}",
                         c.name,
-                        spell.saturating_sub(spent)
                     ),
                 );
             }
@@ -912,6 +1026,7 @@ fn deed(
                     name: c.name.clone(),
                     target,
                     range,
+                    extra,
                     roll,
                     works,
                     damage: if works { c.effect.strike } else { 0 },
@@ -920,7 +1035,8 @@ fn deed(
             )
         }
         Action::Regenerate { .. } => {
-            if state.seat(seat).fighter().sheet.regeneration == 0 {
+            let sheet = &state.seat(seat).fighter().sheet;
+            if sheet.regeneration == 0 && sheet.spell_regeneration == 0 {
                 return refuse("regenerate", format!("{name}'s book shows no regeneration"));
             }
             if !b.zone_foes(seat).is_empty() {
@@ -981,6 +1097,25 @@ fn deed(
     Ok((cost, deed))
 }
 
+/// Spell points a figure has beyond those its spell cards cost and those
+/// it spent casting beyond extended range.
+pub fn spare_spell_points(state: &State, seat: Seat) -> u32 {
+    let fighter = state.seat(seat).fighter();
+    let spell = fighter.sheet.abilities.get("spell").copied().unwrap_or(0);
+    let cards: u32 = fighter
+        .cards
+        .iter()
+        .filter_map(|h| state.cards.get(&h.id))
+        .filter(|k| k.kind == super::content::CardKind::Spell)
+        .map(|k| k.points)
+        .sum();
+    let spent = state
+        .field
+        .as_ref()
+        .map_or(0, |f| f.piece(seat).spell_spent);
+    spell.saturating_sub(cards).saturating_sub(spent)
+}
+
 /// An object's height for jumping over it: a tall one stands two levels.
 pub fn object_height(tall: bool) -> i32 {
     if tall {
@@ -988,6 +1123,42 @@ pub fn object_height(tall: bool) -> i32 {
     } else {
         1
     }
+}
+
+/// The figure a name means, for picking up its body: its character's
+/// name or id, its player, or the two as narration writes them.
+fn body_named(state: &State, name: &str) -> Option<Seat> {
+    let name = name.trim();
+    (0..state.seats.len() as Seat).find(|&s| {
+        let st = state.seat(s);
+        let sheet = &st.fighter().sheet;
+        [
+            state.seat_name(s).as_str(),
+            sheet.name.as_str(),
+            sheet.id.as_str(),
+            st.player.as_str(),
+        ]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(name))
+    })
+}
+
+/// A figure carries one large object (or body) at a time.
+fn load_free(state: &State, seat: Seat) -> Result<(), Rejection> {
+    let field = state.field.as_deref().expect("a scenario");
+    let p = field.piece(seat);
+    let held = match (&p.carrying, p.bearing) {
+        (Some(c), _) => format!("the {c}"),
+        (None, Some(body)) => state.seat_name(body),
+        (None, None) => return Ok(()),
+    };
+    refuse(
+        "pick_up",
+        format!(
+            "{} carries {held} already: one large object at a time",
+            state.seat_name(seat)
+        ),
+    )
 }
 
 fn field_object<'a>(state: &'a State, name: &str) -> Result<&'a super::field::Thing, Rejection> {
@@ -1011,15 +1182,12 @@ fn affordable(name: &str, points: u32, cost: u32) -> Result<(), Rejection> {
     Ok(())
 }
 
-fn standing(name: &str, position: Position) -> Result<(), Rejection> {
+/// On its feet: standing or off balance, not down.
+fn on_feet(name: &str, position: Position) -> Result<(), Rejection> {
     if position == Position::Down {
         return refuse("position", format!("{name} is down: `stand_up` first"));
     }
     Ok(())
-}
-
-fn standing_or_off(name: &str, position: Position) -> Result<(), Rejection> {
-    standing(name, position)
 }
 
 /// The cheapest step out of `at` into a space no conscious figure holds
@@ -1133,7 +1301,7 @@ fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     }
     if let Some(p) = field.placing.first() {
         if mine(p.by) {
-            for h in turn::landing_spaces(state, p.seat) {
+            for h in turn::landing_spaces(state, p) {
                 out.push(Legal::ready(Action::Place {
                     seat: Some(p.by),
                     to: h.to_string(),
@@ -1148,6 +1316,12 @@ fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         }
         return out;
     };
+    // Airi or a Wraith may leave for another plane out of turn.
+    for s in (0..state.seats.len() as Seat).filter(|&s| s != mover && mine(s)) {
+        if state.seat(s).fighter().sheet.dematerializes && dematerialize(state, s).is_ok() {
+            out.push(Legal::ready(Action::Regenerate { seat: Some(s) }));
+        }
+    }
     if !mine(mover) {
         return out;
     }
@@ -1319,7 +1493,16 @@ fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
             }
         }
     }
-    if p.carrying.is_some() {
+    for body in (0..state.seats.len() as Seat).filter(|&o| o != seat && field.piece(o).at == p.at) {
+        out.push((
+            Action::PickUp {
+                seat: s,
+                object: state.seat_name(body),
+            },
+            vec![],
+        ));
+    }
+    if p.carrying.is_some() || p.bearing.is_some() {
         for &h in std::iter::once(&p.at).chain(&around) {
             out.push((
                 Action::Drop {

@@ -442,19 +442,7 @@ fn effect_words(state: &State, c: &Played) -> String {
 
 fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
-        Fact::InitiativeRolled { .. }
-        | Fact::Stepped { .. }
-        | Fact::HaltOffered { .. }
-        | Fact::Halted { .. }
-        | Fact::LetPass { .. }
-        | Fact::MoveEnded { .. }
-        | Fact::Recovered { .. }
-        | Fact::CombatBegun { .. }
-        | Fact::CombatEnded { .. }
-        | Fact::FallsRolled { .. }
-        | Fact::FallenPlaced { .. }
-        | Fact::TurnEnded { .. }
-        | Fact::Regenerated { .. } => super::field_narration::narrate(state, fact),
+        f if f.on_field() => super::field_narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
         Fact::ManeuverCommitted { seat, hash } => {
@@ -715,6 +703,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             )]
         }
         Fact::JournalClosed => vec!["The journal of this fight is closed.".into()],
+        _ => unreachable!("every scenario fact is told above"),
     }
 }
 

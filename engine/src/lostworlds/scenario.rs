@@ -178,6 +178,19 @@ pub fn standard_objects() -> BTreeMap<String, ObjectKind> {
     .collect()
 }
 
+impl ObjectKind {
+    /// A figure's body, carried or thrown: it weighs its height and goes as
+    /// far as the table's objects of that weight (seven less it, 1 at least).
+    pub fn body(height: i32) -> ObjectKind {
+        let weight = height.clamp(0, 6) as u8;
+        ObjectKind {
+            weight,
+            range: 7u8.saturating_sub(weight).max(1),
+            tall: false,
+        }
+    }
+}
+
 /// One object on the map at the start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {

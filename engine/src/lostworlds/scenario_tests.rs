@@ -630,6 +630,15 @@ fn examining_finds_what_the_scenario_hid() {
     let mut s = yard_state();
     put(&mut s, 0, "b2");
     initiative(&mut s, 0);
+    // Until examined, only the owner's view holds what the chest hides.
+    let shows = |s: &State, viewer: Viewer| {
+        LostWorlds::view(s, viewer)
+            .to_string()
+            .contains("map of the hills")
+    };
+    assert!(shows(&s, Viewer::Owner));
+    assert!(!shows(&s, Viewer::Seat(0)) && !shows(&s, Viewer::Seat(1)));
+    assert!(!shows(&s, Viewer::Public));
     let facts = ok(
         &mut s,
         Some(0),
@@ -638,6 +647,8 @@ fn examining_finds_what_the_scenario_hid() {
     let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
     assert!(line.contains("map of the hills"), "{line}");
     assert_eq!(points(&s, 0), 2);
+    // Once found it is on the table for everyone.
+    assert!(shows(&s, Viewer::Seat(1)) && shows(&s, Viewer::Public));
 }
 
 #[test]
@@ -694,6 +705,140 @@ fn falls_are_checked_after_running_beside_a_drop() {
     assert_eq!(position(&s, 0), Position::Down);
     assert_eq!(stage(&s), Stage::Initiative);
     assert_eq!(s.field.as_ref().unwrap().turn, 2);
+}
+
+/// Knocks seat `seat` unconscious where it stands.
+fn knock_out(s: &mut State, seat: Seat) {
+    s.seats[seat as usize].party[0].body = -1;
+    s.seats[seat as usize].party[0].condition = Condition::Unconscious;
+    s.seats[seat as usize].status = SeatStatus::Down;
+    s.field.as_mut().unwrap().pieces[seat as usize].position = Position::Down;
+}
+
+#[test]
+fn an_unconscious_figure_is_carried_laid_down_and_thrown_and_rolls_no_recovery() {
+    let mut s = yard_state();
+    put(&mut s, 0, "e4");
+    put(&mut s, 1, "f4");
+    knock_out(&mut s, 0);
+    // The raiders hold the yard instead, so Nowa down is no victory yet.
+    let f = s.field.as_mut().unwrap();
+    let mut yard = (*f.scenario).clone();
+    yard.sides[1].goal = super::scenario::Goal::Hold;
+    f.scenario = std::sync::Arc::new(yard);
+    ok(&mut s, None, json!({"type": "roll", "dice": [4]}));
+    ok(&mut s, Some(1), json!({"type": "move", "to": "e4"}));
+    // The chest is no body; a body is named by its character or player.
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "Nobody"}),
+        "lostworlds.movement.object",
+    );
+    assert!(m.contains("chest"), "{m}");
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "nowa"}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("hoists Nowa's body"), "{line}");
+    assert_eq!(points(&s, 1), 3);
+    ok(&mut s, Some(1), json!({"type": "move", "to": "d4"}));
+    assert_eq!(at(&s, 0), "d4", "the body goes with its carrier");
+    let drawn = LostWorlds::render_svg(&s, Viewer::Owner);
+    assert!(!drawn.contains("figure-0"), "a carried body is not drawn");
+    assert!(LostWorlds::render(&s, Viewer::Owner).contains("carrying Nowa"));
+    s.field.as_mut().unwrap().things[0].at = Hex::parse("d4").unwrap();
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "chest"}),
+        "lostworlds.movement.pick_up",
+    );
+    assert!(m.contains("carries Nowa already"), "{m}");
+    ok(&mut s, Some(1), json!({"type": "drop", "at": "c4"}));
+    assert_eq!(at(&s, 0), "c4");
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "e4"}),
+    );
+    assert_ne!(stage(&s), Stage::Recovery, "a moved body rolls no recovery");
+    assert_eq!(stage(&s), Stage::Initiative);
+    // Next turn: lifted by its player's name and thrown, it weighs its
+    // height (4) and flies 3 at most.
+    ok(&mut s, None, json!({"type": "roll", "dice": [2]}));
+    ok(&mut s, Some(1), json!({"type": "move", "to": "c4"}));
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "Bo"}),
+        "lostworlds.movement.pick_up",
+    );
+    ok(&mut s, Some(1), json!({"type": "pick_up", "object": "Ada"}));
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw", "at": "f1", "roll": 1}),
+        "lostworlds.movement.throw",
+    );
+    assert!(m.contains("1 to 3 away"), "{m}");
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "throw", "at": "c2", "roll": 1}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("heaves Nowa's body at c2"), "{line}");
+    assert_eq!(at(&s, 0), "c2");
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d4"}),
+    );
+    assert_eq!(stage(&s), Stage::Initiative, "thrown: no recovery roll");
+    // Left alone a turn, the body rolls again.
+    ok(&mut s, None, json!({"type": "roll", "dice": [2]}));
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d4"}),
+    );
+    assert_eq!(stage(&s), Stage::Recovery);
+}
+
+#[test]
+fn a_body_weighs_its_height_and_its_carrier_pays_a_point_a_turn() {
+    let mut s = yard_state();
+    put(&mut s, 0, "b4");
+    put(&mut s, 1, "b4");
+    knock_out(&mut s, 1);
+    ok(&mut s, None, json!({"type": "roll", "dice": [3]}));
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "Brakka"}),
+        "lostworlds.movement.pick_up",
+    );
+    assert!(m.contains("weighs 5"), "{m}");
+    // A taller Nowa lifts her, and moves a point short next turn.
+    let mut sheet = (*s.seats[0].party[0].sheet).clone();
+    sheet.height = 6;
+    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "Brakka"}),
+    );
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "a4"}),
+    );
+    ok(&mut s, None, json!({"type": "roll", "dice": [3]}));
+    assert_eq!(points(&s, 0), 5);
+    assert_eq!(stage(&s), Stage::Movement);
 }
 
 #[test]
@@ -758,7 +903,15 @@ fn reaching_the_goal_wins_and_the_victory_points_are_experience() {
 }
 
 /// Plays a scenario to its end by random legal actions with digital dice.
-fn play(pack: &Pack, id: &str, obstructions: bool, mut seed: u64) -> State {
+/// Plays a scenario to its end with seeded random legal actions, adding
+/// the name of every fact it told to `seen`.
+fn play(
+    pack: &Pack,
+    id: &str,
+    obstructions: bool,
+    mut seed: u64,
+    seen: &mut std::collections::BTreeSet<String>,
+) -> State {
     let players: usize = pack
         .scenario(id)
         .unwrap()
@@ -794,6 +947,9 @@ fn play(pack: &Pack, id: &str, obstructions: bool, mut seed: u64) -> State {
         for f in &facts {
             let _ = LostWorlds::narrate(&state, f);
             LostWorlds::apply(&mut state, f);
+            let name = format!("{f:?}");
+            let end = name.find([' ', '{', '(']).unwrap_or(name.len());
+            seen.insert(name[..end].to_string());
         }
         let round: State = serde_json::from_value(serde_json::to_value(&state).unwrap()).unwrap();
         assert_eq!(round, state, "state survives JSON");
@@ -816,7 +972,7 @@ fn random_legal_scenarios_end() {
     for i in 0..6u64 {
         for id in ["well-house", "stair-tower"] {
             let s = seed.wrapping_add(i * 7919) | 1;
-            let state = play(&pack, id, i % 2 == 1, s);
+            let state = play(&pack, id, i % 2 == 1, s, &mut Default::default());
             assert!(state.outcome.is_some(), "{id} seed {s}");
             fought += usize::from(state.exchanges > 0);
         }
@@ -825,6 +981,44 @@ fn random_legal_scenarios_end() {
         fought >= 3,
         "random scenarios come to blows: {fought} of 12"
     );
+}
+
+/// The samples with the rarer abilities: Brakka a wraith, Nowa a
+/// regenerating magic user with spells.
+#[test]
+fn random_scenarios_with_wraiths_and_regenerating_magic_users_end() {
+    let mut pack = pack_with(None);
+    for c in &mut pack.characters {
+        if c.id == "brakka" {
+            c.dematerializes = true;
+            c.undead = true;
+            c.touch_damage = 2;
+        } else {
+            c.regeneration = 1;
+            c.spell_regeneration = 1;
+            c.abilities.insert("spell".into(), 6);
+        }
+    }
+    let seed = std::env::var("TABLETAPE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_u64);
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..6u64 {
+        for id in ["well-house", "stair-tower"] {
+            let s = seed.wrapping_add(i * 104_729) | 1;
+            let state = play(&pack, id, i % 2 == 0, s, &mut seen);
+            assert!(state.outcome.is_some(), "{id} seed {s}");
+            let f = state.field.as_ref().unwrap();
+            assert!(
+                f.pieces.iter().all(|p| !p.done.dematerialized),
+                "{id} seed {s}: no one is left on another plane"
+            );
+        }
+    }
+    for fact in ["Dematerialized", "Regenerated"] {
+        assert!(seen.contains(fact), "random play reached {fact}: {seen:?}");
+    }
 }
 
 #[test]
@@ -1050,6 +1244,127 @@ fn regeneration_takes_the_whole_move_and_fails_in_a_battle_zone() {
     assert_eq!(s.seat(0).fighter().body, 2);
 }
 
+/// Makes seat 1 (Brakka) a Wraith: undead, regenerating on another plane,
+/// touching for 3; hurt down to 4 body points.
+fn wraith(s: &mut State) {
+    let mut sheet = (*s.seats[1].party[0].sheet).clone();
+    sheet.dematerializes = true;
+    sheet.undead = true;
+    sheet.touch_damage = 3;
+    s.seats[1].party[0].sheet = std::sync::Arc::new(sheet);
+    s.seats[1].party[0].body = 4;
+}
+
+#[test]
+fn a_wraith_regenerates_off_the_board_and_touches_whoever_ends_on_its_space() {
+    let mut s = yard_state();
+    wraith(&mut s);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "c1");
+    initiative(&mut s, 0);
+    // Out of turn, before anyone has stepped: it leaves the board.
+    let offered = super::movement::legal(&s, Some(1));
+    assert!(
+        offered
+            .iter()
+            .any(|l| matches!(l.action, Action::Regenerate { .. })),
+        "{offered:?}"
+    );
+    let facts = ok(&mut s, Some(1), json!({"type": "regenerate"}));
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(
+        line.contains("Brakka fades from c1 to another plane"),
+        "{line}"
+    );
+    assert!(!LostWorlds::render_svg(&s, Viewer::Owner).contains("figure-1"));
+    // Its space is open ground now: Nowa walks through and stops on it,
+    // with no halt offered (it has no battle zone).
+    ok(&mut s, Some(0), json!({"type": "move", "to": "b1"}));
+    let facts = ok(&mut s, Some(0), json!({"type": "move", "to": "c1"}));
+    assert!(
+        !facts.iter().any(|f| matches!(f, Fact::HaltOffered { .. })),
+        "{facts:?}"
+    );
+    let before = s.clone();
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "d1"}),
+    );
+    // The wraith's own move is gone; it comes back whole and touches Nowa.
+    let told: Vec<String> = facts
+        .iter()
+        .flat_map(|f| LostWorlds::narrate(&before, f))
+        .collect();
+    let told = told.join(" ");
+    assert!(told.contains("its touch finds them"), "{told}");
+    assert!(
+        told.contains("comes back from the other plane whole"),
+        "{told}"
+    );
+    assert_eq!(s.seat(1).fighter().body, 12, "its starting body points");
+    assert_eq!(s.seat(0).fighter().body, 10 - 3, "the touch's damage");
+    assert!(turn_words(&s).contains("sets down the touched Nowa"));
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "place", "to": "e1"}),
+        "lostworlds.movement.place",
+    );
+    ok(&mut s, Some(1), json!({"type": "place", "to": "b1"}));
+    assert_eq!(at(&s, 0), "b1");
+    assert_eq!(position(&s, 0), Position::Standing, "no drop, no fall");
+    assert_eq!(stage(&s), Stage::Combat, "side by side, they fight");
+}
+
+#[test]
+fn a_wraith_leaves_only_as_the_phase_begins_or_as_its_move_and_never_from_a_zone() {
+    let mut s = yard_state();
+    wraith(&mut s);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "e1");
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "move", "to": "b1"}));
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "regenerate"}),
+        "lostworlds.movement.regenerate",
+    );
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "a1"}),
+    );
+    // Its own move, untouched: it goes, and the phase ends with it.
+    let facts = ok(&mut s, Some(1), json!({"type": "regenerate"}));
+    assert!(facts
+        .iter()
+        .any(|f| matches!(f, Fact::Dematerialized { .. })));
+    assert!(
+        facts
+            .iter()
+            .any(|f| matches!(f, Fact::Regenerated { healed: 8, .. })),
+        "{facts:?}"
+    );
+    // Beside an opponent it cannot go.
+    let mut s = yard_state();
+    wraith(&mut s);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "b1");
+    initiative(&mut s, 1);
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "regenerate"}),
+        "lostworlds.movement.regenerate",
+    );
+}
+
+fn turn_words(s: &State) -> String {
+    super::turn::stage_words(s)
+}
+
 /// Gives seat 0 (Nowa) spell points for the spell tests.
 fn with_spell_points(s: &mut State, points: u32) {
     let mut sheet = (*s.seats[0].party[0].sheet).clone();
@@ -1142,6 +1457,77 @@ fn a_spell_cast_beyond_extended_range_needs_spare_points_and_the_table() {
         Some(0),
         json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 1}),
         "lostworlds.movement.cast",
+    );
+}
+
+#[test]
+fn magic_point_regeneration_restores_what_casting_spent_two_at_most() {
+    let mut s = yard_state();
+    with_spell_points(&mut s, 7);
+    let mut sheet = (*s.seats[0].party[0].sheet).clone();
+    sheet.spell_regeneration = 1;
+    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+    put(&mut s, 0, "a1");
+    put(&mut s, 1, "f4");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "select_cards", "cards": ["ember-dart", "knit-flesh"]}),
+    );
+    initiative(&mut s, 0);
+    // Seven points less the cards' five leaves two: the dart at seven
+    // spaces needs three.
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 1}),
+        "lostworlds.movement.cast",
+    );
+    put(&mut s, 1, "e2");
+    // Five spaces: two more points, and they are spent.
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "cast", "card": "ember-dart", "target": 1, "roll": 1}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("(2 spell points more)"), "{line}");
+    assert_eq!(super::movement::spare_spell_points(&s, 0), 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "b1"}),
+    );
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d2"}),
+    );
+    assert_eq!(stage(&s), Stage::Initiative, "no one fought, no one fell");
+    // Regenerating restores three times the book's one, but 2 at most a
+    // turn and no more than was spent.
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "regenerate"}));
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "b1"}),
+    );
+    let before = s.clone();
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d2"}),
+    );
+    assert_eq!(super::movement::spare_spell_points(&s, 0), 2);
+    let regenerated = facts
+        .iter()
+        .find(|f| matches!(f, Fact::Regenerated { spell: 2, .. }))
+        .expect("two spell points restored");
+    let line = LostWorlds::narrate(&before, regenerated).join(" ");
+    assert!(
+        line.ends_with("Nowa regenerates 2 spell points (2 spare)."),
+        "{line}"
     );
 }
 

@@ -128,6 +128,9 @@ pub fn recovery(body: i32, adjusted: i32) -> Recovery {
 /// spending a movement phase on it.
 pub const REGENERATION_TIMES: u32 = 3;
 
+/// Magic point regeneration restores no more than this in a turn.
+pub const SPELL_REGENERATION_MOST: u32 = 2;
+
 /// Casting a spell in the movement phase, by the range to its target: the
 /// spell points needed beyond those spent on the spell, and the highest
 /// roll that works (higher fizzles).

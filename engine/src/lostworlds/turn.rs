@@ -11,7 +11,7 @@ use super::actions::{
     Action, Award, Condition, Ending, Fact, FallRoll, Outcome, RecoveryRoll, Start,
 };
 use super::content::Range;
-use super::field::{Board, Done, Field, Piece, Position, Stage, Thing, ROUNDS_PER_PHASE};
+use super::field::{Board, Done, Field, Piece, Placing, Position, Stage, Thing, ROUNDS_PER_PHASE};
 use super::scenario::{Goal, Hex, Scenario};
 use super::state::{SeatStatus, State};
 use super::tables::{self, Footing};
@@ -55,7 +55,12 @@ pub fn board(state: &State) -> Option<Board<'_>> {
             .iter()
             .map(|s| s.fighter().sheet.height)
             .collect(),
-        conscious: state.seats.iter().map(|s| conscious(state, s)).collect(),
+        conscious: state
+            .seats
+            .iter()
+            .zip(&field.pieces)
+            .map(|(s, p)| conscious(state, s) && !p.done.dematerialized)
+            .collect(),
         field,
     })
 }
@@ -79,10 +84,12 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode, obstructions: bool) -> Field
                 at: Hex::parse(&f.at).expect("checked with the scenario"),
                 position: Position::Standing,
                 carrying: None,
+                bearing: None,
                 points: 0,
                 allowance: 0,
                 done: Done::default(),
                 ran_before: false,
+                spell_spent: 0,
                 undefended: None,
             });
         }
@@ -113,6 +120,7 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode, obstructions: bool) -> Field
         placing: Vec::new(),
         at_risk: Vec::new(),
         winner: None,
+        examined: Vec::new(),
         obstructions,
     }
 }
@@ -132,12 +140,12 @@ pub fn rollers(state: &State) -> Vec<Seat> {
 }
 
 /// The unconscious who roll on the recovery table: not dead, not undead,
-/// and not moved this phase.
-fn recovering(state: &State) -> Vec<Seat> {
+/// not moved this phase and not still carried.
+pub(super) fn recovering(state: &State) -> Vec<Seat> {
     let field = state.field.as_deref().expect("a scenario");
     (0..state.seats.len() as Seat)
         .filter(|&s| state.seat(s).fighter().condition == Condition::Unconscious)
-        .filter(|&s| !field.piece(s).done.body_moved)
+        .filter(|&s| !field.piece(s).done.body_moved && field.borne_by(s).is_none())
         .filter(|&s| !state.seat(s).fighter().sheet.undead)
         .collect()
 }
@@ -265,21 +273,23 @@ pub fn placer(state: &State, seat: Seat) -> Seat {
 }
 
 /// Where a fallen figure may be set down: a space beside it on its level or
-/// lower, with no conscious figure in it.
-pub fn landing_spaces(state: &State, seat: Seat) -> Vec<Hex> {
+/// lower, with no conscious figure in it. A touched figure is moved to
+/// any space beside it a figure could step up to (a level up at most).
+pub fn landing_spaces(state: &State, placing: &Placing) -> Vec<Hex> {
     let Some(b) = board(state) else {
         return Vec::new();
     };
-    let from = b.field.piece(seat).at;
+    let from = b.field.piece(placing.seat).at;
     let level = b.level(from).unwrap_or(0);
+    let highest = if placing.touched { level + 1 } else { level };
     let spaces: Vec<Hex> = b
         .neighbours(from)
         .into_iter()
         .flatten()
-        .filter(|&h| b.level(h).is_some_and(|l| l <= level))
+        .filter(|&h| b.level(h).is_some_and(|l| l <= highest))
         .filter(|&h| b.figure_at(h).is_none())
         .collect();
-    // Hemmed in all round: it falls where it stands.
+    // Hemmed in all round: it falls (or stays) where it stands.
     if spaces.is_empty() {
         vec![from]
     } else {
@@ -292,34 +302,61 @@ pub fn landing_spaces(state: &State, seat: Seat) -> Vec<Hex> {
 pub(super) fn after_movement(chain: &mut Chain) -> Result<(), Rejection> {
     // Regeneration: three times the book's best, up to the sheet's body
     // points, unless the figure ends in an opponent's battle zone.
-    let healing: Vec<(Seat, i32, bool)> = {
+    // Magic points likewise, 2 at most, back up to what the figure spent.
+    // Airi or a Wraith comes back whole, never foiled (it has no battle
+    // zone while away), and first touches whoever stands on its space.
+    let healing: Vec<Fact> = {
         let state = &chain.state;
         let b = board(state).expect("a scenario");
-        (0..state.seats.len() as Seat)
-            .filter(|&s| b.field.piece(s).done.regenerating)
-            .map(|s| {
-                let f = state.seat(s).fighter();
-                let most = (f.sheet.regeneration * tables::REGENERATION_TIMES) as i32;
-                let room = (f.sheet.body_points - f.body).max(0);
-                let foiled = !b.zone_foes(s).is_empty();
-                (s, if foiled { 0 } else { most.min(room) }, foiled)
-            })
-            .collect()
+        let mut facts = Vec::new();
+        for s in (0..state.seats.len() as Seat).filter(|&s| b.field.piece(s).done.regenerating) {
+            let f = state.seat(s).fighter();
+            let ghost = b.field.piece(s).done.dematerialized;
+            if ghost {
+                let at = b.field.piece(s).at;
+                for o in (0..state.seats.len() as Seat)
+                    .filter(|&o| o != s && b.conscious[o as usize] && b.field.piece(o).at == at)
+                {
+                    let damage = f.sheet.touch_damage;
+                    let (body, condition) = super::movement::hurt(state, o, damage);
+                    facts.push(Fact::Touched {
+                        seat: o,
+                        by: s,
+                        damage,
+                        body,
+                        condition,
+                    });
+                }
+            }
+            let most = if ghost {
+                i32::MAX
+            } else {
+                (f.sheet.regeneration * tables::REGENERATION_TIMES) as i32
+            };
+            let room = (f.sheet.body_points - f.body).max(0);
+            let spell = (f.sheet.spell_regeneration * tables::REGENERATION_TIMES)
+                .min(tables::SPELL_REGENERATION_MOST)
+                .min(b.field.piece(s).spell_spent);
+            let foiled = !ghost && !b.zone_foes(s).is_empty();
+            facts.push(Fact::Regenerated {
+                seat: s,
+                healed: if foiled { 0 } else { most.min(room) },
+                spell: if foiled { 0 } else { spell },
+                foiled,
+            });
+        }
+        facts
     };
-    for (seat, healed, foiled) in healing {
-        chain.push(Fact::Regenerated {
-            seat,
-            healed,
-            foiled,
-        });
+    for fact in healing {
+        chain.push(fact);
     }
-    if chain.field().stage == Stage::Recovery {
+    if chain.field().stage == Stage::Recovery || !chain.field().placing.is_empty() {
         return Ok(());
     }
     begin_combat(chain)
 }
 
-fn begin_combat(chain: &mut Chain) -> Result<(), Rejection> {
+pub(super) fn begin_combat(chain: &mut Chain) -> Result<(), Rejection> {
     let state = &chain.state;
     let b = board(state).expect("a scenario");
     let field = b.field;
@@ -569,8 +606,9 @@ pub fn stage_words(state: &State) -> String {
         );
     }
     if let Some(p) = field.placing.first() {
+        let what = if p.touched { "touched" } else { "fallen" };
         return format!(
-            "{} sets down the fallen {} (`place`)",
+            "{} sets down the {what} {} (`place`)",
             state.seat_name(p.by),
             state.seat_name(p.seat)
         );
