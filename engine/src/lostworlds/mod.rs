@@ -212,7 +212,8 @@
 //!   or `let_pass`), unless it enters the opponent's undefended space. The
 //!   halted mover loses the rest of its move (and may not break off); the
 //!   halter moves no more this turn (if its move is still to come, it has
-//!   none). A halt is offered on entering a zone, not on each step inside.
+//!   none). A halt is offered on entering a zone, not on each step inside,
+//!   and not to a mover with no points left (it stops there anyway).
 //! - **Other chart entries.** Block: an adjacent opponent still to move this
 //!   turn may only regain balance. Shove: the opponent rolls on the falling
 //!   down table at once (+1 for two more points); on a fall the shover sets
