@@ -948,12 +948,7 @@ fn deed(
                     format!("{name} slays an unconscious opponent on its own space only",),
                 );
             }
-            if p.points < p.allowance || p.points == 0 {
-                return refuse(
-                    "slay",
-                    format!("slaying takes {name}'s whole move, untouched"),
-                );
-            }
+            whole_move(&name, p, "slay", "slaying")?;
             (p.points, Deed::Slew { target: *target })
         }
         Action::Cast {
@@ -971,12 +966,7 @@ fn deed(
                     format!("{name} is in an opponent's battle zone: spells there are cast in the fight"),
                 );
             }
-            if p.points < p.allowance || p.points == 0 {
-                return refuse(
-                    "cast",
-                    format!("casting takes {name}'s whole move, untouched"),
-                );
-            }
+            whole_move(&name, p, "cast", "casting")?;
             let fighter = state.seat(seat).fighter();
             let Some(c) = super::cards::card(state, card)
                 .filter(|c| fighter.cards.iter().any(|h| h.id == c.id && !h.played))
@@ -1045,12 +1035,7 @@ fn deed(
                     format!("{name} is in an opponent's battle zone"),
                 );
             }
-            if p.points < p.allowance || p.points == 0 {
-                return refuse(
-                    "regenerate",
-                    format!("regenerating takes {name}'s whole move, untouched"),
-                );
-            }
+            whole_move(&name, p, "regenerate", "regenerating")?;
             (p.points, Deed::Regenerates)
         }
         Action::BreakOff { to, .. } => {
@@ -1178,6 +1163,19 @@ fn affordable(name: &str, points: u32, cost: u32) -> Result<(), Rejection> {
             "points",
             format!("{name} has {points} movement points left; this costs {cost}"),
         );
+    }
+    Ok(())
+}
+
+/// Slaying, casting and regenerating take the whole move, untouched.
+fn whole_move(
+    name: &str,
+    p: &super::field::Piece,
+    rule: &str,
+    deed: &str,
+) -> Result<(), Rejection> {
+    if p.points < p.allowance || p.points == 0 {
+        return refuse(rule, format!("{deed} takes {name}'s whole move, untouched"));
     }
     Ok(())
 }

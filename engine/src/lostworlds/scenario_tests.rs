@@ -267,12 +267,12 @@ fn the_battle_zone_follows_the_height_rule() {
     let mut s = yard_state();
     put(&mut s, 0, "c4");
     put(&mut s, 1, "d3");
-    let mut sheet = (*s.seats[0].party[0].sheet).clone();
-    sheet.height = 3;
-    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
-    let mut sheet = (*s.seats[1].party[0].sheet).clone();
-    sheet.height = 6;
-    s.seats[1].party[0].sheet = std::sync::Arc::new(sheet);
+    edit_sheet(&mut s, 0, |sheet| {
+        sheet.height = 3;
+    });
+    edit_sheet(&mut s, 1, |sheet| {
+        sheet.height = 6;
+    });
     // c4 (level 0) touches d3 (level 4): odd rows sit to the right.
     let b = super::turn::board(&s).unwrap();
     assert!(b.adjacent(Hex::parse("c4").unwrap(), Hex::parse("d3").unwrap()));
@@ -707,6 +707,13 @@ fn falls_are_checked_after_running_beside_a_drop() {
     assert_eq!(s.field.as_ref().unwrap().turn, 2);
 }
 
+/// Changes a seat's character sheet for one test.
+fn edit_sheet(s: &mut State, seat: usize, edit: impl FnOnce(&mut super::content::Character)) {
+    let mut sheet = (*s.seats[seat].party[0].sheet).clone();
+    edit(&mut sheet);
+    s.seats[seat].party[0].sheet = std::sync::Arc::new(sheet);
+}
+
 /// Knocks seat `seat` unconscious where it stands.
 fn knock_out(s: &mut State, seat: Seat) {
     s.seats[seat as usize].party[0].body = -1;
@@ -823,9 +830,9 @@ fn a_body_weighs_its_height_and_its_carrier_pays_a_point_a_turn() {
     );
     assert!(m.contains("weighs 5"), "{m}");
     // A taller Nowa lifts her, and moves a point short next turn.
-    let mut sheet = (*s.seats[0].party[0].sheet).clone();
-    sheet.height = 6;
-    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+    edit_sheet(&mut s, 0, |sheet| {
+        sheet.height = 6;
+    });
     ok(
         &mut s,
         Some(0),
@@ -1184,9 +1191,9 @@ fn the_optional_obstructions_bar_maneuvers_in_a_crowded_battle_zone() {
 #[test]
 fn regeneration_takes_the_whole_move_and_fails_in_a_battle_zone() {
     let regenerating = |s: &mut State| {
-        let mut sheet = (*s.seats[0].party[0].sheet).clone();
-        sheet.regeneration = 2;
-        s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+        edit_sheet(s, 0, |sheet| {
+            sheet.regeneration = 2;
+        });
         s.seats[0].party[0].body = 2;
     };
     let mut s = yard_state();
@@ -1247,11 +1254,11 @@ fn regeneration_takes_the_whole_move_and_fails_in_a_battle_zone() {
 /// Makes seat 1 (Brakka) a Wraith: undead, regenerating on another plane,
 /// touching for 3; hurt down to 4 body points.
 fn wraith(s: &mut State) {
-    let mut sheet = (*s.seats[1].party[0].sheet).clone();
-    sheet.dematerializes = true;
-    sheet.undead = true;
-    sheet.touch_damage = 3;
-    s.seats[1].party[0].sheet = std::sync::Arc::new(sheet);
+    edit_sheet(s, 1, |sheet| {
+        sheet.dematerializes = true;
+        sheet.undead = true;
+        sheet.touch_damage = 3;
+    });
     s.seats[1].party[0].body = 4;
 }
 
@@ -1367,9 +1374,9 @@ fn turn_words(s: &State) -> String {
 
 /// Gives seat 0 (Nowa) spell points for the spell tests.
 fn with_spell_points(s: &mut State, points: u32) {
-    let mut sheet = (*s.seats[0].party[0].sheet).clone();
-    sheet.abilities.insert("spell".into(), points);
-    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+    edit_sheet(s, 0, |sheet| {
+        sheet.abilities.insert("spell".into(), points);
+    });
 }
 
 #[test]
@@ -1464,9 +1471,9 @@ fn a_spell_cast_beyond_extended_range_needs_spare_points_and_the_table() {
 fn magic_point_regeneration_restores_what_casting_spent_two_at_most() {
     let mut s = yard_state();
     with_spell_points(&mut s, 7);
-    let mut sheet = (*s.seats[0].party[0].sheet).clone();
-    sheet.spell_regeneration = 1;
-    s.seats[0].party[0].sheet = std::sync::Arc::new(sheet);
+    edit_sheet(&mut s, 0, |sheet| {
+        sheet.spell_regeneration = 1;
+    });
     put(&mut s, 0, "a1");
     put(&mut s, 1, "f4");
     ok(
