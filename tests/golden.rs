@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Game, Viewer};
 use tabletape_events::{Actor, DiceMode, Seat};
+use tabletape_store::scratch::test_store;
 use tabletape_store::{ActRequest, Journal, JournalError, NewGame};
 use tabletape_tests::{data_dir, expect_file};
 
@@ -50,7 +51,7 @@ struct Step {
 /// Plays one golden file; returns the failures found.
 fn play_golden(path: &Path) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let journal = Journal::open(&dir.path().join("store")).map_err(|e| e.to_string())?;
+    let journal = Journal::open_at(&test_store(dir.path())).map_err(|e| e.to_string())?;
     play_golden_into(&journal, path).map(|_| ())
 }
 
@@ -226,7 +227,7 @@ fn write_earlier_rules_logs() {
         games.sort();
         for path in games {
             let dir = tempfile::tempdir().expect("temp dir");
-            let journal = Journal::open(&dir.path().join("store")).expect("store");
+            let journal = Journal::open_at(&test_store(dir.path())).expect("store");
             let game = play_golden_into(&journal, &path).expect("golden game plays");
             let mut log = Vec::new();
             journal.export(&game, None, &mut log).expect("export");
@@ -252,7 +253,7 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
         logs.sort();
         for path in logs {
             let dir = tempfile::tempdir().expect("temp dir");
-            let journal = Journal::open(&dir.path().join("store")).expect("store");
+            let journal = Journal::open_at(&test_store(dir.path())).expect("store");
             let text = std::fs::read(&path).expect("log");
             let imported = journal
                 .import(&mut text.as_slice())
@@ -302,7 +303,7 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
             if altered != text {
                 altered_logs += 1;
                 let dir = tempfile::tempdir().expect("temp dir");
-                let journal = Journal::open(&dir.path().join("store")).expect("store");
+                let journal = Journal::open_at(&test_store(dir.path())).expect("store");
                 let e = journal.import(&mut altered.as_bytes()).unwrap_err();
                 assert!(e.to_string().contains("hash does not match"), "{e}");
             }
@@ -335,7 +336,7 @@ fn logs_recorded_under_earlier_rules_still_import_fold_narrate_and_verify() {
 /// Plays a golden game into a fresh store and tells it.
 fn told(name: &str) -> tabletape_engine::Narrative {
     let dir = tempfile::tempdir().expect("temp dir");
-    let journal = Journal::open(&dir.path().join("store")).expect("store");
+    let journal = Journal::open_at(&test_store(dir.path())).expect("store");
     let game = play_golden_into(&journal, &data_dir().join(name)).expect("golden game");
     journal.narrate(&game, "main").expect("narrate")
 }

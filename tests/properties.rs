@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{DiceMode, Event};
+use tabletape_store::scratch::test_store;
 use tabletape_store::{Access, Journal, NewGame};
 use tabletape_tests::{play_random, seeds};
 
@@ -113,7 +114,7 @@ fn random_legal_play_replays_forks_and_round_trips() {
         for setup in setups() {
             let ctx = format!("seed {seed}, {} with {} players", setup.0, setup.1.len());
             let dir = tempfile::tempdir().unwrap();
-            let journal = Journal::open(&dir.path().join("a")).unwrap();
+            let journal = Journal::open_at(&test_store(&dir.path().join("a"))).unwrap();
             let game = new_game(&journal, &setup, seed);
             play_random(&journal, &game, "main", seed, MAX_ACTIONS);
             let events = journal.events(&game, "main", 1, None).unwrap();
@@ -177,7 +178,7 @@ fn random_legal_play_replays_forks_and_round_trips() {
             // Export then import: identical lines, identical hashes, clean verify.
             let mut exported = Vec::new();
             journal.export(&game, None, &mut exported).unwrap();
-            let other = Journal::open(&dir.path().join("b")).unwrap();
+            let other = Journal::open_at(&test_store(&dir.path().join("b"))).unwrap();
             let imported = other.import(&mut exported.as_slice()).unwrap();
             assert_eq!(imported.game, game, "{ctx}");
             let mut again = Vec::new();
@@ -230,7 +231,7 @@ fn dread_games_run_to_their_end_and_verify() {
             );
             let ctx = format!("seed {seed}, dread with {players} players");
             let dir = tempfile::tempdir().unwrap();
-            let journal = Journal::open(&dir.path().join("a")).unwrap();
+            let journal = Journal::open_at(&test_store(&dir.path().join("a"))).unwrap();
             let game = new_game(&journal, &setup, seed);
             let mut planned = 0;
             play_by_type(&journal, &game, seed, 5_000, &ctx, |types, rng| {
@@ -307,7 +308,7 @@ fn ended_and_verified(journal: &Journal, game: &str, dir: &std::path::Path, ctx:
     }
     let mut exported = Vec::new();
     journal.export(game, None, &mut exported).unwrap();
-    let other = Journal::open(&dir.join("b")).unwrap();
+    let other = Journal::open_at(&test_store(&dir.join("b"))).unwrap();
     other.import(&mut exported.as_slice()).unwrap();
     let mut again = Vec::new();
     other.export(game, None, &mut again).unwrap();
@@ -335,7 +336,7 @@ fn lostworlds_scenarios_run_to_their_end_and_verify() {
             );
             let ctx = format!("seed {seed}, {scenario}");
             let dir = tempfile::tempdir().unwrap();
-            let journal = Journal::open(&dir.path().join("a")).unwrap();
+            let journal = Journal::open_at(&test_store(&dir.path().join("a"))).unwrap();
             let game = new_game(&journal, &setup, seed);
             play_by_type(&journal, &game, seed, 20_000, &ctx, |types, rng| {
                 types[rng.below(types.len() as u32) as usize].to_string()

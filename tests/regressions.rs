@@ -5,12 +5,13 @@
 
 use serde_json::{json, Value};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
+use tabletape_store::scratch::test_store;
 use tabletape_store::{event_hash, ActRequest, Journal, JournalError, NewGame, PackSource};
 use tabletape_tests::Cli;
 
 fn journal() -> (tempfile::TempDir, Journal) {
     let dir = tempfile::tempdir().unwrap();
-    let j = Journal::open(&dir.path().join("store")).unwrap();
+    let j = Journal::open_at(&test_store(dir.path())).unwrap();
     (dir, j)
 }
 

@@ -9,3 +9,4 @@ mod golden;
 mod properties;
 mod regressions;
 mod served;
+mod shared_store;

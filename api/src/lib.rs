@@ -89,6 +89,13 @@ pub fn app_with_operator(journal: Journal, operator: Operator) -> Router {
 }
 
 fn router(state: AppState) -> Router {
+    // Writes by other processes sharing the store (PostgreSQL) ring the
+    // same bell as this one's own.
+    let live = state.live.clone();
+    state
+        .journal
+        .log()
+        .watch(std::sync::Arc::new(move |game: &str| live.ring(game)));
     routes::router()
         .merge(web::router())
         .with_state(state)

@@ -6,6 +6,8 @@
 //! (`Journal::follow`), so no follower is sent what it may not see, and a
 //! missed ring (a lagging follower) loses nothing. `Last-Event-ID` resumes
 //! after that seq; without it the stream starts at the branch's head.
+//! On a store many processes share (PostgreSQL), the store's change feed
+//! rings the bell for writes made through the other processes too.
 //! A stream that named no branch follows the game's current line: when a
 //! take-back moves it, the stream says so (`event: line`) and goes on with
 //! the new line's events.
@@ -213,7 +215,8 @@ pub async fn live(
                         () = closing() => return None,
                     };
                     match rung {
-                        Ok(game) if game == f.game => break,
+                        // "" is any game: the change feed was away a while.
+                        Ok(game) if game == f.game || game.is_empty() => break,
                         Ok(_) => continue,
                         Err(broadcast::error::RecvError::Lagged(_)) => break,
                         Err(broadcast::error::RecvError::Closed) => return None,

@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
-use tabletape_store::{Access, ActRequest, Journal, NewGame};
+use tabletape_store::{Access, ActRequest, Journal, JournalError, Location, NewGame, PgLog};
 
 use crate::error::CliError;
 use crate::http::Client;
@@ -379,10 +379,10 @@ fn free_local_addr() -> Result<SocketAddr> {
         .map_err(|e| CliError::Bench(format!("finding a free port: {e}")))
 }
 
-/// Appends/s through the HTTP API served in this process.
+/// Appends/s through the HTTP API at `addrs` (writer `w` to `addrs[w % n]`).
 fn http_appends(
     journal: &Journal,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     writers: usize,
     appends: usize,
     seed: u64,
@@ -392,7 +392,9 @@ fn http_appends(
     std::thread::scope(|s| {
         let handles: Vec<_> = work
             .into_iter()
-            .map(|(game, token, actions)| {
+            .enumerate()
+            .map(|(w, (game, token, actions))| {
+                let addr = addrs[w % addrs.len()];
                 s.spawn(move || -> Result<()> {
                     let failed =
                         |e: std::io::Error| CliError::Bench(format!("HTTP to {addr}: {e}"));
@@ -480,7 +482,7 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
     Ok((value, start.elapsed()))
 }
 
-pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
+pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Result<()> {
     let sizes = if quick { QUICK } else { FULL };
     let machine = machine();
     if !json {
@@ -491,14 +493,19 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
         )?;
         writeln!(
             out,
-            "running {} bench (big game: {} events)...",
+            "running {} bench (big game: {} events) on {}...",
             if quick { "quick" } else { "full" },
-            sizes.big_game_events
+            sizes.big_game_events,
+            match store {
+                Location::Dir(_) => "sled, in temporary stores".to_string(),
+                Location::Postgres(_) => format!("PostgreSQL, in temporary schemas of {store}"),
+            }
         )?;
         out.flush()?;
     }
     let mut dirs = TempStores(Vec::new());
-    let journal = Journal::open(&dirs.path("store"))?;
+    let mut stores = Stores::of(store);
+    let journal = stores.journal("store")?;
     let mut rows = Vec::new();
     let mut row = |name: String, value: f64, unit: &'static str| {
         // A full run takes a while: show each result on stderr as it comes.
@@ -516,20 +523,31 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
         many,
         "events/s",
     );
-    // The yardsticks, on the same disk in the same run, with the same bytes.
-    let raw = crate::peers::raw_fdatasync(&dirs.path("raw"), &payloads, sizes.single_appends)?;
-    row(
-        "raw write+fdatasync loop, 1 writer (same event bytes)".into(),
-        raw,
-        "events/s",
-    );
-    row(
-        "journal 1 writer / raw write+fdatasync loop".into(),
-        one / raw,
-        "ratio",
-    );
+    // The yardsticks, on the same disk in the same run, with the same bytes
+    // (a disk's: a database server's writes are its own).
+    let raw = if stores.is_postgres() {
+        None
+    } else {
+        Some(crate::peers::raw_fdatasync(
+            &dirs.path("raw"),
+            &payloads,
+            sizes.single_appends,
+        )?)
+    };
+    if let Some(raw) = raw {
+        row(
+            "raw write+fdatasync loop, 1 writer (same event bytes)".into(),
+            raw,
+            "events/s",
+        );
+        row(
+            "journal 1 writer / raw write+fdatasync loop".into(),
+            one / raw,
+            "ratio",
+        );
+    }
     #[cfg(feature = "sqlite-peer")]
-    {
+    if !stores.is_postgres() {
         let mut peer = |per_tx: usize| {
             crate::peers::sqlite::appends(
                 &dirs.path(&format!("sqlite-{per_tx}")),
@@ -559,15 +577,32 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     let (runtime, addr) = start_server(&journal)?;
     row(
         "durable appends, HTTP, 1 writer".into(),
-        http_appends(&journal, addr, 1, sizes.single_appends, 1_000)?,
+        http_appends(&journal, &[addr], 1, sizes.single_appends, 1_000)?,
         "events/s",
     );
     row(
         format!("durable appends, HTTP, {WRITERS} writers"),
-        http_appends(&journal, addr, WRITERS, sizes.appends_per_writer, 2_000)?,
+        http_appends(&journal, &[addr], WRITERS, sizes.appends_per_writer, 2_000)?,
         "events/s",
     );
     runtime.shutdown_timeout(Duration::from_secs(2));
+    if let Some(url) = stores.url() {
+        // Several servers on one database: the same 64 writers spread over
+        // one `serve` process, then two.
+        let one = served_appends(&journal, &url, 1, sizes.appends_per_writer, 3_000)?;
+        row(
+            format!("durable appends, HTTP, {WRITERS} writers, 1 serve process"),
+            one,
+            "events/s",
+        );
+        let two = served_appends(&journal, &url, 2, sizes.appends_per_writer, 4_000)?;
+        row(
+            format!("durable appends, HTTP, {WRITERS} writers, 2 serve processes"),
+            two,
+            "events/s",
+        );
+        row("2 serve processes / 1".into(), two / one, "ratio");
+    }
 
     // Before the big game, whose build fills the heap: what games in play
     // cost (each is created, and so folded and cached, and written durably).
@@ -639,7 +674,7 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
         exported as f64 / took.as_secs_f64(),
         "events/s",
     );
-    let other = Journal::open(&dirs.path("import"))?;
+    let other = stores.journal("import")?;
     let (imported, took) = timed(|| {
         let mut reader = BufReader::new(File::open(&file).map_err(io_error)?);
         Ok(other.import(&mut reader)?)
@@ -682,8 +717,126 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool) -> Result<()> {
     }
     drop(other);
     drop(journal);
+    drop(stores);
     drop(dirs);
     Ok(())
+}
+
+/// Where the bench keeps its stores: temporary sled directories, or
+/// temporary schemas of the PostgreSQL database `--store` names, dropped
+/// however the run ends.
+enum Stores {
+    Dirs(TempStores),
+    Postgres { url: String, schemas: Vec<String> },
+}
+
+impl Stores {
+    fn of(store: &Location) -> Stores {
+        match store {
+            Location::Dir(_) => Stores::Dirs(TempStores(Vec::new())),
+            Location::Postgres(url) => Stores::Postgres {
+                url: url.clone(),
+                schemas: Vec::new(),
+            },
+        }
+    }
+
+    fn is_postgres(&self) -> bool {
+        matches!(self, Stores::Postgres { .. })
+    }
+
+    /// The database URL of the first store opened, on PostgreSQL.
+    fn url(&self) -> Option<String> {
+        match self {
+            Stores::Dirs(_) => None,
+            Stores::Postgres { url, schemas } => schemas
+                .first()
+                .and_then(|schema| PgLog::schema_url(url, schema).ok()),
+        }
+    }
+
+    fn journal(&mut self, tag: &str) -> Result<Journal> {
+        match self {
+            Stores::Dirs(dirs) => Ok(Journal::open(&dirs.path(tag))?),
+            Stores::Postgres { url, schemas } => {
+                let schema = format!("tabletape_bench_{}_{tag}", std::process::id());
+                let at = PgLog::schema_url(url, &schema).map_err(JournalError::from)?;
+                schemas.push(schema);
+                Ok(Journal::open_at(&Location::Postgres(at))?)
+            }
+        }
+    }
+}
+
+impl Drop for Stores {
+    fn drop(&mut self) {
+        if let Stores::Postgres { url, schemas } = self {
+            for schema in schemas.iter() {
+                if let Err(e) = PgLog::drop_schema(url, schema) {
+                    eprintln!("bench: schema {schema} not dropped: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// Appends/s through `processes` `tabletape serve` processes on the
+/// database at `url`, the writers spread over them.
+fn served_appends(
+    journal: &Journal,
+    url: &str,
+    processes: usize,
+    appends: usize,
+    seed: u64,
+) -> Result<f64> {
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::Bench(format!("finding this program: {e}")))?;
+    let mut servers = Vec::new();
+    let mut addrs = Vec::new();
+    for _ in 0..processes {
+        let mut child = std::process::Command::new(&exe)
+            .args(["--store", url, "serve", "--addr", "127.0.0.1:0"])
+            .env_remove("TABLETAPE_STORE")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| CliError::Bench(format!("starting serve: {e}")))?;
+        // Kept open while the server runs: it writes to it after listening.
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let listening = std::io::BufRead::lines(&mut stdout)
+            .map_while(std::result::Result::ok)
+            .find_map(|line| {
+                line.strip_prefix("listening on http://")
+                    .map(str::to_string)
+            });
+        servers.push(Served {
+            child,
+            _output: stdout,
+        });
+        let listening = listening
+            .ok_or_else(|| CliError::Bench("serve did not say where it listens".into()))?;
+        addrs.push(
+            listening
+                .parse()
+                .map_err(|e| CliError::Bench(format!("serve's address {listening}: {e}")))?,
+        );
+    }
+    http_appends(journal, &addrs, WRITERS, appends, seed)
+}
+
+/// A `serve` child process, stopped when dropped, and its output, kept open
+/// until then.
+struct Served {
+    child: std::process::Child,
+    _output: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// The median time of a few forks of `main` at `at`. One fork alone, right

@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tabletape_store::Location;
 
 const LONG_ABOUT: &str = "\
 Tabletape records every action of a real tabletop game, checks it against the
@@ -34,15 +35,17 @@ through the server, with the same answers (`restore` excepted).";
 #[derive(Debug, Parser)]
 #[command(name = "tabletape", version, about = "Record, replay, fork and narrate tabletop games.", long_about = LONG_ABOUT)]
 pub struct Cli {
-    /// Directory of the journal database (created if missing). Holds every game.
+    /// Where every game is kept: a directory for the embedded store (created if
+    /// missing), or a PostgreSQL database, `postgres://user@host/db`, that many
+    /// `serve` processes may share (its schema is created and migrated by tabletape).
     #[arg(
         long,
         global = true,
-        value_name = "PATH",
+        value_name = "PATH|URL",
         env = "TABLETAPE_STORE",
         default_value = "./tabletape-data"
     )]
-    pub store: PathBuf,
+    pub store: Location,
 
     /// Print machine-readable JSON on stdout instead of friendly text.
     #[arg(long, global = true)]
@@ -134,6 +137,14 @@ pub enum Command {
                       hidden parts, so that full check is the owner's (and anyone's once the game is over)."
     )]
     Verify(VerifyArgs),
+    /// Move every game, with its tokens and hashes, from one store to another.
+    #[command(
+        after_help = "From a directory to a database, a database to a directory, or between two of either:\n\
+                      `tabletape migrate --from ./tabletape-data --to postgres://tabletape@db/tabletape`.\n\
+                      Every event keeps its hash and every token works on the new store; games the\n\
+                      destination has already are skipped and named. Stop `serve` on a directory first."
+    )]
+    Migrate(MigrateArgs),
     /// Serve the HTTP API over this store.
     #[command(
         after_help = "While it runs, `tabletape` commands on the same --store go through it: `serve` leaves a note,\n\
@@ -144,6 +155,11 @@ pub enum Command {
     Serve(ServeArgs),
     /// Measure this machine: durable appends (beside a raw write+fdatasync loop, and SQLite when
     /// built with `--features sqlite-peer`), folds, forks, state lookups, import, memory.
+    #[command(
+        after_help = "On temporary sled stores, unless --store names a PostgreSQL database: then the same measures\n\
+                      run on it, in schemas of their own (dropped afterwards; the role needs CREATE on the\n\
+                      database), with appends through one and then two `serve` processes."
+    )]
     Bench(BenchArgs),
 }
 
@@ -412,6 +428,16 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The store to move the games from (`--store` when absent).
+    #[arg(long, value_name = "PATH|URL")]
+    pub from: Option<Location>,
+    /// The store to move them to: a directory or `postgres://user@host/db`.
+    #[arg(long, value_name = "PATH|URL")]
+    pub to: Location,
+}
+
+#[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address and port to listen on (`0.0.0.0:7878` lets other devices join; port 0 takes a free
     /// port, printed and noted in the store).
@@ -519,7 +545,7 @@ mod tests {
             "physical",
         ])
         .unwrap();
-        assert_eq!(cli.store, PathBuf::from("/tmp/x"));
+        assert_eq!(cli.store, Location::Dir("/tmp/x".into()));
         match cli.command {
             Command::New(n) => {
                 assert_eq!(n.players, ["A", "B"]);

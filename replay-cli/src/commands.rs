@@ -22,8 +22,8 @@ use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
 use tabletape_events::{Actor, DiceMode, Seat};
 use tabletape_store::{
-    Access, ActRequest, Acted, Check, Journal, JournalError, NewGame, PackSource, ShownEvent,
-    StoreError,
+    Access, ActRequest, Acted, Check, Journal, JournalError, Location, NewGame, PackSource,
+    ShownEvent, StoreError,
 };
 
 use crate::args::{
@@ -31,8 +31,8 @@ use crate::args::{
 };
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
-    ImportArgs, LegalArgs, LogArgs, NarrateArgs, NewArgs, PlayArgs, ReplayArgs, RestoreArgs,
-    ServeArgs, StateArgs, UndoArgs, VerifyArgs,
+    ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PlayArgs, ReplayArgs,
+    RestoreArgs, ServeArgs, StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::remote::Remote;
@@ -49,8 +49,9 @@ pub fn run(cli: Cli) -> Result<()> {
     let json = cli.json;
     let result = match cli.command {
         Command::Kinds => kinds(&mut out, json),
-        Command::Bench(args) => crate::bench::run(&mut out, json, args.quick),
+        Command::Bench(args) => crate::bench::run(&mut out, json, args.quick, &cli.store),
         Command::Serve(args) => serve(&cli.store, args),
+        Command::Migrate(args) => migrate(&cli.store, args, &mut out, json),
         command => match open(&cli.store)? {
             Opened::Here(journal) => dispatch(&journal, command, &mut out, json),
             Opened::Served(remote) => dispatch(&remote, command, &mut out, json),
@@ -70,8 +71,12 @@ enum Opened {
 /// one process hold a store). A live server's note is looked at first, so a
 /// served store answers at once rather than after sled's wait for its lock;
 /// a store found locked is looked at again, for a server that started
-/// meanwhile.
-fn open(store: &Path) -> Result<Opened> {
+/// meanwhile. A database is always opened here: any number of processes
+/// share one.
+fn open(store: &Location) -> Result<Opened> {
+    let Some(store) = store.dir() else {
+        return Ok(Opened::Here(Journal::open_at(store)?));
+    };
     if let Some(remote) = Remote::find(store) {
         return Ok(Opened::Served(remote));
     }
@@ -161,7 +166,7 @@ fn dispatch(
         Command::Backup(a) => backup(table, a, out, json),
         Command::Restore(a) => restore(table, a, out, json),
         Command::Verify(a) => verify(table, a, out, json),
-        Command::Kinds | Command::Serve(_) | Command::Bench(_) => {
+        Command::Kinds | Command::Serve(_) | Command::Migrate(_) | Command::Bench(_) => {
             unreachable!("handled before the store is opened")
         }
     }
@@ -1113,8 +1118,8 @@ fn verify(table: &dyn Table, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
     Ok(())
 }
 
-fn serve(store: &Path, a: ServeArgs) -> Result<()> {
-    let journal = Journal::open(store)?;
+fn serve(store: &Location, a: ServeArgs) -> Result<()> {
+    let journal = Journal::open_at(store)?;
     match &a.admin_token_file {
         Some(file) => {
             let token = std::fs::read_to_string(file).map_err(|e| CliError::file(file, e))?;
@@ -1142,27 +1147,159 @@ fn serve(store: &Path, a: ServeArgs) -> Result<()> {
         let addr = listener.local_addr().map_err(CliError::Serve)?;
         let (operator, token) = tabletape_api::Operator::draw().map_err(CliError::Serve)?;
         let pid = std::process::id();
+        let Some(dir) = store.dir() else {
+            // A database: other processes open it themselves, and other
+            // servers may share it.
+            println!("listening on http://{addr}");
+            println!(
+                "  on the database {store}, which other `tabletape serve` processes may share"
+            );
+            let app = tabletape_api::app_with_operator(journal, operator);
+            return tabletape_api::serve_on(listener, app)
+                .await
+                .map_err(CliError::Serve);
+        };
         // Another process that finds the store locked can then say who holds it,
         // and the CLI on this machine can go through the server instead.
         let holder = format!("tabletape serve, pid {pid}, on {addr}");
-        tabletape_store::note_holder(store, &holder).map_err(JournalError::from)?;
-        if let Err(e) = served::write(store, &ServeNote { pid, addr, token }) {
-            tabletape_store::clear_holder(store);
-            return Err(CliError::file(&served::note_path(store), e));
+        tabletape_store::note_holder(dir, &holder).map_err(JournalError::from)?;
+        if let Err(e) = served::write(dir, &ServeNote { pid, addr, token }) {
+            tabletape_store::clear_holder(dir);
+            return Err(CliError::file(&served::note_path(dir), e));
         }
         println!("listening on http://{addr}");
         println!(
             "  `tabletape --store {}` commands go through this server while it runs",
-            store.display()
+            dir.display()
         );
         let app = tabletape_api::app_with_operator(journal, operator);
         let served = tabletape_api::serve_on(listener, app)
             .await
             .map_err(CliError::Serve);
-        served::remove(store);
-        tabletape_store::clear_holder(store);
+        served::remove(dir);
+        tabletape_store::clear_holder(dir);
         served
     })
+}
+
+/// Moves every game from one store to another: a backup of the one streamed
+/// into a restore of the other, so every token and hash comes through as it
+/// was; then each game's branch heads are compared.
+fn migrate(store: &Location, a: MigrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let from = a.from.unwrap_or_else(|| store.clone());
+    if from == a.to {
+        return Err(CliError::Served(format!(
+            "--from and --to are the same store ({from})"
+        )));
+    }
+    let opened = |at: &Location| -> Result<Journal> {
+        if let Some(remote) = at.dir().and_then(Remote::find) {
+            return Err(CliError::Served(format!(
+                "the store at {at} is served by {}: stop it (Ctrl-C) before a migration",
+                remote.server()
+            )));
+        }
+        Ok(Journal::open_at(at)?)
+    };
+    let source = opened(&from)?;
+    let destination = opened(&a.to)?;
+    let (restored, backed_up) = std::thread::scope(|scope| {
+        let (sent, received) = std::sync::mpsc::sync_channel(16);
+        let source = &source;
+        let backup = scope.spawn(move || {
+            let mut pipe = BufWriter::with_capacity(64 * 1024, Pipe(sent));
+            source.backup(&mut pipe)
+        });
+        let restored = destination.restore(&mut BufReader::new(Piped {
+            chunks: received,
+            chunk: Vec::new(),
+            at: 0,
+        }));
+        let backed_up = backup.join().expect("the backup thread does not panic");
+        (restored, backed_up)
+    });
+    // A failed restore stops reading, which fails the backup: its error is the one.
+    let restored = restored?;
+    backed_up?;
+    for game in &restored.games {
+        let heads = |j: &Journal| -> Result<Vec<(String, u64, String)>> {
+            Ok(j.log()
+                .branches(game)
+                .map_err(JournalError::from)?
+                .into_iter()
+                .map(|b| (b.name, b.head_seq, b.head_hash))
+                .collect())
+        };
+        let moved = heads(&destination)?;
+        let kept = heads(&source)?;
+        if moved.iter().any(|b| !kept.contains(b)) {
+            return Err(CliError::Served(format!(
+                "game `{game}` did not arrive whole: its branch heads differ ({kept:?} there, {moved:?} here)"
+            )));
+        }
+    }
+    if json {
+        return print_json(
+            out,
+            &json!({"games": restored.games, "events": restored.events, "skipped": restored.skipped,
+                    "from": from.to_string(), "to": a.to.to_string()}),
+        );
+    }
+    writeln!(
+        out,
+        "moved {} ({}) from {from} to {}, every hash and token as it was",
+        counted(restored.games.len() as u64, "game"),
+        counted(restored.events, "event"),
+        a.to
+    )?;
+    if !restored.skipped.is_empty() {
+        writeln!(
+            out,
+            "skipped {} {} has already: {}",
+            counted(restored.skipped.len() as u64, "game"),
+            a.to,
+            restored.skipped.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// The writing end of a migration's stream: chunks to the restoring side.
+struct Pipe(std::sync::mpsc::SyncSender<Vec<u8>>);
+
+impl Write for Pipe {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(buf.to_vec())
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the restore stopped"))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The reading end of a migration's stream.
+struct Piped {
+    chunks: std::sync::mpsc::Receiver<Vec<u8>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl io::Read for Piped {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.chunk.len() {
+            match self.chunks.recv() {
+                Ok(chunk) => (self.chunk, self.at) = (chunk, 0),
+                Err(_) => return Ok(0), // the backup is done (or failed: it says so)
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.at);
+        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
 }
 
 fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> Result<()> {
@@ -1258,7 +1395,7 @@ mod tests {
         let mut argv = vec!["tabletape", "--store", store.to_str().unwrap()];
         argv.extend_from_slice(words);
         let cli = Cli::try_parse_from(argv).expect("test command lines parse");
-        let journal = Journal::open(&cli.store)?;
+        let journal = Journal::open_at(&cli.store)?;
         let mut out = Vec::new();
         dispatch(&journal, cli.command, &mut out, cli.json)?;
         Ok(String::from_utf8(out).unwrap())

@@ -81,7 +81,7 @@ impl Remote {
     }
 
     /// `tabletape serve (pid 41, on 127.0.0.1:7878)`, for messages.
-    fn server(&self) -> String {
+    pub fn server(&self) -> String {
         format!(
             "tabletape serve (pid {}, on {})",
             self.note.pid, self.note.addr

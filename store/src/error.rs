@@ -72,6 +72,10 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The PostgreSQL backend failed: the server's words, or why it
+    /// cannot be reached.
+    #[error("PostgreSQL: {0}")]
+    Postgres(String),
     #[error("operating system randomness failed: {0}")]
     Random(String),
 }

@@ -637,6 +637,12 @@ impl Journal {
         Ok(Journal::with_log(Arc::new(log)))
     }
 
+    /// Opens (or creates) the store at `at`: a sled directory or a
+    /// PostgreSQL database.
+    pub fn open_at(at: &crate::Location) -> Result<Journal, JournalError> {
+        Ok(Journal::with_log(at.open_log()?))
+    }
+
     /// A journal over any log backend.
     pub fn with_log(log: Arc<dyn Log>) -> Journal {
         Journal {

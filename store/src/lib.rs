@@ -3,6 +3,8 @@
 //! Two layers. [`log`] is the durable, hash-chained, append-only event log
 //! behind the [`Log`] trait, with sled as the first backend ([`SledLog`]); it
 //! knows envelopes, branches, hashes, idempotency and durability, but no rules.
+//! A second backend keeps the log on PostgreSQL ([`PgLog`]) for stores that
+//! many server processes share; [`Location`] says which a store is.
 //! [`journal`] is the service the CLI and the HTTP API call ([`Journal`]): it
 //! ties the engine's decide/fold to the log, so an action is checked against the
 //! folded state before anything is written.
@@ -15,7 +17,9 @@ pub mod backup;
 pub mod diff;
 pub mod error;
 pub mod journal;
+pub mod location;
 pub mod log;
+pub mod scratch;
 pub mod seal;
 pub mod upcast;
 
@@ -26,6 +30,8 @@ pub use journal::{
     Imported, Journal, JournalError, Listing, NewGame, PackSource, Problem, ReplayStep, SeatToken,
     StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
+pub use location::Location;
+pub use log::postgres::PgLog;
 pub use log::{
     clear_holder, note_holder, Appended, BranchRecord, Draft, FoldStep, GameMeta, Log, Receipt,
     SledLog,

@@ -61,6 +61,7 @@ use crate::seal::event_hash;
 use crate::upcast::upcast;
 
 mod commit;
+pub mod postgres;
 
 /// An event before the log places it: everything but seq and the hash chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -308,6 +309,12 @@ pub trait Log: Send + Sync {
     /// Removes everything staged for an import of `game` that was not
     /// committed. Does nothing to a committed game.
     fn discard_import(&self, game: &str) -> Result<(), StoreError>;
+
+    /// Calls `on_change` with a game's id whenever a write changes one of
+    /// its branches, in any process sharing the store (with `""` when
+    /// anything may have changed). A store that one process holds (sled)
+    /// tells nothing: that process knows its own writes.
+    fn watch(&self, _on_change: Arc<dyn Fn(&str) + Send + Sync>) {}
 }
 
 /// The sled backend.
@@ -368,7 +375,7 @@ const SEP: u8 = 0;
 
 /// How often an append without an expected seq chains its events again
 /// when other appends keep moving the head before its group is written.
-const APPEND_RETRIES: usize = 16;
+pub(crate) const APPEND_RETRIES: usize = 16;
 
 /// sled's page cache, in bytes. sled's default is 1 GiB, which a long game
 /// fills (every event read or written passes through it) on top of what the
@@ -470,11 +477,14 @@ fn decode_head(raw: &[u8]) -> Result<(u64, String), StoreError> {
     Ok((seq, hash.to_string()))
 }
 
-fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
+pub(crate) fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).expect("store records serialize")
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(what: &str, raw: &[u8]) -> Result<T, StoreError> {
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    what: &str,
+    raw: &[u8],
+) -> Result<T, StoreError> {
     serde_json::from_slice(raw).map_err(|e| StoreError::corrupt(what, e))
 }
 
@@ -559,11 +569,11 @@ struct FoldRead<'a> {
 }
 
 #[derive(Deserialize)]
-struct FoldBody<'a> {
+pub(crate) struct FoldBody<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
+    pub(crate) kind: Cow<'a, str>,
     #[serde(borrow, default)]
-    facts: Option<&'a RawValue>,
+    pub(crate) facts: Option<&'a RawValue>,
 }
 
 /// Reads a stored event as a [`FoldStep`]: an accepted action of the current
@@ -635,7 +645,7 @@ fn receipt_reached(
 }
 
 /// Places drafts after `(head, head_hash)`, chaining their hashes.
-fn place(
+pub(crate) fn place(
     game: &str,
     branch: &str,
     head: u64,
@@ -666,7 +676,21 @@ fn place(
     events
 }
 
-fn check_drafts(drafts: &[Draft], first_seq: u64) -> Result<(), StoreError> {
+/// Checks that a fork of `from` (whose head is `head`) at `at` shares at
+/// least the creation and no more than there is.
+pub(crate) fn check_fork_seq(game: &str, from: &str, at: u64, head: u64) -> Result<(), StoreError> {
+    if at == 0 || at > head {
+        return Err(StoreError::NoSuchSeq {
+            game: game.to_string(),
+            branch: from.to_string(),
+            seq: at,
+            head,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn check_drafts(drafts: &[Draft], first_seq: u64) -> Result<(), StoreError> {
     for (i, d) in drafts.iter().enumerate() {
         let seq = first_seq + i as u64;
         if matches!(d.body, Body::GameCreated(_)) != (seq == 1) {
@@ -1503,14 +1527,7 @@ impl Log for SledLog {
         let s = self.sled()?;
         check_name("branch name", name)?;
         let (head, head_hash) = self.head(game, from)?;
-        if at == 0 || at > head {
-            return Err(StoreError::NoSuchSeq {
-                game: game.to_string(),
-                branch: from.to_string(),
-                seq: at,
-                head,
-            });
-        }
+        check_fork_seq(game, from, at, head)?;
         // Events up to the head never change, so the hash at `at` read here
         // is still right when the transaction below commits.
         let at_hash = if at == head {

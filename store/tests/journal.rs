@@ -8,10 +8,13 @@
 
 use serde_json::{json, Value};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
-use tabletape_store::{Access, ActRequest, Journal, JournalError, NewGame, Viewer};
+use tabletape_store::scratch::{test_store, testing_postgres, ScratchServer};
+use tabletape_store::{Access, ActRequest, Journal, JournalError, Location, NewGame, Viewer};
 
+/// The test's journal: on sled, or on PostgreSQL with
+/// `TABLETAPE_TEST_STORE=postgres` (the same store each time for `dir`).
 fn journal(dir: &tempfile::TempDir) -> Journal {
-    Journal::open(&dir.path().join("store")).unwrap()
+    Journal::open_at(&test_store(dir.path())).unwrap()
 }
 
 fn new_game(j: &Journal) -> tabletape_store::Created {
@@ -500,9 +503,13 @@ fn import_refuses_a_broken_log() {
 }
 
 /// Rewrites the stored event at `seq` (after the creation, which is stored
-/// with its content pack apart) of `main` straight in sled.
+/// with its content pack apart) of `main` straight in the store, behind
+/// the journal's back.
 fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     assert!(seq > 1, "the creation is not stored as plain JSON");
+    if let Location::Postgres(url) = test_store(dir.path()) {
+        return tamper_row(&url, seq, edit);
+    }
     let db = sled::open(dir.path().join("store")).unwrap();
     let events = db.open_tree("events").unwrap();
     let (key, mut value) = events
@@ -569,6 +576,9 @@ fn verify_finds_rehashed_facts_by_strict_replay() {
 
 #[test]
 fn an_old_schema_event_in_the_store_is_upcast_on_read() {
+    if testing_postgres() {
+        return; // only a sled store can hold an event in its first shape
+    }
     let dir = tempfile::tempdir().unwrap();
     let (g, before) = {
         let j = journal(&dir);
@@ -598,8 +608,7 @@ fn snapshots_are_a_cache_that_can_be_dropped() {
         play(&j, &g, MAIN_BRANCH, 7);
         g
     };
-    let path = dir.path().join("store");
-    let j = Journal::open(&path).unwrap().with_snapshot_every(3);
+    let j = journal(&dir).with_snapshot_every(3);
     let full = j.state(&g, MAIN_BRANCH, Some(8), Viewer::Owner).unwrap();
     // Folding to 8 cached seqs 3 and 6.
     let snap = j
@@ -610,7 +619,7 @@ fn snapshots_are_a_cache_that_can_be_dropped() {
     assert_eq!(snap.seq, 6);
     let from_snapshot = j.state(&g, MAIN_BRANCH, Some(7), Viewer::Owner).unwrap();
     drop(j);
-    let j = Journal::open(&path).unwrap();
+    let j = journal(&dir);
     let cold = j.state(&g, MAIN_BRANCH, Some(7), Viewer::Owner).unwrap();
     assert_eq!(from_snapshot.view, cold.view);
     assert_eq!(j.log().drop_snapshots().unwrap(), 2);
@@ -956,6 +965,9 @@ fn a_backup_restores_every_game_with_its_tokens() {
 
 #[test]
 fn a_store_held_by_another_handle_says_so_and_names_the_holder() {
+    if testing_postgres() {
+        return; // a sled store's lock; a database takes many processes
+    }
     let dir = tempfile::tempdir().unwrap();
     let held = journal(&dir);
     let path = dir.path().join("store");
@@ -1035,6 +1047,9 @@ fn undo_moves_the_current_line_to_a_fork_keeps_the_dice_and_deletes_nothing() {
 
 #[test]
 fn a_content_pack_is_stored_once_for_every_game_of_its_box() {
+    if testing_postgres() {
+        return; // counts sled's trees (PostgreSQL's `packs` is keyed the same way)
+    }
     let dir = tempfile::tempdir().unwrap();
     let (games, exports) = {
         let j = journal(&dir);
@@ -1114,4 +1129,43 @@ fn a_table_may_choose_its_games_id() {
         1,
         "nothing written for a refused id"
     );
+}
+
+/// [`tamper`] on PostgreSQL: the event's row, as the event's JSON, edited
+/// and written back.
+fn tamper_row(url: &str, seq: u64, edit: impl Fn(&mut Value)) {
+    let server = ScratchServer::shared();
+    let row = server
+        .psql(
+            url,
+            &format!(
+                "SELECT jsonb_strip_nulls(jsonb_build_object('game', game, 'branch', branch, \
+                 'seq', seq, 'recorded_at_ms', recorded_at_ms, 'actor', actor, \
+                 'schema_version', schema_version, 'idempotency_key', idempotency_key, \
+                 'prev_hash', prev_hash, 'hash', hash, 'salt', salt, 'body', body)) \
+                 FROM events WHERE branch = 'main' AND seq = {seq}"
+            ),
+        )
+        .unwrap();
+    let mut event: Value = serde_json::from_str(&row).expect("the event is stored");
+    edit(&mut event);
+    let quoted = |v: &Value| format!("'{}'", v.to_string().replace('\'', "''"));
+    let text = |v: &Value| format!("'{}'", v.as_str().unwrap().replace('\'', "''"));
+    server
+        .psql(
+            url,
+            &format!(
+                "UPDATE events SET schema_version = {}, recorded_at_ms = {}, actor = {}::jsonb, \
+                 prev_hash = {}, hash = {}, salt = {}, body = {}::jsonb \
+                 WHERE branch = 'main' AND seq = {seq}",
+                event["schema_version"],
+                event["recorded_at_ms"],
+                quoted(&event["actor"]),
+                text(&event["prev_hash"]),
+                text(&event["hash"]),
+                text(&event["salt"]),
+                quoted(&event["body"]),
+            ),
+        )
+        .unwrap();
 }

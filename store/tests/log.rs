@@ -11,14 +11,16 @@ use proptest::prelude::*;
 use serde_json::Value;
 use tabletape_engine::Snapshot;
 use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_store::scratch::test_store;
 use tabletape_store::upcast::upcast;
 use tabletape_store::{event_hash, Draft, FoldStep, Log, Receipt, SledLog, StoreError};
 
-fn open(dir: &tempfile::TempDir) -> SledLog {
-    SledLog::open(&dir.path().join("db")).unwrap()
+/// The test's store: sled, or PostgreSQL with `TABLETAPE_TEST_STORE=postgres`.
+fn open(dir: &tempfile::TempDir) -> Arc<dyn Log> {
+    test_store(dir.path()).open_log().unwrap()
 }
 
-fn fresh() -> (tempfile::TempDir, SledLog) {
+fn fresh() -> (tempfile::TempDir, Arc<dyn Log>) {
     let dir = tempfile::tempdir().unwrap();
     let log = open(&dir);
     log.create_game(&meta("g-1"), created()).unwrap();
@@ -546,7 +548,7 @@ proptest! {
 fn a_receipt_whose_head_a_crash_lost_is_not_believed() {
     let dir = tempfile::tempdir().unwrap();
     let first_hash = {
-        let log = open(&dir);
+        let log = SledLog::open(&dir.path().join("db")).unwrap();
         let created = log.create_game(&meta("g-1"), created()).unwrap();
         log.append("g-1", MAIN_BRANCH, Some(1), Some("k"), vec![action(1)])
             .unwrap();
@@ -563,7 +565,7 @@ fn a_receipt_whose_head_a_crash_lost_is_not_believed() {
             .unwrap();
         db.flush().unwrap();
     }
-    let log = open(&dir);
+    let log = SledLog::open(&dir.path().join("db")).unwrap();
     assert_eq!(log.branch("g-1", MAIN_BRANCH).unwrap().unwrap().head_seq, 1);
     assert_eq!(log.receipt("g-1", MAIN_BRANCH, "k").unwrap(), None);
     let retried = log
