@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tabletape_events::Actor;
 use tabletape_store::scratch::ScratchServer;
-use tabletape_store::{Access, Journal, Location, NewGame, MAIN_BRANCH};
+use tabletape_store::{Access, ActRequest, Journal, Location, NewGame, Viewer, MAIN_BRANCH};
 use tabletape_tests::{tabletape_bin, Cli};
 
 /// `tabletape --store URL serve --addr 127.0.0.1:0`, as a child process.
@@ -414,4 +415,65 @@ fn migrate_moves_every_game_to_the_database_and_back_with_its_hashes_and_tokens(
     for report in on_database.verify(None).unwrap() {
         assert!(report.problem.is_none(), "{report:?}");
     }
+}
+
+/// Two journals on one database stand for two processes: what one appends,
+/// the other folds on from its cached head, and a branch one forks the other
+/// sees; each sees the other's admin token, the first one drawn.
+#[test]
+fn a_second_process_never_serves_a_stale_head() {
+    let url = ScratchServer::shared().database().unwrap();
+    let at = Location::Postgres(url);
+    let (one, two) = (
+        Journal::open_at(&at).unwrap(),
+        Journal::open_at(&at).unwrap(),
+    );
+    let first = one
+        .ensure_admin_token()
+        .unwrap()
+        .expect("a token for a new store");
+    assert_eq!(
+        two.ensure_admin_token().unwrap(),
+        None,
+        "only the first is kept"
+    );
+    assert!(two.is_admin(Some(&first)).unwrap());
+
+    let (game, _) = lost_worlds(&one, 21);
+    let seen = |j: &Journal| j.state(&game, MAIN_BRANCH, None, Viewer::Owner).unwrap();
+    assert_eq!(seen(&two).seq, 1); // folded and cached by the second
+    for n in 0..4 {
+        let writer = if n % 2 == 0 { &one } else { &two };
+        let action = writer
+            .legal(&game, MAIN_BRANCH, None)
+            .unwrap()
+            .into_iter()
+            .find(|l| l.needs.is_empty())
+            .expect("an open action")
+            .action;
+        let acted = writer
+            .act(
+                &game,
+                ActRequest {
+                    branch: MAIN_BRANCH.into(),
+                    actor: Actor::Owner,
+                    by: None,
+                    action,
+                    expect_seq: Some(n + 1),
+                    idempotency_key: None,
+                },
+            )
+            .unwrap();
+        assert_eq!(acted.seq, n + 2);
+        assert_eq!(seen(&one).view, seen(&two).view, "after seq {}", acted.seq);
+        assert_eq!(seen(&one).seq, acted.seq);
+    }
+    let fork = one
+        .fork(&game, MAIN_BRANCH, 3, Some("aside"), None, Access::Owner)
+        .unwrap();
+    assert!(two
+        .branches(&game)
+        .unwrap()
+        .iter()
+        .any(|b| b.name == fork.name));
 }

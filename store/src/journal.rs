@@ -675,6 +675,11 @@ impl Journal {
 
     fn record(&self, game: &str, branch: &str) -> Result<BranchRecord, JournalError> {
         self.meta(game)?;
+        self.branch_record(game, branch)
+    }
+
+    /// [`Journal::record`] for a caller that has read the game's record.
+    fn branch_record(&self, game: &str, branch: &str) -> Result<BranchRecord, JournalError> {
         self.log.branch(game, branch)?.ok_or_else(|| {
             JournalError::NotFound(format!("game `{game}` has no branch `{branch}`"))
         })
@@ -765,7 +770,7 @@ impl Journal {
     /// events are read `FOLD_CHUNK` at a time, so memory stays bounded
     /// however long the history. A fold of the head is cached (shared).
     fn fold(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Arc<Game>, JournalError> {
-        let (folded, head) = self.fold_from(game, branch, at, false)?;
+        let (folded, head) = self.fold_from(game, branch, None, at, false)?;
         if folded.seq() == head {
             self.cache_put(game, branch, Arc::clone(&folded));
         }
@@ -776,7 +781,15 @@ impl Journal {
     /// replay): the cached head is taken, not shared, so it is not copied
     /// unless some reader still holds it. Nothing is cached.
     fn fold_owned(&self, game: &str, branch: &str, at: Option<u64>) -> Result<Game, JournalError> {
-        let (folded, _) = self.fold_from(game, branch, at, true)?;
+        let (folded, _) = self.fold_from(game, branch, None, at, true)?;
+        Ok(Arc::try_unwrap(folded).unwrap_or_else(|shared| Game::clone(&shared)))
+    }
+
+    /// [`Journal::fold_owned`] of the head, for a writer that has just read
+    /// the branch's record (on a networked store, one read fewer).
+    fn fold_head_owned(&self, game: &str, record: BranchRecord) -> Result<Game, JournalError> {
+        let branch = record.name.clone();
+        let (folded, _) = self.fold_from(game, &branch, Some(record), None, true)?;
         Ok(Arc::try_unwrap(folded).unwrap_or_else(|shared| Game::clone(&shared)))
     }
 
@@ -786,10 +799,14 @@ impl Journal {
         &self,
         game: &str,
         branch: &str,
+        record: Option<BranchRecord>,
         at: Option<u64>,
         take: bool,
     ) -> Result<(Arc<Game>, u64), JournalError> {
-        let record = self.record(game, branch)?;
+        let record = match record {
+            Some(record) => record,
+            None => self.record(game, branch)?,
+        };
         let head = record.head_seq;
         let at = at.unwrap_or(head);
         if at == 0 || at > head {
@@ -989,7 +1006,8 @@ impl Journal {
     pub fn act(&self, game: &str, req: ActRequest) -> Result<Acted, JournalError> {
         let branch = req.branch.as_str();
         let meta = self.meta(game)?;
-        self.record(game, branch)?;
+        // Read once here and folded from below: no second read of the head.
+        let mut record = Some(self.branch_record(game, branch)?);
         let by = acting_seat(req.actor, req.by)?;
         Self::check_seat(&meta, by)?;
         check_no_placeholder(&req.action)?;
@@ -1008,7 +1026,10 @@ impl Journal {
         let actor = by.map_or(req.actor, Actor::Seat);
         let mut lost_race = None;
         for _ in 0..RACE_RETRIES {
-            let mut folded = self.fold_owned(game, branch, None)?;
+            let mut folded = match record.take() {
+                Some(record) => self.fold_head_owned(game, record)?,
+                None => self.fold_owned(game, branch, None)?,
+            };
             let head = folded.seq();
             if let Some(expected) = req.expect_seq {
                 if expected != head {
@@ -1210,7 +1231,11 @@ impl Journal {
             return Ok(None);
         }
         let token = new_token()?;
-        self.log.set_admin_token_hash(&token_hash(&token))?;
+        // Servers starting together on one database: only the first one's
+        // token is kept, and only it is shown.
+        if !self.log.first_admin_token_hash(&token_hash(&token))? {
+            return Ok(None);
+        }
         Ok(Some(token))
     }
 

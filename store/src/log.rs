@@ -183,6 +183,16 @@ pub trait Log: Send + Sync {
     /// Sets (or replaces) the hash of the store's admin token, durably.
     fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError>;
 
+    /// Sets the hash of the store's admin token unless one is set; whether
+    /// it did. (One process holds a sled store, so checking first is enough.)
+    fn first_admin_token_hash(&self, hash: &str) -> Result<bool, StoreError> {
+        if self.admin_token_hash()?.is_some() {
+            return Ok(false);
+        }
+        self.set_admin_token_hash(hash)?;
+        Ok(true)
+    }
+
     /// Makes `branch` the game's current line and marks `from` taken back,
     /// durably, in one step.
     fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError>;

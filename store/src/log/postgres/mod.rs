@@ -515,6 +515,20 @@ impl Log for PgLog {
         })
     }
 
+    fn first_admin_token_hash(&self, hash: &str) -> Result<bool, StoreError> {
+        self.run(async {
+            let c = self.conn().await?;
+            let added = c
+                .execute(
+                    "INSERT INTO tabletape_settings (key, value) VALUES ($1, $2)
+                     ON CONFLICT DO NOTHING",
+                    &[&ADMIN_TOKEN_KEY, &hash],
+                )
+                .await?;
+            Ok(added == 1)
+        })
+    }
+
     fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
         self.run(async {
             let mut c = self.conn().await?;
