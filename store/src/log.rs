@@ -686,6 +686,36 @@ pub(crate) fn place(
     events
 }
 
+/// The parts of a branch's history `from..=to`, oldest first, as (the
+/// branch that owns them, first seq, last seq): a branch owns the seqs after
+/// its fork seq, and those up to it are its parent's (and so on up).
+/// `parent_of` reads a branch's record by name.
+pub(crate) fn history_segments(
+    branch: BranchRecord,
+    from: u64,
+    to: u64,
+    mut parent_of: impl FnMut(&str) -> Result<BranchRecord, StoreError>,
+) -> Result<Vec<(String, u64, u64)>, StoreError> {
+    let mut segments = Vec::new();
+    let mut rec = branch;
+    let mut hi = to;
+    loop {
+        let lower = rec.fork_seq.unwrap_or(0);
+        if hi > lower {
+            segments.push((rec.name.clone(), from.max(lower + 1), hi));
+        }
+        match &rec.parent {
+            Some(parent) if from <= lower => {
+                hi = hi.min(lower);
+                rec = parent_of(parent)?;
+            }
+            _ => break,
+        }
+    }
+    segments.reverse();
+    Ok(segments)
+}
+
 /// Checks that a fork of `from` (whose head is `head`) at `at` shares at
 /// least the creation and no more than there is.
 pub(crate) fn check_fork_seq(game: &str, from: &str, at: u64, head: u64) -> Result<(), StoreError> {
@@ -1167,26 +1197,12 @@ impl SledLog {
         if from > to {
             return Ok(Vec::new());
         }
-        // Segments of the history, newest branch first: (branch, lo, hi).
-        let mut segments = Vec::new();
-        let mut rec = self.record(game, branch)?;
-        let mut hi = to;
-        loop {
-            let lower = rec.fork_seq.unwrap_or(0);
-            if hi > lower {
-                segments.push((rec.name.clone(), from.max(lower + 1), hi));
-            }
-            match &rec.parent {
-                Some(parent) if from <= lower => {
-                    hi = hi.min(lower);
-                    rec = self.record(game, &parent.clone())?;
-                }
-                _ => break,
-            }
-        }
+        let segments = history_segments(self.record(game, branch)?, from, to, |parent| {
+            self.record(game, parent)
+        })?;
         let mut out = Vec::with_capacity((to - from + 1) as usize);
-        for (name, lo, hi) in segments.iter().rev() {
-            self.read_own(game, name, (*lo, *hi), decode, &mut out)?;
+        for (name, lo, hi) in segments {
+            self.read_own(game, &name, (lo, hi), decode, &mut out)?;
         }
         Ok(out)
     }

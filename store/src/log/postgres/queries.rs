@@ -13,7 +13,7 @@ use super::rows::{
 };
 use super::CHANNEL;
 use crate::error::StoreError;
-use crate::log::{from_json, BranchRecord, GameMeta, Receipt};
+use crate::log::{from_json, history_segments, BranchRecord, GameMeta, Receipt};
 
 /// The append of [`Log::append`] in one statement (see the module docs):
 /// [`EVENT_INSERT`]'s 13 parameters, then the head after ($14, $15), the
@@ -112,34 +112,19 @@ pub(super) async fn line_of(
     Ok(line)
 }
 
-/// The parts of a branch's history `from..=to` as (branch, lo, hi), oldest
-/// first, walking the ancestry as [`super::SledLog`] does.
+/// The parts of a branch's history `from..=to` (see [`history_segments`]),
+/// from its line as [`line_of`] read it.
 pub(super) fn segments(
     line: &HashMap<String, BranchRecord>,
     branch: &str,
     from: u64,
     to: u64,
 ) -> Result<Vec<(String, u64, u64)>, StoreError> {
-    let mut segments = Vec::new();
-    let mut rec = &line[branch];
-    let mut hi = to;
-    loop {
-        let lower = rec.fork_seq.unwrap_or(0);
-        if hi > lower {
-            segments.push((rec.name.clone(), from.max(lower + 1), hi));
-        }
-        match &rec.parent {
-            Some(parent) if from <= lower => {
-                hi = hi.min(lower);
-                rec = line.get(parent).ok_or_else(|| {
-                    StoreError::corrupt("branch record", format!("parent `{parent}` is missing"))
-                })?;
-            }
-            _ => break,
-        }
-    }
-    segments.reverse();
-    Ok(segments)
+    history_segments(line[branch].clone(), from, to, |parent| {
+        line.get(parent).cloned().ok_or_else(|| {
+            StoreError::corrupt("branch record", format!("parent `{parent}` is missing"))
+        })
+    })
 }
 
 /// Reads a branch's history `from_seq..=to_seq`, each event by `decode`,
