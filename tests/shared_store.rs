@@ -477,3 +477,39 @@ fn a_second_process_never_serves_a_stale_head() {
         .iter()
         .any(|b| b.name == fork.name));
 }
+
+/// The schema is this build's to make and migrate: a fresh database gets
+/// every version, a second opening changes nothing, and a database a newer
+/// build migrated is refused rather than misread.
+#[test]
+fn the_schema_is_versioned_and_a_newer_one_is_refused() {
+    let scratch = ScratchServer::shared();
+    let url = scratch.database().unwrap();
+    let at = Location::Postgres(url.clone());
+    let versions = || {
+        scratch
+            .psql(
+                &url,
+                "SELECT string_agg(version::text, ',' ORDER BY version) FROM tabletape_schema",
+            )
+            .unwrap()
+    };
+    drop(Journal::open_at(&at).unwrap());
+    let made = versions();
+    assert_eq!(made, tabletape_store::log::postgres::SCHEMA.to_string());
+    drop(Journal::open_at(&at).unwrap());
+    assert_eq!(versions(), made, "opening again migrates nothing");
+
+    scratch
+        .psql(
+            &url,
+            "INSERT INTO tabletape_schema (version, description) VALUES (999, 'from the future')",
+        )
+        .unwrap();
+    let refused = match Journal::open_at(&at) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a newer schema was opened"),
+    };
+    assert!(refused.contains("schema version 999"), "{refused}");
+    assert!(refused.contains("run a newer tabletape"), "{refused}");
+}
