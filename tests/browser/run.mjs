@@ -94,6 +94,15 @@ async function context(size) {
   return ctx;
 }
 
+// Waits until a page's live stream is open. The first connection of a new
+// page may wait on a slow machine; a page that never goes live says why.
+async function live(page, timeout = 20000) {
+  await page.waitForSelector('#live.on', { timeout }).catch(async (e) => {
+    const text = async (sel) => (await page.$(sel)) ? (await page.textContent(sel)).trim() : '(none)';
+    throw new Error(`${e.message}\nlive: ${await text('#live')} · outcome: ${await text('#outcome')} · errors: ${(page.errors || []).join('; ')}\nserver log tail:\n${serverLog.slice(-3000)}`);
+  });
+}
+
 // A page as one seat (or the owner) sees it, opened through its join link.
 async function open(ctx, game, token) {
   const page = await ctx.newPage();
@@ -101,7 +110,7 @@ async function open(ctx, game, token) {
   page.on('pageerror', (e) => errors.push(e));
   page.errors = errors;
   await page.goto(`${base}/g/${game}${token ? '#t=' + token : ''}`);
-  await page.waitForSelector('#live.on');
+  await live(page);
   return page;
 }
 
@@ -161,7 +170,7 @@ test('a game is started from the page and each seat joins from its own phone', a
   await owner.fill('textarea[name=players]', 'Ada\nBo\nCy');
   await owner.click('#new-game button[type=submit]');
   await owner.waitForURL(/\/g\/g-/);
-  await owner.waitForSelector('#live.on');
+  await live(owner);
   const game = await owner.getAttribute('#table', 'data-game');
   const seats = await owner.evaluate((g) => JSON.parse(localStorage.getItem('tt:seats:' + g)), game);
   seats.forEach((s) => tokensSeen.add(s.token));
@@ -229,7 +238,7 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   const laptop = await context(LAPTOP);
   const table = await laptop.newPage();
   await table.goto(`${base}/g/${g.game}#t=${g.owner_token}`);
-  await table.waitForSelector('#live.on');
+  await live(table);
   const phones = [];
   for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
   let exchanges = 0;
@@ -471,14 +480,14 @@ test('a page that loses the server misses nothing once it reconnects, and a retr
   await startServer();
   const legal = await api('GET', `/games/${g.game}/legal`, undefined, g.seats[0].token);
   await api('POST', `/games/${g.game}/actions`, { action: legal[0].action }, g.seats[0].token);
-  await bo.waitForSelector('#live.on', { timeout: 10000 });
+  await live(bo);
   await atSeq(bo, 2);
   assert.match(await bo.textContent('#waiting'), /Your move/);
 
   // Ada's page is refreshed; Bo's answer reaches the server but its reply
   // is lost once: the page sends it again with the same key.
   await ada.reload();
-  await ada.waitForSelector('#live.on');
+  await live(ada);
   let dropped = 0;
   await bo.route('**/actions', async (route) => {
     if (dropped++ === 0) {
