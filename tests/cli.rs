@@ -1017,3 +1017,121 @@ fn kinds_and_legal_explain_each_kinds_words() {
         "{legal}"
     );
 }
+
+#[test]
+fn a_mistyped_maneuver_action_type_or_command_is_answered_with_what_was_meant() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "5");
+    let (_, stderr) = cli.fails(
+        &[
+            "act",
+            &game,
+            r#"{"type":"choose","seat":0,"maneuver":"Extended Range Chrage"}"#,
+        ],
+        1,
+    );
+    assert!(
+        stderr.contains("(did you mean `Extended Range Charge`?)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(rule: lostworlds.maneuver)"), "{stderr}");
+    let (_, stderr) = cli.fails(
+        &[
+            "act",
+            &game,
+            r#"{"type":"chose","seat":0,"maneuver":"Extended Range Charge"}"#,
+        ],
+        1,
+    );
+    assert!(stderr.contains("(did you mean `choose`?)"), "{stderr}");
+    // Nothing like a maneuver: no guess is offered.
+    let (_, stderr) = cli.fails(
+        &[
+            "act",
+            &game,
+            r#"{"type":"choose","seat":0,"maneuver":"Fireball"}"#,
+        ],
+        1,
+    );
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    let (_, stderr) = cli.fails(&["relpay", &game], 2);
+    assert!(stderr.contains("'replay'"), "{stderr}");
+    assert_eq!(cli.json(&["log", &game]).as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn completions_for_every_shell_and_a_manual_page_come_from_the_command_line() {
+    let cli = Cli::new();
+    for (shell, mark) in [
+        ("bash", "complete -F _tabletape"),
+        ("zsh", "#compdef tabletape"),
+        ("fish", "complete -c tabletape"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let script = cli.ok(&["completions", shell]);
+        assert!(script.contains(mark), "{shell}: {script}");
+        // Every subcommand is completed, the newest too.
+        for sub in ["replay", "narrate", "migrate", "man"] {
+            assert!(script.contains(sub), "{shell} lacks {sub}");
+        }
+    }
+    cli.fails(&["completions", "tcsh"], 2);
+    let page = cli.ok(&["man"]);
+    assert!(page.contains("\n.TH tabletape 1 "), "{}", &page[..200]);
+    // Each subcommand has its section, with its arguments and examples.
+    for section in [
+        ".SH \"TABLETAPE ACT\"",
+        ".SH \"TABLETAPE MIGRATE\"",
+        ".SH \"TABLETAPE COMPLETIONS\"",
+    ] {
+        assert!(page.contains(section), "no {section}");
+    }
+    assert!(
+        page.contains("--expect <SEQ>"),
+        "act's --expect and its value"
+    );
+    assert!(
+        !page
+            .lines()
+            .any(|l| l.starts_with(". ") || l.starts_with(".  ")),
+        "a text line read as a roff request"
+    );
+}
+
+/// Runs `tabletape ARGS` on a pseudo-terminal (util-linux's `script`), as a
+/// person at a terminal would, with `env` set; returns what it printed.
+fn at_a_terminal(cli: &Cli, args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut line = format!(
+        "{} --store {}",
+        tabletape_tests::tabletape_bin().display(),
+        cli.store().display()
+    );
+    for a in args {
+        line.push_str(&format!(" '{a}'"));
+    }
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .env_remove("NO_COLOR");
+    cmd.env_remove("CLICOLOR_FORCE")
+        .env_remove("TABLETAPE_STORE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("script (util-linux) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_only_for_a_terminal_and_never_with_no_color() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "6");
+    let piped = cli.ok(&["legal", &game]);
+    assert!(!piped.contains('\u{1b}'), "piped output is plain: {piped}");
+    let shown = at_a_terminal(&cli, &["legal", &game], &[]);
+    assert!(shown.contains("\u{1b}[1m 1.\u{1b}[0m {"), "{shown:?}");
+    let asked_not = at_a_terminal(&cli, &["legal", &game], &[("NO_COLOR", "1")]);
+    assert!(asked_not.contains(" 1. {"), "{asked_not:?}");
+    assert!(!asked_not.contains('\u{1b}'), "NO_COLOR: {asked_not:?}");
+    // The words are the same either way.
+    assert_eq!(asked_not.replace('\r', ""), piped);
+}

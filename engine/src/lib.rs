@@ -23,6 +23,7 @@ pub mod option_read;
 pub mod registry;
 pub mod rng;
 pub mod rules;
+pub mod suggest;
 pub mod svg;
 pub mod tagged;
 

@@ -161,6 +161,20 @@ pub enum Command {
                       database), with appends through one and then two `serve` processes."
     )]
     Bench(BenchArgs),
+    /// Print a shell completion script for bash, zsh, fish or PowerShell.
+    #[command(
+        after_help = "Load it for this shell, or install it where your shell looks for completions:\n  \
+                      source <(tabletape completions bash)\n  \
+                      tabletape completions zsh > ~/.zfunc/_tabletape\n  \
+                      tabletape completions fish > ~/.config/fish/completions/tabletape.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print tabletape's manual page (roff), every subcommand included.
+    #[command(
+        after_help = "Read it with `tabletape man | man -l -`, or install it:\n  \
+                            tabletape man > /usr/local/share/man/man1/tabletape.1"
+    )]
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -454,6 +468,21 @@ pub struct BenchArgs {
     /// A small run (10,000-event game instead of 1,000,000; fewer appends) for a quick look or tests.
     #[arg(long)]
     pub quick: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: ShellArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShellArg {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
 }
 
 #[cfg(test)]

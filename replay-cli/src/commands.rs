@@ -17,6 +17,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
+use clap::CommandFactory;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
@@ -32,9 +33,10 @@ use crate::args::{
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
     ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PlayArgs, ReplayArgs,
-    RestoreArgs, ServeArgs, StateArgs, UndoArgs, VerifyArgs,
+    RestoreArgs, ServeArgs, ShellArg, StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
+use crate::paint;
 use crate::remote::Remote;
 use crate::served::{self, ServeNote};
 use crate::show::{self, BranchNode};
@@ -49,6 +51,8 @@ pub fn run(cli: Cli) -> Result<()> {
     let json = cli.json;
     let result = match cli.command {
         Command::Kinds => kinds(&mut out, json),
+        Command::Completions(args) => completions(args.shell, &mut out),
+        Command::Man => man(&mut out),
         Command::Bench(args) => crate::bench::run(&mut out, json, args.quick, &cli.store),
         Command::Serve(args) => serve(&cli.store, args),
         Command::Migrate(args) => migrate(&cli.store, args, &mut out, json),
@@ -166,7 +170,12 @@ fn dispatch(
         Command::Backup(a) => backup(table, a, out, json),
         Command::Restore(a) => restore(table, a, out, json),
         Command::Verify(a) => verify(table, a, out, json),
-        Command::Kinds | Command::Serve(_) | Command::Migrate(_) | Command::Bench(_) => {
+        Command::Kinds
+        | Command::Serve(_)
+        | Command::Migrate(_)
+        | Command::Bench(_)
+        | Command::Completions(_)
+        | Command::Man => {
             unreachable!("handled before the store is opened")
         }
     }
@@ -197,6 +206,115 @@ fn viewer_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Viewe
         None => Ok(Viewer::Owner),
         Some(given) => Ok(resolve_viewer(given, &players(table, game)?)?),
     }
+}
+
+/// A completion script, generated from the clap definitions (so it never
+/// falls behind the command line).
+fn completions(shell: ShellArg, out: &mut dyn Write) -> Result<()> {
+    use clap_complete::Shell;
+    let shell = match shell {
+        ShellArg::Bash => Shell::Bash,
+        ShellArg::Zsh => Shell::Zsh,
+        ShellArg::Fish => Shell::Fish,
+        ShellArg::Powershell => Shell::PowerShell,
+    };
+    let mut command = Cli::command();
+    clap_complete::generate(shell, &mut command, "tabletape", out);
+    Ok(())
+}
+
+/// The manual page, generated from the clap definitions: the command's page
+/// with every subcommand's own section after it.
+fn man(out: &mut dyn Write) -> Result<()> {
+    let command = Cli::command();
+    let page = clap_mangen::Man::new(command.clone());
+    page.render_title(out)?;
+    page.render_name_section(out)?;
+    page.render_synopsis_section(out)?;
+    // The description keeps its indented examples as they are written.
+    writeln!(out, ".SH DESCRIPTION")?;
+    let about = command
+        .get_long_about()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    for paragraph in about.split("\n\n") {
+        if paragraph.lines().skip(1).all(|l| l.starts_with("  ")) && paragraph.contains("\n  ") {
+            writeln!(out, ".PP\n.nf\n{}\n.fi", roff_text(paragraph))?;
+        } else {
+            writeln!(out, ".PP\n{}", roff_text(paragraph))?;
+        }
+    }
+    page.render_options_section(out)?;
+    page.render_subcommands_section(out)?;
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = sub.get_name();
+        writeln!(out, ".SH \"TABLETAPE {}\"", name.to_uppercase())?;
+        let about = sub
+            .get_long_about()
+            .or(sub.get_about())
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        let usage = sub
+            .clone()
+            .bin_name(format!("tabletape {name}"))
+            .render_usage();
+        writeln!(
+            out,
+            ".PP\n\\fB{}\\fR",
+            roff_text(&usage.to_string().replace("Usage: ", ""))
+        )?;
+        writeln!(out, ".PP\n{}", roff_text(&about))?;
+        for arg in sub
+            .get_arguments()
+            .filter(|a| !a.is_hide_set() && !a.is_global_set())
+        {
+            let value = arg
+                .get_value_names()
+                .and_then(|v| v.first())
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+            let takes_value = arg.get_action().takes_values();
+            let name = match (arg.get_short(), arg.get_long()) {
+                (_, Some(long)) if takes_value => format!("--{long} <{value}>"),
+                (_, Some(long)) => format!("--{long}"),
+                (Some(short), None) => format!("-{short}"),
+                (None, None) => format!("<{value}>"),
+            };
+            let help = arg
+                .get_long_help()
+                .or(arg.get_help())
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            writeln!(
+                out,
+                ".TP\n\\fB{}\\fR\n{}",
+                roff_text(&name),
+                roff_text(&help)
+            )?;
+        }
+        if let Some(after) = sub.get_after_long_help().or(sub.get_after_help()) {
+            writeln!(out, ".PP\n.nf\n{}\n.fi", roff_text(&after.to_string()))?;
+        }
+    }
+    page.render_version_section(out)?;
+    Ok(())
+}
+
+/// Text made safe for roff: backslashes escaped, and no line that begins
+/// with a control character (`.` or `'`) is taken for a request.
+fn roff_text(text: &str) -> String {
+    text.replace('\\', "\\e")
+        .lines()
+        .map(|line| {
+            let line = line.trim_end();
+            if line.starts_with('.') || line.starts_with('\'') {
+                format!("\\&{line}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
@@ -360,8 +478,8 @@ fn legal(table: &dyn Table, a: LegalArgs, out: &mut dyn Write, json: bool) -> Re
     for (n, l) in actions.iter().enumerate() {
         writeln!(
             out,
-            "{:>2}. {}",
-            n + 1,
+            "{} {}",
+            paint::out(paint::HEAD, format!("{:>2}.", n + 1)),
             serde_json::to_string(&l.action).expect("actions serialize")
         )?;
         if !l.needs.is_empty() {
@@ -492,7 +610,11 @@ fn print_acted(out: &mut dyn Write, json: bool, game: &str, acted: &Acted) -> Re
         } else {
             ""
         };
-        writeln!(out, "seq {}{retried}", acted.seq)?;
+        writeln!(
+            out,
+            "{}{retried}",
+            paint::out(paint::HEAD, format!("seq {}", acted.seq))
+        )?;
         for line in &acted.narration {
             writeln!(out, "  {line}")?;
         }
@@ -871,22 +993,34 @@ fn replay(table: &dyn Table, a: ReplayArgs, out: &mut dyn Write, json: bool) -> 
         };
         writeln!(
             out,
-            "── seq {} · {}{chapter}",
-            step.seq,
-            show::actor(&step.actor, &players)
+            "{}",
+            paint::out(
+                paint::HEAD,
+                format!(
+                    "── seq {} · {}{chapter}",
+                    step.seq,
+                    show::actor(&step.actor, &players)
+                )
+            )
         )?;
         if let Some(action) = &step.action {
             writeln!(
                 out,
-                "  > {}",
-                serde_json::to_string(action).expect("actions serialize")
+                "  {}",
+                paint::out(
+                    paint::DIM,
+                    format!(
+                        "> {}",
+                        serde_json::to_string(action).expect("actions serialize")
+                    )
+                )
             )?;
         }
         for line in &step.narration {
             writeln!(out, "  {line}")?;
         }
         for change in &step.changes {
-            writeln!(out, "  Δ {change}")?;
+            writeln!(out, "  {}", paint::out(paint::DIM, format!("Δ {change}")))?;
         }
     }
     Ok(())
@@ -1079,13 +1213,20 @@ fn verify(table: &dyn Table, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
             match &r.problem {
                 None => writeln!(
                     out,
-                    "{} {}: ok ({} events){check}",
-                    r.game, r.branch, r.events
+                    "{} {}: {} ({} events){check}",
+                    r.game,
+                    r.branch,
+                    paint::out(paint::GOOD, "ok"),
+                    r.events
                 )?,
                 Some(p) => writeln!(
                     out,
-                    "{} {}: BAD at seq {}: {}{check}",
-                    r.game, r.branch, p.seq, p.what
+                    "{} {}: {} at seq {}: {}{check}",
+                    r.game,
+                    r.branch,
+                    paint::out(paint::BAD, "BAD"),
+                    p.seq,
+                    p.what
                 )?,
             }
             if let Some(earlier) = &r.earlier_rules {

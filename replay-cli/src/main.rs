@@ -15,6 +15,7 @@ mod cli;
 mod commands;
 mod error;
 mod http;
+mod paint;
 mod peers;
 mod remote;
 mod served;
@@ -66,7 +67,7 @@ fn main() -> ExitCode {
                 let _ = writeln!(stdout, "{body}");
                 let _ = stdout.flush();
             }
-            eprintln!("error: {e}");
+            eprintln!("{} {e}", paint::err(paint::BAD, "error:"));
             ExitCode::from(e.exit_code())
         }
     }

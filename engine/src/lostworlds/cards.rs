@@ -144,7 +144,8 @@ pub fn select(
             return reject(
                 "lostworlds.cards.unknown",
                 format!(
-                    "cards[{i}]: no card `{name}` in the pack: {}",
+                    "cards[{i}]: no card `{name}` in the pack{}. Its cards: {}",
+                    crate::suggest::did_you_mean(name, state.cards.keys().map(String::as_str)),
                     pack_ids(state)
                 ),
             );
@@ -232,8 +233,9 @@ fn held<'a>(
             reject(
                 "lostworlds.cards.unheld",
                 format!(
-                    "{} holds no card `{name}` to play; unplayed: {}",
+                    "{} holds no card `{name}` to play{}. Unplayed: {}",
                     f.sheet.name,
+                    crate::suggest::did_you_mean(name, left.iter().copied()),
                     if left.is_empty() {
                         "none".to_string()
                     } else {

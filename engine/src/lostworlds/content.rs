@@ -224,6 +224,12 @@ impl Character {
     }
 
     /// Every maneuver's full name, in sheet order, for an error to list.
+    /// " (did you mean `…`?)" for a maneuver name the sheet lacks.
+    pub fn maneuver_hint(&self, name: &str) -> String {
+        let names: Vec<String> = self.maneuvers.iter().map(Maneuver::full_name).collect();
+        crate::suggest::did_you_mean(name, names.iter().map(String::as_str))
+    }
+
     pub fn maneuver_names(&self) -> String {
         self.maneuvers
             .iter()

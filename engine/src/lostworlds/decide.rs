@@ -570,8 +570,9 @@ fn find_maneuver(
             Rejection::new(
                 "lostworlds.maneuver",
                 format!(
-                    "{}'s sheet has no maneuver called `{n}` (a full name, or a name only one maneuver bears): {}",
+                    "{}'s sheet has no maneuver called `{n}`{}. Its maneuvers (a full name, or a name only one maneuver bears): {}",
                     sheet.name,
+                    sheet.maneuver_hint(n),
                     sheet.maneuver_names()
                 ),
             )
@@ -940,8 +941,9 @@ pub fn decide(
                 return reject(
                     "lostworlds.maneuver",
                     format!(
-                        "{}'s sheet has no maneuver called `{maneuver}`",
-                        f.sheet.name
+                        "{}'s sheet has no maneuver called `{maneuver}`{}",
+                        f.sheet.name,
+                        f.sheet.maneuver_hint(maneuver)
                     ),
                 );
             };

@@ -157,7 +157,10 @@ pub(super) fn leg_of(state: &State, leg: &str, given: &Option<LegText>) -> Resul
     match (known, given) {
         (Some(_), _) if !state.pile.iter().any(|l| l == leg) => reject(
             "legless.no_such_leg",
-            format!("the store has no `{leg}` for sale"),
+            format!(
+                "the store has no `{leg}` for sale{}",
+                crate::suggest::did_you_mean(leg, state.pile.iter().map(String::as_str))
+            ),
         ),
         (Some(l), None) => Ok(l.clone()),
         (Some(_), Some(_)) => reject(
@@ -184,7 +187,10 @@ pub(super) fn leg_of(state: &State, leg: &str, given: &Option<LegText>) -> Resul
         ),
         (None, _) => reject(
             "legless.no_such_leg",
-            format!("the store has no `{leg}` for sale"),
+            format!(
+                "the store has no `{leg}` for sale{}",
+                crate::suggest::did_you_mean(leg, state.pile.iter().map(String::as_str))
+            ),
         ),
     }
 }

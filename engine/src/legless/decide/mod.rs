@@ -184,7 +184,11 @@ fn owned(state: &State, seat: Seat, leg: &str) -> Result<(), Rejection> {
     }
     reject(
         "legless.not_owned",
-        format!("{} owns no leg called `{leg}`", state.name(seat)),
+        format!(
+            "{} owns no leg called `{leg}`{}",
+            state.name(seat),
+            crate::suggest::did_you_mean(leg, state.londoner(seat).legs.iter().map(String::as_str))
+        ),
     )
 }
 
