@@ -8,6 +8,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -22,11 +23,18 @@ struct Server {
 
 impl Server {
     fn start(cli: &Cli) -> Server {
+        Server::start_with(cli, &[], "debug")
+    }
+
+    /// With more `serve` arguments and a RUST_LOG of its own.
+    fn start_with(cli: &Cli, args: &[&str], rust_log: &str) -> Server {
         let log = cli.dir.path().join("serve.log");
         let out = cli.dir.path().join("serve.out");
-        let mut command = cli.command(&["serve", "--addr", "127.0.0.1:0"]);
+        let mut all = vec!["serve", "--addr", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        let mut command = cli.command(&all);
         command
-            .env("RUST_LOG", "debug")
+            .env("RUST_LOG", rust_log)
             .stdin(Stdio::null())
             .stdout(File::create(&out).unwrap())
             .stderr(File::create(&log).unwrap());
@@ -336,4 +344,198 @@ fn the_cli_goes_through_a_running_server_and_prints_the_same() {
     )
     .unwrap();
     assert!(served.ok(&["verify"]).contains("main: ok (5 events)"));
+}
+
+/// The value of the one metric line that starts with `name` (labels included).
+fn metric(text: &str, name: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+        .unwrap_or_else(|| panic!("no metric {name} in:\n{text}"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// The first action `legal` offers that needs nothing more.
+fn first_open(addr: &str, game: &str, token: &str) -> Option<Value> {
+    let (status, legal) = tabletape_tests::http(
+        addr,
+        "GET",
+        &format!("/games/{game}/legal"),
+        Some(token),
+        None,
+    )
+    .ok()?;
+    assert_eq!(status, 200, "{legal}");
+    let legal: Value = serde_json::from_str(&legal).unwrap();
+    legal
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l.get("needs").is_none())
+        .map(|l| l["action"].clone())
+}
+
+#[test]
+fn an_operator_gets_metrics_and_json_request_lines_and_sigterm_loses_nothing_acknowledged() {
+    use tabletape_tests::http;
+    let cli = Cli::new();
+    let server = Server::start_with(&cli, &["--log-format", "json"], "info");
+    let addr = server.note["addr"].as_str().unwrap().to_string();
+    let printed = std::fs::read_to_string(cli.dir.path().join("serve.out")).unwrap();
+    let admin = printed
+        .lines()
+        .find(|l| l.starts_with("admin token (shown once"))
+        .and_then(|l| l.rsplit(' ').next())
+        .expect("serve prints the admin token")
+        .to_string();
+    let mut tokens = vec![admin.clone(), server.token().to_string()];
+    let mut games = Vec::new();
+    for seed in 0..5 {
+        let new =
+            serde_json::json!({"kind": "lostworlds", "players": ["Ada", "Bo"], "seed": 40 + seed});
+        let (status, created) = http(&addr, "POST", "/games", None, Some(&new)).unwrap();
+        assert_eq!(status, 201, "{created}");
+        let created: Value = serde_json::from_str(&created).unwrap();
+        for seat in created["seats"].as_array().unwrap() {
+            tokens.push(seat["token"].as_str().unwrap().to_string());
+        }
+        let owner = created["owner_token"].as_str().unwrap().to_string();
+        tokens.push(owner.clone());
+        games.push((
+            created["game"].as_str().unwrap().to_string(),
+            owner,
+            created["seats"][0]["token"].as_str().unwrap().to_string(),
+        ));
+    }
+
+    // A quiet phase whose counts are known: four actions and one refused.
+    let (game, owner, seat) = games[0].clone();
+    let path = format!("/games/{game}/actions");
+    let blow =
+        serde_json::json!({"action": {"type": "choose", "seat": 0, "maneuver": "Down Swing Bash"}});
+    let (status, _) = http(&addr, "POST", &path, Some(&owner), Some(&blow)).unwrap();
+    assert_eq!(status, 422, "a close blow at extended range is refused");
+    for _ in 0..4 {
+        let action = first_open(&addr, &game, &owner).unwrap();
+        let body = serde_json::json!({"action": action});
+        let (status, answer) = http(&addr, "POST", &path, Some(&owner), Some(&body)).unwrap();
+        assert_eq!(status, 201, "{answer}");
+    }
+    let (status, _) = http(&addr, "GET", "/metrics", None, None).unwrap();
+    assert_eq!(status, 401, "no token, no metrics");
+    let (status, _) = http(&addr, "GET", "/metrics", Some(&seat), None).unwrap();
+    assert_eq!(status, 403, "a seat's token is not the admin's");
+    let (status, text) = http(&addr, "GET", "/metrics", Some(&admin), None).unwrap();
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(metric(&text, "tabletape_events_appended_total"), 4.0);
+    assert_eq!(
+        metric(
+            &text,
+            "tabletape_rejections_total{rule=\"lostworlds.restriction\"}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        metric(
+            &text,
+            "tabletape_http_request_duration_seconds_count{route=\"/games/{id}/actions\",method=\"POST\",status=\"201\"}"
+        ),
+        4.0
+    );
+    assert!(metric(&text, "tabletape_sync_seconds_count") >= 1.0);
+    assert!(metric(&text, "tabletape_group_commit_appends_sum") >= 4.0);
+    assert!(metric(&text, "tabletape_cached_folds") >= 1.0);
+    assert!(metric(&text, "process_resident_memory_bytes") > 1e6);
+    assert!(text.contains("# HELP tabletape_sync_seconds "), "{text}");
+    assert!(!text.contains(&game), "metrics name no game");
+
+    // Load on four games, then SIGTERM: every answer a client got is stored.
+    let acked = Arc::new(std::sync::Mutex::new(Vec::<(String, u64, String)>::new()));
+    let writers: Vec<_> = games[1..]
+        .iter()
+        .cloned()
+        .map(|(game, owner, _)| {
+            let (addr, acked) = (addr.clone(), Arc::clone(&acked));
+            std::thread::spawn(move || loop {
+                let Some(action) = first_open(&addr, &game, &owner) else {
+                    return;
+                };
+                let body = serde_json::json!({"action": action});
+                let path = format!("/games/{game}/actions");
+                match http(&addr, "POST", &path, Some(&owner), Some(&body)) {
+                    Ok((201, answer)) => {
+                        let answer: Value = serde_json::from_str(&answer).unwrap();
+                        acked.lock().unwrap().push((
+                            game.clone(),
+                            answer["seq"].as_u64().unwrap(),
+                            answer["hash"].as_str().unwrap().to_string(),
+                        ));
+                    }
+                    Ok((status, answer)) => panic!("{status}: {answer}"),
+                    Err(_) => return, // the server has stopped
+                }
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while acked.lock().unwrap().len() < 12 {
+        assert!(Instant::now() < deadline, "the writers made no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut server = server;
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "SIGTERM ends serve cleanly: {status}");
+    for w in writers {
+        // A writer ends at the refused connection, or at a fight's end.
+        let _ = w.join();
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(acked.len() >= 12);
+    let journal = tabletape_store::Journal::open(&cli.store()).unwrap();
+    for (game, seq, hash) in &acked {
+        let events = journal
+            .events(game, tabletape_store::MAIN_BRANCH, *seq, Some(*seq))
+            .unwrap();
+        assert_eq!(
+            events.len(),
+            1,
+            "acknowledged seq {seq} of {game} is stored"
+        );
+        assert_eq!(&events[0].hash, hash, "{game} seq {seq}");
+    }
+
+    // Every log line is one JSON object; each request has its line; no token.
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    let mut requests = 0;
+    for line in log.lines() {
+        let entry: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("not a JSON log line ({e}): {line}"));
+        if entry["target"] == "tabletape::request" {
+            requests += 1;
+            assert!(
+                entry["method"].is_string() && entry["route"].is_string(),
+                "{line}"
+            );
+            assert!(
+                entry["status"].is_u64() && entry["latency_ms"].is_f64(),
+                "{line}"
+            );
+        }
+    }
+    assert!(requests >= 2 * acked.len() + 10, "{requests} request lines");
+    assert!(
+        log.contains(&format!(
+            "\"route\":\"/games/{{id}}/actions\",\"game\":\"{game}\",\"status\":422"
+        )),
+        "{log}"
+    );
+    for token in &tokens {
+        assert!(!log.contains(token.as_str()), "a token reached the log");
+    }
 }

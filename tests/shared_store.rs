@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -69,24 +69,8 @@ fn http(
     token: &str,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
-    let mut stream = TcpStream::connect(addr)?;
-    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer)?;
-    let status = answer
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("no status line: {answer:?}")))?;
-    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+    let (status, body) = tabletape_tests::http(addr, method, path, Some(token), body)?;
+    Ok((status, serde_json::from_str(&body).unwrap_or(Value::Null)))
 }
 
 fn lost_worlds(journal: &Journal, seed: u64) -> (String, String) {

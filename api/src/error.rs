@@ -83,6 +83,9 @@ fn internal(message: &str) -> (StatusCode, ErrorBody<'static>) {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
+        if let AppError::Journal(JournalError::Rejected(rejection)) = &self {
+            crate::telemetry::rejected(&rejection.rule);
+        }
         let (status, body) = match &self {
             AppError::Journal(err) => match err {
                 JournalError::Rejected(rejection) => (

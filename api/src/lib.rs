@@ -24,6 +24,7 @@ mod extract;
 mod live;
 mod operator;
 mod routes;
+mod telemetry;
 mod web;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
@@ -33,7 +34,6 @@ use axum::serve::ListenerExt;
 use axum::Router;
 use tabletape_store::Journal;
 use tokio::net::TcpListener;
-use tower_http::trace::TraceLayer;
 
 pub use error::AppError;
 pub use operator::Operator;
@@ -96,11 +96,14 @@ fn router(state: AppState) -> Router {
         .journal
         .log()
         .watch(std::sync::Arc::new(move |game: &str| live.ring(game)));
+    // Installed before the first request, so every request is counted.
+    telemetry::recorder();
     routes::router()
+        .route("/metrics", axum::routing::get(telemetry::metrics_text))
         .merge(web::router())
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
-        .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn(telemetry::observe))
 }
 
 /// Serves the API on `addr` until Ctrl-C (or SIGTERM), then finishes the

@@ -29,6 +29,7 @@ use crate::auth::{read_access, viewer_for};
 use crate::error::AppError;
 use crate::extract::{Bearer, GameId, Params};
 use crate::routes::blocking;
+use crate::telemetry::OpenStream;
 
 /// How many rings wait for a slow follower before it lags (and re-reads).
 const BELL_CAPACITY: usize = 1024;
@@ -76,6 +77,8 @@ struct Follower {
     moved: Option<String>,
     ready: VecDeque<Followed>,
     bell: broadcast::Receiver<String>,
+    /// Counts this stream as open until it ends.
+    _open: OpenStream,
 }
 
 /// Set once, when the process's server begins to shut down.
@@ -155,6 +158,7 @@ pub async fn live(
                 after: resume.unwrap_or(head).min(head),
                 ready: VecDeque::new(),
                 bell,
+                _open: OpenStream::open(),
             })
         })
         .await?

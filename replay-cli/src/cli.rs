@@ -461,6 +461,12 @@ pub struct ServeArgs {
     /// Without it, the first `serve` of a store draws one and prints it once.
     #[arg(long, value_name = "FILE")]
     pub admin_token_file: Option<PathBuf>,
+
+    /// How the server logs: `text` for a person reading a terminal, `json` (one object per
+    /// line) for a log shipper. Either way one line per request: method, route, game, status
+    /// and latency, never a token.
+    #[arg(long, value_enum, default_value = "text")]
+    pub log_format: LogFormat,
 }
 
 #[derive(Debug, Args)]
@@ -468,6 +474,12 @@ pub struct BenchArgs {
     /// A small run (10,000-event game instead of 1,000,000; fewer appends) for a quick look or tests.
     #[arg(long)]
     pub quick: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

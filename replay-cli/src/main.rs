@@ -28,7 +28,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, LogFormat};
 
 fn main() -> ExitCode {
     // Known before parsing, so even a usage error can answer in JSON.
@@ -52,7 +52,10 @@ fn main() -> ExitCode {
             };
         }
     };
-    init_logging(matches!(cli.command, Command::Serve(_)));
+    match &cli.command {
+        Command::Serve(a) => init_logging(true, a.log_format),
+        _ => init_logging(false, LogFormat::Text),
+    }
     let json = cli.json;
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -81,16 +84,21 @@ fn usage_message(rendered: &str) -> String {
 }
 
 /// Logs go to stderr, filtered by RUST_LOG; quiet (warn) by default, but a
-/// server says where it listens and what it serves (info).
-fn init_logging(serving: bool) {
+/// server says where it listens, what it serves and each request (info).
+/// `json` writes one object per line, the request's fields at its top level.
+fn init_logging(serving: bool, format: LogFormat) {
     let default = if serving { "info" } else { "warn" };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Json => logs.json().flatten_event(true).try_init(),
         // Colour only for a person watching, not in log files or test captures.
-        .with_ansi(std::io::stderr().is_terminal())
-        .try_init();
+        LogFormat::Text => logs
+            .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+            .try_init(),
+    };
 }
 
 #[cfg(test)]

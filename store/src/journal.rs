@@ -1050,7 +1050,7 @@ impl Journal {
                 }
             };
             let draft = Draft::new(now, actor, Body::ActionAccepted(decision.body))?;
-            match self.log.append(game, branch, Some(head), key, vec![draft]) {
+            match self.append_counted(game, branch, head, key, vec![draft]) {
                 Ok(appended) if appended.receipt.retried => {
                     let key = key.expect("only a keyed append is retried");
                     self.check_retry(game, branch, key, &appended.receipt, &req)?;
@@ -1082,6 +1082,38 @@ impl Journal {
             }
         }
         Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    /// Appends on `head`, counting for the operator's metrics what was
+    /// written and each race lost to another writer.
+    fn append_counted(
+        &self,
+        game: &str,
+        branch: &str,
+        head: u64,
+        key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<crate::Appended, StoreError> {
+        let appended = self.log.append(game, branch, Some(head), key, drafts);
+        match &appended {
+            Ok(a) if !a.receipt.retried => {
+                metrics::counter!("tabletape_events_appended_total")
+                    .increment(a.events.len() as u64);
+            }
+            Err(StoreError::Conflict { .. }) => {
+                metrics::counter!("tabletape_append_conflicts_total").increment(1);
+            }
+            _ => {}
+        }
+        appended
+    }
+
+    /// How many branch folds are cached (a gauge for the operator).
+    pub fn cached_folds(&self) -> usize {
+        self.heads
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     /// Refuses a request that reuses an idempotency key for something else:
@@ -1194,7 +1226,7 @@ impl Journal {
                 told.push((decision.narration, folded.is_over()));
                 drafts.push(draft);
             }
-            match self.log.append(game, branch, Some(head), None, drafts) {
+            match self.append_counted(game, branch, head, None, drafts) {
                 Ok(appended) => {
                     for snapshot in &snapshots {
                         self.keep_snapshot(game, branch, snapshot);

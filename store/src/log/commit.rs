@@ -182,10 +182,15 @@ impl SledLog {
         if !outcomes.iter().any(|o| matches!(o, Outcome::Written)) {
             return outcomes;
         }
+        let started = std::time::Instant::now();
         let synced =
             s.db.flush()
                 .map_err(StoreError::from)
                 .and_then(|_| super::sync_group(&self.path, &self.db_file));
+        // For the operator: how long a durable write takes, and how many
+        // appends shared it.
+        metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
+        metrics::histogram!("tabletape_group_commit_appends").record(group.len() as f64);
         if let Err(e) = synced {
             self.hide_written(&e, group, &outcomes);
             // A receipt read in this group may be of an append in it.

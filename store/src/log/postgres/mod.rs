@@ -657,7 +657,14 @@ impl Log for PgLog {
                     &idempotency_key,
                     &receipt_param,
                 ]);
-                match c.query(&append, &params).await {
+                let started = std::time::Instant::now();
+                let appended = c.query(&append, &params).await;
+                // One statement, one commit: PostgreSQL groups the WAL
+                // flushes of concurrent commits itself.
+                metrics::histogram!("tabletape_sync_seconds")
+                    .record(started.elapsed().as_secs_f64());
+                metrics::histogram!("tabletape_group_commit_appends").record(1.0);
+                match appended {
                     Ok(written) if !written.is_empty() => return Ok(Appended { receipt, events }),
                     // The head moved, or the key was used, meanwhile: look again.
                     Ok(_) => {}
