@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tabletape_tests::Cli;
 
 fn new_duel(cli: &Cli, seed: &str) -> String {
@@ -1134,4 +1134,123 @@ fn colour_only_for_a_terminal_and_never_with_no_color() {
     assert!(!asked_not.contains('\u{1b}'), "NO_COLOR: {asked_not:?}");
     // The words are the same either way.
     assert_eq!(asked_not.replace('\r', ""), piped);
+}
+
+/// A golden game played into the CLI's store; returns its id.
+fn golden_in(cli: &Cli, kind: &str, name: &str) -> String {
+    let journal = tabletape_store::Journal::open(&cli.store()).unwrap();
+    let path = tabletape_tests::data_dir().join(kind).join(name);
+    crate::golden::play_golden_into(&journal, &path).unwrap()
+}
+
+#[test]
+fn a_finished_game_exports_as_a_bg_stats_play_and_a_bgg_play_record() {
+    let cli = Cli::new();
+    let ludovia = golden_in(&cli, "ludovia", "fame_win_physical.jsonl");
+    let dread = golden_in(&cli, "dread", "lantern_win_digital.jsonl");
+    let duel = golden_in(&cli, "lostworlds", "knockout_full_book.jsonl");
+
+    let stats: Value = serde_json::from_str(&cli.ok(&[
+        "export", &ludovia, "--format", "bgstats", "--bgg-id", "1234",
+    ]))
+    .expect("a BG Stats export is JSON");
+    let (games, players, places, plays) = (
+        stats["games"].as_array().unwrap(),
+        stats["players"].as_array().unwrap(),
+        stats["locations"].as_array().unwrap(),
+        stats["plays"].as_array().unwrap(),
+    );
+    assert_eq!((games.len(), places.len(), plays.len()), (1, 1, 1));
+    assert_eq!(games[0]["name"], "The Rooftops of Ludovia");
+    assert_eq!(games[0]["bggId"], 1234);
+    assert_eq!(games[0]["cooperative"], false);
+    let names: Vec<&str> = players
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ada", "Bo", "Cy", "Dee"]);
+    let play = &plays[0];
+    assert_eq!(play["gameRefId"], games[0]["id"]);
+    assert_eq!(play["locationRefId"], places[0]["id"]);
+    let date = play["playDate"].as_str().unwrap();
+    assert!(
+        date.len() == 19 && date.as_bytes()[10] == b' ' && date.as_bytes()[4] == b'-',
+        "YYYY-MM-DD HH:MM:SS: {date}"
+    );
+    assert!(play["durationMin"].as_u64().unwrap() >= 1);
+    let scores = play["playerScores"].as_array().unwrap();
+    assert_eq!(scores.len(), 4);
+    for (i, s) in scores.iter().enumerate() {
+        // Every score refers to a listed player, in seat order.
+        assert_eq!(s["playerRefId"], players[i]["id"]);
+        assert_eq!(s["seatOrder"], i + 1);
+        assert!(s["score"].is_string(), "BG Stats keeps scores as text");
+    }
+    // Ada won on Fame: 15 to nobody's.
+    assert_eq!(scores[0]["score"], "15");
+    let winners: Vec<bool> = scores
+        .iter()
+        .map(|s| s["winner"].as_bool().unwrap())
+        .collect();
+    assert_eq!(winners, [true, false, false, false]);
+    // The same game again is the same play, so BG Stats merges it.
+    let again: Value =
+        serde_json::from_str(&cli.ok(&["export", &ludovia, "--format", "bgstats"])).unwrap();
+    assert_eq!(again["plays"][0]["uuid"], play["uuid"]);
+
+    // London Dread is cooperative: the table won together, one score for all.
+    let stats: Value =
+        serde_json::from_str(&cli.ok(&["export", &dread, "--format", "bgstats"])).unwrap();
+    assert_eq!(stats["games"][0]["cooperative"], true);
+    for s in stats["plays"][0]["playerScores"].as_array().unwrap() {
+        assert_eq!(
+            (&s["winner"], &s["score"]),
+            (&Value::Bool(true), &json!("26"))
+        );
+    }
+
+    // A BGG play record: a duel has a winner and no points.
+    let xml = cli.ok(&["export", &duel, "--format", "bgg", "--bgg-id", "77"]);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let play = doc.descendants().find(|n| n.has_tag_name("play")).unwrap();
+    assert_eq!(play.attribute("quantity"), Some("1"));
+    assert!(play.attribute("date").is_some_and(|d| d.len() == 10));
+    let item = play.children().find(|n| n.has_tag_name("item")).unwrap();
+    assert_eq!(
+        (
+            item.attribute("name"),
+            item.attribute("objectid"),
+            item.attribute("objecttype")
+        ),
+        (Some("Lost Worlds"), Some("77"), Some("thing"))
+    );
+    let seats: Vec<(&str, &str, &str)> = play
+        .descendants()
+        .filter(|n| n.has_tag_name("player"))
+        .map(|p| {
+            (
+                p.attribute("name").unwrap(),
+                p.attribute("win").unwrap(),
+                p.attribute("score").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(seats, [("Ada", "1", ""), ("Bo", "0", "")]);
+
+    // A game still in play is no play yet, and nothing is written.
+    let open = new_duel(&cli, "8");
+    let out = cli.dir.path().join("play.json");
+    let (_, stderr) = cli.fails(
+        &[
+            "export",
+            &open,
+            "--format",
+            "bgstats",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(stderr.contains("export.play_not_over"), "{stderr}");
+    assert!(!out.exists());
 }

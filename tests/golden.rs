@@ -56,7 +56,7 @@ fn play_golden(path: &Path) -> Result<(), String> {
 }
 
 /// Plays one golden file into `journal`; returns the game's id.
-fn play_golden_into(journal: &Journal, path: &Path) -> Result<String, String> {
+pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let mut lines = text
         .lines()
@@ -134,7 +134,11 @@ fn play_golden_into(journal: &Journal, path: &Path) -> Result<String, String> {
         &stem.with_extension("expected.md"),
         &stable(narrative.render(Format::Markdown)),
     );
-    let final_state = json!({"seq": state.seq, "over": state.over, "state": state.view});
+    let mut final_state = json!({"seq": state.seq, "over": state.over, "state": state.view});
+    // A finished game's result: who won and the scores, as play logs take it.
+    if let Some(result) = &state.result {
+        final_state["result"] = json!(result);
+    }
     expect_file(
         &stem.with_extension("state.json"),
         &stable(serde_json::to_string_pretty(&final_state).expect("json") + "\n"),

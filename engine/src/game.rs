@@ -245,6 +245,7 @@ pub trait DynRules: Send + Sync {
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
     fn is_over(&self, state: &dyn Any) -> bool;
+    fn result(&self, state: &dyn Any) -> Option<crate::rules::PlayResult>;
     fn view(&self, state: &dyn Any, viewer: Viewer) -> Value;
     fn render(&self, state: &dyn Any, viewer: Viewer) -> String;
     fn render_svg(&self, state: &dyn Any, viewer: Viewer) -> String;
@@ -700,6 +701,10 @@ impl<R: Rules> DynRules for Kind<R> {
         R::is_over(typed::<R>(state))
     }
 
+    fn result(&self, state: &dyn Any) -> Option<crate::rules::PlayResult> {
+        R::result(typed::<R>(state))
+    }
+
     fn view(&self, state: &dyn Any, viewer: Viewer) -> Value {
         R::view(typed::<R>(state), viewer)
     }
@@ -1113,6 +1118,13 @@ impl Game {
 
     pub fn is_over(&self) -> bool {
         self.kind.is_over(self.state.as_ref())
+    }
+
+    /// How the game ended, once it is over: nothing in it is secret then.
+    pub fn result(&self) -> Option<crate::rules::PlayResult> {
+        self.is_over()
+            .then(|| self.kind.result(self.state.as_ref()))
+            .flatten()
     }
 
     /// Who `viewer` counts as here: once the game has ended every secret is

@@ -36,6 +36,6 @@ pub use game::{
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
 pub use rules::{
-    Context, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Pick, Rules, Seal, Setup, Term,
-    Viewer,
+    Context, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Pick, PlayResult, Rules, Seal,
+    Setup, Term, Viewer,
 };

@@ -192,6 +192,22 @@ pub struct Deadline {
     pub ends_at_ms: u64,
 }
 
+/// How a finished game ended, in the terms play-logging apps keep: who won
+/// and, where the game counts points, each seat's score.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayResult {
+    /// The seats that won: one, several sharing a win, every seat when a
+    /// cooperative game is won, none in a draw or a cooperative loss.
+    pub winners: Vec<Seat>,
+    /// Each seat's final score, where the game keeps one (`None`: it
+    /// decides by something other than points).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<u32>>,
+    /// The seats play together against the game (win or lose as one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cooperative: bool,
+}
+
 /// A game kind: the rules of one box.
 pub trait Rules: Send + Sync + 'static {
     /// The kind's name on the command line (`lostworlds`).
@@ -314,6 +330,9 @@ pub trait Rules: Send + Sync + 'static {
 
     /// Whether the game has ended.
     fn is_over(state: &Self::State) -> bool;
+
+    /// How the game ended, once it has (`None` before).
+    fn result(state: &Self::State) -> Option<PlayResult>;
 
     /// A fact as `viewer` may know it: secrets replaced (a drawn card becomes
     /// `None`), everything public kept. Kinds with secrets override this; the

@@ -404,6 +404,22 @@ pub struct ExportArgs {
     /// exported branch is still in play, since the export holds every secret.
     #[arg(long = "as", value_name = "SEAT")]
     pub viewer: Option<String>,
+    /// What to write: the game's events as JSON Lines (`jsonl`, what `import` reads back), or a
+    /// finished game as one play for a play-logging app: BG Stats' export file (`bgstats`, JSON)
+    /// or a BoardGameGeek play record (`bgg`, XML).
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: ExportFormat,
+    /// BoardGameGeek's id for the box, written into a `bgstats` or `bgg` play (e.g. the number
+    /// in the game's boardgamegeek.com address); 0 when left out.
+    #[arg(long, value_name = "ID", default_value_t = 0)]
+    pub bgg_id: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Jsonl,
+    Bgstats,
+    Bgg,
 }
 
 #[derive(Debug, Args)]

@@ -31,9 +31,9 @@ use crate::args::{
     parse_action, parse_action_line, parse_option, resolve_seat, resolve_viewer, InputError,
 };
 use crate::cli::{
-    ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ForkArgs, FormatArg,
-    ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PlayArgs, ReplayArgs,
-    RestoreArgs, ServeArgs, ShellArg, StateArgs, UndoArgs, VerifyArgs,
+    ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ExportFormat, ForkArgs,
+    FormatArg, ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PlayArgs,
+    ReplayArgs, RestoreArgs, ServeArgs, ShellArg, StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::paint;
@@ -1132,7 +1132,62 @@ fn check_export(table: &dyn Table, a: &ExportArgs) -> Result<()> {
     table.check_export(&a.game, a.branch.as_deref(), viewer)
 }
 
+/// A finished game's line as one play, for `--format bgstats` or `bgg`.
+fn play_of(table: &dyn Table, a: &ExportArgs) -> Result<crate::plays::Play> {
+    let branch = table.line(&a.game, a.branch.clone())?;
+    let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
+    let state = table.state(&a.game, &branch, None, viewer)?;
+    let Some(result) = state.result.filter(|_| state.over) else {
+        return Err(JournalError::Rejected(tabletape_engine::Rejection::new(
+            "export.play_not_over",
+            format!(
+                "{} on `{branch}` is still in play: a play is logged once the game is over",
+                a.game
+            ),
+        ))
+        .into());
+    };
+    let events = table.events_as(&a.game, &branch, viewer)?;
+    let (Some(first), Some(last)) = (events.first(), events.last()) else {
+        return Err(JournalError::NotFound(format!("{} has no events", a.game)).into());
+    };
+    let name = tabletape_engine::kind(&state.kind)
+        .map(|k| k.info().title.to_string())
+        .unwrap_or_else(|| state.kind.clone());
+    Ok(crate::plays::Play {
+        game: a.game.clone(),
+        title: table.title(&a.game)?,
+        name,
+        bgg_id: a.bgg_id,
+        players: table.players(&a.game)?,
+        started_at_ms: first.recorded_at_ms,
+        ended_at_ms: last.recorded_at_ms,
+        result,
+    })
+}
+
 fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    if a.format != ExportFormat::Jsonl {
+        let play = play_of(table, &a)?;
+        let text = match a.format {
+            ExportFormat::Bgstats => {
+                serde_json::to_string_pretty(&crate::plays::bgstats(&play)).expect("JSON") + "\n"
+            }
+            _ => crate::plays::bgg(&play),
+        };
+        return match &a.out {
+            None => Ok(out.write_all(text.as_bytes())?),
+            Some(path) => {
+                std::fs::write(path, text).map_err(|e| CliError::file(path, e))?;
+                if json {
+                    print_json(out, &json!({"game": a.game, "out": path}))
+                } else {
+                    writeln!(out, "wrote the play of {} to {}", a.game, path.display())?;
+                    Ok(())
+                }
+            }
+        };
+    }
     // Checked before any file is created, so a refusal leaves nothing behind.
     check_export(table, &a)?;
     let Some(path) = &a.out else {

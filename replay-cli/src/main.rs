@@ -17,6 +17,7 @@ mod error;
 mod http;
 mod paint;
 mod peers;
+mod plays;
 mod remote;
 mod served;
 mod show;

@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tabletape_engine::{
-    ContentError, Deadline, DynRules, EngineError, Game, LegalAction, Narrative, Rejection,
-    Snapshot, Viewer,
+    ContentError, Deadline, DynRules, EngineError, Game, LegalAction, Narrative, PlayResult,
+    Rejection, Snapshot, Viewer,
 };
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 use thiserror::Error;
@@ -258,6 +258,9 @@ pub struct StateView {
     /// A time limit running at this seq (London Dread's planning phase).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<Deadline>,
+    /// How the game ended, once it is over: winners and scores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<PlayResult>,
 }
 
 /// What a take-back did.
@@ -1547,6 +1550,7 @@ impl Journal {
             view: folded.view(viewer),
             text: folded.render(viewer),
             deadline: folded.deadline(),
+            result: folded.result(),
         })
     }
 

@@ -301,6 +301,25 @@ impl Rules for Dread {
         state.over()
     }
 
+    /// The investigators win or lose together; a won game's score is the
+    /// whole table's.
+    fn result(state: &State) -> Option<crate::PlayResult> {
+        let outcome = state.outcome.as_ref()?;
+        let seats = state.players as Seat;
+        Some(crate::PlayResult {
+            winners: if outcome.won {
+                (0..seats).collect()
+            } else {
+                Vec::new()
+            },
+            scores: outcome
+                .score
+                .as_ref()
+                .map(|score| vec![score.total; state.players]),
+            cooperative: true,
+        })
+    }
+
     fn redact(fact: &Fact, _viewer: Viewer, _cx: &crate::rules::Context<'_, State>) -> Fact {
         let mut fact = fact.clone();
         // The next chapter's deal lies face down.

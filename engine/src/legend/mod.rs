@@ -356,6 +356,31 @@ impl Rules for Legend {
         state.phase == state::Phase::Over
     }
 
+    /// A Talisman's bearer wins outright; after seven rounds the score
+    /// table's totals decide, and they are the seats' scores.
+    fn result(state: &State) -> Option<crate::PlayResult> {
+        Some(match state.outcome.as_ref()? {
+            actions::Outcome::Talisman { winner, .. } => crate::PlayResult {
+                winners: vec![*winner],
+                scores: None,
+                cooperative: false,
+            },
+            actions::Outcome::Points { scores, winners } => {
+                let mut totals = vec![0; state.seats.len()];
+                for s in scores {
+                    if let Some(total) = totals.get_mut(s.seat as usize) {
+                        *total = s.total;
+                    }
+                }
+                crate::PlayResult {
+                    winners: winners.clone(),
+                    scores: Some(totals),
+                    cooperative: false,
+                }
+            }
+        })
+    }
+
     fn render(state: &State, _viewer: Viewer) -> String {
         narration::render(state)
     }

@@ -292,6 +292,16 @@ impl Rules for Legless {
         matches!(state.phase, state::Phase::Over)
     }
 
+    /// Whoever placed both victory tokens won; the game keeps no points.
+    fn result(state: &State) -> Option<crate::PlayResult> {
+        let outcome = state.outcome.as_ref()?;
+        Some(crate::PlayResult {
+            winners: outcome.winners.clone(),
+            scores: None,
+            cooperative: false,
+        })
+    }
+
     fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
         let mut fact = fact.clone();
         if let Fact::LegBought { seat, equipped, .. } = &mut fact {

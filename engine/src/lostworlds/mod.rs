@@ -617,6 +617,16 @@ impl Rules for LostWorlds {
         }
     }
 
+    /// The fighters left standing won; a duel keeps no points.
+    fn result(state: &State) -> Option<crate::PlayResult> {
+        let outcome = state.outcome.as_ref()?;
+        Some(crate::PlayResult {
+            winners: outcome.victors.clone(),
+            scores: None,
+            cooperative: false,
+        })
+    }
+
     fn redact(fact: &Fact, viewer: Viewer, cx: &Context<'_, State>) -> Fact {
         match fact {
             Fact::ManeuverChosen { seat, .. } if !knows_choice(viewer, Some(*seat), cx) => {

@@ -331,6 +331,19 @@ impl Rules for Ludovia {
         matches!(state.phase, state::Phase::Over)
     }
 
+    /// The Great Thief (or thieves) won; each thief's Fame and Fortune is
+    /// its score. Treasure still carried breaks a tie in Fame, so a winner
+    /// may share the top score with a loser: the winners are named, not
+    /// read off the scores.
+    fn result(state: &State) -> Option<crate::PlayResult> {
+        let outcome = state.outcome.as_ref()?;
+        Some(crate::PlayResult {
+            winners: outcome.winners.clone(),
+            scores: Some(state.thieves.iter().map(|t| t.fame).collect()),
+            cooperative: false,
+        })
+    }
+
     fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
         let mut fact = fact.clone();
         match &mut fact {
