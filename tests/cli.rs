@@ -1254,3 +1254,44 @@ fn a_finished_game_exports_as_a_bg_stats_play_and_a_bgg_play_record() {
     assert!(stderr.contains("export.play_not_over"), "{stderr}");
     assert!(!out.exists());
 }
+
+#[test]
+fn long_work_shows_progress_on_a_terminal_and_nowhere_else() {
+    let cli = Cli::new();
+    let game = new_duel(&cli, "9");
+    act_first_legal(&cli, &game);
+    let file = cli.dir.path().join("duel.jsonl");
+    let file = file.to_str().unwrap();
+    let backup = cli.dir.path().join("all.jsonl");
+    let backup = backup.to_str().unwrap();
+    for (args, shown) in [
+        (vec!["export", game.as_str(), "--out", file], "exporting"),
+        (vec!["backup", "--out", backup], "backing up"),
+        (vec!["verify"], "verifying"),
+    ] {
+        let seen = at_a_terminal(&cli, &args, &[]);
+        assert!(seen.contains(shown), "{args:?} at a terminal: {seen:?}");
+        let piped = cli.run(&args);
+        assert!(piped.status.success());
+        let stderr = String::from_utf8_lossy(&piped.stderr);
+        assert!(stderr.is_empty(), "{args:?} piped drew: {stderr:?}");
+        // `--json` is for programs: no bar even at a terminal.
+        let mut quiet = vec!["--json"];
+        quiet.extend_from_slice(&args);
+        let seen = at_a_terminal(&cli, &quiet, &[]);
+        assert!(!seen.contains(shown), "{args:?} --json: {seen:?}");
+    }
+    // What was exported under the bar imports into a fresh store whole.
+    let other = Cli::new();
+    other.ok(&["import", file]);
+    assert_eq!(
+        other.json(&["log", &game]).as_array().map(Vec::len),
+        Some(2)
+    );
+    let restored = Cli::new();
+    let seen = at_a_terminal(&restored, &["restore", backup], &[]);
+    assert!(
+        seen.contains("restoring") && seen.contains("restored 1 game"),
+        "{seen:?}"
+    );
+}

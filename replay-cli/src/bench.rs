@@ -455,24 +455,22 @@ fn start_server(journal: &Journal) -> Result<(tokio::runtime::Runtime, SocketAdd
     }
 }
 
-/// Builds a game of `events` events with `act_batch`, returning its id.
-/// With `progress`, says on stderr how far it is every tenth of the way.
-fn big_game(journal: &Journal, events: u64, seed: u64, progress: bool) -> Result<String> {
+/// Builds a game of `events` events with `act_batch`, returning its id,
+/// with a progress bar on a terminal (not for `--json`).
+fn big_game(journal: &Journal, events: u64, seed: u64, json: bool) -> Result<String> {
     let (game, _) = new_game(journal, seed)?;
     let mut script = Script::for_game(journal, &game)?;
     let mut head = 1u64;
-    let step = (events / 10).max(1);
+    let bar = crate::progress::steps(json, "  building the big game (events)", events);
     while head < events {
         let n = (events - head).min(BATCH as u64) as usize;
         let actions = script.take(n)?;
         let acted =
             journal.act_batch(&game, MAIN_BRANCH, Actor::Owner, None, actions, Some(head))?;
-        let reached = acted.last().map_or(head, |a| a.seq);
-        if progress && reached / step > head / step {
-            eprintln!("  built {reached} of {events} events");
-        }
-        head = reached;
+        head = acted.last().map_or(head, |a| a.seq);
+        bar.set_position(head);
     }
+    bar.finish_and_clear();
     Ok(game)
 }
 
@@ -631,7 +629,7 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
     );
 
     let n = sizes.big_game_events;
-    let (big, took) = timed(|| big_game(&journal, n, 4_000, !json))?;
+    let (big, took) = timed(|| big_game(&journal, n, 4_000, json))?;
     row(
         format!("build a {n}-event game (act_batch of {BATCH})"),
         n as f64 / took.as_secs_f64(),

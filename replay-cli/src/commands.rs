@@ -18,6 +18,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use clap::CommandFactory;
+use indicatif::ProgressBar;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Format, Viewer};
@@ -37,6 +38,7 @@ use crate::cli::{
 };
 use crate::error::CliError;
 use crate::paint;
+use crate::progress;
 use crate::remote::Remote;
 use crate::served::{self, ServeNote};
 use crate::show::{self, BranchNode};
@@ -1190,19 +1192,26 @@ fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> 
     }
     // Checked before any file is created, so a refusal leaves nothing behind.
     check_export(table, &a)?;
+    let bar = progress::counter(json, "exporting");
+    bar.set_prefix("events");
     let Some(path) = &a.out else {
         // The JSON Lines are the output, so `--json` changes nothing here.
-        let mut buffered = BufWriter::new(out);
-        table.export(&a.game, a.branch.as_deref(), &mut buffered)?;
+        let mut buffered = BufWriter::new(progress::Writing::new(out, bar.clone()));
+        let done = table.export(&a.game, a.branch.as_deref(), &mut buffered);
+        bar.finish_and_clear();
+        done?;
         buffered.flush()?;
         return Ok(());
     };
     let file = File::create(path).map_err(|e| CliError::file(path, e))?;
-    let mut writer = BufWriter::new(file);
-    let events = table.export(&a.game, a.branch.as_deref(), &mut writer)?;
+    let mut writer = BufWriter::new(progress::Writing::new(file, bar.clone()));
+    let events = table.export(&a.game, a.branch.as_deref(), &mut writer);
+    bar.finish_and_clear();
+    let events = events?;
     let file = writer
         .into_inner()
-        .map_err(|e| CliError::file(path, e.into_error()))?;
+        .map_err(|e| CliError::file(path, e.into_error()))?
+        .into_inner();
     file.sync_all().map_err(|e| CliError::file(path, e))?;
     if json {
         print_json(out, &json!({"game": a.game, "events": events, "out": path}))
@@ -1218,7 +1227,10 @@ fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn import(table: &dyn Table, a: ImportArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let imported = table.import(&mut *input(&a.file)?)?;
+    let (mut read, bar) = input_shown(&a.file, json, "importing")?;
+    let imported = table.import(&mut *read);
+    bar.finish_and_clear();
+    let imported = imported?;
     if json {
         return print_json(out, &imported);
     }
@@ -1243,7 +1255,25 @@ fn verify(table: &dyn Table, a: VerifyArgs, out: &mut dyn Write, json: bool) -> 
             let viewer = viewer_of(table, game, Some(given))?;
             (table.verify_as(game, viewer)?, viewer)
         }
-        (game, _) => (table.verify(game.as_deref())?, Viewer::Owner),
+        (Some(game), None) => (table.verify(Some(game))?, Viewer::Owner),
+        // The whole store, game by game, so a terminal can show how far.
+        (None, _) => {
+            let games = table.games()?;
+            let bar = progress::steps(json, "verifying", games.len() as u64);
+            let mut reports = Vec::new();
+            for g in &games {
+                match table.verify(Some(&g.game)) {
+                    Ok(found) => reports.extend(found),
+                    Err(e) => {
+                        bar.finish_and_clear();
+                        return Err(e);
+                    }
+                }
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            (reports, Viewer::Owner)
+        }
     };
     // Which check each branch got: the full one (every hash, link and a strict
     // re-decision of every action) is the owner's, and anyone's on a branch
@@ -1399,11 +1429,15 @@ fn migrate(store: &Location, a: MigrateArgs, out: &mut dyn Write, json: bool) ->
     };
     let source = opened(&from)?;
     let destination = opened(&a.to)?;
+    let bar = progress::counter(json, "migrating");
+    bar.set_prefix("lines");
     let (restored, backed_up) = std::thread::scope(|scope| {
         let (sent, received) = std::sync::mpsc::sync_channel(16);
         let source = &source;
+        let shown = bar.clone();
         let backup = scope.spawn(move || {
-            let mut pipe = BufWriter::with_capacity(64 * 1024, Pipe(sent));
+            let mut pipe =
+                BufWriter::with_capacity(64 * 1024, progress::Writing::new(Pipe(sent), shown));
             source.backup(&mut pipe)
         });
         let restored = destination.restore(&mut BufReader::new(Piped {
@@ -1414,6 +1448,7 @@ fn migrate(store: &Location, a: MigrateArgs, out: &mut dyn Write, json: bool) ->
         let backed_up = backup.join().expect("the backup thread does not panic");
         (restored, backed_up)
     });
+    bar.finish_and_clear();
     // A failed restore stops reading, which fails the backup: its error is the one.
     let restored = restored?;
     backed_up?;
@@ -1499,18 +1534,25 @@ impl io::Read for Piped {
 }
 
 fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> Result<()> {
+    let bar = progress::counter(json, "backing up");
+    bar.set_prefix("lines");
     let Some(path) = &a.out else {
-        let mut buffered = BufWriter::new(out);
-        table.backup(&mut buffered)?;
+        let mut buffered = BufWriter::new(progress::Writing::new(out, bar.clone()));
+        let done = table.backup(&mut buffered);
+        bar.finish_and_clear();
+        done?;
         buffered.flush()?;
         return Ok(());
     };
     let file = File::create(path).map_err(|e| CliError::file(path, e))?;
-    let mut writer = BufWriter::new(file);
-    let done = table.backup(&mut writer)?;
+    let mut writer = BufWriter::new(progress::Writing::new(file, bar.clone()));
+    let done = table.backup(&mut writer);
+    bar.finish_and_clear();
+    let done = done?;
     let file = writer
         .into_inner()
-        .map_err(|e| CliError::file(path, e.into_error()))?;
+        .map_err(|e| CliError::file(path, e.into_error()))?
+        .into_inner();
     file.sync_all().map_err(|e| CliError::file(path, e))?;
     if json {
         return print_json(
@@ -1529,7 +1571,10 @@ fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> 
 }
 
 fn restore(table: &dyn Table, a: RestoreArgs, out: &mut dyn Write, json: bool) -> Result<()> {
-    let restored = table.restore(&mut *input(&a.file)?)?;
+    let (mut read, bar) = input_shown(&a.file, json, "restoring")?;
+    let restored = table.restore(&mut *read);
+    bar.finish_and_clear();
+    let restored = restored?;
     if json {
         return print_json(out, &restored);
     }
@@ -1570,6 +1615,19 @@ fn input(path: &Path) -> Result<Box<dyn BufRead>> {
     }
     let file = File::open(path).map_err(|e| CliError::file(path, e))?;
     Ok(Box::new(BufReader::new(file)))
+}
+
+/// [`input`] with a progress bar over the file's bytes (on a terminal; a
+/// pipe's length is unknown, so stdin goes without).
+fn input_shown(path: &Path, json: bool, what: &str) -> Result<(Box<dyn BufRead>, ProgressBar)> {
+    if path == Path::new("-") {
+        return Ok((input(path)?, ProgressBar::hidden()));
+    }
+    let file = File::open(path).map_err(|e| CliError::file(path, e))?;
+    let size = file.metadata().map_err(|e| CliError::file(path, e))?.len();
+    let bar = progress::bytes(json, what, size);
+    let read = progress::Reading::new(BufReader::new(file), bar.clone());
+    Ok((Box::new(read), bar))
 }
 
 /// "1 game", "2 games".

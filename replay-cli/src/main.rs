@@ -18,6 +18,7 @@ mod http;
 mod paint;
 mod peers;
 mod plays;
+mod progress;
 mod remote;
 mod served;
 mod show;
