@@ -45,8 +45,8 @@ pub enum AppError {
 }
 
 /// The JSON body of every error response.
-#[derive(Debug, Serialize)]
-struct ErrorBody<'a> {
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub(crate) struct ErrorBody<'a> {
     error: &'a str,
     message: String,
     /// The rule an action broke (422 only).

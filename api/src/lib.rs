@@ -22,6 +22,7 @@ mod auth;
 mod error;
 mod extract;
 mod live;
+mod openapi;
 mod operator;
 mod routes;
 mod telemetry;
@@ -100,6 +101,8 @@ fn router(state: AppState) -> Router {
     telemetry::recorder();
     routes::router()
         .route("/metrics", axum::routing::get(telemetry::metrics_text))
+        .route("/openapi.json", axum::routing::get(openapi::openapi_json))
+        .route("/api", axum::routing::get(openapi::reference))
         .merge(web::router())
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))

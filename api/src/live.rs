@@ -26,7 +26,7 @@ use tabletape_store::{Followed, Journal};
 use tokio::sync::broadcast;
 
 use crate::auth::{read_access, viewer_for};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::extract::{Bearer, GameId, Params};
 use crate::routes::blocking;
 use crate::telemetry::OpenStream;
@@ -56,7 +56,8 @@ impl Live {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LiveQuery {
     branch: Option<String>,
     #[serde(rename = "as")]
@@ -114,6 +115,15 @@ fn frame(step: &Followed) -> Event {
         .data(serde_json::to_string(step).expect("followed events serialize"))
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/live",
+    tag = "games",
+    summary = "Follow a branch live: each new event as the viewer may see it (server-sent events)",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), LiveQuery, ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this seq")),
+    responses((status = 200, description = "An event stream: `event` frames (id = seq) and `line` when the current line moves", body = String, content_type = "text/event-stream"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 pub async fn live(
     State(journal): State<Journal>,
     State(live): State<Live>,

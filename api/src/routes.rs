@@ -35,7 +35,7 @@ use tabletape_store::{
 };
 
 use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
-use crate::error::{too_large_message, AppError};
+use crate::error::{too_large_message, AppError, ErrorBody};
 use crate::extract::{idempotency_header, Bearer, GameId, JsonBody, Params};
 use crate::live::Live;
 use crate::AppState;
@@ -88,12 +88,20 @@ async fn wrong_method(uri: Uri) -> AppError {
     AppError::MethodNotAllowed(format!("{} does not take this method", uri.path()))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct Health {
     status: &'static str,
     version: &'static str,
 }
 
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "server",
+    summary = "Whether the server is up, and its version",
+    responses((status = 200, description = "Up", body = Health)),
+    security((), ("bearer" = []))
+)]
 async fn healthz() -> Json<Health> {
     Json(Health {
         status: "ok",
@@ -101,11 +109,20 @@ async fn healthz() -> Json<Health> {
     })
 }
 
+#[utoipa::path(
+    get,
+    path = "/kinds",
+    tag = "server",
+    summary = "The rule sets this build knows, with their options and words",
+    responses((status = 200, description = "Every kind", body = Vec<KindInfo>)),
+    security((), ("bearer" = []))
+)]
 async fn kinds() -> Json<Vec<KindInfo>> {
     Json(tabletape_engine::kinds().iter().map(|k| k.info()).collect())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
     /// List the games with ids after this one (the `next` of the page before).
     after: Option<String>,
@@ -114,6 +131,15 @@ struct ListQuery {
 
 /// A page of the public games and the games the caller's token opens (every
 /// game for the admin), read from stored records (no game is folded).
+#[utoipa::path(
+    get,
+    path = "/games",
+    tag = "games",
+    summary = "A page of the games the caller may read",
+    params(ListQuery),
+    responses((status = 200, description = "One page; `next` names the next", body = GamesPage), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn list_games(
     State(journal): State<Journal>,
     bearer: Bearer,
@@ -137,13 +163,14 @@ async fn list_games(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct CreateBody {
     kind: String,
     players: Vec<String>,
     seed: Option<u64>,
     #[serde(default)]
+    #[schema(value_type = tabletape_store::schema_doc::DiceModeSchema)]
     dice: DiceMode,
     #[serde(default)]
     options: BTreeMap<String, Value>,
@@ -159,6 +186,15 @@ struct CreateBody {
     id: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/games",
+    tag = "games",
+    summary = "Start a game: seats the players, returns the owner's and each seat's token",
+    request_body = CreateBody,
+    responses((status = 201, description = "Created; `Location` names the game", body = Created), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn create_game(
     State(journal): State<Journal>,
     JsonBody(body): JsonBody<CreateBody>,
@@ -184,7 +220,8 @@ async fn create_game(
 }
 
 /// The `as` parameter alone, for reads that take no other.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AsQuery {
     #[serde(rename = "as")]
     viewer: Option<String>,
@@ -192,6 +229,15 @@ struct AsQuery {
 
 /// One game's summary, as the caller may know it: the seed is the owner's
 /// until the game is over; everyone sees the commitment to it.
+#[utoipa::path(
+    get,
+    path = "/games/{id}",
+    tag = "games",
+    summary = "One game's summary as the caller may know it",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), AsQuery),
+    responses((status = 200, description = "The summary", body = GameSummary), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn summary(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -206,7 +252,8 @@ async fn summary(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LegalQuery {
     seat: Option<Seat>,
     branch: Option<String>,
@@ -218,6 +265,15 @@ struct LegalQuery {
 /// owner (for any seat, or the whole table) and each seat (for itself).
 /// `as` a seat is that seat's actions; `as=public` none, once the branch is
 /// known.
+#[utoipa::path(
+    get,
+    path = "/games/{id}/legal",
+    tag = "games",
+    summary = "The actions open now, ready to submit once `needs` is met",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), LegalQuery),
+    responses((status = 200, description = "Each action open now", body = Vec<LegalAction>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn legal(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -251,7 +307,7 @@ async fn legal(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ActBody {
     action: Value,
@@ -261,6 +317,16 @@ struct ActBody {
     idempotency_key: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/games/{id}/actions",
+    tag = "games",
+    summary = "Record an action (checked against the rules first; a refused one writes nothing)",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), ("Idempotency-Key" = Option<String>, Header, description = "Retrying with the same key returns the first answer and stores nothing twice")),
+    request_body = ActBody,
+    responses((status = 201, description = "Recorded", body = Acted), (status = 200, description = "A retry: the original answer", body = Acted), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 409, description = "`expect_seq` is stale: the branch moved on", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn act(
     State(journal): State<Journal>,
     State(live): State<Live>,
@@ -301,7 +367,8 @@ async fn act(
     Ok((status, Json(acted)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct EventsQuery {
     branch: Option<String>,
     from: Option<u64>,
@@ -310,6 +377,15 @@ struct EventsQuery {
     viewer: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/events",
+    tag = "games",
+    summary = "A branch's events as the viewer may see them, with the seal of every part",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), EventsQuery),
+    responses((status = 200, description = "The events, in seq order", body = Vec<ShownEvent>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn events(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -338,7 +414,8 @@ async fn events(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct StateQuery {
     at: Option<u64>,
     branch: Option<String>,
@@ -346,6 +423,15 @@ struct StateQuery {
     viewer: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/state",
+    tag = "games",
+    summary = "The state now or at an earlier seq",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), StateQuery),
+    responses((status = 200, description = "The state as the viewer may see it", body = StateView), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn state(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -368,6 +454,15 @@ async fn state(
 /// The board drawn as SVG for the caller (see `Rules::render_svg`): what
 /// the web page shows. Text in it comes from the table and is escaped; the
 /// response also forbids scripts, should a drawing ever carry one.
+#[utoipa::path(
+    get,
+    path = "/games/{id}/board.svg",
+    tag = "games",
+    summary = "The board drawn for the viewer",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), StateQuery),
+    responses((status = 200, description = "An SVG drawing", body = String, content_type = "image/svg+xml"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn board(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -393,7 +488,8 @@ async fn board(
         .into_response())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ReplayQuery {
     to: Option<u64>,
     branch: Option<String>,
@@ -401,6 +497,15 @@ struct ReplayQuery {
     viewer: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/replay",
+    tag = "games",
+    summary = "Step through a branch: each event's narration and what it changed",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), ReplayQuery),
+    responses((status = 200, description = "Each step", body = Vec<ReplayStep>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn replay(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -420,6 +525,15 @@ async fn replay(
     .await
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/branches",
+    tag = "games",
+    summary = "The branch tree",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), AsQuery),
+    responses((status = 200, description = "Every branch", body = Vec<BranchInfo>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn branches(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -434,7 +548,7 @@ async fn branches(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ForkBody {
     at: u64,
@@ -445,7 +559,7 @@ struct ForkBody {
 
 /// A new branch, its head seq and the narration of its own first events
 /// (a reseed tells that fate changes).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct Forked {
     #[serde(flatten)]
     branch: BranchInfo,
@@ -457,6 +571,16 @@ struct Forked {
 /// on the branch forked from. A seat's fork never inherits the dice to come
 /// (see `Journal::fork`); the owner forking `as` a seat makes that seat's
 /// fork.
+#[utoipa::path(
+    post,
+    path = "/games/{id}/branches",
+    tag = "games",
+    summary = "Fork a branch at a seq: a what-if line sharing the history up to it",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), AsQuery),
+    request_body = ForkBody,
+    responses((status = 201, description = "Forked", body = Forked), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn fork(
     State(journal): State<Journal>,
     State(live): State<Live>,
@@ -492,6 +616,15 @@ async fn fork(
 
 /// Takes back the last event of the game's current line (see
 /// `Journal::undo`): the owner, or the seat that recorded it.
+#[utoipa::path(
+    post,
+    path = "/games/{id}/undo",
+    tag = "games",
+    summary = "Take back the last event of the current line (nothing is deleted)",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
+    responses((status = 200, description = "Taken back", body = Undone), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn undo(
     State(journal): State<Journal>,
     State(live): State<Live>,
@@ -508,7 +641,8 @@ async fn undo(
     Ok(Json(undone))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct NarrativeQuery {
     format: Option<String>,
     branch: Option<String>,
@@ -518,6 +652,15 @@ struct NarrativeQuery {
     viewer: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/narrative",
+    tag = "games",
+    summary = "The game told as a story",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), NarrativeQuery),
+    responses((status = 200, description = "Markdown, text, HTML, or the chapters as JSON (`format=json`)", content((tabletape_engine::Narrative = "application/json"), (String = "text/markdown"), (String = "text/plain"), (String = "text/html"))), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn narrative(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -554,7 +697,8 @@ async fn narrative(
     Ok(([(CONTENT_TYPE, content_type)], story.render(format)).into_response())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct BranchQuery {
     branch: Option<String>,
     #[serde(rename = "as")]
@@ -563,6 +707,15 @@ struct BranchQuery {
 
 /// The game's log as JSON Lines: one branch's whole history, or (with no
 /// branch) main's then every other branch's own events.
+#[utoipa::path(
+    get,
+    path = "/games/{id}/export",
+    tag = "games",
+    summary = "A game's events as JSON Lines, envelope included (what import reads back)",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), BranchQuery),
+    responses((status = 200, description = "One event per line", body = String, content_type = "application/x-ndjson"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn export(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -607,6 +760,15 @@ async fn export(
 
 /// Recreates an exported game (same id, same hashes) with fresh tokens,
 /// which go to the admin: only the store's admin may import.
+#[utoipa::path(
+    post,
+    path = "/games/import",
+    tag = "games",
+    summary = "Recreate a game from an export (same id and hashes, new tokens); the admin's",
+    request_body(content = String, description = "JSON Lines, as export writes them", content_type = "application/x-ndjson"),
+    responses((status = 201, description = "Imported", body = Imported), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn import(
     State(journal): State<Journal>,
     bearer: Bearer,
@@ -644,6 +806,14 @@ fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppE
 
 /// Every game of the store as one JSON Lines backup (see `Journal::backup`),
 /// for the admin; safe while the store is served.
+#[utoipa::path(
+    get,
+    path = "/backup",
+    tag = "server",
+    summary = "Every game with its tokens' hashes, as JSON Lines; the admin's",
+    responses((status = 200, description = "The backup", body = String, content_type = "application/x-ndjson"), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn backup(State(journal): State<Journal>, bearer: Bearer) -> Result<Response, AppError> {
     let lines = blocking(move || {
         admin_only(&journal, &bearer, "a backup")?;
@@ -669,13 +839,22 @@ async fn backup(State(journal): State<Journal>, bearer: Bearer) -> Result<Respon
 }
 
 /// The result of checking one game: every branch's hash chain and strict replay.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct Verified {
     game: String,
     ok: bool,
     branches: Vec<VerifyReport>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/games/{id}/verify",
+    tag = "games",
+    summary = "Re-check every hash and link, and re-decide every action (the owner's check)",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), AsQuery),
+    responses((status = 200, description = "Each branch's report", body = Verified), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn verify(
     State(journal): State<Journal>,
     GameId(id): GameId,

@@ -27,7 +27,7 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tabletape_store::Journal;
 
 use crate::auth::is_admin;
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::extract::Bearer;
 use crate::routes::blocking;
 
@@ -169,6 +169,14 @@ impl Drop for OpenStream {
 
 /// `GET /metrics`: every metric in the Prometheus text format, for the
 /// store's admin.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "server",
+    summary = "Metrics in the Prometheus text format; the admin's",
+    responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain"), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 pub(crate) async fn metrics_text(
     State(journal): State<Journal>,
     bearer: Bearer,

@@ -31,7 +31,7 @@ use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, GameSummary, Journal, Listing};
 
 use crate::auth::{read_access, viewer_for};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::extract::{cookie_name, Bearer, GameId, JsonBody, Params};
 use crate::routes::blocking;
 use crate::AppState;
@@ -64,10 +64,26 @@ pub fn router() -> Router<AppState> {
 
 // ------------------------------------------------------------------ assets
 
+#[utoipa::path(
+    get,
+    path = "/assets/app.js",
+    tag = "web",
+    summary = "The web recorder's script",
+    responses((status = 200, description = "JavaScript", body = String, content_type = "text/javascript")),
+    security((), ("bearer" = []))
+)]
 async fn app_js() -> Response {
     asset("text/javascript; charset=utf-8", APP_JS)
 }
 
+#[utoipa::path(
+    get,
+    path = "/assets/app.css",
+    tag = "web",
+    summary = "The web recorder's style sheet",
+    responses((status = 200, description = "CSS", body = String, content_type = "text/css")),
+    security((), ("bearer" = []))
+)]
 async fn app_css() -> Response {
     asset("text/css; charset=utf-8", APP_CSS)
 }
@@ -87,7 +103,8 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 // ------------------------------------------------------------- the table
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct TableQuery {
     branch: Option<String>,
     at: Option<u64>,
@@ -96,7 +113,7 @@ struct TableQuery {
 }
 
 /// Everything the table page shows, for its viewer, in one read.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TableView {
     /// The game as the page names it (kind and players).
     pub title: String,
@@ -129,10 +146,11 @@ pub struct TableView {
     pub server_ms: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Told {
     pub seq: u64,
     /// Who recorded it (only the owner or this seat may take it back).
+    #[schema(value_type = tabletape_store::schema_doc::ActorSchema)]
     pub actor: Actor,
     pub chapter: String,
     pub lines: Vec<String>,
@@ -226,6 +244,15 @@ fn table_view(
 }
 
 /// `GET /games/{id}/table`: the table page's one read.
+#[utoipa::path(
+    get,
+    path = "/games/{id}/table",
+    tag = "web",
+    summary = "Everything the table page shows, for its viewer, in one read",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), TableQuery),
+    responses((status = 200, description = "The table", body = TableView), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn table(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -236,6 +263,15 @@ async fn table(
 }
 
 /// `GET /g/{id}`: the table, drawn on the server for the page's viewer.
+#[utoipa::path(
+    get,
+    path = "/g/{id}",
+    tag = "web",
+    summary = "The table page",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), TableQuery),
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn table_page(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -384,13 +420,23 @@ fn told_html(recent: &[Told]) -> String {
 
 // ------------------------------------------------------------- the story
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct StoryQuery {
     branch: Option<String>,
 }
 
 /// `GET /g/{id}/story`: the narrative as a page, with the board as it stood
 /// at the end of each chapter.
+#[utoipa::path(
+    get,
+    path = "/g/{id}/story",
+    tag = "web",
+    summary = "The story page, with the board at each chapter's end",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), StoryQuery),
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn story_page(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -483,6 +529,14 @@ fn blocks_html(h: &mut String, blocks: &[Block<'_>]) {
 
 // ------------------------------------------------------- the home page
 
+#[utoipa::path(
+    get,
+    path = "/",
+    tag = "web",
+    summary = "The home page: start a game",
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html")),
+    security((), ("bearer" = []))
+)]
 async fn home(State(journal): State<Journal>) -> Response {
     let listed =
         blocking(move || Ok(journal.list_games(Listing::For { token: None }, None, 50)?)).await;
@@ -596,7 +650,7 @@ fn new_game_form() -> String {
 
 // ------------------------------------------------------------ sessions
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct SessionForm {
     token: String,
 }
@@ -604,6 +658,16 @@ struct SessionForm {
 /// `POST /g/{id}/session`: a token pasted into the page without
 /// JavaScript becomes the game's cookie, so the story and the table read
 /// as its holder. The token travels in the body, never in a URL.
+#[utoipa::path(
+    post,
+    path = "/g/{id}/session",
+    tag = "web",
+    summary = "A token pasted into the page without JavaScript becomes the game's read cookie",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
+    request_body(content = SessionForm, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 303, description = "Back to the table, the cookie set"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn session(
     State(journal): State<Journal>,
     GameId(id): GameId,
@@ -641,7 +705,7 @@ async fn session(
 
 // ------------------------------------------------------------------- QR
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct QrBody {
     text: String,
@@ -649,6 +713,15 @@ struct QrBody {
 
 /// `POST /qr`: a QR code of `text` as SVG, for the join links. The text
 /// (it carries a token) comes in the body so that no log ever sees it.
+#[utoipa::path(
+    post,
+    path = "/qr",
+    tag = "web",
+    summary = "A QR code of a join link, as SVG (the link travels in the body)",
+    request_body = QrBody,
+    responses((status = 200, description = "SVG", body = String, content_type = "image/svg+xml"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody)),
+    security((), ("bearer" = []))
+)]
 async fn qr(JsonBody(body): JsonBody<QrBody>) -> Result<Response, AppError> {
     if body.text.is_empty() || body.text.chars().count() > QR_MAX_CHARS {
         return Err(AppError::BadRequest(format!(

@@ -19,7 +19,7 @@ use crate::error::{ContentError, EngineError, Rejection};
 use crate::rules::{Context, KindInfo, OptionValue, Pick, Rules, Setup, Viewer};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LegalAction {
     pub action: Value,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -36,7 +36,7 @@ pub struct LegalAction {
 }
 
 /// A [`crate::rules::Seal`] with its actions as JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SealJson {
     pub commit: Value,
     pub preimage: String,

@@ -7,7 +7,7 @@ use crate::error::EngineError;
 use crate::game::Game;
 use crate::rules::Viewer;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Chapter {
     pub heading: String,
     /// Paragraphs; a line starting "- " is an item of a list.
@@ -42,7 +42,7 @@ impl Chapter {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Narrative {
     pub title: String,
     pub chapters: Vec<Chapter>,

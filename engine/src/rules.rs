@@ -42,7 +42,7 @@ pub struct Context<'a, S> {
 }
 
 /// What `tabletape kinds` says about a kind.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct KindInfo {
     pub kind: &'static str,
     pub title: &'static str,
@@ -61,7 +61,7 @@ pub struct KindInfo {
 
 /// One word of a kind's vocabulary and what it means ("h1.2": "the street
 /// along lamp-post row 1 ...").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Term {
     pub word: String,
     pub means: String,
@@ -76,7 +76,7 @@ impl Term {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct OptionInfo {
     pub name: &'static str,
     pub default: &'static str,
@@ -84,7 +84,7 @@ pub struct OptionInfo {
 }
 
 /// One value an option accepts, as a new-game form offers it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OptionValue {
     pub value: String,
     /// What the value stands for ("Nowa, Defender of the Forest").
@@ -135,7 +135,7 @@ pub struct Legal<A> {
 }
 
 /// The values one field of an action can take.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Pick {
     /// The field, as a need names it (`drew`).
     pub field: String,
@@ -184,7 +184,7 @@ impl<A> Legal<A> {
 /// A time limit running in a game (London Dread's planning phase), in
 /// the envelope times of its events: every device counts down to the same
 /// moment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Deadline {
     /// What ends ("planning").
     pub what: String,
@@ -194,7 +194,7 @@ pub struct Deadline {
 
 /// How a finished game ended, in the terms play-logging apps keep: who won
 /// and, where the game counts points, each seat's score.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PlayResult {
     /// The seats that won: one, several sharing a win, every seat when a
     /// cooperative game is won, none in a draw or a cooperative loss.

@@ -130,7 +130,7 @@ pub struct PackSource {
 
 /// A new game: its id, its seed and the tokens that open it. Tokens are shown
 /// only here; the store keeps their hashes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Created {
     pub game: String,
     pub seed: u64,
@@ -140,7 +140,7 @@ pub struct Created {
     pub narration: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SeatToken {
     pub seat: Seat,
     pub player: String,
@@ -164,7 +164,7 @@ pub struct ActRequest {
 }
 
 /// The receipt of a recorded action.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Acted {
     pub seq: u64,
     pub hash: String,
@@ -196,7 +196,7 @@ impl Access {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameSummary {
     pub game: String,
     /// The table's name for the game, if it was given one.
@@ -238,14 +238,14 @@ pub enum Listing<'a> {
 }
 
 /// A page of a listing of games.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GamesPage {
     pub games: Vec<GameSummary>,
     /// The id to list after for the next page; `None` on the last page.
     pub next: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StateView {
     pub game: String,
     pub branch: String,
@@ -264,7 +264,7 @@ pub struct StateView {
 }
 
 /// What a take-back did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Undone {
     pub game: String,
     /// The line play left, now marked taken back.
@@ -293,9 +293,10 @@ pub struct Followed {
 }
 
 /// One event of a replay and what it changed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReplayStep {
     pub seq: u64,
+    #[schema(value_type = crate::schema_doc::ActorSchema)]
     pub actor: Actor,
     pub recorded_at_ms: u64,
     /// The chapter the event falls into.
@@ -308,7 +309,7 @@ pub struct ReplayStep {
     pub changes: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BranchInfo {
     pub name: String,
     pub parent: Option<String>,
@@ -325,7 +326,7 @@ pub struct BranchInfo {
     pub taken_back: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Imported {
     pub game: String,
     pub events: u64,
@@ -337,7 +338,7 @@ pub struct Imported {
 }
 
 /// The outcome of verifying one branch.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct VerifyReport {
     pub game: String,
     pub branch: String,
@@ -355,7 +356,7 @@ pub struct VerifyReport {
 }
 
 /// What `verify` found of a game recorded under earlier rules.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EarlierRules {
     /// The rules version the game was recorded under.
     pub recorded: u32,
@@ -374,7 +375,7 @@ struct BranchCheck {
 }
 
 /// How far a verification could go for its viewer.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Check {
     /// Every hash and link, and every action re-decided to the same facts
@@ -387,7 +388,7 @@ pub enum Check {
 }
 
 /// The first bad event of a branch and why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Problem {
     pub seq: u64,
     pub what: String,

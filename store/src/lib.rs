@@ -19,6 +19,7 @@ pub mod error;
 pub mod journal;
 pub mod location;
 pub mod log;
+pub mod schema_doc;
 pub mod scratch;
 pub mod seal;
 pub mod upcast;

@@ -41,7 +41,7 @@ pub const SALT_BYTES: usize = 16;
 pub const SEED_PART: &str = "seed";
 
 /// One committed part of an event, as a reader may see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Seal {
     /// Which part (`game`, `seed`, `action`, `fact.2`, `chance.0`).
     pub part: String,
@@ -187,12 +187,13 @@ pub fn event_hash(event: &Event) -> String {
 
 /// An event as one reader may see it: the envelope, the body with what the
 /// reader may not see left out, and the seal of every part.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ShownEvent {
     pub game: String,
     pub branch: String,
     pub seq: u64,
     pub recorded_at_ms: u64,
+    #[schema(value_type = crate::schema_doc::ActorSchema)]
     pub actor: Actor,
     pub schema_version: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]

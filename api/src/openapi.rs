@@ -1,0 +1,229 @@
+//! The API described for machines and people: `GET /openapi.json` (an
+//! OpenAPI 3.1 document) and `GET /api` (a reference page drawn from it).
+//!
+//! The document is generated from the code: each handler carries its
+//! `#[utoipa::path]` (route, parameters, bodies, statuses) beside it, and
+//! every body type derives its schema from the same definition serde
+//! reads and writes. The store's and engine's answer types derive theirs
+//! in their own crates. A test holds the document to the router: no route
+//! without its description, no description without its route.
+
+use std::sync::OnceLock;
+
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::OpenApi as Document;
+use utoipa::{Modify, OpenApi};
+
+use crate::web::esc;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tabletape",
+        description = "Record, replay, fork and narrate tabletop games. Every read is shaped for \
+its viewer: the owner's token sees everything, a seat's token what the rules show that seat, \
+no token (on a public game) what anyone may see. Errors are JSON: `error` (a code), `message` \
+(a sentence naming the field or rule), `rule` on a 422."
+    ),
+    paths(
+        crate::routes::healthz,
+        crate::routes::kinds,
+        crate::routes::list_games,
+        crate::routes::create_game,
+        crate::routes::summary,
+        crate::routes::legal,
+        crate::routes::act,
+        crate::routes::events,
+        crate::routes::state,
+        crate::routes::board,
+        crate::routes::replay,
+        crate::routes::branches,
+        crate::routes::fork,
+        crate::routes::undo,
+        crate::routes::narrative,
+        crate::routes::export,
+        crate::routes::import,
+        crate::routes::backup,
+        crate::routes::verify,
+        crate::live::live,
+        crate::telemetry::metrics_text,
+        crate::web::home,
+        crate::web::app_js,
+        crate::web::app_css,
+        crate::web::qr,
+        crate::web::table,
+        crate::web::table_page,
+        crate::web::story_page,
+        crate::web::session,
+        openapi_json,
+        reference,
+    ),
+    modifiers(&Tokens),
+    tags(
+        (name = "games", description = "Games: create, act, read, fork, tell, export"),
+        (name = "server", description = "The server and its store"),
+        (name = "web", description = "The web recorder's pages and the reads they make"),
+    )
+)]
+pub(crate) struct ApiDoc;
+
+/// The token schemes: a bearer token in `Authorization`, or (for reads)
+/// the game's cookie the web page sets.
+struct Tokens;
+
+impl Modify for Tokens {
+    fn modify(&self, doc: &mut Document) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A game's owner token or a seat's token (from creating it), or the store's admin token",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "game_cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                "tt_{id}",
+                "A game's token as the web page keeps it; honoured for reads (GET) only",
+            ))),
+        );
+    }
+}
+
+/// The document, built once.
+pub(crate) fn document() -> &'static Document {
+    static DOC: OnceLock<Document> = OnceLock::new();
+    DOC.get_or_init(ApiDoc::openapi)
+}
+
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "server",
+    summary = "This API as an OpenAPI 3.1 document",
+    responses((status = 200, description = "The document", content_type = "application/json"))
+)]
+pub(crate) async fn openapi_json() -> Response {
+    axum::Json(document()).into_response()
+}
+
+#[utoipa::path(
+    get,
+    path = "/api",
+    tag = "server",
+    summary = "This API for people: every route, its parameters and answers",
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html"))
+)]
+pub(crate) async fn reference() -> Response {
+    static PAGE: OnceLock<String> = OnceLock::new();
+    let page = PAGE.get_or_init(|| reference_page(document()));
+    ([(CONTENT_TYPE, "text/html; charset=utf-8")], page.as_str()).into_response()
+}
+
+/// A plain page drawn from the document: each route with its summary,
+/// parameters, body and answers, schemas named (their fields are in
+/// `/openapi.json`).
+fn reference_page(doc: &Document) -> String {
+    let json = serde_json::to_value(doc).expect("the document serializes");
+    let mut html = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Tabletape API</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
+         <body><main class=\"reference\"><h1>Tabletape API</h1>",
+    );
+    if let Some(about) = json["info"]["description"].as_str() {
+        html.push_str(&format!("<p>{}</p>", esc(about)));
+    }
+    html.push_str(
+        "<p>The same as a machine reads it: <a href=\"/openapi.json\">/openapi.json</a> \
+         (OpenAPI 3.1).</p>",
+    );
+    for (path, item) in json["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            html.push_str(&format!(
+                "<section><h2><code>{} {}</code></h2><p>{}</p>",
+                esc(&method.to_uppercase()),
+                esc(path),
+                esc(op["summary"].as_str().unwrap_or_default())
+            ));
+            let params: Vec<String> = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| {
+                    format!(
+                        "<li><code>{}</code> ({}{}){}</li>",
+                        esc(p["name"].as_str().unwrap_or_default()),
+                        esc(p["in"].as_str().unwrap_or_default()),
+                        if p["required"] == true {
+                            ", required"
+                        } else {
+                            ""
+                        },
+                        p["description"]
+                            .as_str()
+                            .map(|d| format!(": {}", esc(d)))
+                            .unwrap_or_default()
+                    )
+                })
+                .collect();
+            if !params.is_empty() {
+                html.push_str(&format!("<h3>Parameters</h3><ul>{}</ul>", params.concat()));
+            }
+            if let Some(body) = op.get("requestBody") {
+                html.push_str(&format!(
+                    "<h3>Body</h3><p>{}</p>",
+                    esc(&content_names(&body["content"]))
+                ));
+            }
+            html.push_str("<h3>Answers</h3><ul>");
+            for (status, answer) in op["responses"].as_object().into_iter().flatten() {
+                let content = content_names(&answer["content"]);
+                html.push_str(&format!(
+                    "<li><code>{}</code> {}{}</li>",
+                    esc(status),
+                    esc(answer["description"].as_str().unwrap_or_default()),
+                    if content.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", esc(&content))
+                    }
+                ));
+            }
+            html.push_str("</ul></section>");
+        }
+    }
+    html.push_str("</main></body></html>");
+    html
+}
+
+/// "application/json: Acted" for each content type of a body.
+fn content_names(content: &serde_json::Value) -> String {
+    content
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(kind, media)| {
+            let schema = &media["schema"];
+            let name = schema["$ref"]
+                .as_str()
+                .or_else(|| schema["items"]["$ref"].as_str().map(|_| "a list"))
+                .map(|r| r.rsplit('/').next().unwrap_or(r).to_string())
+                .or_else(|| schema["type"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            if name.is_empty() {
+                kind.clone()
+            } else {
+                format!("{kind}: {name}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,336 @@
+//! The OpenAPI document against the router it describes: every route the
+//! code declares is in the document and every documented route answers;
+//! then every documented operation is driven with the documented shapes,
+//! and each answer's status is one the document lists, its body valid
+//! against the schema the document gives for it.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use common::{Api, ADMIN};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// Every `(METHOD, path)` the router's source declares with `.route(...)`.
+fn declared_routes() -> BTreeSet<(String, String)> {
+    let mut routes = BTreeSet::new();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for entry in std::fs::read_dir(src).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(".route(") {
+            rest = &rest[at + ".route(".len()..];
+            // The call's arguments: up to the parenthesis that closes it.
+            let mut depth = 1;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '(' => 1,
+                        ')' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map(|(i, _)| i)
+                .unwrap();
+            let call = &rest[..end];
+            let path = call.split('"').nth(1).unwrap().to_string();
+            for method in ["get", "post", "put", "patch", "delete"] {
+                let named = call
+                    .match_indices(&format!("{method}("))
+                    .any(|(i, _)| i == 0 || !call.as_bytes()[i - 1].is_ascii_alphanumeric());
+                if named {
+                    routes.insert((method.to_uppercase(), path.clone()));
+                }
+            }
+        }
+    }
+    routes
+}
+
+fn documented_routes(doc: &Value) -> BTreeSet<(String, String)> {
+    let mut routes = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            routes.insert((method.to_uppercase(), path.clone()));
+        }
+    }
+    routes
+}
+
+#[tokio::test]
+async fn every_route_is_documented_and_every_documented_route_exists() {
+    let api = Api::new();
+    let doc = api
+        .get("/openapi.json", None)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let declared = declared_routes();
+    assert!(
+        declared.len() > 20,
+        "the source scan found the routes: {declared:?}"
+    );
+    let documented = documented_routes(&doc);
+    let undocumented: Vec<_> = declared.difference(&documented).collect();
+    let unrouted: Vec<_> = documented.difference(&declared).collect();
+    assert!(
+        undocumented.is_empty(),
+        "routes without a description: {undocumented:?}"
+    );
+    assert!(
+        unrouted.is_empty(),
+        "descriptions without a route: {unrouted:?}"
+    );
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["bearer"]["scheme"], "bearer");
+    // The page for people names every route too.
+    let page = api.get("/api", None).await.expect(StatusCode::OK).text();
+    for (method, path) in &documented {
+        assert!(
+            page.contains(&format!("{method} {path}")),
+            "/api lacks {method} {path}"
+        );
+    }
+}
+
+/// Checks `body` against the schema the document gives `operation` for
+/// `status` (and the content type it names).
+fn check_answer(
+    doc: &Value,
+    method: &str,
+    path: &str,
+    status: StatusCode,
+    content_type: &str,
+    body: &[u8],
+) {
+    let op = &doc["paths"][path][method.to_lowercase()];
+    let answer = &op["responses"][status.as_str()];
+    assert!(
+        answer.is_object(),
+        "{method} {path} answered {status}, which the document does not list: {}",
+        String::from_utf8_lossy(body)
+    );
+    let Some(content) = answer["content"].as_object() else {
+        return;
+    };
+    let media = content
+        .keys()
+        .find(|m| content_type.starts_with(m.as_str()));
+    let media = media.unwrap_or_else(|| {
+        panic!("{method} {path} {status}: content type {content_type} is not one of {content:?}")
+    });
+    let schema = &content[media]["schema"];
+    if media != "application/json" || schema.is_null() {
+        return;
+    }
+    let value: Value = serde_json::from_slice(body).expect("a JSON answer");
+    let mut root = schema.clone();
+    root["components"] = doc["components"].clone();
+    let validator = jsonschema::validator_for(&root).expect("a valid schema");
+    let problems: Vec<String> = validator
+        .iter_errors(&value)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{method} {path} {status}: the answer does not fit its schema: {problems:?}\n{value}"
+    );
+}
+
+#[tokio::test]
+async fn every_documented_operation_answers_in_its_documented_shape() {
+    let api = Api::new();
+    let doc = api
+        .get("/openapi.json", None)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let table = api.create(json!({})).await;
+    let id = table.id.as_str();
+    api.play_one(&table).await;
+    let other = api.create(json!({"seed": 8})).await;
+    let export = api
+        .get(&format!("/games/{}/export", other.id), Some(&other.owner))
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    let legal = api
+        .get(&format!("/games/{id}/legal"), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let action = legal[0]["action"].clone();
+
+    let mut driven = BTreeSet::new();
+    for (method, template) in documented_routes(&doc) {
+        let path = template.replace("{id}", id);
+        let (token, body, content_type): (Option<&str>, Option<String>, &str) =
+            match (method.as_str(), template.as_str()) {
+                ("GET", "/backup" | "/metrics") => (Some(ADMIN), None, ""),
+                ("POST", "/games") => (
+                    None,
+                    Some(
+                        json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": 3})
+                            .to_string(),
+                    ),
+                    "application/json",
+                ),
+                ("POST", "/games/{id}/actions") => (
+                    Some(&table.owner),
+                    Some(json!({"action": action, "idempotency_key": "doc-1"}).to_string()),
+                    "application/json",
+                ),
+                ("POST", "/games/{id}/branches") => (
+                    Some(&table.owner),
+                    Some(json!({"at": 1, "name": "what-if"}).to_string()),
+                    "application/json",
+                ),
+                ("POST", "/games/{id}/undo") => (Some(&table.owner), None, ""),
+                ("POST", "/games/import") => continue, // below, into a store without the game
+                ("POST", "/qr") => (
+                    None,
+                    Some(json!({"text": "http://table/g/x"}).to_string()),
+                    "application/json",
+                ),
+                ("POST", "/g/{id}/session") => (
+                    None,
+                    Some(format!("token={}", table.seats[0])),
+                    "application/x-www-form-urlencoded",
+                ),
+                ("GET", _) => (Some(&table.owner), None, ""),
+                (m, p) => panic!("no sample request for {m} {p}: add one"),
+            };
+        let mut request = Request::builder()
+            .method(Method::from_bytes(method.as_bytes()).unwrap())
+            .uri(&path);
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        if !content_type.is_empty() {
+            request = request.header(header::CONTENT_TYPE, content_type);
+        }
+        let request = request
+            .body(body.map_or_else(Body::empty, Body::from))
+            .unwrap();
+        if template.ends_with("/live") {
+            // A stream that stays open: its status and type are the answer.
+            let response = api.app.clone().oneshot(request).await.unwrap();
+            let content_type = response.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .to_string();
+            check_answer(
+                &doc,
+                &method,
+                &template,
+                response.status(),
+                &content_type,
+                b"",
+            );
+            driven.insert((method, template));
+            continue;
+        }
+        let reply = api.send(request).await;
+        assert!(
+            reply.status.is_success() || reply.status.is_redirection(),
+            "{method} {path}: {} {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body)
+        );
+        check_answer(
+            &doc,
+            &method,
+            &template,
+            reply.status,
+            reply.content_type(),
+            &reply.body,
+        );
+        driven.insert((method, template));
+    }
+
+    // An import, by the admin, into a store that lacks the game.
+    let fresh = Api::new();
+    let reply = fresh
+        .send(
+            Request::builder()
+                .method(Method::POST)
+                .uri("/games/import")
+                .header(header::AUTHORIZATION, format!("Bearer {ADMIN}"))
+                .header(header::CONTENT_TYPE, "application/x-ndjson")
+                .body(Body::from(export))
+                .unwrap(),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+    check_answer(
+        &doc,
+        "POST",
+        "/games/import",
+        reply.status,
+        reply.content_type(),
+        &reply.body,
+    );
+    driven.insert(("POST".into(), "/games/import".into()));
+    assert_eq!(driven, documented_routes(&doc));
+
+    // The check itself tells a wrong answer from a right one.
+    let wrong = std::panic::catch_unwind(|| {
+        let body = br#"{"seq": "two", "hash": 7}"#;
+        check_answer(
+            &doc,
+            "POST",
+            "/games/{id}/actions",
+            StatusCode::CREATED,
+            "application/json",
+            body,
+        )
+    });
+    assert!(
+        wrong.is_err(),
+        "an answer of the wrong shape passes the schema check"
+    );
+
+    // Errors have their documented shape too.
+    for (method, path, reply) in [
+        (
+            "GET",
+            "/games/{id}",
+            api.get("/games/g-nosuch", Some(&table.owner)).await,
+        ),
+        (
+            "GET",
+            "/games/{id}/state",
+            api.get(&format!("/games/{id}/state"), None).await,
+        ),
+        (
+            "POST",
+            "/games/{id}/actions",
+            api.post(
+                &format!("/games/{id}/actions"),
+                Some(&table.owner),
+                &json!({"action": {"type": "choose", "seat": 0, "maneuver": "Down Swing Bash"}}),
+            )
+            .await,
+        ),
+    ] {
+        assert!(
+            reply.status.is_client_error(),
+            "{method} {path}: {}",
+            reply.status
+        );
+        check_answer(
+            &doc,
+            method,
+            path,
+            reply.status,
+            reply.content_type(),
+            &reply.body,
+        );
+    }
+}
