@@ -48,6 +48,15 @@ pub fn tabletape_bin() -> &'static Path {
     })
 }
 
+/// The first action a `legal` answer offers that needs nothing more, if any.
+pub fn open_action(legal: &Value) -> Option<Value> {
+    legal
+        .as_array()?
+        .iter()
+        .find(|l| l.get("needs").is_none())
+        .map(|l| l["action"].clone())
+}
+
 /// One HTTP/1.1 request on a fresh connection to a `tabletape serve`:
 /// (status, body text). An error is a connection that failed or closed
 /// before its answer.

@@ -366,13 +366,7 @@ fn first_open(addr: &str, game: &str, token: &str) -> Option<Value> {
     )
     .ok()?;
     assert_eq!(status, 200, "{legal}");
-    let legal: Value = serde_json::from_str(&legal).unwrap();
-    legal
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l.get("needs").is_none())
-        .map(|l| l["action"].clone())
+    tabletape_tests::open_action(&serde_json::from_str(&legal).unwrap())
 }
 
 #[test]

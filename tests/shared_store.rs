@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tabletape_events::Actor;
 use tabletape_store::scratch::ScratchServer;
 use tabletape_store::{Access, ActRequest, Journal, Location, NewGame, Viewer, MAIN_BRANCH};
-use tabletape_tests::{tabletape_bin, Cli};
+use tabletape_tests::{open_action, tabletape_bin, Cli};
 
 /// `tabletape --store URL serve --addr 127.0.0.1:0`, as a child process.
 struct Served {
@@ -295,13 +295,7 @@ fn a_write_through_one_server_reaches_the_live_stream_of_another() {
             None,
         )
         .unwrap();
-        let action = legal
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l.get("needs").is_none())
-            .expect("an open action")["action"]
-            .clone();
+        let action = open_action(&legal).expect("an open action");
         let (code, answer) = http(
             &b.addr,
             "POST",
@@ -332,25 +326,13 @@ fn migrate_moves_every_game_to_the_database_and_back_with_its_hashes_and_tokens(
     let owner = made["owner_token"].as_str().unwrap().to_string();
     for _ in 0..4 {
         let legal = cli.json(&["legal", &game]);
-        let action = legal
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l.get("needs").is_none())
-            .unwrap()["action"]
-            .to_string();
+        let action = open_action(&legal).unwrap().to_string();
         cli.ok(&["act", &game, &action]);
     }
     // A fork with an event of its own (an empty one is not exported).
     cli.ok(&["fork", &game, "--at", "3", "--name", "what-if"]);
     let legal = cli.json(&["legal", &game, "--branch", "what-if"]);
-    let action = legal
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l.get("needs").is_none())
-        .unwrap()["action"]
-        .to_string();
+    let action = open_action(&legal).unwrap().to_string();
     cli.ok(&["act", &game, &action, "--branch", "what-if"]);
     cli.ok(&[
         "new", "legend", "--player", "Ann", "--player", "Bo", "--player", "Cy",

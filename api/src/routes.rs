@@ -255,6 +255,7 @@ async fn summary(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct LegalQuery {
+    #[param(value_type = Option<u32>)]
     seat: Option<Seat>,
     branch: Option<String>,
     #[serde(rename = "as")]
@@ -311,6 +312,7 @@ async fn legal(
 #[serde(deny_unknown_fields)]
 struct ActBody {
     action: Value,
+    #[schema(value_type = Option<u32>)]
     seat: Option<Seat>,
     branch: Option<String>,
     expect_seq: Option<u64>,

@@ -75,7 +75,7 @@ fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
     describe_counter!(
         "tabletape_events_appended_total",
-        "Events appended to the log."
+        "Events appended by recorded actions (creations, forks and imports aside)."
     );
     describe_counter!(
         "tabletape_append_conflicts_total",

@@ -121,6 +121,7 @@ pub struct TableView {
     /// `owner`, `public` or `seat N`.
     pub viewer: String,
     /// The viewer's seat, when it is one.
+    #[schema(value_type = Option<u32>)]
     pub seat: Option<Seat>,
     pub branch: String,
     pub head_seq: u64,

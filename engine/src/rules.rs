@@ -198,6 +198,7 @@ pub struct Deadline {
 pub struct PlayResult {
     /// The seats that won: one, several sharing a win, every seat when a
     /// cooperative game is won, none in a draw or a cooperative loss.
+    #[schema(value_type = Vec<u32>)]
     pub winners: Vec<Seat>,
     /// Each seat's final score, where the game keeps one (`None`: it
     /// decides by something other than points).

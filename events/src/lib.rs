@@ -88,6 +88,17 @@ pub enum Body {
     },
 }
 
+impl Body {
+    /// The `type` tag the body is written with (`action_accepted`).
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Body::GameCreated(_) => "game_created",
+            Body::ActionAccepted(_) => "action_accepted",
+            Body::Reseeded { .. } => "reseeded",
+        }
+    }
+}
+
 /// The first event of every game: everything the fold needs to start.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,6 +162,16 @@ pub struct Draw {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_body_knows_the_tag_it_is_written_with() {
+        let created: Event = serde_json::from_value(created()).unwrap();
+        let reseeded = Body::Reseeded { seed: 3 };
+        for body in [&created.body, &reseeded] {
+            let written = serde_json::to_value(body).unwrap();
+            assert_eq!(written["type"], body.tag());
+        }
+    }
 
     fn created() -> Value {
         json!({

@@ -142,6 +142,7 @@ pub struct Created {
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SeatToken {
+    #[schema(value_type = u32)]
     pub seat: Seat,
     pub player: String,
     pub token: String,

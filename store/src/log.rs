@@ -136,6 +136,23 @@ pub struct BranchRecord {
     pub taken_back: bool,
 }
 
+impl BranchRecord {
+    /// `main` as a game's creation makes it: event 1 (hashed `hash`) its head.
+    pub(crate) fn main_of(meta: &GameMeta, hash: &str, order: u64) -> BranchRecord {
+        BranchRecord {
+            name: MAIN_BRANCH.to_string(),
+            parent: None,
+            fork_seq: None,
+            created_at_ms: meta.created_at_ms,
+            reseed: None,
+            order,
+            head_seq: 1,
+            head_hash: hash.to_string(),
+            taken_back: false,
+        }
+    }
+}
+
 /// What the store knows about a game besides its events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameMeta {
@@ -1268,17 +1285,7 @@ impl Log for SledLog {
             None,
             std::slice::from_ref(&created),
         );
-        let record = BranchRecord {
-            name: MAIN_BRANCH.to_string(),
-            parent: None,
-            fork_seq: None,
-            created_at_ms: meta.created_at_ms,
-            reseed: None,
-            order: s.db.generate_id()?,
-            head_seq: 1,
-            head_hash: events[0].hash.clone(),
-            taken_back: false,
-        };
+        let record = BranchRecord::main_of(meta, &events[0].hash, s.db.generate_id()?);
         let first = &events[0];
         let stored = encode_stored(&s, first)?;
         tx((&s.games, &s.branches, &s.heads, &s.events).transaction(

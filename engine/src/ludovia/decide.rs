@@ -1509,7 +1509,14 @@ fn resolve_choice(
             if !out.s.thief(seat).equipment.contains(item) {
                 return reject(
                     "ludovia.not_held",
-                    format!("{} holds no {item}", out.s.name(seat)),
+                    format!(
+                        "{} holds no {item}{}",
+                        out.s.name(seat),
+                        crate::suggest::did_you_mean(
+                            item,
+                            out.s.thief(seat).equipment.iter().map(String::as_str)
+                        )
+                    ),
                 );
             }
             out.push(Fact::EquipmentDiscarded {

@@ -124,7 +124,11 @@ pub(super) fn play(out: &mut Out, by: Option<Seat>, c: usize, card: &str) -> Res
     if !ch.hand.iter().any(|h| h == card) {
         return reject(
             "dread.not_in_hand",
-            format!("{} holds no `{card}`", ch.name),
+            format!(
+                "{} holds no `{card}`{}",
+                ch.name,
+                crate::suggest::did_you_mean(card, ch.hand.iter().map(String::as_str))
+            ),
         );
     }
     let flipped = out

@@ -278,7 +278,14 @@ pub(super) fn use_item(
     let Some(held) = out.s.characters[c].holds(item).cloned() else {
         return reject(
             "dread.no_item",
-            format!("{} holds no `{item}`", out.name(c)),
+            format!(
+                "{} holds no `{item}`{}",
+                out.name(c),
+                crate::suggest::did_you_mean(
+                    item,
+                    out.s.characters[c].items.iter().map(|h| h.name.as_str())
+                )
+            ),
         );
     };
     if held.tilted {
@@ -330,7 +337,14 @@ pub(super) fn sacrifice(
 ) -> Result<(), Rejection> {
     let ch = plays(&out.s, by, c)?;
     if !ch.allies.iter().any(|a| a == ally) {
-        return reject("dread.no_ally", format!("{} has no Ally `{ally}`", ch.name));
+        return reject(
+            "dread.no_ally",
+            format!(
+                "{} has no Ally `{ally}`{}",
+                ch.name,
+                crate::suggest::did_you_mean(ally, ch.allies.iter().map(String::as_str))
+            ),
+        );
     }
     let effect = out.s.cards.allies[ally].sacrifice.clone();
     may_use(&out.s, by, c, &effect)?;

@@ -402,17 +402,7 @@ impl Log for PgLog {
             std::slice::from_ref(&created),
         );
         let first = &events[0];
-        let mut record = BranchRecord {
-            name: MAIN_BRANCH.to_string(),
-            parent: None,
-            fork_seq: None,
-            created_at_ms: meta.created_at_ms,
-            reseed: None,
-            order: 0,
-            head_seq: 1,
-            head_hash: first.hash.clone(),
-            taken_back: false,
-        };
+        let mut record = BranchRecord::main_of(meta, &first.hash, 0);
         let rows = EventRows::of(&events);
         record.order = self.run(async {
             let mut c = self.conn().await?;
@@ -615,7 +605,7 @@ impl Log for PgLog {
         }
         self.run(async {
             let c = self.conn().await?;
-            let append = c.prepare_cached(&append_sql()).await?;
+            let append = c.prepare_cached(append_sql()).await?;
             let mut last_head = 0;
             for _ in 0..APPEND_RETRIES {
                 let Some((head, head_hash, receipt)) =

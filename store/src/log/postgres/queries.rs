@@ -19,7 +19,10 @@ use crate::log::{from_json, history_segments, BranchRecord, GameMeta, Receipt};
 /// [`EVENT_INSERT`]'s 13 parameters, then the head after ($14, $15), the
 /// branch ($16), the head the events were chained on ($17), the
 /// idempotency key ($18) and the receipt ($19). One row when it wrote.
-pub(super) fn append_sql() -> String {
+pub(super) fn append_sql() -> &'static str {
+    // Built once: the prepared-statement cache is keyed by this text.
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
     let events = EVENT_INSERT.replace(") AS u", ") AS u WHERE EXISTS (SELECT 1 FROM moved)");
     format!(
         "WITH moved AS (
@@ -34,6 +37,7 @@ pub(super) fn append_sql() -> String {
          )
          SELECT pg_notify('{CHANNEL}', game) FROM moved"
     )
+    })
 }
 
 /// A branch's head and the receipt stored under `key`, in one read.

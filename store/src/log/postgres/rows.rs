@@ -230,16 +230,13 @@ impl EventRows {
             }
             body => (json_string(body), None),
         };
-        let kind = serde_json::from_str::<FoldBody<'_>>(&body)
-            .map(|b| b.kind.into_owned())
-            .expect("a body names its type");
         self.branch.push(e.branch.clone());
         self.seq.push(int(e.seq));
         self.version
             .push(i32::try_from(e.schema_version).unwrap_or(i32::MAX));
         self.at.push(int(e.recorded_at_ms));
         self.actor.push(json_string(&e.actor));
-        self.kind.push(kind);
+        self.kind.push(e.body.tag().to_string());
         self.key.push(e.idempotency_key.clone());
         self.prev.push(e.prev_hash.clone());
         self.hash.push(e.hash.clone());
