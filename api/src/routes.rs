@@ -795,7 +795,7 @@ async fn import(
 }
 
 /// Refuses anyone but the store's admin: 401 without a token, 403 with another.
-fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppError> {
+pub(crate) fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppError> {
     if is_admin(journal, bearer)? {
         return Ok(());
     }

@@ -26,10 +26,9 @@ use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tabletape_store::Journal;
 
-use crate::auth::is_admin;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::Bearer;
-use crate::routes::blocking;
+use crate::routes::{admin_only, blocking};
 
 /// Latency buckets in seconds: a cached read is well under a millisecond, a
 /// durable append a few milliseconds, an import seconds.
@@ -182,14 +181,7 @@ pub(crate) async fn metrics_text(
     bearer: Bearer,
 ) -> Result<Response, AppError> {
     let cached = blocking(move || {
-        if !is_admin(&journal, &bearer)? {
-            let message = "the metrics need the store's admin token (printed once by `tabletape serve`, or set with --admin-token-file)".to_string();
-            return Err(if bearer.token().is_some() || bearer.is_operator() {
-                AppError::Forbidden(message)
-            } else {
-                AppError::Unauthorized(message)
-            });
-        }
+        admin_only(&journal, &bearer, "reading the metrics")?;
         Ok(journal.cached_folds())
     })
     .await?;
