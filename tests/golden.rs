@@ -8,6 +8,13 @@
 //! Every other line is an action, played by the owner or `"as"` a seat:
 //! `{"as": 1, "act": {...}}`; a line with `"rejected": "<rule>"` must be refused
 //! for that rule, and nothing may be written for it.
+//!
+//! A game can be studied too: `{"fork": {"at": 7, "name": "jump-back"}}` forks
+//! `main`, `"on": "jump-back"` sends a line's action, note or name to that
+//! branch, `{"as": 0, "note": {"at": 5, "title": "...", "text": "..."}}` writes
+//! a note and `{"name": {"title": "...", "description": "..."}}` names a branch.
+//! A game with forks is also told with its variations (`<name>.variations.md`)
+//! and its first fork compared with `main` (`<name>.compare.json`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -17,7 +24,8 @@ use serde_json::{json, Value};
 use tabletape_engine::{Format, Game, Viewer};
 use tabletape_events::{Actor, DiceMode, Seat};
 use tabletape_store::scratch::test_store;
-use tabletape_store::{ActRequest, Journal, JournalError, NewGame};
+use tabletape_store::Access;
+use tabletape_store::{ActRequest, Journal, JournalError, NameRequest, NewGame, NoteRequest};
 use tabletape_tests::{data_dir, expect_file};
 
 #[derive(Deserialize)]
@@ -43,9 +51,81 @@ struct NewSpec {
 struct Step {
     #[serde(default, rename = "as")]
     seat: Option<Seat>,
-    act: Value,
+    #[serde(default)]
+    act: Option<Value>,
     #[serde(default)]
     rejected: Option<String>,
+    /// The branch the line is for (default `main`).
+    #[serde(default)]
+    on: Option<String>,
+    #[serde(default)]
+    fork: Option<ForkSpec>,
+    #[serde(default)]
+    note: Option<NoteSpec>,
+    #[serde(default)]
+    name: Option<NameSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForkSpec {
+    at: u64,
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoteSpec {
+    at: u64,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    private: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameSpec {
+    title: String,
+    #[serde(default)]
+    description: Option<String>,
+}
+
+/// Writes a study line (a fork, a note, a name); the first fork made is returned.
+fn study(journal: &Journal, game: &str, step: Step) -> Result<Option<String>, String> {
+    let branch = step.on.unwrap_or_else(|| "main".into());
+    let by = step.seat.map_or(Access::Owner, Access::Seat);
+    if let Some(fork) = step.fork {
+        journal
+            .fork(game, &branch, fork.at, Some(&fork.name), None, by)
+            .map_err(|e| e.to_string())?;
+        return Ok(Some(fork.name));
+    }
+    if let Some(note) = step.note {
+        let req = NoteRequest {
+            branch: Some(branch.clone()),
+            at: note.at,
+            title: note.title,
+            text: note.text,
+            private: note.private,
+            expect_seq: None,
+            idempotency_key: None,
+        };
+        journal.note(game, req, by).map_err(|e| e.to_string())?;
+    }
+    if let Some(name) = step.name {
+        let req = NameRequest {
+            branch: Some(branch),
+            title: name.title,
+            description: name.description,
+        };
+        journal
+            .name_branch(game, req, by)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(None)
 }
 
 /// Plays one golden file; returns the failures found.
@@ -78,20 +158,27 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
         })
         .map_err(|e| format!("line 1: {e}"))?;
     let game = created.game.as_str();
+    let mut first_fork: Option<String> = None;
     for (index, line) in lines {
         let n = index + 1;
         let step: Step = serde_json::from_str(line).map_err(|e| format!("line {n}: {e}"))?;
+        let Some(action) = step.act.clone() else {
+            let forked = study(journal, game, step).map_err(|e| format!("line {n}: {e}"))?;
+            first_fork = first_fork.or(forked);
+            continue;
+        };
+        let branch = step.on.clone().unwrap_or_else(|| "main".into());
         let before = journal
-            .events(game, "main", 1, None)
+            .events(game, &branch, 1, None)
             .map_err(|e| e.to_string())?
             .len();
         let result = journal.act(
             game,
             ActRequest {
-                branch: "main".into(),
+                branch: branch.clone(),
                 actor: Actor::Owner,
                 by: step.seat,
-                action: step.act.clone(),
+                action,
                 expect_seq: None,
                 idempotency_key: None,
             },
@@ -107,7 +194,7 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
             }
             (Err(JournalError::Rejected(r)), Some(rule)) if &r.rule == rule => {
                 let after = journal
-                    .events(game, "main", 1, None)
+                    .events(game, &branch, 1, None)
                     .map_err(|e| e.to_string())?
                     .len();
                 if after != before {
@@ -143,6 +230,46 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
         &stem.with_extension("state.json"),
         &stable(serde_json::to_string_pretty(&final_state).expect("json") + "\n"),
     );
+    if let Some(fork) = &first_fork {
+        let told = journal
+            .narrate_with_variations(game, "main", Viewer::Owner)
+            .map_err(|e| e.to_string())?;
+        expect_file(
+            &stem.with_extension("variations.md"),
+            &stable(told.render(Format::Markdown)),
+        );
+        let compared = journal
+            .compare(game, "main", fork, Viewer::Owner)
+            .map_err(|e| e.to_string())?;
+        // A line played on now has the wall clock in its state (London
+        // Dread's timed planning): a time is a difference, not its value.
+        let differences: Vec<Value> = compared
+            .differences
+            .iter()
+            .map(|d| {
+                let mut d = json!(d);
+                if d["path"].as_str().is_some_and(|p| p.ends_with("_at_ms")) {
+                    for side in ["a", "b"] {
+                        if d.get(side).is_some() {
+                            d[side] = json!("<time>");
+                        }
+                    }
+                }
+                d
+            })
+            .collect();
+        let compared = json!({
+            "common_seq": compared.common_seq,
+            "parts_at": compared.parts_at,
+            "a": {"head_seq": compared.a.head_seq, "over": compared.a.over, "result": compared.a.result},
+            "b": {"head_seq": compared.b.head_seq, "over": compared.b.over, "result": compared.b.result, "title": compared.b.title, "story": compared.b.story},
+            "differences": differences,
+        });
+        expect_file(
+            &stem.with_extension("compare.json"),
+            &stable(serde_json::to_string_pretty(&compared).expect("json") + "\n"),
+        );
+    }
 
     // The same log folded from scratch equals the journal's live state.
     let events = journal

@@ -1,6 +1,7 @@
 //! Determinism properties, driven by seeded random legal play: replay equals
 //! the live state, a fork at k equals the first k events, export then import
-//! is hash-identical, and the same seed plays the same game. Each failure
+//! is hash-identical (notes and branch names too), a note changes no state,
+//! compare finds a fork where it parts, and the same seed plays the same game. Each failure
 //! names its seed; `TABLETAPE_SEED=<n>` replays just that one.
 
 use std::collections::BTreeMap;
@@ -10,7 +11,7 @@ use tabletape_engine::rng::TableRng;
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{DiceMode, Event};
 use tabletape_store::scratch::test_store;
-use tabletape_store::{Access, Journal, NewGame};
+use tabletape_store::{Access, Journal, NameRequest, NewGame, NoteRequest};
 use tabletape_tests::{play_random, seeds};
 
 /// The kinds and table set-ups random play covers.
@@ -160,8 +161,32 @@ fn random_legal_play_replays_forks_and_round_trips() {
                     at.view, fork_state.view,
                     "{ctx}: state --at {k} vs fork at {k}"
                 );
-                // Playing on along the fork stays foldable.
+                // Playing on along the fork stays foldable, with a note and a
+                // name among its events; it parts from main right after k.
                 play_random(&journal, &game, &name, seed + 1000, 20);
+                let note = NoteRequest {
+                    branch: Some(name.clone()),
+                    at: k,
+                    title: Some(format!("fork {i}")),
+                    text: String::new(),
+                    private: i % 2 == 0,
+                    expect_seq: None,
+                    idempotency_key: None,
+                };
+                journal.note(&game, note, Access::Seat(0)).unwrap();
+                let named = NameRequest {
+                    branch: Some(name.clone()),
+                    title: format!("what if {i}"),
+                    description: None,
+                };
+                journal.name_branch(&game, named, Access::Owner).unwrap();
+                let compared = journal
+                    .compare(&game, "main", &name, Viewer::Owner)
+                    .unwrap();
+                assert_eq!(
+                    compared.common_seq, k,
+                    "{ctx}: compare with the fork at {k}"
+                );
                 let fork_events = journal.events(&game, &name, 1, None).unwrap();
                 assert_eq!(
                     &fork_events[..k as usize],
@@ -174,6 +199,24 @@ fn random_legal_play_replays_forks_and_round_trips() {
                     "{ctx}: fork replay"
                 );
             }
+
+            // A note on main changes nothing in play, and travels with the log.
+            let note = NoteRequest {
+                branch: None,
+                at: head,
+                title: None,
+                text: format!("after seed {seed}"),
+                private: true,
+                expect_seq: None,
+                idempotency_key: None,
+            };
+            journal.note(&game, note, Access::Owner).unwrap();
+            let noted = journal.game_at(&game, "main", None).unwrap();
+            assert_eq!(
+                noted.view(Viewer::Owner),
+                live.view(Viewer::Owner),
+                "{ctx}: a note changed the state"
+            );
 
             // Export then import: identical lines, identical hashes, clean verify.
             let mut exported = Vec::new();

@@ -10,3 +10,4 @@ mod properties;
 mod regressions;
 mod served;
 mod shared_store;
+mod study;

@@ -648,7 +648,9 @@
       box.append(el('label', { for: 'seq' }, 'Timeline '), slider, el('span', { id: 'seq-shown' }),
         el('p', {},
           el('button', { type: 'button', class: 'quiet', onclick: forkHere }, 'Fork here'), ' ',
-          el('button', { type: 'button', class: 'quiet', onclick: () => { T.at = null; load(); } }, 'Back to now')));
+          v.viewer === 'public' ? null : el('button', { type: 'button', class: 'quiet', id: 'note-open', onclick: noteForm }, 'Note this moment'), ' ',
+          el('button', { type: 'button', class: 'quiet', onclick: () => { T.at = null; load(); } }, 'Back to now')),
+        el('div', { id: 'note-box' }));
     }
     slider.max = v.head_seq;
     slider.value = v.seq;
@@ -667,12 +669,68 @@
     await load();
   }
 
+  // A note (or, with a title, a bookmark) on the seq shown: kept in the
+  // log and told beside that moment; it changes nothing in play.
+  function noteForm() {
+    const box = $('#note-box');
+    if (box.firstChild) { box.textContent = ''; return; }
+    const at = T.view.seq;
+    const text = el('input', { id: 'note-text', maxlength: 2000, placeholder: 'What you noticed' });
+    const title = el('input', { id: 'note-title', maxlength: 80, placeholder: 'the turning point' });
+    const secret = el('input', { type: 'checkbox', id: 'note-private' });
+    const form = el('form', { class: 'needs note' },
+      el('p', { class: 'what', text: `A note on seq ${at}` }),
+      el('label', {}, 'Note ', text),
+      el('label', {}, 'Bookmark title ', el('small', { text: 'optional: makes the note a bookmark' }), title),
+      el('label', {}, secret, ' Private: only you (and the owner) read it until the game is over'),
+      el('button', { type: 'submit' }, 'Save the note'));
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const body = { branch: T.view.branch, at, text: text.value.trim(), private: secret.checked };
+      if (title.value.trim()) body.title = title.value.trim();
+      const res = await api('POST', `/games/${T.game}/notes`, body, { game: T.game });
+      if (!res.ok) { say(res.data.message || 'Not noted', true); return; }
+      say(res.data.narration);
+      box.textContent = '';
+      $('#branches').dataset.head = '';
+      await load();
+    });
+    box.append(form);
+    text.focus();
+  }
+
+  // Two lines side by side: where they part, how each went, what differs.
+  async function compareWith(other) {
+    const box = $('#compare');
+    const q = `a=${encodeURIComponent(T.view.branch)}&b=${encodeURIComponent(other)}`;
+    const res = await api('GET', `/games/${T.game}/compare?${q}`, undefined, { game: T.game });
+    if (!res.ok) { say(res.data.message || 'Not compared', true); return; }
+    const c = res.data;
+    const line = (l) => el('div', { class: 'line' },
+      el('h3', { text: l.title ? `${l.branch} “${l.title}”` : l.branch }),
+      el('p', { class: 'hint', text: `head seq ${l.head_seq}${l.over ? ', over' : ', in play'}` }),
+      el('ol', {}, l.story.slice(0, 12).map((s) => el('li', { text: s }))),
+      l.over ? el('p', { text: l.closing.join(' ') }) : null);
+    const shown = (v) => (v === undefined ? '—' : JSON.stringify(v));
+    box.textContent = '';
+    box.append(el('details', { open: true },
+      el('summary', { text: `${c.a.branch} and ${c.b.branch}` }),
+      el('p', { text: `They share seqs 1 to ${c.common_seq}` + (c.parts_at ? ` and part at seq ${c.parts_at}.` : '.') }),
+      el('div', { class: 'lines' }, line(c.a), line(c.b)),
+      el('h3', { text: 'How the states differ' }),
+      c.differences.length
+        ? el('table', { class: 'diff' }, el('tr', {}, el('th', { text: 'where' }), el('th', { text: c.a.branch }), el('th', { text: c.b.branch })),
+          c.differences.slice(0, 40).map((d) => el('tr', {}, el('td', { text: d.path }), el('td', { text: shown(d.a) }), el('td', { text: shown(d.b) }))))
+        : el('p', { text: 'No difference.' })));
+    box.scrollIntoView({ block: 'nearest' });
+  }
+
   async function renderBranches() {
     const box = $('#branches');
     if (!box || box.dataset.head === String(T.view.head_seq) + T.view.branch) return;
     box.dataset.head = String(T.view.head_seq) + T.view.branch;
     const res = await api('GET', `/games/${T.game}/branches`, undefined, { game: T.game });
-    if (!res.ok || res.data.length < 2) { box.textContent = ''; return; }
+    if (!res.ok) { box.textContent = ''; return; }
     const byParent = new Map();
     for (const b of res.data) {
       const p = b.parent || '';
@@ -684,14 +742,24 @@
       if (!kids.length) return null;
       return el('ul', {}, kids.map((b) => el('li', {},
         b.name === T.view.branch ? el('b', { text: b.name }) : el('a', { href: `/g/${T.game}?branch=${encodeURIComponent(b.name)}`, title: 'continue from here', text: b.name }),
+        b.title ? ` “${b.title}”` : '',
         ` head seq ${b.head_seq}`,
         b.fork_seq ? `, forked at ${b.fork_seq}` : '',
         b.taken_back ? ' · taken back' : '',
         b.name === T.view.summary.current ? ' · current line' : '',
+        b.name === T.view.branch ? null : [' ', el('button', { type: 'button', class: 'quiet', onclick: () => compareWith(b.name) }, 'compare')],
+        b.description ? el('p', { class: 'hint', text: b.description }) : null,
+        (b.notes || []).length ? el('ul', { class: 'notes' }, b.notes.map((n) => el('li', {},
+          el('a', { href: `/g/${T.game}?branch=${encodeURIComponent(b.name)}&at=${n.at}`, text: `seq ${n.at}` }), ' ',
+          n.title ? el('b', { text: n.title }) : null, n.title && n.text ? ': ' : ' ',
+          n.text, el('small', { text: ` (${n.by}${n.private ? ', private' : ''})` })))) : null,
         tree(b.name))));
     };
+    const noted = res.data.some((b) => (b.notes || []).length);
     box.textContent = '';
-    box.append(el('details', { open: true }, el('summary', { text: 'Branches' }), tree('')));
+    if (res.data.length < 2 && !noted) return;
+    box.append(el('details', { open: true }, el('summary', { text: res.data.length < 2 ? 'Notes' : 'Branches and notes' }), tree('')),
+      el('div', { id: 'compare' }));
   }
 
   // ----------------------------------------------------------- joining

@@ -170,6 +170,20 @@ pub fn idempotency_header(headers: &HeaderMap) -> Result<Option<String>, AppErro
     }
 }
 
+/// The idempotency key of a write: the header's or the body's field (both
+/// may be given only if they agree).
+pub fn idempotency_key(
+    headers: &HeaderMap,
+    field: Option<String>,
+) -> Result<Option<String>, AppError> {
+    match (idempotency_header(headers)?, field) {
+        (Some(header), Some(field)) if header != field => Err(AppError::BadRequest(format!(
+            "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ"
+        ))),
+        (header, field) => Ok(header.or(field)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

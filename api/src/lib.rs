@@ -25,6 +25,7 @@ mod live;
 mod openapi;
 mod operator;
 mod routes;
+mod study;
 mod telemetry;
 mod web;
 

@@ -36,7 +36,7 @@ use tabletape_store::{
 
 use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
 use crate::error::{too_large_message, AppError, ErrorBody};
-use crate::extract::{idempotency_header, Bearer, GameId, JsonBody, Params};
+use crate::extract::{idempotency_key, Bearer, GameId, JsonBody, Params};
 use crate::live::Live;
 use crate::AppState;
 
@@ -61,6 +61,9 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/replay", get(replay))
         .route("/games/{id}/branches", get(branches).post(fork))
         .route("/games/{id}/narrative", get(narrative))
+        .route("/games/{id}/notes", post(crate::study::note))
+        .route("/games/{id}/names", post(crate::study::name))
+        .route("/games/{id}/compare", get(crate::study::compare))
         .route("/games/{id}/export", get(export))
         .route("/games/{id}/verify", get(verify))
         .route("/backup", get(backup))
@@ -222,9 +225,9 @@ async fn create_game(
 /// The `as` parameter alone, for reads that take no other.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct AsQuery {
+pub(crate) struct AsQuery {
     #[serde(rename = "as")]
-    viewer: Option<String>,
+    pub(crate) viewer: Option<String>,
 }
 
 /// One game's summary, as the caller may know it: the seed is the owner's
@@ -337,14 +340,7 @@ async fn act(
     headers: HeaderMap,
     JsonBody(body): JsonBody<ActBody>,
 ) -> Result<(StatusCode, Json<Acted>), AppError> {
-    let idempotency_key = match (idempotency_header(&headers)?, body.idempotency_key) {
-        (Some(header), Some(field)) if header != field => {
-            return Err(AppError::BadRequest(format!(
-                "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ"
-            )))
-        }
-        (header, field) => header.or(field),
-    };
+    let idempotency_key = idempotency_key(&headers, body.idempotency_key)?;
     let game = id.clone();
     let acted = blocking(move || {
         let access = write_access(&journal, &id, &bearer)?;
@@ -650,6 +646,9 @@ struct NarrativeQuery {
     branch: Option<String>,
     /// The story's title as the table names it now.
     title: Option<String>,
+    /// Tell every other line of the game as a variation beside the moment
+    /// it parts from this one.
+    variations: Option<bool>,
     #[serde(rename = "as")]
     viewer: Option<String>,
 }
@@ -682,7 +681,11 @@ async fn narrative(
     let mut story = blocking(move || {
         let access = read_access(&journal, &id, &bearer)?;
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
-        Ok(journal.narrate_as(&id, &journal.line(&id, q.branch)?, viewer)?)
+        let branch = journal.line(&id, q.branch)?;
+        if q.variations.unwrap_or(false) {
+            return Ok(journal.narrate_with_variations(&id, &branch, viewer)?);
+        }
+        Ok(journal.narrate_as(&id, &branch, viewer)?)
     })
     .await?;
     if let Some(title) = title {

@@ -461,7 +461,8 @@ fn story_html(
     let access = read_access(journal, id, bearer)?;
     let viewer = access.viewer();
     let branch = journal.line(id, branch)?;
-    let story = journal.narrate_as(id, &branch, viewer)?;
+    // A reading page: every other line is there to open where it parts.
+    let story = journal.narrate_with_variations(id, &branch, viewer)?;
     let mut h = String::new();
     let _ = write!(
         h,
@@ -477,7 +478,7 @@ fn story_html(
             first = c.first,
             heading = esc(&c.heading)
         );
-        blocks_html(&mut h, &c.blocks());
+        h += &c.body_html();
         let svg = match &c.figure {
             Some(drawn) => drawn.clone(),
             None => journal.board_svg(id, &branch, Some(c.last), viewer)?,

@@ -37,7 +37,12 @@ fn read_routes(game: &str) -> Vec<String> {
     .collect();
     for format in ["md", "txt", "html", "json"] {
         routes.push(format!("/games/{game}/narrative?format={format}"));
+        routes.push(format!(
+            "/games/{game}/narrative?format={format}&variations=true"
+        ));
     }
+    routes.push(format!("/games/{game}/compare?b=what-if"));
+    routes.push(format!("/games/{game}/table"));
     routes.push("/games".into());
     routes
 }
@@ -125,8 +130,61 @@ fn shown_salts(events: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The words of the private note `seat` (or the owner, `None`) writes.
+fn private_words(seat: Option<usize>) -> String {
+    match seat {
+        Some(s) => format!("private-words-of-seat-{s}"),
+        None => "private-words-of-the-owner".into(),
+    }
+}
+
+/// Every seat and the owner write a private note and a plain one on the
+/// game, and the owner forks it and names the fork, so every read route
+/// has notes, a variation and a comparison to leak from.
+async fn annotate(api: &Api, table: &Table) {
+    let notes = format!("/games/{}/notes", table.id);
+    for (seat, token) in table.seats.iter().enumerate() {
+        api.post(
+            &notes,
+            Some(token),
+            &json!({"at": 1, "text": private_words(Some(seat)), "private": true}),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+        api.post(
+            &notes,
+            Some(token),
+            &json!({"at": 1, "title": format!("plain-words-of-seat-{seat}")}),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+    }
+    api.post(
+        &notes,
+        Some(&table.owner),
+        &json!({"at": 1, "text": private_words(None), "private": true}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    api.post(
+        &format!("/games/{}/branches", table.id),
+        Some(&table.owner),
+        &json!({"at": 2, "name": "what-if"}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    api.post(
+        &format!("/games/{}/names", table.id),
+        Some(&table.owner),
+        &json!({"branch": "what-if", "title": "the other way"}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+}
+
 /// Asks every route as `token` (or no token) and fails on a leak.
 async fn assert_nothing_leaks(api: &Api, table: &Table, token: Option<&str>, who: &str) {
+    let reader = table.seats.iter().position(|t| Some(t.as_str()) == token);
     let owner_events = api
         .get(&format!("/games/{}/events", table.id), Some(&table.owner))
         .await
@@ -163,6 +221,28 @@ async fn assert_nothing_leaks(api: &Api, table: &Table, token: Option<&str>, who
                 "{who} reads a hidden salt in {route}: {text}"
             );
         }
+        // Private notes: only the writer's own, in any route.
+        let others = (0..table.seats.len())
+            .filter(|&s| Some(s) != reader)
+            .map(Some)
+            .chain([None]);
+        for writer in others {
+            let words = private_words(writer);
+            assert!(
+                !text.contains(&words),
+                "{who} reads {words} in {route}: {text}"
+            );
+        }
+    }
+    // Plain notes are for every reader; a seat reads its own private note.
+    let story = api
+        .get(&format!("/games/{}/narrative", table.id), token)
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(story.contains("plain-words-of-seat-0"), "{who}: {story}");
+    if let Some(seat) = reader {
+        assert!(story.contains(&private_words(Some(seat))), "{who}: {story}");
     }
     // The chain the reader sees checks out, and the route says so too.
     let shown: Vec<ShownEvent> = serde_json::from_value(theirs).unwrap();
@@ -201,6 +281,7 @@ async fn no_seat_and_no_spectator_learns_the_seed_or_a_hidden_salt_of_any_kind()
                 .create(json!({"kind": name, "players": players, "seed": SEED, "public": public}))
                 .await;
             play(&api, &table, 12).await;
+            annotate(&api, &table).await;
             let over = api
                 .get(&format!("/games/{}/state", table.id), Some(&table.owner))
                 .await

@@ -1190,3 +1190,119 @@ async fn undo_takes_back_the_last_action_and_reads_follow_the_current_line() {
     assert_eq!(branches[0]["taken_back"], true, "{branches}");
     assert_eq!(branches[1]["taken_back"], false, "{branches}");
 }
+
+#[tokio::test]
+async fn notes_names_comparisons_and_variations_over_http() {
+    let api = Api::new();
+    let table = api.create(json!({})).await;
+    let id = &table.id;
+    for _ in 0..4 {
+        api.play_one(&table).await;
+    }
+    // A seat writes a bookmark; a note on a moment not yet recorded is a
+    // 422 naming the rule, and the public may not write at all.
+    let reply = api
+        .post(
+            &format!("/games/{id}/notes"),
+            Some(&table.seats[1]),
+            &json!({"at": 3, "title": "the turning point", "text": "Grim closes in"}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    assert_eq!(
+        reply["narration"][0],
+        "Bookmark by Grim on seq 3, \"the turning point\": Grim closes in"
+    );
+    let head = reply["seq"].as_u64().unwrap();
+    let refused = api
+        .post(
+            &format!("/games/{id}/notes"),
+            Some(&table.owner),
+            &json!({"at": head + 1, "text": "too soon"}),
+        )
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY)
+        .json();
+    assert_eq!(refused["rule"], "note.at", "{refused}");
+    api.post(
+        &format!("/games/{id}/notes"),
+        None,
+        &json!({"at": 2, "text": "hi"}),
+    )
+    .await
+    .expect(StatusCode::UNAUTHORIZED);
+    let unknown = api
+        .post(
+            &format!("/games/{id}/notes"),
+            Some(&table.owner),
+            &json!({"at": 2, "txt": "typo"}),
+        )
+        .await
+        .expect(StatusCode::BAD_REQUEST)
+        .text();
+    assert!(unknown.contains("txt"), "{unknown}");
+
+    // A fork, played on and named; then the two lines compared.
+    api.post(
+        &format!("/games/{id}/branches"),
+        Some(&table.owner),
+        &json!({"at": 3, "name": "what-if"}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    // Both fighters choose, so the exchange is told.
+    api.play_one_on(&table, "what-if").await;
+    api.play_one_on(&table, "what-if").await;
+    api.post(
+        &format!("/games/{id}/names"),
+        Some(&table.seats[0]),
+        &json!({"branch": "what-if", "title": "Nowa waits", "description": "What if?"}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    let compared = api
+        .get(
+            &format!("/games/{id}/compare?a=main&b=what-if"),
+            Some(&table.seats[0]),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(compared["common_seq"], 3, "{compared}");
+    assert_eq!(compared["parts_at"], 4, "{compared}");
+    assert_eq!(compared["b"]["title"], "Nowa waits");
+    assert!(!compared["b"]["story"].as_array().unwrap().is_empty());
+    let branches = api
+        .get(&format!("/games/{id}/branches"), Some(&table.seats[0]))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(branches[0]["notes"][0]["title"], "the turning point");
+    assert_eq!(branches[1]["title"], "Nowa waits");
+    assert_eq!(branches[1]["description"], "What if?");
+
+    // The story with its variations: an aside a reader opens, in HTML.
+    let html = api
+        .get(
+            &format!("/games/{id}/narrative?format=html&variations=true"),
+            Some(&table.owner),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(
+        html.contains("<details class=\"variation\"><summary>Variation at seq 3: Nowa waits (branch what-if)</summary>"),
+        "{html}"
+    );
+    assert!(html.contains("<aside class=\"note\""), "{html}");
+    let plain = api
+        .get(
+            &format!("/games/{id}/narrative?format=html"),
+            Some(&table.owner),
+        )
+        .await
+        .expect(StatusCode::OK)
+        .text();
+    assert!(!plain.contains("<details"), "variations only when asked");
+}

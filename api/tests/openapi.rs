@@ -171,7 +171,7 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
 
     let mut driven = BTreeSet::new();
     for (method, template) in documented_routes(&doc) {
-        let path = template.replace("{id}", id);
+        let mut path = template.replace("{id}", id);
         let (token, body, content_type): (Option<&str>, Option<String>, &str) =
             match (method.as_str(), template.as_str()) {
                 ("GET", "/backup" | "/metrics") => (Some(ADMIN), None, ""),
@@ -194,6 +194,20 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
                     "application/json",
                 ),
                 ("POST", "/games/{id}/undo") => (Some(&table.owner), None, ""),
+                ("POST", "/games/{id}/notes") => (
+                    Some(&table.seats[0]),
+                    Some(json!({"at": 1, "title": "the opening", "text": "a note"}).to_string()),
+                    "application/json",
+                ),
+                ("POST", "/games/{id}/names") => (
+                    Some(&table.owner),
+                    Some(json!({"title": "the game as played"}).to_string()),
+                    "application/json",
+                ),
+                ("GET", "/games/{id}/compare") => {
+                    path.push_str("?b=main");
+                    (Some(&table.owner), None, "")
+                }
                 ("POST", "/games/import") => continue, // below, into a store without the game
                 ("POST", "/qr") => (
                     None,

@@ -16,6 +16,7 @@ use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated
 use crate::canonical;
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
+use crate::notes::{self, Annotations, LineTitle, NoteMark};
 use crate::rules::{Context, KindInfo, OptionValue, Pick, Rules, Setup, Viewer};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
@@ -150,6 +151,9 @@ pub struct Snapshot {
     /// a game resumed from it works the heading out from the state.
     pub chapter: String,
     pub state: Value,
+    /// The notes and branch names folded so far (see [`crate::notes`]).
+    #[serde(default, skip_serializing_if = "Annotations::is_empty")]
+    pub notes: Annotations,
 }
 
 /// The object-safe face of a [`Rules`] implementation.
@@ -752,6 +756,8 @@ pub struct Game {
     seed: u64,
     seq: u64,
     state: Box<dyn Any + Send + Sync>,
+    /// Notes and names: shared by clones until one of them folds another.
+    notes: Arc<Annotations>,
 }
 
 impl std::fmt::Debug for Game {
@@ -772,6 +778,7 @@ impl Clone for Game {
             seed: self.seed,
             seq: self.seq,
             state: self.kind.clone_state(self.state.as_ref()),
+            notes: self.notes.clone(),
         }
     }
 }
@@ -781,6 +788,7 @@ impl PartialEq for Game {
         self.created == other.created
             && self.seed == other.seed
             && self.seq == other.seq
+            && self.notes == other.notes
             && self
                 .kind
                 .state_eq(self.state.as_ref(), other.state.as_ref())
@@ -799,6 +807,7 @@ impl Game {
             seed: created.seed,
             seq: 1,
             state,
+            notes: Arc::default(),
         })
     }
 
@@ -844,6 +853,7 @@ impl Game {
             seed: snapshot.seed,
             seq: snapshot.seq,
             state: kind.restore(&snapshot.state)?,
+            notes: Arc::new(snapshot.notes.clone()),
         })
     }
 
@@ -853,6 +863,7 @@ impl Game {
             seed: self.seed,
             chapter: self.chapter(),
             state: self.kind.save(self.state.as_ref()),
+            notes: Annotations::clone(&self.notes),
         }
     }
 
@@ -914,6 +925,36 @@ impl Game {
                 acting(event),
                 viewer,
             )?,
+            Body::Noted(note) => {
+                let by = self.player_name(event.actor);
+                Arc::make_mut(&mut self.notes).notes.push(notes::mark(
+                    event.seq,
+                    &event.branch,
+                    event.actor,
+                    by.clone(),
+                    note,
+                    event.recorded_at_ms,
+                ));
+                match viewer {
+                    None => Vec::new(),
+                    Some(viewer) => {
+                        let readable = notes::readable(event.actor, note.private, viewer);
+                        let shown = if readable {
+                            note.clone()
+                        } else {
+                            notes::withheld(note)
+                        };
+                        vec![notes::note_line(&by, &shown, readable)]
+                    }
+                }
+            }
+            Body::BranchNamed(name) => {
+                Arc::make_mut(&mut self.notes).named(&event.branch, name);
+                match viewer {
+                    None => Vec::new(),
+                    Some(_) => vec![notes::name_line(&self.player_name(event.actor), name)],
+                }
+            }
             Body::Reseeded { seed } => {
                 self.seed = *seed;
                 // A seed in play is the owner's secret: with it, every later
@@ -1158,7 +1199,14 @@ impl Game {
                 out.body = Body::GameCreated(created);
                 return Ok(out);
             }
-            Body::Reseeded { .. } => return Ok(event.clone()),
+            Body::Reseeded { .. } | Body::BranchNamed(_) => return Ok(event.clone()),
+            Body::Noted(note) => {
+                let mut out = event.clone();
+                if !notes::readable(event.actor, note.private, viewer) {
+                    out.body = Body::Noted(notes::withheld(note));
+                }
+                return Ok(out);
+            }
         };
         let by = acting(event);
         let head = self.state.as_ref();
@@ -1180,6 +1228,45 @@ impl Game {
             },
         });
         Ok(out)
+    }
+
+    /// Who an actor is at this table: a player's name, or "the owner".
+    pub fn player_name(&self, actor: Actor) -> String {
+        match actor {
+            Actor::Owner => "the owner".to_string(),
+            Actor::Seat(s) => self
+                .created
+                .players
+                .get(s as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {s}")),
+        }
+    }
+
+    /// Every note of the history folded so far, whatever its privacy (the
+    /// owner's view; readers go through [`Game::notes_as`]).
+    pub fn notes(&self) -> &[NoteMark] {
+        &self.notes.notes
+    }
+
+    /// The notes `viewer` may read: a private note only by its author and
+    /// the owner, or by anyone once the game is over.
+    pub fn notes_as(&self, viewer: Viewer) -> Vec<NoteMark> {
+        let viewer = self.effective_viewer(viewer);
+        self.notes
+            .notes
+            .iter()
+            .filter(|n| {
+                let author = n.seat.map_or(Actor::Owner, Actor::Seat);
+                notes::readable(author, n.private, viewer)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The name `branch` was given on its own events, if any.
+    pub fn line_title(&self, branch: &str) -> Option<&LineTitle> {
+        self.notes.title_of(branch)
     }
 
     pub fn view(&self, viewer: Viewer) -> Value {

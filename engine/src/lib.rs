@@ -19,6 +19,7 @@ pub mod legless;
 pub mod lostworlds;
 pub mod ludovia;
 pub mod narrative;
+pub mod notes;
 pub mod option_read;
 pub mod registry;
 pub mod rng;

@@ -1,11 +1,76 @@
 //! A game's story: narration lines grouped into chapters, in four formats.
 
 use serde::{Deserialize, Serialize};
-use tabletape_events::Event;
+use tabletape_events::{Body, Event};
 
 use crate::error::EngineError;
 use crate::game::Game;
+use crate::notes::{self, NoteMark};
 use crate::rules::Viewer;
+
+/// Something told beside the story at one moment: a reader's note, or a
+/// line of play that parted from this one there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Aside {
+    /// The seq of the moment it is told beside.
+    pub at: u64,
+    /// How many of the chapter's lines come before it.
+    pub after: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<NoteMark>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variation: Option<Variation>,
+}
+
+/// Another line of play, told as a chess book tells a variation: from the
+/// moment it parts from the line told, briefly, with how it came out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Variation {
+    pub branch: String,
+    /// The last seq the two lines share.
+    pub at: u64,
+    /// The branch's name at the table, and what it is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its story from where it parts (the first [`VARIATION_LINES`]).
+    pub lines: Vec<String>,
+    /// How many more lines its story has than the aside tells.
+    #[serde(default)]
+    pub more: usize,
+    pub head_seq: u64,
+    pub over: bool,
+    /// Its closing, when the game ended on it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outcome: Vec<String>,
+}
+
+/// The most lines of a variation's story an aside tells.
+pub const VARIATION_LINES: usize = 12;
+
+impl Variation {
+    /// The variation's heading: where it parts and what it is called.
+    pub fn heading(&self) -> String {
+        match &self.title {
+            Some(t) => format!("Variation at seq {}: {t} (branch {})", self.at, self.branch),
+            None => format!("Variation at seq {}: branch {}", self.at, self.branch),
+        }
+    }
+
+    /// How the line came out, or where it stands.
+    pub fn closing(&self) -> String {
+        if self.over {
+            format!("That line ends: {}", self.outcome.join(" "))
+        } else {
+            format!("That line stands at seq {}, still in play.", self.head_seq)
+        }
+    }
+
+    fn more_line(&self) -> Option<String> {
+        (self.more > 0).then(|| format!("({} more lines on branch {}.)", self.more, self.branch))
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Chapter {
@@ -23,6 +88,9 @@ pub struct Chapter {
     pub first: u64,
     #[serde(default)]
     pub last: u64,
+    /// Notes and variations told beside the chapter's lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asides: Vec<Aside>,
 }
 
 impl Chapter {
@@ -33,7 +101,44 @@ impl Chapter {
             figure: None,
             first: 0,
             last: 0,
+            asides: Vec::new(),
         }
+    }
+
+    /// The chapter's lines and asides as HTML: paragraphs, lists, each note
+    /// as an `<aside>`, each variation folded in a `<details>` to open.
+    pub fn body_html(&self) -> String {
+        let mut out = String::new();
+        for (lines, asides) in self.runs() {
+            html_blocks(&mut out, lines);
+            for a in asides {
+                aside_html(&mut out, a);
+            }
+        }
+        out
+    }
+
+    /// The chapter's lines cut where asides stand, each run of lines with
+    /// the asides told after it.
+    fn runs(&self) -> Vec<(&[String], Vec<&Aside>)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        let mut asides = self.asides.iter().peekable();
+        while from < self.lines.len() || asides.peek().is_some() {
+            let to = asides
+                .peek()
+                .map_or(self.lines.len(), |a| a.after.clamp(from, self.lines.len()));
+            let mut here = Vec::new();
+            while let Some(a) = asides.next_if(|a| a.after.clamp(from, self.lines.len()) == to) {
+                here.push(a);
+            }
+            out.push((&self.lines[from..to], here));
+            from = to;
+            if from == self.lines.len() && asides.peek().is_none() {
+                break;
+            }
+        }
+        out
     }
 
     /// The chapter's lines as paragraphs and lists.
@@ -97,6 +202,18 @@ impl Narrative {
         events: impl IntoIterator<Item = &'a Event>,
         viewer: Viewer,
     ) -> Result<(Narrative, Game), EngineError> {
+        Self::tell_with(title, events, viewer, Vec::new())
+    }
+
+    /// [`Narrative::tell_as`] with other lines of play told beside the
+    /// moments they part at (each variation's `at`). Notes the viewer may
+    /// read are told beside the moments they mark.
+    pub fn tell_with<'a>(
+        title: &str,
+        events: impl IntoIterator<Item = &'a Event>,
+        viewer: Viewer,
+        variations: Vec<Variation>,
+    ) -> Result<(Narrative, Game), EngineError> {
         let events: Vec<&Event> = events.into_iter().collect();
         let viewer = if viewer == Viewer::Owner {
             viewer
@@ -114,7 +231,28 @@ impl Narrative {
         // paragraph the last told lines went into.
         let mut previous: Option<String> = None;
         let mut paragraph: Option<String> = None;
+        // Where each moment's telling ended (seq, chapter, lines), so an
+        // aside about it is told just after; and the asides to place.
+        let mut moments: Vec<(u64, usize, usize)> = vec![(1, 0, 0)];
+        let mut asides: Vec<Aside> = Vec::new();
         for event in events {
+            if let Body::Noted(note) = &event.body {
+                game.apply(event)?;
+                if notes::readable(event.actor, note.private, viewer) {
+                    let mark = game.notes().last().cloned();
+                    asides.push(Aside {
+                        at: note.at,
+                        after: 0,
+                        note: mark,
+                        variation: None,
+                    });
+                }
+                continue;
+            }
+            if matches!(event.body, Body::BranchNamed(_)) {
+                game.apply(event)?;
+                continue;
+            }
             let heading = game.chapter();
             if previous.as_ref().is_some_and(|h| *h != heading) {
                 close(&mut chapters, &game, viewer);
@@ -126,6 +264,9 @@ impl Narrative {
                 c.last = event.seq;
             }
             if lines.is_empty() {
+                if let Some(c) = chapters.last() {
+                    moments.push((event.seq, chapters.len() - 1, c.lines.len()));
+                }
                 continue;
             }
             let lines = match key {
@@ -147,8 +288,17 @@ impl Narrative {
                 }),
             }
             paragraph = key;
+            let c = chapters.last().expect("a chapter was just told into");
+            moments.push((event.seq, chapters.len() - 1, c.lines.len()));
         }
         close(&mut chapters, &game, viewer);
+        asides.extend(variations.into_iter().map(|v| Aside {
+            at: v.at,
+            after: 0,
+            note: None,
+            variation: Some(v),
+        }));
+        place(&mut chapters, &moments, asides, &game);
         let narrative = Narrative {
             title: title.to_string(),
             chapters,
@@ -186,21 +336,17 @@ impl Narrative {
     fn markdown(&self) -> String {
         let mut sections = vec![format!("# {}", self.title)];
         let section = |sections: &mut Vec<String>, heading: String, lines: &[String]| {
-            sections.push(heading);
-            sections.extend(blocks(lines).into_iter().map(|b| {
-                match b {
-                    Block::Paragraph(p) => p.to_string(),
-                    // A list's items on consecutive lines, so it is one list.
-                    Block::List(items) => items
-                        .iter()
-                        .map(|i| format!("- {i}"))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                }
-            }));
+            if !heading.is_empty() {
+                sections.push(heading);
+            }
+            sections.extend(blocks(lines).into_iter().map(block_markdown));
         };
         for c in &self.chapters {
-            section(&mut sections, format!("## {}", c.heading), &c.lines);
+            sections.push(format!("## {}", c.heading));
+            for (lines, asides) in c.runs() {
+                section(&mut sections, String::new(), lines);
+                sections.extend(asides.into_iter().map(aside_markdown));
+            }
         }
         if !self.epilogue.is_empty() {
             section(
@@ -226,11 +372,17 @@ impl Narrative {
             self.title,
             "=".repeat(self.title.chars().count())
         );
-        let mut section = |heading: &str, lines: &[String]| {
-            out.push_str(&format!(
-                "\n{heading}\n{}\n",
-                "-".repeat(heading.chars().count())
-            ));
+        let section = |out: &mut String, heading: Option<&str>, lines: &[String]| {
+            if let Some(heading) = heading {
+                // An aside just told already left a blank line.
+                if !out.ends_with("\n\n") {
+                    out.push('\n');
+                }
+                out.push_str(&format!(
+                    "{heading}\n{}\n",
+                    "-".repeat(heading.chars().count())
+                ));
+            }
             // Short lines stay a line each; a paragraph long enough to wrap
             // is set apart by blank lines, as plain text reads.
             let mut apart = false;
@@ -265,10 +417,21 @@ impl Narrative {
             }
         };
         for c in &self.chapters {
-            section(&c.heading, &c.lines);
+            for (i, (lines, asides)) in c.runs().into_iter().enumerate() {
+                section(&mut out, (i == 0).then_some(c.heading.as_str()), lines);
+                for a in asides {
+                    if !out.ends_with("\n\n") && !out.ends_with("-\n") {
+                        out.push('\n');
+                    }
+                    for l in aside_lines(a) {
+                        out.push_str(&format!("    | {l}\n"));
+                    }
+                    out.push('\n');
+                }
+            }
         }
         if !self.epilogue.is_empty() {
-            section(self.closing(), &self.epilogue);
+            section(&mut out, Some(self.closing()), &self.epilogue);
         }
         if !self.appendix.is_empty() {
             out.push_str("\nAppendix\n--------\n");
@@ -290,26 +453,23 @@ impl Narrative {
             "<style>body{font-family:Georgia,serif;max-width:42em;margin:2em auto;line-height:1.5;padding:0 1em}\
              h1{border-bottom:2px solid #444}h2{color:#633;margin-top:1.6em}\
              figure{margin:1em 0}figure img{width:100%;height:auto}\
-             figcaption{font-size:.9em;color:#555;text-align:center}</style>\n",
+             figcaption{font-size:.9em;color:#555;text-align:center}\
+             aside.note{border-left:3px solid #b84;padding:0 .8em;color:#444;font-style:italic}\
+             details.variation{border-left:3px solid #468;background:#f5f7fa;padding:.3em .8em;margin:1em 0}\
+             details.variation summary{cursor:pointer;color:#246}</style>\n",
         );
         out.push_str("</head>\n<body>\n");
         out.push_str(&format!("<h1>{}</h1>\n", escape(&self.title)));
         let section = |out: &mut String,
                        tag: &str,
                        heading: &str,
-                       lines: &[String],
+                       runs: Vec<(&[String], Vec<&Aside>)>,
                        figure: Option<&str>| {
             out.push_str(&format!("<section>\n<{tag}>{}</{tag}>\n", escape(heading)));
-            for b in blocks(lines) {
-                match b {
-                    Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", escape(p))),
-                    Block::List(items) => {
-                        out.push_str("<ul>\n");
-                        for i in items {
-                            out.push_str(&format!("<li>{}</li>\n", escape(i)));
-                        }
-                        out.push_str("</ul>\n");
-                    }
+            for (lines, asides) in runs {
+                html_blocks(out, lines);
+                for a in asides {
+                    aside_html(out, a);
                 }
             }
             if let Some(svg) = figure {
@@ -326,20 +486,150 @@ impl Narrative {
             out.push_str("</section>\n");
         };
         for c in &self.chapters {
-            section(&mut out, "h2", &c.heading, &c.lines, c.figure.as_deref());
+            section(&mut out, "h2", &c.heading, c.runs(), c.figure.as_deref());
         }
         if !self.epilogue.is_empty() {
-            section(&mut out, "h2", self.closing(), &self.epilogue, None);
+            let runs = vec![(self.epilogue.as_slice(), Vec::new())];
+            section(&mut out, "h2", self.closing(), runs, None);
         }
         if !self.appendix.is_empty() {
             out.push_str("<h2>Appendix</h2>\n");
             for c in &self.appendix {
                 let items: Vec<String> = c.lines.iter().map(|l| format!("- {l}")).collect();
-                section(&mut out, "h3", &c.heading, &items, None);
+                section(&mut out, "h3", &c.heading, vec![(&items, Vec::new())], None);
             }
         }
         out.push_str("</body>\n</html>\n");
         out
+    }
+}
+
+/// Puts each aside after the telling of the moment it is about: the last
+/// moment told at or before its seq (an action told in no line is told
+/// with the one before it).
+fn place(
+    chapters: &mut Vec<Chapter>,
+    moments: &[(u64, usize, usize)],
+    asides: Vec<Aside>,
+    game: &Game,
+) {
+    if asides.is_empty() {
+        return;
+    }
+    if chapters.is_empty() {
+        chapters.push(Chapter::new(game.chapter(), Vec::new()));
+    }
+    for mut aside in asides {
+        let i = moments
+            .partition_point(|m| m.0 <= aside.at)
+            .saturating_sub(1);
+        let (_, chapter, after) = moments[i];
+        let chapter = chapter.min(chapters.len() - 1);
+        aside.after = after.min(chapters[chapter].lines.len());
+        chapters[chapter].asides.push(aside);
+    }
+    for c in chapters {
+        // Stable: at one moment, notes in the order written, then variations.
+        c.asides.sort_by_key(|a| (a.after, a.at));
+    }
+}
+
+fn block_markdown(b: Block<'_>) -> String {
+    match b {
+        Block::Paragraph(p) => p.to_string(),
+        // A list's items on consecutive lines, so it is one list.
+        Block::List(items) => items
+            .iter()
+            .map(|i| format!("- {i}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// An aside's lines as plain text: a note is one line; a variation its
+/// heading, description, story (list items kept as such) and closing.
+fn aside_lines(a: &Aside) -> Vec<String> {
+    if let Some(n) = &a.note {
+        return vec![n.line()];
+    }
+    let Some(v) = &a.variation else {
+        return Vec::new();
+    };
+    let mut out = vec![v.heading()];
+    out.extend(v.description.clone());
+    out.extend(v.lines.iter().cloned());
+    out.extend(v.more_line());
+    out.push(v.closing());
+    out
+}
+
+/// An aside as a Markdown block quote, the variation's heading in bold.
+fn aside_markdown(a: &Aside) -> String {
+    let Some(v) = &a.variation else {
+        return aside_lines(a)
+            .into_iter()
+            .map(|l| format!("> {l}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+    };
+    let mut parts = vec![format!("**{}**", v.heading())];
+    parts.extend(v.description.iter().map(|d| format!("*{d}*")));
+    parts.extend(blocks(&v.lines).into_iter().map(block_markdown));
+    parts.extend(v.more_line());
+    parts.push(format!("*{}*", v.closing()));
+    parts
+        .iter()
+        .map(|p| {
+            p.lines()
+                .map(|l| format!("> {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect::<Vec<_>>()
+        .join("\n>\n")
+}
+
+fn html_blocks(out: &mut String, lines: &[String]) {
+    for b in blocks(lines) {
+        match b {
+            Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", escape(p))),
+            Block::List(items) => {
+                out.push_str("<ul>\n");
+                for i in items {
+                    out.push_str(&format!("<li>{}</li>\n", escape(i)));
+                }
+                out.push_str("</ul>\n");
+            }
+        }
+    }
+}
+
+/// A note as an aside; a variation folded away under its heading, for the
+/// reader to open.
+fn aside_html(out: &mut String, a: &Aside) {
+    if let Some(n) = &a.note {
+        out.push_str(&format!(
+            "<aside class=\"note\" id=\"note-{}\"><p>{}</p></aside>\n",
+            n.seq,
+            escape(&n.line())
+        ));
+    }
+    if let Some(v) = &a.variation {
+        out.push_str(&format!(
+            "<details class=\"variation\"><summary>{}</summary>\n",
+            escape(&v.heading())
+        ));
+        if let Some(d) = &v.description {
+            out.push_str(&format!("<p><em>{}</em></p>\n", escape(d)));
+        }
+        html_blocks(out, &v.lines);
+        if let Some(more) = v.more_line() {
+            out.push_str(&format!("<p>{}</p>\n", escape(&more)));
+        }
+        out.push_str(&format!(
+            "<p><strong>{}</strong></p>\n</details>\n",
+            escape(&v.closing())
+        ));
     }
 }
 

@@ -15,9 +15,15 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{ActionAccepted, Body, DiceMode, Draw, GameCreated};
+use crate::{ActionAccepted, Body, BranchName, DiceMode, Draw, GameCreated, Note};
 
-const TYPES: &[&str] = &["game_created", "action_accepted", "reseeded"];
+const TYPES: &[&str] = &[
+    "game_created",
+    "action_accepted",
+    "reseeded",
+    "noted",
+    "branch_named",
+];
 const CREATED_FIELDS: &[&str] = &[
     "type",
     "kind",
@@ -32,6 +38,8 @@ const CREATED_FIELDS: &[&str] = &[
 ];
 const ACCEPTED_FIELDS: &[&str] = &["type", "action", "facts", "chance"];
 const RESEEDED_FIELDS: &[&str] = &["type", "seed"];
+const NOTED_FIELDS: &[&str] = &["type", "at", "title", "text", "private"];
+const NAMED_FIELDS: &[&str] = &["type", "title", "description"];
 const ALL_FIELDS: &[&str] = &[
     "type",
     "kind",
@@ -46,6 +54,10 @@ const ALL_FIELDS: &[&str] = &[
     "action",
     "facts",
     "chance",
+    "at",
+    "text",
+    "private",
+    "description",
 ];
 
 impl<'de> Deserialize<'de> for Body {
@@ -69,6 +81,10 @@ struct Fields {
     action: Option<Value>,
     facts: Option<Vec<Value>>,
     chance: Option<Vec<Draw>>,
+    at: Option<u64>,
+    text: Option<String>,
+    private: Option<bool>,
+    description: Option<Option<String>>,
 }
 
 impl Fields {
@@ -87,6 +103,10 @@ impl Fields {
             ("action", self.action.is_some()),
             ("facts", self.facts.is_some()),
             ("chance", self.chance.is_some()),
+            ("at", self.at.is_some()),
+            ("text", self.text.is_some()),
+            ("private", self.private.is_some()),
+            ("description", self.description.is_some()),
         ];
         present
             .into_iter()
@@ -138,6 +158,10 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 "action" => once(&mut f.action, "action", &mut map)?,
                 "facts" => once(&mut f.facts, "facts", &mut map)?,
                 "chance" => once(&mut f.chance, "chance", &mut map)?,
+                "at" => once(&mut f.at, "at", &mut map)?,
+                "text" => once(&mut f.text, "text", &mut map)?,
+                "private" => once(&mut f.private, "private", &mut map)?,
+                "description" => once(&mut f.description, "description", &mut map)?,
                 other => return Err(de::Error::unknown_field(other, ALL_FIELDS)),
             }
         }
@@ -146,6 +170,8 @@ impl<'de> Visitor<'de> for BodyVisitor {
             "game_created" => CREATED_FIELDS,
             "action_accepted" => ACCEPTED_FIELDS,
             "reseeded" => RESEEDED_FIELDS,
+            "noted" => NOTED_FIELDS,
+            "branch_named" => NAMED_FIELDS,
             other => return Err(de::Error::unknown_variant(other, TYPES)),
         };
         if let Some(name) = f.foreign(allowed) {
@@ -167,6 +193,16 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 action: needed(f.action, "action")?,
                 facts: needed(f.facts, "facts")?,
                 chance: f.chance.unwrap_or_default(),
+            }),
+            "noted" => Body::Noted(Note {
+                at: needed(f.at, "at")?,
+                title: f.title.flatten(),
+                text: f.text.unwrap_or_default(),
+                private: f.private.unwrap_or_default(),
+            }),
+            "branch_named" => Body::BranchNamed(BranchName {
+                title: needed(f.title.flatten(), "title")?,
+                description: f.description.flatten(),
             }),
             _ => Body::Reseeded {
                 seed: needed(f.seed, "seed")?,

@@ -3,7 +3,8 @@
 //! An [`Event`] is an envelope (game, branch, seq, time, actor, schema version,
 //! idempotency key, hash chain) around a [`Body`]. Bodies are either the game's
 //! creation, an accepted action with the facts the engine decided and the chance
-//! outcomes it consumed, or a reseed at a fork.
+//! outcomes it consumed, a reseed at a fork, or an annotation: a reader's
+//! note on a moment, or a name for the branch. Annotations change no state.
 //!
 //! This crate has no logic beyond its types: no hashing, no validation, no IO.
 //! Kind-specific actions and facts travel as JSON values here; each engine kind
@@ -86,6 +87,12 @@ pub enum Body {
     Reseeded {
         seed: u64,
     },
+    /// A reader's note on a moment of this branch (or a bookmark, when it
+    /// has a title). Changes no state.
+    Noted(Note),
+    /// A title (and description) for the branch the event is on; the last
+    /// one a branch holds of its own counts. Changes no state.
+    BranchNamed(BranchName),
 }
 
 impl Body {
@@ -95,8 +102,40 @@ impl Body {
             Body::GameCreated(_) => "game_created",
             Body::ActionAccepted(_) => "action_accepted",
             Body::Reseeded { .. } => "reseeded",
+            Body::Noted(_) => "noted",
+            Body::BranchNamed(_) => "branch_named",
         }
     }
+
+    /// Whether the body annotates the game rather than playing it.
+    pub fn is_annotation(&self) -> bool {
+        matches!(self, Body::Noted(_) | Body::BranchNamed(_))
+    }
+}
+
+/// A note on the moment `at` of the branch, by whoever the event's actor is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// The seq of the moment the note is about (before the note's own seq).
+    pub at: u64,
+    /// A bookmark's short title ("the turning point").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// Kept from everyone but its author and the owner until the game ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+}
+
+/// What a branch is called at the table ("Nowa jumps back") and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BranchName {
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// The first event of every game: everything the fold needs to start.
@@ -167,7 +206,17 @@ mod tests {
     fn a_body_knows_the_tag_it_is_written_with() {
         let created: Event = serde_json::from_value(created()).unwrap();
         let reseeded = Body::Reseeded { seed: 3 };
-        for body in [&created.body, &reseeded] {
+        let noted = Body::Noted(Note {
+            at: 2,
+            title: None,
+            text: "here".into(),
+            private: false,
+        });
+        let named = Body::BranchNamed(BranchName {
+            title: "jump back".into(),
+            description: None,
+        });
+        for body in [&created.body, &reseeded, &noted, &named] {
             let written = serde_json::to_value(body).unwrap();
             assert_eq!(written["type"], body.tag());
         }
@@ -221,6 +270,22 @@ mod tests {
                 }],
             }),
             Body::Reseeded { seed: 77 },
+            Body::Noted(Note {
+                at: 4,
+                title: Some("the turning point".into()),
+                text: "Nowa should have jumped".into(),
+                private: true,
+            }),
+            Body::Noted(Note {
+                at: 1,
+                title: None,
+                text: "a plain note".into(),
+                private: false,
+            }),
+            Body::BranchNamed(BranchName {
+                title: "Nowa jumps back".into(),
+                description: Some("what if she had".into()),
+            }),
         ];
         for b in bodies {
             let written = serde_json::to_value(&b).unwrap();
@@ -271,6 +336,15 @@ mod tests {
                 "unknown field `zz`",
             ),
             (r#"{"type":"reseeded","seed":"one"}"#, "invalid type"),
+            (r#"{"type":"noted","text":"x"}"#, "missing field `at`"),
+            (
+                r#"{"type":"noted","at":1,"seed":2}"#,
+                "unknown field `seed`",
+            ),
+            (
+                r#"{"type":"branch_named","description":"d"}"#,
+                "missing field `title`",
+            ),
             (r#"[1]"#, "an event body"),
         ] {
             let err = body(text).unwrap_err();

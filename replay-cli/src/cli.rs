@@ -105,7 +105,29 @@ pub enum Command {
     /// Draw a game's branch tree with each branch's fork point and head.
     Branches(BranchesArgs),
     /// Tell a game as a story in Markdown, plain text, HTML or JSON.
+    #[command(
+        after_help = "With --variations, every other line of the game (its forks, a line taken back) is told\n\
+                      beside the moment it parts from this one, as a chess book tells variations; the HTML\n\
+                      story folds each away for the reader to open."
+    )]
     Narrate(NarrateArgs),
+    /// Write a note on a moment of a game; with --title it is a bookmark. It is kept in the
+    /// log (attributed, hash-chained), told beside that moment, and changes nothing in play.
+    #[command(
+        after_help = "Examples:\n  tabletape note g-3f9a1c2e --at 7 'Nowa should have jumped back here'\n  \
+                            tabletape note g-3f9a1c2e --at 12 --title 'the turning point'\n\n\
+                      A --private note is read only by its writer and the owner until the game is over."
+    )]
+    Note(NoteArgs),
+    /// Give a branch a title and a description at the table (its name in the log stays).
+    #[command(
+        after_help = "Example:\n  tabletape rename g-3f9a1c2e fork-1 'Nowa jumps back' --description 'What if she had?'"
+    )]
+    Rename(RenameArgs),
+    /// Compare two lines of a game: where they part, each one's story from there and how it
+    /// came out, and how their states differ at their heads.
+    #[command(after_help = "Example:\n  tabletape compare g-3f9a1c2e main fork-1")]
+    Compare(CompareArgs),
     /// Write a game's events as JSON Lines (one event per line, envelope included).
     #[command(
         after_help = "A branch with no events of its own is not exported; its forks re-import as forks of its parent.\n\n\
@@ -386,6 +408,62 @@ pub struct NarrateArgs {
     pub out: Option<PathBuf>,
     /// Tell the story as this seat knows it: a seat number (from 0), a player's name, or
     /// `public`. Left out, the owner's story: everything.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
+    /// Tell every other line of the game as a variation beside the moment it parts.
+    #[arg(long)]
+    pub variations: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct NoteArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// What the note says (may be left out for a bookmark with a --title).
+    pub text: Option<String>,
+    /// The seq of the moment the note is about.
+    #[arg(long, value_name = "SEQ")]
+    pub at: u64,
+    /// A short title: the note becomes a bookmark ("the turning point").
+    #[arg(long, value_name = "TITLE")]
+    pub title: Option<String>,
+    /// The branch to write on.
+    /// (Default: the game's current line, `main` until a take-back moves it.)
+    #[arg(long, value_name = "B")]
+    pub branch: Option<String>,
+    /// Keep the note from the other seats until the game is over.
+    #[arg(long)]
+    pub private: bool,
+    /// Write as this seat (a seat number or a player's name). Left out, the owner writes.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RenameArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The branch to name (as the log knows it: `main`, `fork-1`).
+    pub branch: String,
+    /// What the table calls it ("Nowa jumps back").
+    pub title: String,
+    /// What the line is about.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// Name it as this seat. Left out, the owner names it.
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// One line (a branch name).
+    pub a: String,
+    /// The other line.
+    pub b: String,
+    /// Compare as this seat may know the two lines (a seat number, a player's name, or `public`).
     #[arg(long = "as", value_name = "SEAT")]
     pub viewer: Option<String>,
 }

@@ -109,6 +109,9 @@ fn game_of(command: &mut Command) -> Option<&mut String> {
         Command::Undo(a) => Some(&mut a.game),
         Command::Branches(a) => Some(&mut a.game),
         Command::Narrate(a) => Some(&mut a.game),
+        Command::Note(a) => Some(&mut a.game),
+        Command::Rename(a) => Some(&mut a.game),
+        Command::Compare(a) => Some(&mut a.game),
         Command::Export(a) => Some(&mut a.game),
         Command::Verify(a) => a.game.as_mut(),
         _ => None,
@@ -166,6 +169,9 @@ fn dispatch(
         Command::Fork(a) => fork(table, a, out, json),
         Command::Branches(a) => branches(table, a, out, json),
         Command::Narrate(a) => narrate(table, a, out, json),
+        Command::Note(a) => crate::study::note(table, a, out, json),
+        Command::Rename(a) => crate::study::rename(table, a, out, json),
+        Command::Compare(a) => crate::study::compare(table, a, out, json),
         Command::Export(a) => export(table, a, out, json),
         Command::Import(a) => import(table, a, out, json),
         Command::Undo(a) => undo(table, a, out, json),
@@ -183,7 +189,7 @@ fn dispatch(
     }
 }
 
-fn print_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
+pub(crate) fn print_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string(value).expect("answers serialize to JSON");
     writeln!(out, "{text}")?;
     Ok(())
@@ -203,7 +209,7 @@ fn seat_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Option<
 
 /// Who a read is for: the owner when `--as` is left out, else the seat (or
 /// `public`) it names.
-fn viewer_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Viewer> {
+pub(crate) fn viewer_of(table: &dyn Table, game: &str, given: Option<&str>) -> Result<Viewer> {
     match given {
         None => Ok(Viewer::Owner),
         Some(given) => Ok(resolve_viewer(given, &players(table, game)?)?),
@@ -1082,6 +1088,9 @@ fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool)
             reseed: b.reseed,
             created_at_ms: b.created_at_ms,
             taken_back: b.taken_back,
+            title: b.title,
+            description: b.description,
+            notes: b.notes.iter().map(|n| n.line()).collect(),
         })
         .collect();
     write!(out, "{}", show::branch_tree(&nodes))?;
@@ -1091,7 +1100,11 @@ fn branches(table: &dyn Table, a: BranchesArgs, out: &mut dyn Write, json: bool)
 fn narrate(table: &dyn Table, a: NarrateArgs, out: &mut dyn Write, json: bool) -> Result<()> {
     let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let mut narrative = table.narrate_as(&a.game, &branch, viewer)?;
+    let mut narrative = if a.variations {
+        table.narrate_with_variations(&a.game, &branch, viewer)?
+    } else {
+        table.narrate_as(&a.game, &branch, viewer)?
+    };
     if let Some(title) = a.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         narrative.title = title.to_string();
     }

@@ -22,6 +22,7 @@ mod progress;
 mod remote;
 mod served;
 mod show;
+mod study;
 mod table;
 
 use std::io::{IsTerminal, Write};

@@ -18,9 +18,9 @@ use serde_json::json;
 use tabletape_engine::{LegalAction, Narrative, Viewer};
 use tabletape_events::Seat;
 use tabletape_store::{
-    Access, ActRequest, Acted, BackedUp, BranchInfo, Created, GameSummary, GamesPage, Imported,
-    JournalError, NewGame, Rejection, ReplayStep, Restored, ShownEvent, StateView, Undone,
-    VerifyReport, GAMES_PAGE_MAX,
+    Access, ActRequest, Acted, BackedUp, BranchInfo, Comparison, Created, GameSummary, GamesPage,
+    Imported, JournalError, NameRequest, NewGame, NoteRequest, Rejection, ReplayStep, Restored,
+    ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::error::CliError;
@@ -338,6 +338,36 @@ impl Table for Remote {
             ("as", viewer_param(viewer)),
         ]);
         self.get(&game_path(game, &format!("/narrative{q}")))
+    }
+
+    fn narrate_with_variations(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Narrative> {
+        let q = query(&[
+            ("format", some("json")),
+            ("branch", some(branch)),
+            ("variations", some("true")),
+            ("as", viewer_param(viewer)),
+        ]);
+        self.get(&game_path(game, &format!("/narrative{q}")))
+    }
+
+    fn note(&self, game: &str, req: NoteRequest, by: Access) -> Result<Acted> {
+        let q = query(&[("as", viewer_param(by.viewer()))]);
+        self.post(&game_path(game, &format!("/notes{q}")), &json!(req))
+    }
+
+    fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted> {
+        let q = query(&[("as", viewer_param(by.viewer()))]);
+        self.post(&game_path(game, &format!("/names{q}")), &json!(req))
+    }
+
+    fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison> {
+        let q = query(&[("a", some(a)), ("b", some(b)), ("as", viewer_param(viewer))]);
+        self.get(&game_path(game, &format!("/compare{q}")))
     }
 
     fn check_export(&self, game: &str, branch: Option<&str>, viewer: Viewer) -> Result<()> {

@@ -20,6 +20,11 @@ pub struct BranchNode {
     pub created_at_ms: u64,
     /// Whether play left the branch by taking back its last event.
     pub taken_back: bool,
+    /// Its name at the table and what it is about.
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// Its notes and bookmarks, one line each.
+    pub notes: Vec<String>,
 }
 
 /// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
@@ -107,13 +112,32 @@ pub fn branch_tree(branches: &[BranchNode]) -> String {
     for root in roots {
         out.push_str(&label(root));
         out.push('\n');
+        about(branches, root, "", &mut out);
         children(branches, &root.name, "", &mut out);
     }
     out
 }
 
+/// A branch's description and notes, under its label and above its forks.
+fn about(branches: &[BranchNode], b: &BranchNode, prefix: &str, out: &mut String) {
+    let bar = if branches
+        .iter()
+        .any(|o| o.parent.as_deref() == Some(&b.name))
+    {
+        "│"
+    } else {
+        " "
+    };
+    for line in b.description.iter().chain(&b.notes) {
+        out.push_str(&format!("{prefix}{bar}  {line}\n"));
+    }
+}
+
 fn label(b: &BranchNode) -> String {
     let mut text = b.name.clone();
+    if let Some(title) = &b.title {
+        text.push_str(&format!(" \"{title}\""));
+    }
     if let Some(at) = b.fork_seq {
         text.push_str(&format!("  forked at seq {at}"));
     }
@@ -142,6 +166,7 @@ fn children(branches: &[BranchNode], parent: &str, prefix: &str, out: &mut Strin
         out.push_str(&label(kid));
         out.push('\n');
         let deeper = format!("{prefix}{}", if last { "   " } else { "│  " });
+        about(branches, kid, &deeper, out);
         children(branches, &kid.name, &deeper, out);
     }
 }
@@ -166,6 +191,9 @@ mod tests {
             reseed: None,
             created_at_ms: created,
             taken_back: false,
+            title: None,
+            description: None,
+            notes: Vec::new(),
         }
     }
 
@@ -218,5 +246,23 @@ main  (head seq 42)
 └─ fork-2  forked at seq 30  (head seq 30)  reseeded (seed sealed)
 ";
         assert_eq!(branch_tree(&branches), expected);
+    }
+
+    #[test]
+    fn titles_descriptions_and_notes_hang_under_their_branch() {
+        let mut main = node("main", None, None, 20, 1);
+        main.notes = vec!["Bookmark by Ada on seq 12, \"the turning point\".".into()];
+        let mut fork = node("fork-1", Some("main"), Some(7), 9, 2);
+        fork.title = Some("Nowa jumps back".into());
+        fork.description = Some("What if she had?".into());
+        fork.notes = vec!["Note by the owner on seq 8: better.".into()];
+        let expected = "\
+main  (head seq 20)
+│  Bookmark by Ada on seq 12, \"the turning point\".
+└─ fork-1 \"Nowa jumps back\"  forked at seq 7  (head seq 9)
+      What if she had?
+      Note by the owner on seq 8: better.
+";
+        assert_eq!(branch_tree(&[main, fork]), expected);
     }
 }

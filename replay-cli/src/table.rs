@@ -10,8 +10,9 @@ use std::io::{BufRead, Write};
 use tabletape_engine::{LegalAction, Narrative, Viewer};
 use tabletape_events::{Body, Seat, MAIN_BRANCH};
 use tabletape_store::{
-    Access, ActRequest, Acted, BackedUp, BranchInfo, Created, GameSummary, Imported, Journal,
-    NewGame, ReplayStep, Restored, ShownEvent, StateView, Undone, VerifyReport,
+    Access, ActRequest, Acted, BackedUp, BranchInfo, Comparison, Created, GameSummary, Imported,
+    Journal, NameRequest, NewGame, NoteRequest, ReplayStep, Restored, ShownEvent, StateView,
+    Undone, VerifyReport,
 };
 
 use crate::error::CliError;
@@ -65,6 +66,19 @@ pub trait Table {
     ) -> Result<BranchInfo>;
     fn branches_as(&self, game: &str, viewer: Viewer) -> Result<Vec<BranchInfo>>;
     fn narrate_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Narrative>;
+    /// The story with every other line told as a variation where it parts.
+    fn narrate_with_variations(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Narrative>;
+    /// Writes a note on a moment of a branch, as `by`.
+    fn note(&self, game: &str, req: NoteRequest, by: Access) -> Result<Acted>;
+    /// Names a branch at the table, as `by`.
+    fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted>;
+    /// Two lines side by side, as `viewer` may know them.
+    fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison>;
     /// Refuses an export to `viewer` while a branch it would hold is in play.
     fn check_export(&self, game: &str, branch: Option<&str>, viewer: Viewer) -> Result<()>;
     /// Writes the owner's export as JSON Lines; returns the events written.
@@ -165,6 +179,29 @@ impl Table for Journal {
 
     fn narrate_as(&self, game: &str, branch: &str, viewer: Viewer) -> Result<Narrative> {
         Ok(Journal::narrate_as(self, game, branch, viewer)?)
+    }
+
+    fn narrate_with_variations(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Narrative> {
+        Ok(Journal::narrate_with_variations(
+            self, game, branch, viewer,
+        )?)
+    }
+
+    fn note(&self, game: &str, req: NoteRequest, by: Access) -> Result<Acted> {
+        Ok(Journal::note(self, game, req, by)?)
+    }
+
+    fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted> {
+        Ok(Journal::name_branch(self, game, req, by)?)
+    }
+
+    fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison> {
+        Ok(Journal::compare(self, game, a, b, viewer)?)
     }
 
     fn check_export(&self, game: &str, branch: Option<&str>, viewer: Viewer) -> Result<()> {

@@ -17,6 +17,41 @@ pub fn diff(before: &Value, after: &Value) -> Vec<String> {
     lines
 }
 
+/// Where two values differ, as data: each path with the value on either
+/// side (`None` where that side has nothing there). Objects and arrays of
+/// one length are walked; arrays of different lengths are one difference,
+/// each side whole (a hand of 3 against a hand of 5 is best read so).
+pub fn differences(a: &Value, b: &Value) -> Vec<(String, Option<Value>, Option<Value>)> {
+    let mut out = Vec::new();
+    walk_values("", Some(a), Some(b), &mut out);
+    out
+}
+
+fn walk_values(
+    path: &str,
+    a: Option<&Value>,
+    b: Option<&Value>,
+    out: &mut Vec<(String, Option<Value>, Option<Value>)>,
+) {
+    match (a, b) {
+        (Some(Value::Object(x)), Some(Value::Object(y))) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                walk_values(&child(path, key), x.get(key), y.get(key), out);
+            }
+        }
+        (Some(Value::Array(x)), Some(Value::Array(y))) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                walk_values(&format!("{path}[{i}]"), Some(p), Some(q), out);
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => out.push((label(path).to_string(), a.cloned(), b.cloned())),
+    }
+}
+
 fn child(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
@@ -145,6 +180,22 @@ mod tests {
         assert_eq!(diff(&a, &b), vec!["pool[1]: removed (was \"Gold\")"]);
         let c = json!({"pool": ["Dog", "Gold", "Jade", "Pearl", "Ruby", "Trap"]});
         assert_eq!(diff(&a, &c), vec!["pool[2]: added \"Jade\""]);
+    }
+
+    #[test]
+    fn differences_give_both_sides_by_path() {
+        let a = json!({"seats": [{"bp": 10}, {"bp": 10}], "hand": [1], "gone": 1});
+        let b = json!({"seats": [{"bp": 10}, {"bp": 7}], "hand": [1, 2], "new": 2});
+        assert_eq!(
+            differences(&a, &b),
+            vec![
+                ("gone".to_string(), Some(json!(1)), None),
+                ("hand".to_string(), Some(json!([1])), Some(json!([1, 2]))),
+                ("new".to_string(), None, Some(json!(2))),
+                ("seats[1].bp".to_string(), Some(json!(10)), Some(json!(7))),
+            ]
+        );
+        assert!(differences(&a, &a).is_empty());
     }
 
     #[test]

@@ -38,12 +38,15 @@ use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRA
 use thiserror::Error;
 
 use crate::diff::diff;
+
+mod study;
 use crate::error::StoreError;
 use crate::log::{
     breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Log,
     Receipt,
 };
 use crate::seal::{check_shown, event_hash, ShownEvent};
+pub use study::{Comparison, Difference, LineOutcome, NameRequest, NoteRequest};
 
 /// A snapshot is written every this many events (see the module docs).
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -325,6 +328,15 @@ pub struct BranchInfo {
     /// Whether play left this branch by taking back its last event.
     #[serde(default)]
     pub taken_back: bool,
+    /// The branch's name at the table and what it is about, if named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The notes and bookmarks written on this branch's own events, as
+    /// the reader may see them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<tabletape_engine::notes::NoteMark>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -536,6 +548,9 @@ fn branch_info(r: BranchRecord) -> BranchInfo {
         reseed: r.reseed,
         created_at_ms: r.created_at_ms,
         taken_back: r.taken_back,
+        title: None,
+        description: None,
+        notes: Vec::new(),
     }
 }
 
@@ -618,6 +633,14 @@ fn check_title(title: Option<String>) -> Result<Option<String>, String> {
 
 /// The seat an action is decided for: a seat's token holder acts only as
 /// that seat; the owner acts as any seat or for the whole table.
+/// The seat an actor is; `None` for the owner.
+fn seat_of(actor: Actor) -> Option<Seat> {
+    match actor {
+        Actor::Seat(s) => Some(s),
+        Actor::Owner => None,
+    }
+}
+
 fn acting_seat(actor: Actor, by: Option<Seat>) -> Result<Option<Seat>, JournalError> {
     match (actor, by) {
         (Actor::Seat(s), Some(b)) if b != s => Err(JournalError::Forbidden(format!(
@@ -1736,12 +1759,25 @@ impl Journal {
     /// the owner, or to anyone once that branch's game is over.
     fn shown_branch(&self, game: &str, r: BranchRecord, viewer: Viewer) -> BranchInfo {
         let reseeded = r.reseed.is_some();
-        let shows_seed = viewer == Viewer::Owner
-            || (reseeded && self.fold(game, &r.name, None).is_ok_and(|g| g.is_over()));
+        let head = self.fold(game, &r.name, None).ok();
+        let shows_seed =
+            viewer == Viewer::Owner || (reseeded && head.as_ref().is_some_and(|g| g.is_over()));
+        let own_from = r.fork_seq.unwrap_or(0);
         let mut info = branch_info(r);
         info.reseeded = reseeded;
         if !shows_seed {
             info.reseed = None;
+        }
+        if let Some(head) = head {
+            if let Some(named) = head.line_title(&info.name) {
+                info.title = Some(named.title.clone());
+                info.description = named.description.clone();
+            }
+            info.notes = head
+                .notes_as(viewer)
+                .into_iter()
+                .filter(|n| n.seq > own_from)
+                .collect();
         }
         info
     }
@@ -1864,19 +1900,35 @@ impl Journal {
         branch: &str,
         viewer: Viewer,
     ) -> Result<Narrative, JournalError> {
+        self.narrate_told(game, branch, viewer, Vec::new())
+    }
+
+    /// The story, with `variations` told beside the moments they part at.
+    fn narrate_told(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+        variations: Vec<tabletape_engine::narrative::Variation>,
+    ) -> Result<Narrative, JournalError> {
         let meta = self.meta(game)?;
         let events = self.events(game, branch, 1, None)?;
         let kind = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
-        let (mut narrative, folded) = Narrative::tell_as(&kind, &events, viewer)?;
+        let (mut narrative, folded) = Narrative::tell_with(&kind, &events, viewer, variations)?;
         // The table's own title, else the one the game gives itself
         // ("Nowa against Brakka"), else the kind's.
         let own = meta.title.clone().or_else(|| folded.story_title());
+        // A branch is called by the name the table gave it, if any.
+        let line = match folded.line_title(branch) {
+            Some(named) => format!("branch {branch}, \"{}\"", named.title),
+            None => format!("branch {branch}"),
+        };
         narrative.title = match (own, branch == MAIN_BRANCH) {
             (Some(own), true) => format!("{own} ({kind}, game {game})"),
-            (Some(own), false) => format!("{own} ({kind}, game {game}, branch {branch})"),
+            (Some(own), false) => format!("{own} ({kind}, game {game}, {line})"),
             (None, true) => format!("{kind}: game {game}"),
-            (None, false) => format!("{kind}: game {game}, branch {branch}"),
+            (None, false) => format!("{kind}: game {game}, {line}"),
         };
         Ok(narrative)
     }
@@ -2411,6 +2463,9 @@ impl Journal {
                     }
                     continue;
                 };
+                if let Some(why) = annotation_fault(event, g.created().players.len()) {
+                    return problem(seq, why);
+                }
                 if let Body::ActionAccepted(stored) = &event.body {
                     let by = match event.actor {
                         Actor::Seat(s) => Some(s),
@@ -2443,6 +2498,26 @@ impl Journal {
             );
         }
         Ok((branch.head_seq, None))
+    }
+}
+
+/// Why a stored note or branch name could not have been written, if it
+/// could not: the checks made when one is written, and its author at a
+/// table of `players`.
+fn annotation_fault(event: &Event, players: usize) -> Option<String> {
+    let checked = match &event.body {
+        Body::Noted(note) => tabletape_engine::notes::check_note(note, event.seq),
+        Body::BranchNamed(name) => tabletape_engine::notes::check_name(name),
+        _ => return None,
+    };
+    if let Err(rejection) = checked {
+        return Some(format!("the annotation could not be written: {rejection}"));
+    }
+    match seat_of(event.actor) {
+        Some(s) if s as usize >= players => Some(format!(
+            "the annotation names seat {s}, who is not at the table"
+        )),
+        _ => None,
     }
 }
 

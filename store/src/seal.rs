@@ -4,7 +4,8 @@
 //! An event's body is cut into parts: a creation is its public setup
 //! (`game`) and its `seed`; an accepted action is its `action`, each fact
 //! (`fact.0`, `fact.1`, ...) and each chance draw (`chance.0`, ...); a reseed
-//! is its `seed`. Each part is committed on its own:
+//! is its `seed`; a note is one part (`note`: a private note is hidden whole)
+//! and a branch's name one more (`name`). Each part is committed on its own:
 //!
 //! ```text
 //! part salt  = HMAC-SHA256(key = event salt, message = part label)
@@ -39,6 +40,10 @@ pub const SALT_BYTES: usize = 16;
 
 /// The part label of a seed (a creation's or a reseed's).
 pub const SEED_PART: &str = "seed";
+
+/// The part label of a note, and of a branch's name: the whole body but its `type`.
+const NOTE_PART: &str = "note";
+const NAME_PART: &str = "name";
 
 /// One committed part of an event, as a reader may see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -84,6 +89,14 @@ pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
             out
         }
         Body::Reseeded { seed } => vec![(SEED_PART.into(), Cow::Owned(json!(seed)))],
+        Body::Noted(note) => vec![(
+            NOTE_PART.into(),
+            Cow::Owned(serde_json::to_value(note).expect("notes serialize")),
+        )],
+        Body::BranchNamed(name) => vec![(
+            NAME_PART.into(),
+            Cow::Owned(serde_json::to_value(name).expect("names serialize")),
+        )],
     }
 }
 
@@ -124,11 +137,7 @@ pub fn seals(event: &Event) -> Vec<Seal> {
 
 /// The body's type tag, as it appears in the event's JSON.
 fn body_type(body: &Body) -> &'static str {
-    match body {
-        Body::GameCreated(_) => "game_created",
-        Body::ActionAccepted(_) => "action_accepted",
-        Body::Reseeded { .. } => "reseeded",
-    }
+    body.tag()
 }
 
 /// The envelope fields that a hash covers besides the commitments.
@@ -298,7 +307,7 @@ impl ShownEvent {
 
 /// The value of part `part` in a shown body, where the reader sees it.
 fn shown_part(body: &Value, part: &str) -> Option<Value> {
-    if part == "game" {
+    if part == "game" || part == NOTE_PART || part == NAME_PART {
         let mut game = body.clone();
         let map = game.as_object_mut()?;
         map.remove("type");

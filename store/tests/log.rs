@@ -245,6 +245,7 @@ fn snap(seq: u64) -> Snapshot {
         seed: 7,
         chapter: format!("at {seq}"),
         state: Value::from(seq),
+        notes: Default::default(),
     }
 }
 

@@ -530,6 +530,35 @@ test('the story and the table read without JavaScript', async () => {
   assert.match(await page.textContent('#who'), /seat 0/);
 });
 
+test('a moment is noted from a phone, and a named fork is compared with the line played', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 7 });
+  const playOn = async (branch) => {
+    const legal = await api('GET', `/games/${g.game}/legal?branch=${branch}`, undefined, g.owner_token);
+    await api('POST', `/games/${g.game}/actions`, { action: legal[0].action, branch }, g.owner_token);
+  };
+  for (let i = 0; i < 4; i++) await playOn('main');
+  const phone = await context(PHONE);
+  const bo = await open(phone, g.game, g.seats[1].token);
+  await bo.click('#note-open');
+  await bo.fill('#note-text', 'Bo should have blocked here');
+  await bo.fill('#note-title', 'the turning point');
+  await bo.click('form.note button[type=submit]');
+  await bo.waitForFunction(() => document.querySelector('#told').textContent.includes('Bookmark by Bo on seq 5, "the turning point"'));
+  await bo.waitForSelector('#branches ul.notes li:has-text("the turning point")');
+
+  await api('POST', `/games/${g.game}/branches`, { at: 3, name: 'what-if' }, g.owner_token);
+  await playOn('what-if');
+  await playOn('what-if');
+  await api('POST', `/games/${g.game}/names`, { branch: 'what-if', title: 'Bo blocks' }, g.owner_token);
+  await bo.reload();
+  await live(bo);
+  await bo.waitForSelector('#branches li:has-text("Bo blocks")');
+  await bo.click('#branches button:has-text("compare")');
+  await bo.waitForFunction(() => document.querySelector('#compare').textContent.includes('They share seqs 1 to 3 and part at seq 4.'));
+  assert.ok((await bo.textContent('#compare')).includes('How the states differ'));
+  await shot(bo, 'notes-and-compare-phone');
+});
+
 test('no token ever reaches the server log', async () => {
   assert.ok(serverLog.includes('/actions'), 'requests are traced');
   for (const token of tokensSeen) assert.ok(!serverLog.includes(token), 'a token is in the server log');

@@ -1456,6 +1456,7 @@ fn rigged(t: &mut Table, change: impl FnOnce(&mut State)) {
             seed: t.game.created().seed,
             chapter: "rigged".into(),
             state: serde_json::to_value(&s).unwrap(),
+            notes: Default::default(),
         },
     )
     .unwrap();

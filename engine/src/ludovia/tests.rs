@@ -1464,6 +1464,7 @@ fn game_of(s: &State) -> Game {
         seed: 1,
         chapter: "Round 1".into(),
         state: serde_json::to_value(s).unwrap(),
+        notes: Default::default(),
     };
     Game::restore(&created, &snapshot).unwrap()
 }
