@@ -1,0 +1,307 @@
+//! Checking a store: every hash and link, and every stored action decided
+//! again to the same facts and draws (for the owner, or anyone once the
+//! game is over); the chain as a seat sees it otherwise.
+
+use super::*;
+
+impl Journal {
+    /// Checks every branch of one game (or of all games): the hash of each
+    /// event, each `prev_hash` link, and a strict replay that re-decides every
+    /// stored action and compares the facts and chance draws it yields.
+    pub fn verify(&self, game: Option<&str>) -> Result<Vec<VerifyReport>, JournalError> {
+        let games = match game {
+            Some(g) => vec![self.meta(g)?],
+            None => self.log.games()?,
+        };
+        let mut reports = Vec::new();
+        for meta in games {
+            for branch in self.log.branches(&meta.game)? {
+                let checked = self.verify_branch(&meta.game, &branch)?;
+                reports.push(VerifyReport {
+                    game: meta.game.clone(),
+                    branch: branch.name,
+                    events: checked.events,
+                    problem: checked.problem,
+                    check: Check::Full,
+                    earlier_rules: checked.earlier_rules,
+                });
+            }
+        }
+        Ok(reports)
+    }
+
+    /// [`Journal::verify`] for one game as `viewer` may check it. The owner,
+    /// and anyone on a branch whose game is over, gets the full check. A seat
+    /// or the public checks the chain it can see: every visible part against
+    /// its commitment, every hash against its envelope and seals, every link
+    /// (re-deciding needs the secrets, so that is the owner's check).
+    pub fn verify_as(&self, game: &str, viewer: Viewer) -> Result<Vec<VerifyReport>, JournalError> {
+        let meta = self.meta(game)?;
+        let mut reports = Vec::new();
+        for branch in self.log.branches(&meta.game)? {
+            let full = self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner;
+            let checked = if full {
+                self.verify_branch(&meta.game, &branch)?
+            } else {
+                let (events, problem) = self.verify_shown(&meta.game, &branch, viewer)?;
+                BranchCheck {
+                    events,
+                    problem,
+                    earlier_rules: None,
+                }
+            };
+            reports.push(VerifyReport {
+                game: meta.game.clone(),
+                branch: branch.name,
+                events: checked.events,
+                problem: checked.problem,
+                earlier_rules: checked.earlier_rules,
+                check: if full {
+                    Check::Full
+                } else {
+                    Check::VisibleChain
+                },
+            });
+        }
+        Ok(reports)
+    }
+
+    /// The visible chain of one branch, `FOLD_CHUNK` events at a time.
+    fn verify_shown(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+        viewer: Viewer,
+    ) -> Result<(u64, Option<Problem>), JournalError> {
+        let mut next = 1;
+        let mut last: Option<ShownEvent> = None;
+        while next <= branch.head_seq {
+            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
+            let shown = match self.events_as(game, &branch.name, next, Some(upto), viewer) {
+                Ok(shown) => shown,
+                Err(JournalError::Store(StoreError::BadEvent { seq, why, .. })) => {
+                    return Ok((seq.saturating_sub(1), Some(Problem { seq, what: why })))
+                }
+                Err(e) => return Err(e),
+            };
+            // The link into this chunk is checked with the chunk before's last event.
+            let chunk: Vec<ShownEvent> = last.take().into_iter().chain(shown).collect();
+            if let Err(brk) = check_shown(&chunk) {
+                return Ok((
+                    brk.seq.saturating_sub(1),
+                    Some(Problem {
+                        seq: brk.seq,
+                        what: brk.what,
+                    }),
+                ));
+            }
+            last = chunk.into_iter().last();
+            next = upto + 1;
+        }
+        if last.is_some_and(|e| e.hash != branch.head_hash) {
+            return Ok((
+                branch.head_seq,
+                Some(Problem {
+                    seq: branch.head_seq,
+                    what: "the branch head's recorded hash differs from its last event's".into(),
+                }),
+            ));
+        }
+        Ok((branch.head_seq, None))
+    }
+
+    /// Returns how many events checked out, and the first problem. A game
+    /// recorded under earlier rules folds its stored facts where today's
+    /// rules decide otherwise; each such event is listed, not a fault.
+    pub(super) fn verify_branch(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+    ) -> Result<BranchCheck, JournalError> {
+        let mut earlier_rules = None;
+        let (events, problem) = self.check_branch(game, branch, &mut earlier_rules)?;
+        Ok(BranchCheck {
+            events,
+            problem,
+            earlier_rules,
+        })
+    }
+
+    /// [`Journal::verify_branch`], listing in `earlier` what earlier rules
+    /// account for as it goes.
+    fn check_branch(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+        earlier: &mut Option<EarlierRules>,
+    ) -> Result<(u64, Option<Problem>), JournalError> {
+        let problem =
+            |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
+        let mut folded: Option<Game> = None;
+        let mut prev_hash = String::new();
+        let mut next = 1;
+        while next <= branch.head_seq {
+            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
+            let events = match self.log.read(game, &branch.name, next, Some(upto)) {
+                Ok(events) => events,
+                Err(StoreError::BadEvent { seq, why, .. }) => return problem(seq, why),
+                Err(e) => return Err(e.into()),
+            };
+            for event in &events {
+                let seq = event.seq;
+                if event.game != game {
+                    return problem(seq, format!("the event names game `{}`", event.game));
+                }
+                if event.prev_hash != prev_hash {
+                    return problem(
+                        seq,
+                        "prev_hash does not match the hash of the event before it".into(),
+                    );
+                }
+                if event_hash(event) != event.hash {
+                    return problem(
+                        seq,
+                        "the hash does not match the event's content (tampered or corrupt)".into(),
+                    );
+                }
+                prev_hash = event.hash.clone();
+                let Some(g) = folded.as_mut() else {
+                    match Game::from_first(event) {
+                        Ok(g) => folded = Some(g),
+                        Err(e) => {
+                            return problem(seq, format!("the game cannot be laid out again: {e}"))
+                        }
+                    }
+                    if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
+                        return problem(seq, why);
+                    }
+                    continue;
+                };
+                if let Some(why) = annotation_fault(event, g.created().players.len()) {
+                    return problem(seq, why);
+                }
+                if let Body::ActionAccepted(stored) = &event.body {
+                    let by = match event.actor {
+                        Actor::Seat(s) => Some(s),
+                        Actor::Owner => None,
+                    };
+                    if let Some(what) = redecided_differently(g, by, event, stored) {
+                        match g.earlier_rules() {
+                            Some((recorded, today)) => earlier
+                                .get_or_insert_with(|| EarlierRules {
+                                    recorded,
+                                    today,
+                                    decided_differently: Vec::new(),
+                                })
+                                .decided_differently
+                                .push(Problem { seq, what }),
+                            None => return problem(seq, what),
+                        }
+                    }
+                }
+                if let Err(e) = g.apply(event) {
+                    return problem(seq, format!("cannot be folded: {e}"));
+                }
+            }
+            next = upto + 1;
+        }
+        if prev_hash != branch.head_hash {
+            return problem(
+                branch.head_seq,
+                "the branch head's recorded hash differs from its last event's".into(),
+            );
+        }
+        Ok((branch.head_seq, None))
+    }
+}
+
+/// Why a stored note or branch name could not have been written, if it
+/// could not: the checks made when one is written, and its author at a
+/// table of `players`.
+fn annotation_fault(event: &Event, players: usize) -> Option<String> {
+    let checked = match &event.body {
+        Body::Noted(note) => tabletape_engine::notes::check_note(note, event.seq),
+        Body::BranchNamed(name) => tabletape_engine::notes::check_name(name),
+        _ => return None,
+    };
+    if let Err(rejection) = checked {
+        return Some(format!("the annotation could not be written: {rejection}"));
+    }
+    match seat_of(event.actor) {
+        Some(s) if s as usize >= players => Some(format!(
+            "the annotation names seat {s}, who is not at the table"
+        )),
+        _ => None,
+    }
+}
+
+/// How today's rules decide a stored action otherwise than it is stored
+/// (rejected, read in another form, other facts or other draws), if they do.
+fn redecided_differently(
+    game: &Game,
+    by: Option<Seat>,
+    event: &Event,
+    stored: &tabletape_events::ActionAccepted,
+) -> Option<String> {
+    let decided = match game.decide_at(by, &stored.action, Viewer::Owner, event.recorded_at_ms) {
+        Ok(d) => d.body,
+        Err(r) => return Some(format!("the rules now reject the stored action: {r}")),
+    };
+    if decided.action != stored.action {
+        return Some(format!(
+            "the stored action is not in the form the rules store it: {}",
+            diff(&stored.action, &decided.action).join("; ")
+        ));
+    }
+    if decided.facts != stored.facts {
+        return Some(fact_difference(&stored.facts, &decided.facts));
+    }
+    if decided.chance != stored.chance {
+        return Some(format!(
+            "chance differs: stored {}, recomputed {}",
+            serde_json::to_string(&stored.chance).expect("draws serialize"),
+            serde_json::to_string(&decided.chance).expect("draws serialize")
+        ));
+    }
+    None
+}
+
+/// Why a creation's options or pack are not in the form the kind stores
+/// them (written by an older build, or by hand), if they are not.
+fn uncanonical_creation(created: &GameCreated) -> Option<String> {
+    let kind = tabletape_engine::kind(&created.kind)?;
+    match kind.canonical_options(&created.options) {
+        Ok(options) if options == created.options => {}
+        Ok(_) => {
+            return Some("the creation's options are not in the form the kind stores them".into())
+        }
+        Err(e) => return Some(format!("the creation's options: {e}")),
+    }
+    match kind.canonical_pack(&created.pack, "<game pack>") {
+        Ok(pack) if pack == created.pack => None,
+        Ok(_) => Some("the creation's content pack is not in the form the kind stores it".into()),
+        Err(e) => Some(format!("the creation's content pack: {e}")),
+    }
+}
+
+/// Where re-decided facts part from the stored ones.
+fn fact_difference(stored: &[Value], decided: &[Value]) -> String {
+    if stored.len() != decided.len() {
+        return format!(
+            "decide now yields {} facts where {} are stored",
+            decided.len(),
+            stored.len()
+        );
+    }
+    for (i, (s, d)) in stored.iter().zip(decided).enumerate() {
+        if s != d {
+            let changes = diff(s, d);
+            return format!(
+                "fact {} differs from what decide yields now: {}",
+                i + 1,
+                changes.join("; ")
+            );
+        }
+    }
+    "facts differ".into()
+}
