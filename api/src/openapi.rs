@@ -142,7 +142,7 @@ fn reference_page(doc: &Document) -> String {
          <body><main class=\"reference\"><h1>Tabletape API</h1>",
     );
     if let Some(about) = json["info"]["description"].as_str() {
-        html.push_str(&format!("<p>{}</p>", esc(about)));
+        html.push_str(&format!("<p>{}</p>", prose(about)));
     }
     html.push_str(
         "<p>The same as a machine reads it: <a href=\"/openapi.json\">/openapi.json</a> \
@@ -154,7 +154,7 @@ fn reference_page(doc: &Document) -> String {
                 "<section><h2><code>{} {}</code></h2><p>{}</p>",
                 esc(&method.to_uppercase()),
                 esc(path),
-                esc(op["summary"].as_str().unwrap_or_default())
+                prose(op["summary"].as_str().unwrap_or_default())
             ));
             let params: Vec<String> = op["parameters"]
                 .as_array()
@@ -172,7 +172,7 @@ fn reference_page(doc: &Document) -> String {
                         },
                         p["description"]
                             .as_str()
-                            .map(|d| format!(": {}", esc(d)))
+                            .map(|d| format!(": {}", prose(d)))
                             .unwrap_or_default()
                     )
                 })
@@ -192,7 +192,7 @@ fn reference_page(doc: &Document) -> String {
                 html.push_str(&format!(
                     "<li><code>{}</code> {}{}</li>",
                     esc(status),
-                    esc(answer["description"].as_str().unwrap_or_default()),
+                    prose(answer["description"].as_str().unwrap_or_default()),
                     if content.is_empty() {
                         String::new()
                     } else {
@@ -205,6 +205,25 @@ fn reference_page(doc: &Document) -> String {
     }
     html.push_str("</main></body></html>");
     html
+}
+
+/// A description as HTML: escaped, and each `quoted` word set as code, as
+/// the descriptions write names, fields and values.
+fn prose(text: &str) -> String {
+    // An unpaired backquote is no quote: the text stays as written.
+    if text.matches('`').count() % 2 == 1 {
+        return esc(text);
+    }
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{}</code>", esc(part))
+            } else {
+                esc(part)
+            }
+        })
+        .collect()
 }
 
 /// "application/json: Acted" for each content type of a body.
@@ -229,4 +248,18 @@ fn content_names(content: &serde_json::Value) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prose;
+
+    #[test]
+    fn quoted_words_are_code_and_everything_is_escaped() {
+        assert_eq!(
+            prose("`rule` names <the> rule"),
+            "<code>rule</code> names &lt;the&gt; rule"
+        );
+        assert_eq!(prose("a ` alone"), "a ` alone");
+    }
 }
