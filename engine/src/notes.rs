@@ -189,8 +189,15 @@ fn check_line(rule: &str, what: &str, text: &str, most: usize) -> Result<(), Rej
             format!("{what} has spaces at an end: give it trimmed"),
         ));
     }
-    if text.contains(['\n', '\r']) {
-        return Err(Rejection::new(rule, format!("{what} must be one line")));
+    // As every free text the log keeps: one line of printable characters.
+    if let Some(c) = text
+        .chars()
+        .find(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return Err(Rejection::new(
+            rule,
+            format!("{what} holds {c:?}: it must be one line of printable characters"),
+        ));
     }
     let n = text.chars().count();
     if n > most {
@@ -277,6 +284,9 @@ mod tests {
             (note(1, Some(&"t".repeat(81)), ""), 4, "note.title"),
             (note(1, None, " x"), 4, "note.text"),
             (note(1, None, "a\nb"), 4, "note.text"),
+            (note(1, None, "a\u{0}b"), 4, "note.text"),
+            (note(1, Some("a\tb"), ""), 4, "note.title"),
+            (note(1, None, "a\u{2028}b"), 4, "note.text"),
             (note(1, None, &"é".repeat(2001)), 4, "note.text"),
         ] {
             assert_eq!(check_note(&n, seq).unwrap_err().rule, rule, "{n:?}");
