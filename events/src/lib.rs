@@ -106,11 +106,6 @@ impl Body {
             Body::BranchNamed(_) => "branch_named",
         }
     }
-
-    /// Whether the body annotates the game rather than playing it.
-    pub fn is_annotation(&self) -> bool {
-        matches!(self, Body::Noted(_) | Body::BranchNamed(_))
-    }
 }
 
 /// A note on the moment `at` of the branch, by whoever the event's actor is.
