@@ -741,7 +741,7 @@ fn acting(event: &Event) -> Option<Seat> {
 }
 
 /// The seat an actor is, `None` for the owner.
-fn seat_of(actor: Actor) -> Option<Seat> {
+pub(crate) fn seat_of(actor: Actor) -> Option<Seat> {
     match actor {
         Actor::Seat(s) => Some(s),
         Actor::Owner => None,

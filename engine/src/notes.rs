@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use tabletape_events::{Actor, BranchName, Note, Seat};
 
 use crate::error::Rejection;
+use crate::game::seat_of;
 use crate::rules::Viewer;
 
 /// The longest title of a bookmark or a branch, in characters.
@@ -91,13 +92,6 @@ impl Annotations {
             title: name.title.clone(),
             description: name.description.clone(),
         });
-    }
-}
-
-fn seat_of(actor: Actor) -> Option<Seat> {
-    match actor {
-        Actor::Seat(s) => Some(s),
-        Actor::Owner => None,
     }
 }
 
