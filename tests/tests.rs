@@ -11,3 +11,4 @@ mod regressions;
 mod served;
 mod shared_store;
 mod study;
+mod trust;

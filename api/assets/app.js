@@ -56,7 +56,7 @@
     return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
-  // SHA-256 of a string, as hex. `crypto.subtle` exists only on https or
+  // SHA-256 of a string (or an array of bytes), as hex. `crypto.subtle` exists only on https or
   // localhost, and phones join over the table's plain-http network.
   function sha256(text) {
     const K = [
@@ -69,7 +69,7 @@
       0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
       0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ];
-    const bytes = Array.from(new TextEncoder().encode(text));
+    const bytes = Array.from(typeof text === 'string' ? new TextEncoder().encode(text) : text);
     const bits = bytes.length * 8;
     bytes.push(0x80);
     while (bytes.length % 64 !== 56) bytes.push(0);
@@ -265,6 +265,7 @@
     T.view = res.data;
     render();
     await revealWhenDue();
+    await shareDice();
   }
 
   let reloadTimer = null;
@@ -295,6 +296,8 @@
     else if (!v.waiting_for.length) waiting.textContent = '';
     else if (you && v.waiting_for.includes(you)) waiting.textContent = v.waiting_for.length === 1 ? 'Your move.' : `Your move (also waiting for ${v.waiting_for.filter((p) => p !== you).join(', ')}).`;
     else waiting.textContent = `Waiting for ${v.waiting_for.join(', ')}.`;
+    const dice = $('#dice');
+    if (dice) dice.textContent = v.dice;
     countdown();
     $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
     renderLegal();
@@ -556,6 +559,38 @@
     store.set(revealKey(), { reveal, label: label(l.action, T.view.summary.players) });
     const ok = await record(commit);
     if (!ok) store.del(revealKey());
+  }
+
+  // Dice nobody chose: before the first action, each seat's page adds a
+  // share of its own to the dice, a random value kept in this browser. It
+  // commits to the value at once (its SHA-256) and reveals it once every
+  // seat has committed; the server then keys the dice by every share and
+  // the owner's seed.
+  const shareKey = () => `tt:share:${T.game}:${T.view.seat}`;
+  const hexBytes = (hex) => hex.match(/../g).map((b) => parseInt(b, 16));
+  async function shareDice() {
+    const v = T.view;
+    const dice = v.summary.dice;
+    const seat = v.seat;
+    if (!dice || !dice.open || seat === null || seat === undefined || T.at !== null || T.busy || T.shareRefused) return;
+    if (v.branch !== v.summary.current) return;
+    let mine = store.get(shareKey());
+    let body = null;
+    if (!dice.committed.includes(seat)) {
+      if (!mine) { mine = randomHex(32); store.set(shareKey(), mine); }
+      const domain = Array.from(new TextEncoder().encode('tabletape dice share\n'));
+      body = { commitment: sha256(domain.concat(hexBytes(mine))) };
+    } else if (mine && dice.committed.length === v.summary.players.length && !dice.revealed.includes(seat)) {
+      body = { contribution: mine };
+    }
+    if (!body) return;
+    T.busy = true;
+    const res = await api('POST', `/games/${T.game}/dice`, body, { game: T.game });
+    T.busy = false;
+    // A refusal (another device committed for this seat, play began) is
+    // not asked again on every reload; the status line says where it stands.
+    if (res.ok) await load();
+    else T.shareRefused = true;
   }
 
   async function revealWhenDue() {

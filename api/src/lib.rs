@@ -19,6 +19,7 @@
 //! each runs on tokio's blocking pool, never on the async workers.
 
 mod auth;
+mod dice;
 mod error;
 mod extract;
 mod live;

@@ -43,6 +43,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         crate::routes::fork,
         crate::routes::undo,
         crate::routes::narrative,
+        crate::dice::share,
         crate::study::note,
         crate::study::name,
         crate::study::compare,

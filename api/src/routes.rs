@@ -61,6 +61,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/replay", get(replay))
         .route("/games/{id}/branches", get(branches).post(fork))
         .route("/games/{id}/narrative", get(narrative))
+        .route("/games/{id}/dice", post(crate::dice::share))
         .route("/games/{id}/notes", post(crate::study::note))
         .route("/games/{id}/names", post(crate::study::name))
         .route("/games/{id}/compare", get(crate::study::compare))

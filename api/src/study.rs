@@ -76,7 +76,8 @@ pub(crate) async fn name(
 }
 
 /// A write's answer: 201, and the game's followers told; a retry is a 200.
-fn written(live: &Live, game: &str, acted: Acted) -> (StatusCode, Json<Acted>) {
+/// A write's answer: 201 and a ring of the game's bell, or 200 for a retry.
+pub(crate) fn written(live: &Live, game: &str, acted: Acted) -> (StatusCode, Json<Acted>) {
     if acted.retried {
         (StatusCode::OK, Json(acted))
     } else {

@@ -145,6 +145,48 @@ pub struct TableView {
     /// The server's clock when this was read, so a device whose own clock
     /// is wrong still counts down to the right moment.
     pub server_ms: u64,
+    /// Who made the dice of the line in play, in a sentence (empty when
+    /// the table rolls its own or the game has no chance).
+    pub dice: String,
+}
+
+/// Who made the dice, in words for the page's status line.
+fn dice_line(summary: &GameSummary) -> String {
+    use tabletape_engine::dice::DiceMakers;
+    let Some(dice) = &summary.dice else {
+        return String::new();
+    };
+    let names = |seats: &[Seat], has: bool| -> Vec<String> {
+        summary
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| seats.contains(&(*i as Seat)) == has)
+            .map(|(_, p)| p.clone())
+            .collect()
+    };
+    match dice.made_by {
+        DiceMakers::Table => String::new(),
+        DiceMakers::Everyone => "Dice: made by every seat together; no one chose them.".into(),
+        DiceMakers::OwnerOnly => {
+            "Dice: chosen by the owner only (not every seat added its share before play began)."
+                .into()
+        }
+        DiceMakers::Gathering => {
+            let waiting = names(&dice.committed, false);
+            if waiting.is_empty() {
+                format!(
+                    "Dice: every seat's share is in; waiting for {} to reveal it.",
+                    names(&dice.revealed, false).join(", ")
+                )
+            } else {
+                format!(
+                    "Dice: waiting for {} to add a share (a seat's page does it on opening; the first action goes on without).",
+                    waiting.join(", ")
+                )
+            }
+        }
+    }
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -240,6 +282,7 @@ fn table_view(
         legal,
         waiting_for,
         recent,
+        dice: dice_line(&summary),
         summary,
     })
 }
@@ -307,7 +350,7 @@ fn table_html(v: &TableView) -> String {
         r#"<main id="table" data-game="{game}" data-branch="{branch}" data-seq="{seq}" data-head="{head}" data-viewer="{viewer}">
 <section class="status" id="status" aria-live="polite"><h1>{title}</h1>
 <p><span id="where">{chapter} · seq {seq}{of_head} · {state}</span> · <span id="who">seen as {viewer}</span>{branch_note}</p>
-<p id="waiting">{waiting}</p>{countdown}</section>
+<p id="waiting">{waiting}</p><p id="dice">{dice}</p>{countdown}</section>
 <section class="board" id="board" aria-label="the board">{svg}</section>
 <section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
 <section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
@@ -333,6 +376,7 @@ fn table_html(v: &TableView) -> String {
             format!(" · branch <b>{}</b>", esc(&v.branch))
         },
         countdown = countdown_html(v),
+        dice = esc(&v.dice),
         waiting = if v.over {
             "The game is over.".to_string()
         } else if v.waiting_for.is_empty() {

@@ -168,6 +168,9 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
         .expect(StatusCode::OK)
         .json();
     let action = legal[0]["action"].clone();
+    let dice = api
+        .create(json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"]}))
+        .await;
 
     let mut driven = BTreeSet::new();
     for (method, template) in documented_routes(&doc) {
@@ -194,6 +197,15 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
                     "application/json",
                 ),
                 ("POST", "/games/{id}/undo") => (Some(&table.owner), None, ""),
+                // A game of chance with no action yet takes a seat's share.
+                ("POST", "/games/{id}/dice") => {
+                    path = template.replace("{id}", &dice.id);
+                    (
+                        Some(&dice.seats[0]),
+                        Some(json!({"commitment": "ab".repeat(32)}).to_string()),
+                        "application/json",
+                    )
+                }
                 ("POST", "/games/{id}/notes") => (
                     Some(&table.seats[0]),
                     Some(json!({"at": 1, "title": "the opening", "text": "a note"}).to_string()),

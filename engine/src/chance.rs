@@ -30,6 +30,16 @@ impl Chance {
         }
     }
 
+    /// Chance from stream `stream` of the dice key `key` (see `dice`).
+    pub fn keyed(mode: DiceMode, key: [u8; 32], stream: u64) -> Self {
+        Chance {
+            mode,
+            rng: TableRng::keyed(key, stream),
+            draws: Vec::new(),
+            recorded_at_ms: 0,
+        }
+    }
+
     /// The same, for an event recorded at `ms` (its envelope's time).
     pub fn at(mut self, ms: u64) -> Self {
         self.recorded_at_ms = ms;

@@ -15,8 +15,10 @@ use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated
 
 use crate::canonical;
 use crate::chance::Chance;
+use crate::dice::{Dice, ShareStep, DEAL_STREAM};
 use crate::error::{ContentError, EngineError, Rejection};
 use crate::notes::{self, Annotations, LineTitle, NoteMark};
+use crate::rng::TableRng;
 use crate::rules::{Context, KindInfo, OptionValue, Pick, Rules, Setup, Viewer};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
@@ -147,6 +149,10 @@ impl NextState {
 pub struct Snapshot {
     pub seq: u64,
     pub seed: u64,
+    /// The dice as folded (see [`crate::dice`]); a snapshot without them
+    /// is of a game keyed by its seed alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<Dice>,
     /// The chapter heading at `seq`, for a reader of the stored snapshot;
     /// a game resumed from it works the heading out from the state.
     pub chapter: String,
@@ -179,7 +185,17 @@ pub trait DynRules: Send + Sync {
     ) -> Result<BTreeMap<String, Value>, EngineError>;
     /// The action as stored: its typed reading written back.
     fn canonical_action(&self, action: &Value) -> Result<Value, Rejection>;
-    fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+    /// Lays the game out, drawing from stream 1 of the dice key `key`.
+    fn setup(
+        &self,
+        created: &GameCreated,
+        key: [u8; 32],
+    ) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+    /// Deals anew what the table cannot see (see [`Rules::redeal`]).
+    fn redeal(&self, state: &mut dyn Any, rng: &mut TableRng);
+    /// Why an event of `facts` on `before` cannot be taken back (see
+    /// [`Rules::cannot_take_back`]); facts it cannot read: none.
+    fn cannot_take_back(&self, before: &dyn Any, facts: &[Value]) -> Option<Rejection>;
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
     /// The actions open at `now_ms` (see [`Rules::legal_at`]), or ignoring
@@ -368,6 +384,7 @@ pub fn without_pack(created: &GameCreated) -> GameCreated {
         pack: Value::Null,
         public: created.public,
         rules_version: created.rules_version,
+        chance_version: created.chance_version,
     }
 }
 
@@ -466,7 +483,26 @@ impl<R: Rules> DynRules for Kind<R> {
         read_action::<R>(action).map(|(_, canonical)| canonical)
     }
 
-    fn setup(&self, created: &GameCreated) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
+    fn redeal(&self, state: &mut dyn Any, rng: &mut TableRng) {
+        let state = state
+            .downcast_mut::<R::State>()
+            .expect("state belongs to its kind");
+        R::redeal(state, rng);
+    }
+
+    fn cannot_take_back(&self, before: &dyn Any, facts: &[Value]) -> Option<Rejection> {
+        let facts = facts
+            .iter()
+            .map(|f| crate::tagged::read::<R::Fact>(f).ok())
+            .collect::<Option<Vec<_>>>()?;
+        R::cannot_take_back(typed::<R>(before), &facts)
+    }
+
+    fn setup(
+        &self,
+        created: &GameCreated,
+        key: [u8; 32],
+    ) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
         let info = R::info();
         let rules_version = created.rules_version();
         if rules_version == 0 || rules_version > R::RULES_VERSION {
@@ -497,8 +533,8 @@ impl<R: Rules> DynRules for Kind<R> {
             })?;
         let pack = parse_pack::<R>(&created.pack, "<game pack>")?;
         R::validate_pack(&pack, "<game pack>")?;
-        // Setup draws from the stream of seq 1, the creation event.
-        let mut chance = Chance::new(created.dice, created.seed, 1);
+        // Setup draws from stream 1: the creation's place in the line.
+        let mut chance = Chance::keyed(created.dice, key, 1);
         let setup = Setup {
             players: &created.players,
             dice: created.dice,
@@ -753,7 +789,11 @@ pub struct Game {
     kind: &'static dyn DynRules,
     /// The creation, shared by every clone (it holds the whole content pack).
     created: Arc<GameCreated>,
-    seed: u64,
+    /// Who made the dice, the key and the next action's stream.
+    dice: Dice,
+    /// The whole creation, pack included, kept only while seats may still
+    /// add to the dice: once they all have, the game is laid out again.
+    deal: Option<Arc<GameCreated>>,
     seq: u64,
     state: Box<dyn Any + Send + Sync>,
     /// Notes and names: shared by clones until one of them folds another.
@@ -765,7 +805,7 @@ impl std::fmt::Debug for Game {
         f.debug_struct("Game")
             .field("kind", &self.created.kind)
             .field("seq", &self.seq)
-            .field("seed", &self.seed)
+            .field("dice", &self.dice)
             .finish_non_exhaustive()
     }
 }
@@ -775,7 +815,8 @@ impl Clone for Game {
         Game {
             kind: self.kind,
             created: self.created.clone(),
-            seed: self.seed,
+            dice: self.dice.clone(),
+            deal: self.deal.clone(),
             seq: self.seq,
             state: self.kind.clone_state(self.state.as_ref()),
             notes: self.notes.clone(),
@@ -786,7 +827,7 @@ impl Clone for Game {
 impl PartialEq for Game {
     fn eq(&self, other: &Self) -> bool {
         self.created == other.created
-            && self.seed == other.seed
+            && self.dice == other.dice
             && self.seq == other.seq
             && self.notes == other.notes
             && self
@@ -800,11 +841,13 @@ impl Game {
     pub fn start(created: &GameCreated) -> Result<Game, EngineError> {
         let kind = crate::registry::kind(&created.kind)
             .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
-        let state = kind.setup(created)?;
+        let dice = Dice::new(created, kind.draws_chance(&created.options));
+        let state = kind.setup(created, dice.key())?;
         Ok(Game {
             kind,
             created: Arc::new(without_pack(created)),
-            seed: created.seed,
+            deal: dice.open.then(|| Arc::new(created.clone())),
+            dice,
             seq: 1,
             state,
             notes: Arc::default(),
@@ -843,14 +886,30 @@ impl Game {
 
     /// [`Game::restore`] from a creation already shared (a reader that keeps
     /// creations need not copy one per snapshot); its pack is not needed,
-    /// since the snapshot holds the state (see [`without_pack`]).
+    /// since the snapshot holds the state (see [`without_pack`]). A snapshot
+    /// taken while seats could still add to the dice cannot be resumed
+    /// without the pack: the events are folded instead.
     pub fn resume(created: Arc<GameCreated>, snapshot: &Snapshot) -> Result<Game, EngineError> {
         let kind = crate::registry::kind(&created.kind)
             .ok_or_else(|| EngineError::UnknownKind(created.kind.clone()))?;
+        let dice = match &snapshot.dice {
+            Some(dice) if !dice.open => dice.clone(),
+            None if created.chance_version() < 2 => Dice {
+                seed: snapshot.seed,
+                ..Dice::new(&created, false)
+            },
+            _ => {
+                return Err(EngineError::BadEvent {
+                    seq: snapshot.seq,
+                    message: "a snapshot without the dice as they stood cannot be resumed".into(),
+                })
+            }
+        };
         Ok(Game {
             kind,
             created,
-            seed: snapshot.seed,
+            dice,
+            deal: None,
             seq: snapshot.seq,
             state: kind.restore(&snapshot.state)?,
             notes: Arc::new(snapshot.notes.clone()),
@@ -860,7 +919,8 @@ impl Game {
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             seq: self.seq,
-            seed: self.seed,
+            seed: self.dice.seed,
+            dice: Some(self.dice.clone()),
             chapter: self.chapter(),
             state: self.kind.save(self.state.as_ref()),
             notes: Annotations::clone(&self.notes),
@@ -882,6 +942,7 @@ impl Game {
         self.check_next(seq)?;
         self.kind
             .apply_json(self.state.as_mut(), facts, seq, seat_of(actor))?;
+        self.acted();
         self.seq = seq;
         Ok(())
     }
@@ -898,11 +959,18 @@ impl Game {
     }
 
     /// Folds the next event (its real facts) and narrates it as `viewer` may
-    /// know it. Whether the viewer sees everything is decided on the state
-    /// before the event, in fold order, like the redaction itself.
+    /// know it. The viewer is taken as given: who sees everything is the
+    /// caller's to judge (a game's secrets are out only once its line in
+    /// play has ended, which one line cannot tell; see [`Game::effective_viewer`]).
     pub fn apply_as(&mut self, event: &Event, viewer: Viewer) -> Result<Vec<String>, EngineError> {
-        let viewer = self.effective_viewer(viewer);
         self.fold_event(event, Some(viewer))
+    }
+
+    /// An action was folded: it takes its place in the line, and the game
+    /// no longer waits for shares of the dice (nor keeps its pack for them).
+    fn acted(&mut self) {
+        self.dice.acted();
+        self.deal = None;
     }
 
     fn fold_event(
@@ -918,13 +986,23 @@ impl Game {
                     message: "a game is created only once".into(),
                 })
             }
-            Body::ActionAccepted(accepted) => self.kind.apply(
-                self.state.as_mut(),
-                &accepted.facts,
-                event.seq,
-                acting(event),
-                viewer,
-            )?,
+            Body::ActionAccepted(accepted) => {
+                let lines = self.kind.apply(
+                    self.state.as_mut(),
+                    &accepted.facts,
+                    event.seq,
+                    acting(event),
+                    viewer,
+                )?;
+                self.acted();
+                lines
+            }
+            Body::ContributionCommitted { commitment } => {
+                self.fold_share(event, ShareStep::Commit(commitment), viewer)?
+            }
+            Body::ContributionRevealed { contribution } => {
+                self.fold_share(event, ShareStep::Reveal(contribution), viewer)?
+            }
             Body::Noted(note) => {
                 let by = self.player_name(event.actor);
                 Arc::make_mut(&mut self.notes).notes.push(notes::mark(
@@ -956,7 +1034,14 @@ impl Game {
                 }
             }
             Body::Reseeded { seed } => {
-                self.seed = *seed;
+                self.dice.reseed(*seed);
+                self.deal = None;
+                // A seat's fork is dealt anew: what the table cannot see
+                // there has nothing to do with the line it left.
+                if self.dice.version >= 2 && matches!(event.actor, Actor::Seat(_)) {
+                    let mut rng = TableRng::keyed(self.dice.key(), DEAL_STREAM);
+                    self.kind.redeal(self.state.as_mut(), &mut rng);
+                }
                 // A seed in play is the owner's secret: with it, every later
                 // roll and draw on this branch could be worked out.
                 if viewer.is_none() {
@@ -977,8 +1062,64 @@ impl Game {
         Ok(lines)
     }
 
+    /// Folds a seat's share of the dice (checked again: an imported log is
+    /// held to the same rules as a recorded one). The share that completes
+    /// the key lays the game out again from it.
+    fn fold_share(
+        &mut self,
+        event: &Event,
+        step: ShareStep<'_>,
+        viewer: Option<Viewer>,
+    ) -> Result<Vec<String>, EngineError> {
+        let bad = |r: Rejection| EngineError::BadEvent {
+            seq: event.seq,
+            message: format!("{}: {}", r.rule, r.message),
+        };
+        let seat = self.dice.check(event.actor, &step).map_err(bad)?;
+        let keyed = self.dice.fold(seat, &step, event.seq);
+        if keyed {
+            let created = self.deal.take().ok_or_else(|| EngineError::BadEvent {
+                seq: event.seq,
+                message: "the game's pack is needed to lay it out again".into(),
+            })?;
+            self.state = self.kind.setup(&created, self.dice.key())?;
+        }
+        let by = self.player_name(event.actor);
+        Ok(match (viewer, step) {
+            (None, _) => Vec::new(),
+            (Some(_), ShareStep::Commit(_)) => {
+                vec![format!("{by} seals a share of the dice.")]
+            }
+            (Some(_), ShareStep::Reveal(_)) if keyed => vec![
+                format!("{by} reveals a share of the dice."),
+                "Every seat has added its share: the dice are the whole table's now, and the game is laid out again from them.".to_string(),
+            ],
+            (Some(_), ShareStep::Reveal(_)) => {
+                vec![format!("{by} reveals a share of the dice.")]
+            }
+        })
+    }
+
+    /// Checks a seat's share of the dice against the game as it stands,
+    /// before it is written.
+    pub fn check_share(&self, actor: Actor, step: ShareStep<'_>) -> Result<(), Rejection> {
+        self.dice.check(actor, &step).map(drop)
+    }
+
+    /// Who made the dice, the key and the stream the next action draws from.
+    pub fn dice_state(&self) -> &Dice {
+        &self.dice
+    }
+
+    /// Why the event of `facts`, folded on this state, cannot be taken back,
+    /// if it cannot (see [`Rules::cannot_take_back`]).
+    pub fn cannot_take_back(&self, facts: &[Value]) -> Option<Rejection> {
+        self.kind.cannot_take_back(self.state.as_ref(), facts)
+    }
+
     /// Checks `action` against the rules for the event that would get seq
-    /// `self.seq() + 1`, drawing chance from that event's stream.
+    /// `self.seq() + 1`, drawing chance from the stream of its place in the
+    /// line (see [`crate::dice`]).
     pub fn decide(&self, by: Option<Seat>, action: &Value) -> Result<Decision, Rejection> {
         self.decide_as(by, action, Viewer::Owner)
     }
@@ -1005,14 +1146,14 @@ impl Game {
         viewer: Viewer,
         at_ms: u64,
     ) -> Result<Decision, Rejection> {
-        let viewer = self.effective_viewer(viewer);
         if self.is_over() {
             return Err(Rejection::new(
                 "game.over",
                 "the game is over; fork it to play on",
             ));
         }
-        let mut chance = Chance::new(self.created.dice, self.seed, self.seq + 1).at(at_ms);
+        let stream = self.dice.stream(self.seq + 1);
+        let mut chance = Chance::keyed(self.created.dice, self.dice.key(), stream).at(at_ms);
         let decided = self.kind.decide(
             self.state.as_ref(),
             by,
@@ -1055,6 +1196,7 @@ impl Game {
         }
         self.state = next.state;
         self.seq = next.seq;
+        self.acted();
         Ok(())
     }
 
@@ -1130,7 +1272,7 @@ impl Game {
 
     /// The seed chance is drawn from now (changed by a reseed).
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.dice.seed
     }
 
     /// The heading of the chapter the next event falls into (worked out
@@ -1168,9 +1310,11 @@ impl Game {
             .flatten()
     }
 
-    /// Who `viewer` counts as here: once the game has ended every secret is
-    /// out and everyone sees what the owner sees. This is the one place that
-    /// rule lives; every viewer-aware read goes through it.
+    /// Who `viewer` counts as when this line is the whole game: once it has
+    /// ended every secret is out and everyone sees what the owner sees. A
+    /// journal with other lines judges by the game's line in play instead
+    /// (a finished fork opens nothing); the reads here take the viewer as
+    /// given.
     pub fn effective_viewer(&self, viewer: Viewer) -> Viewer {
         if self.is_over() {
             Viewer::Owner
@@ -1180,13 +1324,12 @@ impl Game {
     }
 
     /// `event` as `viewer` may know it, judged on this game (the state the
-    /// reader is looking from, normally the branch head: a finished game
-    /// hides nothing, and a secret that later play revealed is shown). The
-    /// kind is told who acted, from the event's actor. When anything was
-    /// hidden, the event's chance draws are emptied too, since a physical
-    /// draw names the card.
+    /// reader is looking from, normally the head of the line the event is
+    /// on: a secret that later play revealed is shown). The kind is told
+    /// who acted, from the event's actor. When anything was hidden, the
+    /// event's chance draws are emptied too, since a physical draw names
+    /// the card.
     pub fn redact_event(&self, event: &Event, viewer: Viewer) -> Result<Event, EngineError> {
-        let viewer = self.effective_viewer(viewer);
         if viewer == Viewer::Owner {
             return Ok(event.clone());
         }
@@ -1199,7 +1342,10 @@ impl Game {
                 out.body = Body::GameCreated(created);
                 return Ok(out);
             }
-            Body::Reseeded { .. } | Body::BranchNamed(_) => return Ok(event.clone()),
+            Body::Reseeded { .. }
+            | Body::BranchNamed(_)
+            | Body::ContributionCommitted { .. }
+            | Body::ContributionRevealed { .. } => return Ok(event.clone()),
             Body::Noted(note) => {
                 let mut out = event.clone();
                 if !notes::readable(event.actor, note.private, viewer) {
@@ -1252,7 +1398,6 @@ impl Game {
     /// The notes `viewer` may read: a private note only by its author and
     /// the owner, or by anyone once the game is over.
     pub fn notes_as(&self, viewer: Viewer) -> Vec<NoteMark> {
-        let viewer = self.effective_viewer(viewer);
         self.notes
             .notes
             .iter()
@@ -1270,19 +1415,16 @@ impl Game {
     }
 
     pub fn view(&self, viewer: Viewer) -> Value {
-        self.kind
-            .view(self.state.as_ref(), self.effective_viewer(viewer))
+        self.kind.view(self.state.as_ref(), viewer)
     }
 
     pub fn render(&self, viewer: Viewer) -> String {
-        self.kind
-            .render(self.state.as_ref(), self.effective_viewer(viewer))
+        self.kind.render(self.state.as_ref(), viewer)
     }
 
     /// The state drawn as SVG for `viewer` (see [`Rules::render_svg`]).
     pub fn render_svg(&self, viewer: Viewer) -> String {
-        self.kind
-            .render_svg(self.state.as_ref(), self.effective_viewer(viewer))
+        self.kind.render_svg(self.state.as_ref(), viewer)
     }
 }
 
@@ -1301,6 +1443,7 @@ mod tests {
             pack: crate::registry::kind("lostworlds").unwrap().default_pack(),
             public: false,
             rules_version: None,
+            chance_version: None,
         };
         let game = Game::start(&created).unwrap();
         // A whole exchange called by the owner: it resolves at once, so

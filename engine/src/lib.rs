@@ -7,10 +7,12 @@
 //!
 //! The engine does no IO: no files, no network, no clock, no environment, no
 //! tokio. Everything it knows comes in as events and actions; all chance comes
-//! from [`rng::TableRng`], keyed by the game's seed and the event's seq.
+//! from [`rng::TableRng`], keyed by the game's dice (the owner's seed and each
+//! seat's share, see [`dice`]) and the action's place in its line.
 
 pub mod canonical;
 pub mod chance;
+pub mod dice;
 pub mod dread;
 pub mod error;
 pub mod game;

@@ -195,24 +195,14 @@ impl Narrative {
         Self::tell_as(title, events, Viewer::Owner)
     }
 
-    /// [`Narrative::tell`] as `viewer` may know the story. A history that ends
-    /// the game is told in full to everyone: the secrets are out.
+    /// [`Narrative::tell`] as `viewer` may know the story of a history that
+    /// is the whole game: one that ends it is told in full to everyone, the
+    /// secrets are out. (A journal with other lines judges that itself and
+    /// calls [`Narrative::tell_with`].)
     pub fn tell_as<'a>(
         title: &str,
         events: impl IntoIterator<Item = &'a Event>,
         viewer: Viewer,
-    ) -> Result<(Narrative, Game), EngineError> {
-        Self::tell_with(title, events, viewer, Vec::new())
-    }
-
-    /// [`Narrative::tell_as`] with other lines of play told beside the
-    /// moments they part at (each variation's `at`). Notes the viewer may
-    /// read are told beside the moments they mark.
-    pub fn tell_with<'a>(
-        title: &str,
-        events: impl IntoIterator<Item = &'a Event>,
-        viewer: Viewer,
-        variations: Vec<Variation>,
     ) -> Result<(Narrative, Game), EngineError> {
         let events: Vec<&Event> = events.into_iter().collect();
         let viewer = if viewer == Viewer::Owner {
@@ -220,6 +210,18 @@ impl Narrative {
         } else {
             Game::fold(events.iter().copied())?.effective_viewer(viewer)
         };
+        Self::tell_with(title, events, viewer, Vec::new())
+    }
+
+    /// The story as `viewer` (taken as given) may know it, with other lines
+    /// of play told beside the moments they part at (each variation's `at`).
+    /// Notes the viewer may read are told beside the moments they mark.
+    pub fn tell_with<'a>(
+        title: &str,
+        events: impl IntoIterator<Item = &'a Event>,
+        viewer: Viewer,
+        variations: Vec<Variation>,
+    ) -> Result<(Narrative, Game), EngineError> {
         let mut events = events.into_iter();
         let first = events.next().ok_or(EngineError::BadEvent {
             seq: 1,
@@ -302,7 +304,11 @@ impl Narrative {
         let narrative = Narrative {
             title: title.to_string(),
             chapters,
-            epilogue: game.epilogue(),
+            epilogue: {
+                let mut closing = game.epilogue();
+                closing.extend(game.dice_state().told().map(str::to_string));
+                closing
+            },
             appendix: game
                 .appendix()
                 .into_iter()

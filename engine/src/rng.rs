@@ -18,11 +18,21 @@ pub struct TableRng {
 impl TableRng {
     /// The stream for the event at `seq` of a game seeded with `seed`.
     pub fn for_event(seed: u64, seq: u64) -> Self {
+        Self::keyed(Self::seed_key(seed), seq)
+    }
+
+    /// Stream `stream` of ChaCha20 keyed by `key` (see `dice`).
+    pub fn keyed(key: [u8; 32], stream: u64) -> Self {
+        let mut inner = ChaCha20Rng::from_seed(key);
+        inner.set_stream(stream);
+        TableRng { inner }
+    }
+
+    /// The key a seed alone makes: its 8 bytes, little endian, then zeros.
+    pub fn seed_key(seed: u64) -> [u8; 32] {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
-        let mut inner = ChaCha20Rng::from_seed(key);
-        inner.set_stream(seq);
-        TableRng { inner }
+        key
     }
 
     pub fn next_u32(&mut self) -> u32 {

@@ -367,6 +367,24 @@ pub trait Rules: Send + Sync + 'static {
     /// (for [`Rules::redact`] to compare with [`Context::seq`]). Default: nothing.
     fn folded(_state: &mut Self::State, _seq: u64) {}
 
+    /// Deals anew, from `rng`, everything the table cannot see: for a fork
+    /// a seat makes, so that nothing played there turns up what the line it
+    /// left keeps hidden (the hands no one else sees, the decks and
+    /// face-down cards, a choice held in secret, which is withdrawn). What
+    /// lies face up stays. A kind with secrets must override this; the
+    /// adversary tests hold every kind to it. Default: nothing is hidden.
+    fn redeal(_state: &mut Self::State, _rng: &mut crate::rng::TableRng) {}
+
+    /// Why an event of `facts`, folded on `before`, cannot be taken back, if
+    /// it cannot: it showed someone what lay hidden (a card turned up or
+    /// drawn, a choice held in secret), or started a clock. A take-back
+    /// would hide it again or give the table its time anew. A roll or a
+    /// random draw taken back comes out the same when recorded again, so it
+    /// may be taken back unless it showed a hidden card. Default: any event.
+    fn cannot_take_back(_before: &Self::State, _facts: &[Self::Fact]) -> Option<Rejection> {
+        None
+    }
+
     /// The state as one viewer may see it. Kinds with secrets override this.
     fn view(state: &Self::State, _viewer: Viewer) -> Value {
         serde_json::to_value(state).expect("kind states serialize")

@@ -23,6 +23,8 @@ const TYPES: &[&str] = &[
     "reseeded",
     "noted",
     "branch_named",
+    "contribution_committed",
+    "contribution_revealed",
 ];
 const CREATED_FIELDS: &[&str] = &[
     "type",
@@ -35,11 +37,14 @@ const CREATED_FIELDS: &[&str] = &[
     "public",
     "title",
     "rules_version",
+    "chance_version",
 ];
 const ACCEPTED_FIELDS: &[&str] = &["type", "action", "facts", "chance"];
 const RESEEDED_FIELDS: &[&str] = &["type", "seed"];
 const NOTED_FIELDS: &[&str] = &["type", "at", "title", "text", "private"];
 const NAMED_FIELDS: &[&str] = &["type", "title", "description"];
+const COMMITTED_FIELDS: &[&str] = &["type", "commitment"];
+const REVEALED_FIELDS: &[&str] = &["type", "contribution"];
 const ALL_FIELDS: &[&str] = &[
     "type",
     "kind",
@@ -58,6 +63,9 @@ const ALL_FIELDS: &[&str] = &[
     "text",
     "private",
     "description",
+    "chance_version",
+    "commitment",
+    "contribution",
 ];
 
 impl<'de> Deserialize<'de> for Body {
@@ -85,6 +93,9 @@ struct Fields {
     text: Option<String>,
     private: Option<bool>,
     description: Option<Option<String>>,
+    chance_version: Option<Option<u32>>,
+    commitment: Option<String>,
+    contribution: Option<String>,
 }
 
 impl Fields {
@@ -107,6 +118,9 @@ impl Fields {
             ("text", self.text.is_some()),
             ("private", self.private.is_some()),
             ("description", self.description.is_some()),
+            ("chance_version", self.chance_version.is_some()),
+            ("commitment", self.commitment.is_some()),
+            ("contribution", self.contribution.is_some()),
         ];
         present
             .into_iter()
@@ -162,6 +176,9 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 "text" => once(&mut f.text, "text", &mut map)?,
                 "private" => once(&mut f.private, "private", &mut map)?,
                 "description" => once(&mut f.description, "description", &mut map)?,
+                "chance_version" => once(&mut f.chance_version, "chance_version", &mut map)?,
+                "commitment" => once(&mut f.commitment, "commitment", &mut map)?,
+                "contribution" => once(&mut f.contribution, "contribution", &mut map)?,
                 other => return Err(de::Error::unknown_field(other, ALL_FIELDS)),
             }
         }
@@ -172,6 +189,8 @@ impl<'de> Visitor<'de> for BodyVisitor {
             "reseeded" => RESEEDED_FIELDS,
             "noted" => NOTED_FIELDS,
             "branch_named" => NAMED_FIELDS,
+            "contribution_committed" => COMMITTED_FIELDS,
+            "contribution_revealed" => REVEALED_FIELDS,
             other => return Err(de::Error::unknown_variant(other, TYPES)),
         };
         if let Some(name) = f.foreign(allowed) {
@@ -188,6 +207,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 public: f.public.unwrap_or_default(),
                 title: f.title.flatten(),
                 rules_version: f.rules_version.flatten(),
+                chance_version: f.chance_version.flatten(),
             }),
             "action_accepted" => Body::ActionAccepted(ActionAccepted {
                 action: needed(f.action, "action")?,
@@ -204,6 +224,12 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 title: needed(f.title.flatten(), "title")?,
                 description: f.description.flatten(),
             }),
+            "contribution_committed" => Body::ContributionCommitted {
+                commitment: needed(f.commitment, "commitment")?,
+            },
+            "contribution_revealed" => Body::ContributionRevealed {
+                contribution: needed(f.contribution, "contribution")?,
+            },
             _ => Body::Reseeded {
                 seed: needed(f.seed, "seed")?,
             },

@@ -93,6 +93,16 @@ pub enum Body {
     /// A title (and description) for the branch the event is on; the last
     /// one a branch holds of its own counts. Changes no state.
     BranchNamed(BranchName),
+    /// A seat's sealed share of the dice: the hex SHA-256 of a random value
+    /// the seat keeps to itself until every seat has sealed one.
+    ContributionCommitted {
+        commitment: String,
+    },
+    /// The value behind a seat's sealed share (hex). Once every seat's is
+    /// out, the dice are keyed by them and the owner's seed together.
+    ContributionRevealed {
+        contribution: String,
+    },
 }
 
 impl Body {
@@ -104,6 +114,8 @@ impl Body {
             Body::Reseeded { .. } => "reseeded",
             Body::Noted(_) => "noted",
             Body::BranchNamed(_) => "branch_named",
+            Body::ContributionCommitted { .. } => "contribution_committed",
+            Body::ContributionRevealed { .. } => "contribution_revealed",
         }
     }
 }
@@ -159,12 +171,24 @@ pub struct GameCreated {
     /// they read and hash the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules_version: Option<u32>,
+    /// How chance is keyed (see the engine's `dice`). Games recorded before
+    /// this was kept have none and are version 1: each event draws by its
+    /// seq from the seed alone. Version 2 draws by the action's place in
+    /// its line, from a key every seat may add to, and deals a seat's fork
+    /// anew. Left out of version 1 events so they read and hash the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance_version: Option<u32>,
 }
 
 impl GameCreated {
     /// The rules version the game was recorded under (1 when none was kept).
     pub fn rules_version(&self) -> u32 {
         self.rules_version.unwrap_or(1)
+    }
+
+    /// How the game's chance is keyed (1 when none was kept).
+    pub fn chance_version(&self) -> u32 {
+        self.chance_version.unwrap_or(1)
     }
 }
 
@@ -255,6 +279,7 @@ mod tests {
                 public: true,
                 title: Some("Friday".into()),
                 rules_version: Some(2),
+                chance_version: None,
             }),
             Body::ActionAccepted(ActionAccepted {
                 action: json!({"type": "pass", "seat": 1}),

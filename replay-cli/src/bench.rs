@@ -902,6 +902,7 @@ mod tests {
             pack: kind.default_pack(),
             public: false,
             rules_version: None,
+            chance_version: None,
         })
         .expect("the bench game starts")
     }

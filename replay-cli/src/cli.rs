@@ -119,6 +119,18 @@ pub enum Command {
                       A --private note is read only by its writer and the owner until the game is over."
     )]
     Note(NoteArgs),
+    /// Add a seat's share to the dice: a random value the seat keeps, committed to first and
+    /// revealed once every seat has committed. The dice are then keyed by every share and the
+    /// owner's seed, so no one, the owner included, chose them.
+    #[command(
+        after_help = "Run it twice for each seat, before the first action:\n  \
+                            tabletape contribute g-3f9a1c2e --as Ada          (commits; prints the value to keep)\n  \
+                            tabletape contribute g-3f9a1c2e --as Ada --reveal VALUE   (once every seat has committed)\n\n\
+                      A game that began before every seat added its share is dealt by the owner's seed alone,\n\
+                      and says so. Once it is over, anyone can check every roll from its export:\n  \
+                            tabletape verify --public g-3f9a1c2e.jsonl"
+    )]
+    Contribute(ContributeArgs),
     /// Give a branch a title and a description at the table (its name in the log stays).
     #[command(
         after_help = "Example:\n  tabletape rename g-3f9a1c2e fork-1 'Nowa jumps back' --description 'What if she had?'"
@@ -526,9 +538,32 @@ pub struct ImportArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ContributeArgs {
+    /// The game id printed by `new`.
+    pub game: String,
+    /// The seat whose share this is (a seat number or a player's name).
+    #[arg(long = "as", value_name = "SEAT")]
+    pub viewer: String,
+    /// Commit to this value (64 hex digits) rather than a fresh random one.
+    #[arg(long, value_name = "HEX", conflicts_with = "reveal")]
+    pub value: Option<String>,
+    /// Reveal the value this seat committed to, once every seat has committed.
+    #[arg(long, value_name = "HEX")]
+    pub reveal: Option<String>,
+    /// The branch to add to (default: the game's current line).
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+}
+
+#[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Check only this game (default: every game in the store).
     pub game: Option<String>,
+    /// Check a finished game's export, with no store and no token: every hash and link, the
+    /// seed against the commitment made at its creation, each seat's share against its own
+    /// commitment, and every roll and draw decided again from them.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "viewer"])]
+    pub public: Option<PathBuf>,
     /// Check the game as this seat can (a seat number, a player's name, or `public`; needs GAME):
     /// the chain it can see, while the game is in play.
     #[arg(long = "as", value_name = "SEAT", requires = "game")]

@@ -58,6 +58,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => crate::bench::run(&mut out, json, args.quick, &cli.store),
         Command::Serve(args) => serve(&cli.store, args),
         Command::Migrate(args) => migrate(&cli.store, args, &mut out, json),
+        Command::Verify(VerifyArgs {
+            public: Some(file), ..
+        }) => crate::trust::verify_public(&file, &mut out, json),
         command => match open(&cli.store)? {
             Opened::Here(journal) => dispatch(&journal, command, &mut out, json),
             Opened::Served(remote) => dispatch(&remote, command, &mut out, json),
@@ -110,6 +113,7 @@ fn game_of(command: &mut Command) -> Option<&mut String> {
         Command::Branches(a) => Some(&mut a.game),
         Command::Narrate(a) => Some(&mut a.game),
         Command::Note(a) => Some(&mut a.game),
+        Command::Contribute(a) => Some(&mut a.game),
         Command::Rename(a) => Some(&mut a.game),
         Command::Compare(a) => Some(&mut a.game),
         Command::Export(a) => Some(&mut a.game),
@@ -170,6 +174,7 @@ fn dispatch(
         Command::Branches(a) => branches(table, a, out, json),
         Command::Narrate(a) => narrate(table, a, out, json),
         Command::Note(a) => crate::study::note(table, a, out, json),
+        Command::Contribute(a) => crate::trust::contribute(table, a, out, json),
         Command::Rename(a) => crate::study::rename(table, a, out, json),
         Command::Compare(a) => crate::study::compare(table, a, out, json),
         Command::Export(a) => export(table, a, out, json),

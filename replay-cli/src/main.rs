@@ -24,6 +24,7 @@ mod served;
 mod show;
 mod study;
 mod table;
+mod trust;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

@@ -20,7 +20,7 @@ use tabletape_events::Seat;
 use tabletape_store::{
     Access, ActRequest, Acted, BackedUp, BranchInfo, Comparison, Created, GameSummary, GamesPage,
     Imported, JournalError, NameRequest, NewGame, NoteRequest, Rejection, ReplayStep, Restored,
-    ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
+    ShareRequest, ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::error::CliError;
@@ -363,6 +363,11 @@ impl Table for Remote {
     fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted> {
         let q = query(&[("as", viewer_param(by.viewer()))]);
         self.post(&game_path(game, &format!("/names{q}")), &json!(req))
+    }
+
+    fn share(&self, game: &str, req: ShareRequest, by: Access) -> Result<Acted> {
+        let q = query(&[("as", viewer_param(by.viewer()))]);
+        self.post(&game_path(game, &format!("/dice{q}")), &json!(req))
     }
 
     fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison> {

@@ -11,8 +11,8 @@ use tabletape_engine::{LegalAction, Narrative, Viewer};
 use tabletape_events::{Body, Seat, MAIN_BRANCH};
 use tabletape_store::{
     Access, ActRequest, Acted, BackedUp, BranchInfo, Comparison, Created, GameSummary, Imported,
-    Journal, NameRequest, NewGame, NoteRequest, ReplayStep, Restored, ShownEvent, StateView,
-    Undone, VerifyReport,
+    Journal, NameRequest, NewGame, NoteRequest, ReplayStep, Restored, ShareRequest, ShownEvent,
+    StateView, Undone, VerifyReport,
 };
 
 use crate::error::CliError;
@@ -77,6 +77,8 @@ pub trait Table {
     fn note(&self, game: &str, req: NoteRequest, by: Access) -> Result<Acted>;
     /// Names a branch at the table, as `by`.
     fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted>;
+    /// Adds one step of a seat's share to the dice, as `by`.
+    fn share(&self, game: &str, req: ShareRequest, by: Access) -> Result<Acted>;
     /// Two lines side by side, as `viewer` may know them.
     fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison>;
     /// Refuses an export to `viewer` while a branch it would hold is in play.
@@ -198,6 +200,10 @@ impl Table for Journal {
 
     fn name_branch(&self, game: &str, req: NameRequest, by: Access) -> Result<Acted> {
         Ok(Journal::name_branch(self, game, req, by)?)
+    }
+
+    fn share(&self, game: &str, req: ShareRequest, by: Access) -> Result<Acted> {
+        Ok(Journal::share(self, game, req, by)?)
     }
 
     fn compare(&self, game: &str, a: &str, b: &str, viewer: Viewer) -> Result<Comparison> {

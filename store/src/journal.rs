@@ -39,6 +39,7 @@ use thiserror::Error;
 
 use crate::diff::diff;
 
+mod dice;
 mod study;
 mod transfer;
 mod verify;
@@ -48,14 +49,28 @@ use crate::log::{
     Receipt,
 };
 use crate::seal::{check_shown, event_hash, ShownEvent};
+pub use dice::{commitment_to, new_share, ShareRequest};
 pub use study::{Comparison, Difference, LineOutcome, NameRequest, NoteRequest};
 
 /// A snapshot is written every this many events (see the module docs).
 pub const SNAPSHOT_EVERY: u64 = 1000;
 
-/// How many times an append without an expected seq re-folds and retries
-/// after losing a race to a concurrent writer.
+/// How many times creating a game draws another random id after a clash.
 const RACE_RETRIES: usize = 8;
+
+/// The attempts of an append without an expected seq: as many as it takes,
+/// since each race it loses is another writer's append going through (so
+/// no such write ever answers a conflict). Once there are many, they are
+/// spaced out a little, so a crowd of writers on one branch thins out.
+pub(crate) fn race_attempts() -> impl Iterator<Item = u64> {
+    (0u64..).inspect(|&attempt| {
+        if attempt >= 8 {
+            std::thread::sleep(std::time::Duration::from_micros(
+                20 * attempt.min(500) + (now_ms() % 7) * 10,
+            ));
+        }
+    })
+}
 
 /// The most games one page of a listing holds.
 pub const GAMES_PAGE_MAX: usize = 200;
@@ -228,10 +243,72 @@ pub struct GameSummary {
     /// The current line: the branch ordinary play continues on.
     #[serde(default = "main_branch")]
     pub current: String,
+    /// Who made the dice of the line in play (left out of listings, which
+    /// fold nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<DiceReport>,
 }
 
 fn main_branch() -> String {
     MAIN_BRANCH.to_string()
+}
+
+/// Who made a line's dice, and where the seats' shares stand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DiceReport {
+    pub made_by: tabletape_engine::dice::DiceMakers,
+    /// Whether seats may still add their shares (no action yet).
+    pub open: bool,
+    /// The seats that have committed to a share, and those that have
+    /// revealed it.
+    #[schema(value_type = Vec<u32>)]
+    pub committed: Vec<Seat>,
+    #[schema(value_type = Vec<u32>)]
+    pub revealed: Vec<Seat>,
+    /// The seq of the share that completed the key, when every seat's is in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyed_at: Option<u64>,
+}
+
+impl DiceReport {
+    pub fn of(dice: &tabletape_engine::dice::Dice) -> DiceReport {
+        let seats = |has: fn(&tabletape_engine::dice::Share) -> bool| {
+            dice.shares
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| has(s))
+                .map(|(i, _)| i as Seat)
+                .collect()
+        };
+        DiceReport {
+            made_by: dice.makers(),
+            open: dice.open,
+            committed: seats(|s| s.commitment.is_some()),
+            revealed: seats(|s| s.contribution.is_some()),
+            keyed_at: dice.keyed_at,
+        }
+    }
+}
+
+/// The heads events are judged on, one per branch: an event is shown as the
+/// branch it belongs to shows it (see [`Journal::events_as`]).
+#[derive(Default)]
+struct Judges {
+    heads: Vec<(String, Arc<Game>)>,
+}
+
+impl Judges {
+    fn head(&mut self, journal: &Journal, game: &str, branch: &str) -> Result<&Game, JournalError> {
+        let i = match self.heads.iter().position(|(b, _)| b == branch) {
+            Some(i) => i,
+            None => {
+                self.heads
+                    .push((branch.to_string(), journal.fold(game, branch, None)?));
+                self.heads.len() - 1
+            }
+        };
+        Ok(&self.heads[i].1)
+    }
 }
 
 /// Which games a listing may show.
@@ -635,6 +712,22 @@ fn check_title(title: Option<String>) -> Result<Option<String>, String> {
 
 /// The seat an action is decided for: a seat's token holder acts only as
 /// that seat; the owner acts as any seat or for the whole table.
+/// Refuses play on a line that was taken back: it shares its dice and
+/// hidden cards to come with the line that replaced it, so playing on there
+/// would turn up that line's future.
+fn check_playable(record: &BranchRecord) -> Result<(), JournalError> {
+    if !record.taken_back {
+        return Ok(());
+    }
+    Err(JournalError::Rejected(Rejection::new(
+        "line.taken_back",
+        format!(
+            "line `{}` was taken back and is closed to play (it shares the dice to come with the line that replaced it): fork it to play it another way",
+            record.name
+        ),
+    )))
+}
+
 /// The seat an actor is; `None` for the owner.
 fn seat_of(actor: Actor) -> Option<Seat> {
     match actor {
@@ -965,6 +1058,7 @@ impl Journal {
             pack,
             public: req.public,
             rules_version: Some(kind.rules_version()),
+            chance_version: Some(tabletape_engine::dice::CHANCE_VERSION),
         };
         let started = Game::start(&created).map_err(|e| JournalError::BadInput(e.to_string()))?;
         let owner_token = new_token()?;
@@ -1038,6 +1132,7 @@ impl Journal {
         let meta = self.meta(game)?;
         // Read once here and folded from below: no second read of the head.
         let mut record = Some(self.branch_record(game, branch)?);
+        check_playable(record.as_ref().expect("just read"))?;
         let by = acting_seat(req.actor, req.by)?;
         Self::check_seat(&meta, by)?;
         check_no_placeholder(&req.action)?;
@@ -1055,7 +1150,7 @@ impl Journal {
         }
         let actor = by.map_or(req.actor, Actor::Seat);
         let mut lost_race = None;
-        for _ in 0..RACE_RETRIES {
+        for _ in race_attempts() {
             let mut folded = match record.take() {
                 Some(record) => self.fold_head_owned(game, record)?,
                 None => self.fold_owned(game, branch, None)?,
@@ -1209,6 +1304,7 @@ impl Journal {
             ));
         }
         let meta = self.meta(game)?;
+        check_playable(&self.branch_record(game, branch)?)?;
         let by = acting_seat(actor, by)?;
         Self::check_seat(&meta, by)?;
         let actor = by.map_or(actor, Actor::Seat);
@@ -1223,7 +1319,7 @@ impl Journal {
             })?;
         }
         let mut lost_race = None;
-        for _ in 0..RACE_RETRIES {
+        for _ in race_attempts() {
             // Taken from the cache: a rejected or lost batch leaves it folded
             // past the head, so it goes back only once the append commits.
             let mut folded = self.fold_owned(game, branch, None)?;
@@ -1445,30 +1541,36 @@ impl Journal {
             seed: None,
             seed_commitment: None,
             current: meta.current.unwrap_or_else(main_branch),
+            dice: None,
         })
     }
 
-    /// Marks a game over in its record once `main` has ended, for listings.
-    /// Only a cache of what the fold says, so a failure is logged.
+    /// Marks a game over in its record once its line in play has ended,
+    /// for listings. Only a cache of what the fold says, so a failure is
+    /// logged.
     fn note_over(&self, game: &str, branch: &str, over: bool) {
-        if over && branch == MAIN_BRANCH {
-            if let Err(e) = self.log.mark_over(game) {
-                tracing::warn!(game, "not marked over: {e}");
-            }
+        if !over || !self.current_line(game).is_ok_and(|line| line == branch) {
+            return;
+        }
+        if let Err(e) = self.log.mark_over(game) {
+            tracing::warn!(game, "not marked over: {e}");
         }
     }
 
     /// One game's summary as `viewer` may know it, from its record and the
-    /// fold of `main`'s head (cached).
+    /// folds of `main`'s head and of its line in play (cached).
     pub fn summary(&self, game: &str, viewer: Viewer) -> Result<GameSummary, JournalError> {
         let meta = self.meta(game)?;
         let branches = self.log.branches(game)?.len();
         let main = self.fold(game, MAIN_BRANCH, None)?;
+        let line = meta.current.clone().unwrap_or_else(main_branch);
+        let current = self.fold(game, &line, None)?;
+        let over = current.is_over();
         if !meta.over {
             // A crash between an ending append and its mark leaves it unmarked.
-            self.note_over(game, MAIN_BRANCH, main.is_over());
+            self.note_over(game, &line, over);
         }
-        let viewer = main.effective_viewer(viewer);
+        let viewer = if over { Viewer::Owner } else { viewer };
         let first = self.events_as(game, MAIN_BRANCH, 1, Some(1), viewer)?;
         Ok(GameSummary {
             title: meta.title,
@@ -1478,9 +1580,10 @@ impl Journal {
             created_at_ms: meta.created_at_ms,
             seq: main.seq(),
             branches,
-            over: main.is_over(),
+            over,
             public: meta.public,
             seed: (viewer == Viewer::Owner).then(|| main.created().seed),
+            dice: Some(DiceReport::of(current.dice_state())),
             seed_commitment: first
                 .first()
                 .and_then(|e| e.seed_commitment())
@@ -1503,9 +1606,11 @@ impl Journal {
 
     /// [`Journal::events`] as `viewer` may know them: each seat sees only its
     /// own secrets, and no one but the owner sees a seed or an event's salt,
-    /// until the game is over (judged on the branch's head). Every event
-    /// carries the seals of its parts, so any viewer can check the chain it
-    /// sees with [`crate::seal::check_shown`].
+    /// until the game is over (its line in play has ended). Each event is
+    /// judged on the head of the branch it belongs to, so a fork shows what
+    /// it shares with its parent as the parent does. Every event carries the
+    /// seals of its parts, so any viewer can check the chain it sees with
+    /// [`crate::seal::check_shown`].
     pub fn events_as(
         &self,
         game: &str,
@@ -1515,32 +1620,38 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<Vec<ShownEvent>, JournalError> {
         let events = self.events(game, branch, from_seq, to_seq)?;
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         if viewer == Viewer::Owner {
             return Ok(events.iter().map(ShownEvent::full).collect());
         }
-        let head = self.fold(game, branch, None)?;
+        let mut judges = Judges::default();
         events
             .iter()
             .map(|e| {
-                let redacted = head.redact_event(e, viewer)?;
+                let redacted = judges
+                    .head(self, game, &e.branch)?
+                    .redact_event(e, viewer)?;
                 Ok(ShownEvent::partial(e, &redacted))
             })
             .collect()
     }
 
-    /// Who `viewer` counts as on this branch: everyone sees everything once
-    /// the branch's head has ended the game (see `Game::effective_viewer`).
-    fn effective_viewer(
-        &self,
-        game: &str,
-        branch: &str,
-        viewer: Viewer,
-    ) -> Result<Viewer, JournalError> {
-        if viewer == Viewer::Owner {
-            return Ok(viewer);
+    /// Who `viewer` counts as in `game`: everyone sees what the owner sees
+    /// once the game's line in play has ended, on every line; before that,
+    /// no line opens anything, a finished fork included (it shares its past,
+    /// and perhaps its hidden cards, with the line in play).
+    fn effective_viewer(&self, game: &str, viewer: Viewer) -> Result<Viewer, JournalError> {
+        if viewer == Viewer::Owner || self.game_over(game)? {
+            return Ok(Viewer::Owner);
         }
-        Ok(self.fold(game, branch, None)?.effective_viewer(viewer))
+        Ok(viewer)
+    }
+
+    /// Whether the game is over: whether its line in play (its current line)
+    /// has ended. Forks that end decide nothing.
+    pub fn game_over(&self, game: &str) -> Result<bool, JournalError> {
+        let line = self.current_line(game)?;
+        Ok(self.fold(game, &line, None)?.is_over())
     }
 
     /// The game folded to `at` (the head when `None`).
@@ -1566,7 +1677,7 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<StateView, JournalError> {
         let folded = self.fold(game, branch, at)?;
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         Ok(StateView {
             game: game.to_string(),
             branch: branch.to_string(),
@@ -1594,7 +1705,7 @@ impl Journal {
         if after >= head {
             return Ok(Vec::new());
         }
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         let shown = self.events_as(game, branch, after + 1, None, viewer)?;
         let mut folded = self.fold_owned(game, branch, Some(after.max(1)))?;
         let events = self.log.read(game, branch, after + 1, None)?;
@@ -1627,7 +1738,7 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<String, JournalError> {
         let folded = self.fold(game, branch, at)?;
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         Ok(folded.render_svg(viewer))
     }
 
@@ -1647,8 +1758,8 @@ impl Journal {
             )));
         }
         let events = self.log.read(game, branch, 1, Some(to))?;
-        let viewer = self.effective_viewer(game, branch, viewer)?;
-        let head = self.fold(game, branch, None)?;
+        let viewer = self.effective_viewer(game, viewer)?;
+        let mut judges = Judges::default();
         let first = &events[0];
         let mut folded = Game::from_first(first)?;
         let mut steps = vec![ReplayStep {
@@ -1665,7 +1776,9 @@ impl Journal {
             let chapter = folded.chapter();
             let narration = folded.apply_as(event, viewer)?;
             let after = folded.view(viewer);
-            let shown = head.redact_event(event, viewer)?;
+            let shown = judges
+                .head(self, game, &event.branch)?
+                .redact_event(event, viewer)?;
             steps.push(ReplayStep {
                 seq: event.seq,
                 actor: event.actor,
@@ -1758,12 +1871,12 @@ impl Journal {
     }
 
     /// A branch record as `viewer` may know it: a reseed's seed is shown to
-    /// the owner, or to anyone once that branch's game is over.
+    /// the owner, or to anyone once the game is over.
     fn shown_branch(&self, game: &str, r: BranchRecord, viewer: Viewer) -> BranchInfo {
         let reseeded = r.reseed.is_some();
         let head = self.fold(game, &r.name, None).ok();
-        let shows_seed =
-            viewer == Viewer::Owner || (reseeded && head.as_ref().is_some_and(|g| g.is_over()));
+        let viewer = self.effective_viewer(game, viewer).unwrap_or(viewer);
+        let shows_seed = viewer == Viewer::Owner;
         let own_from = r.fork_seq.unwrap_or(0);
         let mut info = branch_info(r);
         info.reseeded = reseeded;
@@ -1798,31 +1911,74 @@ impl Journal {
         }
     }
 
-    /// Takes back the last event of the current line without deleting
-    /// anything: the line is forked just before that event, the fork becomes
-    /// the current line, and the old line stays in the tree marked taken
-    /// back. The fork keeps the old line's dice (nothing is re-rolled by
-    /// taking back). Open to the owner, and to the seat that recorded the
-    /// event taken back.
+    /// Takes back the last action of the current line without deleting
+    /// anything: the line is forked just before that action, the fork
+    /// becomes the current line, and the old line stays in the tree marked
+    /// taken back (closed to play: it shares the dice and hidden cards to
+    /// come with the new line). Notes written after the action are kept on
+    /// the new line, unless they are about the action taken back. The fork
+    /// keeps the old line's dice: the action recorded again meets the same
+    /// rolls. Open to the owner, and to the seat that recorded the action.
+    ///
+    /// Refused once the game is over (everything it hid is out), and for an
+    /// action that showed what lay hidden or started a clock (see
+    /// `Rules::cannot_take_back`): the owner of a game whose chance is not
+    /// Tabletape's (the table's own dice, or none) may still correct it.
     pub fn undo(&self, game: &str, by: Access) -> Result<Undone, JournalError> {
         let line = self.current_line(game)?;
-        let head = self.record(game, &line)?.head_seq;
-        if head <= 1 {
-            return Err(JournalError::BadInput(format!(
-                "nothing to take back: line `{line}` of game `{game}` holds only the game's creation"
+        let record = self.record(game, &line)?;
+        let head = record.head_seq;
+        if self.fold(game, &line, None)?.is_over() {
+            return Err(JournalError::Rejected(Rejection::new(
+                "undo.game_over",
+                "the game is over and everything it hid is out: taking back would play on with every secret known; fork it to play another way",
             )));
         }
-        let last = self.log.read(game, &line, head, Some(head))?.remove(0);
-        match (by, last.actor) {
+        // The last action, and the annotations written after it.
+        let mut seq = head;
+        let mut after = Vec::new();
+        let taken = loop {
+            let event = match seq {
+                0 | 1 => None,
+                _ => self.log.read(game, &line, seq, Some(seq))?.pop(),
+            };
+            match event {
+                Some(e) if matches!(e.body, Body::ActionAccepted(_)) => break e,
+                Some(e) if matches!(e.body, Body::Noted(_) | Body::BranchNamed(_)) => {
+                    after.push(e);
+                    seq -= 1;
+                }
+                _ => {
+                    return Err(JournalError::BadInput(format!(
+                        "nothing to take back: line `{line}` of game `{game}` holds no action after its last fork, share or creation"
+                    )))
+                }
+            }
+        };
+        let seq = taken.seq;
+        match (by, taken.actor) {
             (Access::Owner, _) => {}
             (Access::Seat(s), Actor::Seat(a)) if s == a => {}
             _ => {
                 return Err(JournalError::Forbidden(format!(
-                    "seq {head} was not recorded by this seat: the owner or the seat that recorded it may take it back"
+                    "seq {seq} was not recorded by this seat: the owner or the seat that recorded it may take it back"
                 )))
             }
         }
-        let taken: Vec<String> = self
+        let before = self.fold(game, &line, Some(seq - 1))?;
+        // Where Tabletape holds no random secret (the table's own dice, or a
+        // game without chance), the owner referees the record and may still
+        // correct it.
+        let correcting = by == Access::Owner && !before.dice_state().rolls;
+        if let Body::ActionAccepted(accepted) = &taken.body {
+            if let Some(refused) = before
+                .cannot_take_back(&accepted.facts)
+                .filter(|_| !correcting)
+            {
+                return Err(JournalError::Rejected(refused));
+            }
+        }
+        let taken_names: Vec<String> = self
             .log
             .branches(game)?
             .into_iter()
@@ -1832,10 +1988,10 @@ impl Journal {
         let mut forked = None;
         for n in 1..=FORK_NAME_TRIES {
             let name = format!("{line}~{n}");
-            if taken.contains(&name) {
+            if taken_names.contains(&name) {
                 continue;
             }
-            match self.log.fork(game, &line, head - 1, &name, now, None) {
+            match self.log.fork(game, &line, seq - 1, &name, now, None) {
                 Ok(record) => {
                     forked = Some(record);
                     break;
@@ -1847,13 +2003,31 @@ impl Journal {
         let record = forked.ok_or_else(|| {
             JournalError::BadInput("every take-back name was taken: name a fork yourself".into())
         })?;
+        // Notes about moments the new line still has go with it, by the
+        // same hands; a note about the action taken back stays where it was.
+        let kept: Vec<Draft> = after
+            .iter()
+            .rev()
+            .filter(|e| match &e.body {
+                Body::Noted(note) => note.at < seq,
+                _ => false,
+            })
+            .map(|e| Draft::new(now, e.actor, e.body.clone()))
+            .collect::<Result<_, _>>()?;
+        let mut head_seq = seq - 1;
+        if !kept.is_empty() {
+            let appended = self
+                .log
+                .append(game, &record.name, Some(seq - 1), None, kept)?;
+            head_seq = appended.events.last().map_or(head_seq, |e| e.seq);
+        }
         self.log.take_back(game, &line, &record.name)?;
         Ok(Undone {
             game: game.to_string(),
             taken_back: line,
-            seq: head,
+            seq,
             current: record.name,
-            head_seq: head - 1,
+            head_seq,
         })
     }
 
@@ -1866,7 +2040,7 @@ impl Journal {
         after: u64,
         viewer: Viewer,
     ) -> Result<Vec<String>, JournalError> {
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         let mut folded = self.fold_owned(game, branch, Some(after))?;
         let mut lines = Vec::new();
         for event in self.log.read(game, branch, after + 1, None)? {
@@ -1917,6 +2091,7 @@ impl Journal {
         let events = self.events(game, branch, 1, None)?;
         let kind = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
+        let viewer = self.effective_viewer(game, viewer)?;
         let (mut narrative, folded) = Narrative::tell_with(&kind, &events, viewer, variations)?;
         // The table's own title, else the one the game gives itself
         // ("Nowa against Brakka"), else the kind's.

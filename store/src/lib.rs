@@ -27,10 +27,10 @@ pub mod upcast;
 pub use backup::{BackedUp, Restored};
 pub use error::StoreError;
 pub use journal::{
-    Access, ActRequest, Acted, BranchInfo, Check, Comparison, Created, Difference, Followed,
-    GameSummary, GamesPage, Imported, Journal, JournalError, LineOutcome, Listing, NameRequest,
-    NewGame, NoteRequest, PackSource, Problem, ReplayStep, SeatToken, StateView, Undone,
-    VerifyReport, GAMES_PAGE_MAX,
+    commitment_to, new_share, Access, ActRequest, Acted, BranchInfo, Check, Comparison, Created,
+    DiceReport, Difference, Followed, GameSummary, GamesPage, Imported, Journal, JournalError,
+    LineOutcome, Listing, NameRequest, NewGame, NoteRequest, PackSource, Problem, ReplayStep,
+    SeatToken, ShareRequest, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 pub use location::Location;
 pub use log::postgres::PgLog;

@@ -97,6 +97,12 @@ pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
             NAME_PART.into(),
             Cow::Owned(serde_json::to_value(name).expect("names serialize")),
         )],
+        Body::ContributionCommitted { commitment } => {
+            vec![("commitment".into(), Cow::Owned(json!(commitment)))]
+        }
+        Body::ContributionRevealed { contribution } => {
+            vec![("contribution".into(), Cow::Owned(json!(contribution)))]
+        }
     }
 }
 

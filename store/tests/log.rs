@@ -246,6 +246,7 @@ fn snap(seq: u64) -> Snapshot {
         chapter: format!("at {seq}"),
         state: Value::from(seq),
         notes: Default::default(),
+        dice: None,
     }
 }
 

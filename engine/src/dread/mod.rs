@@ -329,6 +329,60 @@ impl Rules for Dread {
         fact
     }
 
+    /// The face-down locations are shuffled among their spots: a seat's
+    /// fork turns up nothing the line it left still keeps face down.
+    fn redeal(state: &mut State, rng: &mut crate::rng::TableRng) {
+        let mut cards: Vec<state::Card> = state
+            .locations
+            .iter()
+            .filter_map(|spot| match spot {
+                state::Spot::Down { card: Some(card) } => Some(card.clone()),
+                _ => None,
+            })
+            .collect();
+        rng.shuffle(&mut cards);
+        let mut dealt = cards.into_iter();
+        for spot in &mut state.locations {
+            if let state::Spot::Down { card: Some(card) } = spot {
+                *card = dealt.next().expect("as many cards as face-down spots");
+            }
+        }
+    }
+
+    /// A location or challenge turned up, a card drawn from the
+    /// Investigation deck, Items dealt to the Supply, and the start of the
+    /// planning clock all stand.
+    fn cannot_take_back(_before: &State, facts: &[Fact]) -> Option<Rejection> {
+        facts.iter().find_map(|fact| {
+            let (rule, what) = match fact {
+                Fact::PlanningStarted { .. } => (
+                    "undo.clock",
+                    "the planning clock has started: taking it back would give the team its time anew",
+                ),
+                Fact::Revealed { .. } => (
+                    "undo.revealed",
+                    "a location was turned face up: taking it back would hide it again",
+                ),
+                Fact::ChallengeRevealed { .. } => (
+                    "undo.revealed",
+                    "an Endgame Challenge was turned up: taking it back would hide it again",
+                ),
+                Fact::CardAdded {
+                    from_hand: false, ..
+                } => (
+                    "undo.revealed",
+                    "a card was drawn from the Investigation deck: taking it back would hide it again",
+                ),
+                Fact::SupplySet { .. } => (
+                    "undo.revealed",
+                    "Items were dealt face up to the Supply: taking it back would hide them again",
+                ),
+                _ => return None,
+            };
+            Some(Rejection::new(rule, what))
+        })
+    }
+
     fn view(state: &State, viewer: Viewer) -> Value {
         let mut v = serde_json::to_value(state).expect("kind states serialize");
         if viewer == Viewer::Owner {

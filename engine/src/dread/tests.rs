@@ -40,6 +40,7 @@ fn created(players: usize, seed: u64, dice: DiceMode, options: &[(&str, &str)]) 
         pack: Dread::default_pack(),
         public: false,
         rules_version: None,
+        chance_version: None,
     }
 }
 
@@ -1457,6 +1458,7 @@ fn rigged(t: &mut Table, change: impl FnOnce(&mut State)) {
             chapter: "rigged".into(),
             state: serde_json::to_value(&s).unwrap(),
             notes: Default::default(),
+            dice: None,
         },
     )
     .unwrap();

@@ -27,6 +27,7 @@ fn created(players: usize, options: Value, dice: DiceMode, seed: u64) -> GameCre
         pack: Legend::default_pack(),
         public: false,
         rules_version: Some(Legend::RULES_VERSION),
+        chance_version: None,
     }
 }
 

@@ -342,6 +342,55 @@ impl Rules for Legless {
         }
     }
 
+    /// The Equipped sides the table has not seen (legs in the Store, legs
+    /// bought but not worn) are dealt anew among those legs. The street
+    /// event deck is drawn by chance, which the fork's new dice decide; the
+    /// Risk Booklet is the box's, the same in every game, and stays.
+    fn redeal(state: &mut State, rng: &mut crate::rng::TableRng) {
+        let mut unseen: Vec<String> = state.pile.clone();
+        for (seat, londoner) in state.londoners.iter().enumerate() {
+            for leg in &londoner.legs {
+                if !narration::sees_leg(state, Viewer::Public, seat as Seat, leg) {
+                    unseen.push(leg.clone());
+                }
+            }
+        }
+        unseen.sort();
+        unseen.dedup();
+        let mut sides: Vec<content::Equipped> = unseen
+            .iter()
+            .filter_map(|leg| state.legs.get(leg).map(|l| l.equipped))
+            .collect();
+        rng.shuffle(&mut sides);
+        for (leg, side) in unseen.iter().zip(sides) {
+            if let Some(l) = state.legs.get_mut(leg) {
+                l.equipped = side;
+            }
+        }
+    }
+
+    /// A leg bought or worn (its Equipped side seen), a street event card
+    /// drawn from the deck, a Risk Booklet story read and a character card
+    /// drawn from the box stand.
+    fn cannot_take_back(_before: &State, facts: &[Fact]) -> Option<Rejection> {
+        facts.iter().find_map(|fact| {
+            let what = match fact {
+                Fact::LegBought { .. } => "a leg's Equipped side was seen by its buyer",
+                Fact::LegEquipped { side: Some(_), .. } => "a leg's Equipped side was turned up",
+                Fact::StreetEventRead {
+                    from_deck: true, ..
+                } => "a street event card was drawn",
+                Fact::RiskRead { .. } => "a Risk Booklet story was read",
+                Fact::CharacterDrawn { card: None, .. } => "a character card was drawn",
+                _ => return None,
+            };
+            Some(Rejection::new(
+                "undo.revealed",
+                format!("{what}: taking it back would hide it again"),
+            ))
+        })
+    }
+
     fn view(state: &State, viewer: Viewer) -> Value {
         let mut v = serde_json::to_value(state).expect("kind states serialize");
         if viewer == Viewer::Owner {

@@ -73,6 +73,7 @@ fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
         pack: Legless::default_pack(),
         public: false,
         rules_version: None,
+        chance_version: None,
     }
 }
 
@@ -114,6 +115,7 @@ fn game_of(s: &State) -> Game {
         chapter: "Round 1".into(),
         state: serde_json::to_value(s).unwrap(),
         notes: Default::default(),
+        dice: None,
     };
     let created = if s.record {
         record_created()

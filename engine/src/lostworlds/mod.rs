@@ -715,6 +715,61 @@ impl Rules for LostWorlds {
         }
     }
 
+    /// Every choice held in secret (plain or sealed, the forking seat's
+    /// too) is withdrawn, to be made again, and what an unexamined object
+    /// of the scenario hides is left out: a seat's fork resolves no one's
+    /// hidden maneuver and finds nothing the line it left keeps hidden.
+    fn redeal(state: &mut State, _rng: &mut crate::rng::TableRng) {
+        state.pending.clear();
+        if let Some(field) = state.field.as_mut() {
+            let examined = field.examined.clone();
+            let scenario = std::sync::Arc::make_mut(&mut field.scenario);
+            for object in &mut scenario.objects {
+                if !examined.contains(&object.id) {
+                    object.found.clear();
+                }
+            }
+        }
+    }
+
+    /// An exchange that turned up a maneuver chosen in secret stands (the
+    /// chooser who took it back would choose again knowing the other's),
+    /// and so does an object examined.
+    fn cannot_take_back(before: &State, facts: &[Fact]) -> Option<Rejection> {
+        let examined = facts.iter().any(|f| {
+            matches!(
+                f,
+                Fact::Stepped {
+                    deed: actions::Deed::Examined { .. },
+                    ..
+                }
+            )
+        });
+        if examined {
+            return Some(Rejection::new(
+                "undo.revealed",
+                "an object was examined and what it holds is known: taking it back would hide it again",
+            ));
+        }
+        let held = before
+            .pending
+            .values()
+            .any(|p| matches!(p, state::Pending::Chosen { .. }));
+        if !held {
+            return None;
+        }
+        let mut after = before.clone();
+        for fact in facts {
+            Self::apply(&mut after, fact);
+        }
+        after.pending.is_empty().then(|| {
+            Rejection::new(
+                "undo.revealed",
+                "the exchange turned up a maneuver chosen in secret: taking it back would let a fighter choose again knowing it",
+            )
+        })
+    }
+
     fn folded(state: &mut State, seq: u64) {
         if state.pending.is_empty() {
             state.settled = seq;

@@ -1006,6 +1006,7 @@ fn the_story_shows_pages_pictures_and_sums() {
         pack: LostWorlds::default_pack(),
         public: false,
         rules_version: None,
+        chance_version: None,
     };
     let game = crate::Game::start(&created).unwrap();
     assert_eq!(game.chapter(), "Exchange 1");
@@ -1276,6 +1277,7 @@ fn duel_game(books: &str) -> Game {
         pack: serde_json::to_value(mini_pack()).unwrap(),
         public: false,
         rules_version: None,
+        chance_version: None,
     };
     Game::start(&created).unwrap()
 }
@@ -1500,6 +1502,7 @@ fn record_game(foes: usize) -> Game {
         pack: serde_json::to_value(mini_pack()).unwrap(),
         public: false,
         rules_version: None,
+        chance_version: None,
     };
     Game::start(&created).unwrap()
 }

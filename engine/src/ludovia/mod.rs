@@ -372,6 +372,61 @@ impl Rules for Ludovia {
         action
     }
 
+    /// Every treasure no one else sees (the thieves' hands and the
+    /// rooftop cards still face down) is dealt anew, each hand keeping its
+    /// size: a seat's fork steals and robs nothing the line it left hides.
+    fn redeal(state: &mut State, rng: &mut crate::rng::TableRng) {
+        let treasure =
+            |name: &String| matches!(state.faces.get(name), Some(state::Face::Treasure(_)));
+        let mut hidden: Vec<String> = state.pool.iter().filter(|c| treasure(c)).cloned().collect();
+        let events: Vec<String> = state
+            .pool
+            .iter()
+            .filter(|c| !treasure(c))
+            .cloned()
+            .collect();
+        for thief in &state.thieves {
+            hidden.extend(thief.hand.iter().cloned());
+        }
+        hidden.sort();
+        rng.shuffle(&mut hidden);
+        let mut dealt = hidden.into_iter();
+        for thief in &mut state.thieves {
+            let size = thief.hand.len();
+            thief.hand = dealt.by_ref().take(size).collect();
+        }
+        state.pool = events.into_iter().chain(dealt).collect();
+        state.pool.sort();
+    }
+
+    /// A card drawn from the rooftops or the equipment deck, a card taken
+    /// from another thief, and treasure shown to the table stand.
+    fn cannot_take_back(_before: &State, facts: &[Fact]) -> Option<Rejection> {
+        facts.iter().find_map(|fact| {
+            let what = match fact {
+                Fact::RooftopRobbed { .. } => "a rooftop card was drawn",
+                Fact::StealTried { card: Some(_), .. } => {
+                    "a card was taken from another thief's hand"
+                }
+                Fact::EquipmentFound { item: Some(_), .. } => "an equipment card was drawn",
+                Fact::OfferRenewed { drawn, .. } if !drawn.is_empty() => {
+                    "equipment cards were drawn for the offer"
+                }
+                Fact::FameGained { .. } | Fact::TreasureDiscarded { .. } => {
+                    "treasure was shown to the table"
+                }
+                Fact::EquipmentBought { paid, .. } if !paid.is_empty() => {
+                    "treasure was shown to the table"
+                }
+                _ => return None,
+            };
+            Some(Rejection::new(
+                "undo.revealed",
+                format!("{what}: taking it back would hide it again"),
+            ))
+        })
+    }
+
     fn view(state: &State, viewer: Viewer) -> Value {
         let mut v = serde_json::to_value(state).expect("kind states serialize");
         if viewer == Viewer::Owner {

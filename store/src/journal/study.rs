@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tabletape_engine::dice::ShareStep;
 use tabletape_engine::narrative::{Variation, VARIATION_LINES};
 use tabletape_engine::{notes, Narrative, PlayResult, Viewer};
 use tabletape_events::{Actor, Body, BranchName, Note};
 
-use super::{now_ms, Access, Acted, Journal, JournalError, RACE_RETRIES};
+use super::{now_ms, race_attempts, Access, Acted, Journal, JournalError};
 use crate::diff::differences;
 use crate::error::StoreError;
 use crate::log::{BranchRecord, Draft};
@@ -135,8 +136,9 @@ impl Journal {
         self.annotate(game, &branch, Body::BranchNamed(name), by, None, None)
     }
 
-    /// Appends an annotation on the branch's head, as `act` appends an action.
-    fn annotate(
+    /// Appends an event that is not an action (a note, a name, a share of
+    /// the dice) on the branch's head, as `act` appends an action.
+    pub(super) fn annotate(
         &self,
         game: &str,
         branch: &str,
@@ -152,7 +154,7 @@ impl Journal {
             Access::Seat(seat) => Actor::Seat(seat),
             Access::Public => {
                 return Err(JournalError::Forbidden(
-                    "writing a note or naming a branch needs the owner's or a seat's token".into(),
+                    "writing a note, naming a branch or adding to the dice needs the owner's or a seat's token".into(),
                 ))
             }
         };
@@ -166,7 +168,7 @@ impl Journal {
             }
         }
         let mut lost_race = None;
-        for _ in 0..RACE_RETRIES {
+        for _ in race_attempts() {
             let mut folded = self.fold_owned(game, branch, None)?;
             let head = folded.seq();
             if let Some(expected) = expect_seq.filter(|&e| e != head) {
@@ -175,7 +177,13 @@ impl Journal {
             match &body {
                 Body::Noted(note) => notes::check_note(note, head + 1),
                 Body::BranchNamed(name) => notes::check_name(name),
-                _ => unreachable!("only annotations are written here"),
+                Body::ContributionCommitted { commitment } => {
+                    folded.check_share(actor, ShareStep::Commit(commitment))
+                }
+                Body::ContributionRevealed { contribution } => {
+                    folded.check_share(actor, ShareStep::Reveal(contribution))
+                }
+                _ => unreachable!("actions and forks are written elsewhere"),
             }
             .map_err(JournalError::Rejected)?;
             let draft = Draft::new(now_ms(), actor, body.clone())?;
@@ -316,7 +324,7 @@ impl Journal {
         after: u64,
         viewer: Viewer,
     ) -> Result<Vec<String>, JournalError> {
-        let viewer = self.effective_viewer(game, branch, viewer)?;
+        let viewer = self.effective_viewer(game, viewer)?;
         let mut folded = self.fold_owned(game, branch, Some(after.max(1)))?;
         let mut lines = Vec::new();
         for event in self.log.read(game, branch, after.max(1) + 1, None)? {

@@ -39,7 +39,7 @@ impl Journal {
         let meta = self.meta(game)?;
         let mut reports = Vec::new();
         for branch in self.log.branches(&meta.game)? {
-            let full = self.effective_viewer(game, &branch.name, viewer)? == Viewer::Owner;
+            let full = self.effective_viewer(game, viewer)? == Viewer::Owner;
             let checked = if full {
                 self.verify_branch(&meta.game, &branch)?
             } else {

@@ -37,6 +37,7 @@ pub fn created() -> Draft {
             pack: json!(null),
             public: false,
             rules_version: None,
+            chance_version: None,
         }),
     )
     .unwrap()
