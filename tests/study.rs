@@ -221,3 +221,39 @@ fn a_note_that_cannot_be_written_writes_nothing_and_a_retry_writes_once() {
     assert_eq!(rule(reused.unwrap_err()), "idempotency.key_reused");
     assert_eq!(head(), start + 1);
 }
+
+/// A fork of a fork made before the latter's own fork point shares its past
+/// with the older line only: compared with `main`, the lines part where it
+/// was made (once, the comparison asked the middle fork for seqs it never had).
+#[test]
+fn a_fork_of_a_fork_made_before_its_fork_point_compares_with_main() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let game = crate::trust::create(
+        &j,
+        "ludovia",
+        3,
+        17,
+        tabletape_events::DiceMode::Digital,
+        &[],
+    )
+    .game;
+    tabletape_tests::play_random(&j, &game, "main", 17, 12);
+    let late = j
+        .fork(&game, "main", 10, Some("late"), None, Access::Owner)
+        .unwrap();
+    let early = j
+        .fork(&game, &late.name, 4, Some("early"), None, Access::Owner)
+        .unwrap();
+    let compared = j
+        .compare(&game, "main", &early.name, Viewer::Owner)
+        .unwrap();
+    assert_eq!(
+        (compared.common_seq, compared.common_branch.as_str()),
+        (4, "main")
+    );
+    let compared = j
+        .compare(&game, &late.name, &early.name, Viewer::Owner)
+        .unwrap();
+    assert_eq!(compared.common_seq, 4);
+}

@@ -2,6 +2,7 @@
 //! the `tabletape` binary and the HTTP router. One test binary (ripgrep's
 //! layout): each module below is one area.
 
+mod adversary;
 mod cli;
 mod crash;
 mod fuzz;

@@ -116,23 +116,37 @@ fn owner_plays(j: &Journal, game: &str, steps: usize, prefer: &[&str]) -> usize 
 /// Everything `viewer` can read of a game, through every read the journal
 /// serves, on every branch it can name: what no secret may reach.
 pub(crate) fn reads(j: &Journal, game: &str, viewer: Viewer) -> String {
+    let lines: Vec<(String, u64)> = j
+        .branches_as(game, viewer)
+        .unwrap()
+        .into_iter()
+        .map(|b| (b.name, 1))
+        .collect();
+    reads_of(j, game, viewer, &lines)
+}
+
+/// What `viewer` can read of the game as a whole, and of each line named
+/// from the seq given on (its events, and what follows them live; its
+/// state, replay, story, board, legal moves and comparison whole).
+pub(crate) fn reads_of(j: &Journal, game: &str, viewer: Viewer, lines: &[(String, u64)]) -> String {
     let mut out = Vec::new();
     let mut push = |v: Value| out.push(v.to_string());
     push(json!(j.summary(game, viewer).unwrap()));
-    let branches = j.branches_as(game, viewer).unwrap();
-    push(json!(branches));
-    for b in &branches {
-        let name = b.name.as_str();
-        push(json!(j.events_as(game, name, 1, None, viewer).unwrap()));
+    push(json!(j.branches_as(game, viewer).unwrap()));
+    push(json!(j.verify_as(game, viewer).unwrap()));
+    let varied = j
+        .narrate_with_variations(game, MAIN_BRANCH, viewer)
+        .unwrap();
+    push(json!(varied.render(Format::Markdown)));
+    for (name, from) in lines {
+        let name = name.as_str();
+        push(json!(j.events_as(game, name, *from, None, viewer).unwrap()));
+        push(json!(j.follow(game, name, from - 1, viewer).unwrap()));
         push(json!(j.state(game, name, None, viewer).unwrap()));
         push(json!(j.replay(game, name, None, viewer).unwrap()));
-        for format in [Format::Markdown, Format::Json] {
-            let told = j.narrate_as(game, name, viewer).unwrap().render(format);
-            push(json!(told));
-            let varied = j.narrate_with_variations(game, name, viewer).unwrap();
-            push(json!(varied.render(format)));
-        }
-        push(json!(j.follow(game, name, 0, viewer).unwrap()));
+        let told = j.narrate_as(game, name, viewer).unwrap();
+        push(json!(told.render(Format::Markdown)));
+        push(json!(told));
         push(json!(j.board_svg(game, name, None, viewer).unwrap()));
         if let Viewer::Seat(s) = viewer {
             push(json!(j.legal(game, name, Some(s)).unwrap()));
@@ -141,7 +155,6 @@ pub(crate) fn reads(j: &Journal, game: &str, viewer: Viewer) -> String {
             push(json!(j.compare(game, MAIN_BRANCH, name, viewer).unwrap()));
         }
     }
-    push(json!(j.verify_as(game, viewer).unwrap()));
     out.join("\n")
 }
 

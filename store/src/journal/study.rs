@@ -255,16 +255,21 @@ impl Journal {
     ) -> Result<Vec<(String, u64)>, JournalError> {
         let mut out = Vec::new();
         let mut name = branch.to_string();
-        let mut upto = None;
+        let mut limit: Option<u64> = None;
         loop {
             let r = records.iter().find(|r| r.name == name).ok_or_else(|| {
                 JournalError::NotFound(format!("the game has no branch `{name}`"))
             })?;
-            out.push((r.name.clone(), upto.unwrap_or(r.head_seq)));
+            let upto = limit.map_or(r.head_seq, |l| l.min(r.head_seq));
+            // A fork of a fork made before the latter's own fork point holds
+            // none of the latter's events: its past is the older line's.
+            if upto > r.fork_seq.unwrap_or(0) {
+                out.push((r.name.clone(), upto));
+            }
             match (&r.parent, r.fork_seq) {
                 (Some(parent), Some(at)) => {
                     name = parent.clone();
-                    upto = Some(at);
+                    limit = Some(upto.min(at));
                 }
                 _ => break,
             }
