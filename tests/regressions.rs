@@ -272,3 +272,146 @@ fn a_stored_event_that_does_not_fold_is_an_error_naming_its_seq_not_a_crash() {
     let err = tabletape_engine::Game::fold(&events).unwrap_err();
     assert!(err.to_string().contains("seq 2"), "{err}");
 }
+
+/// An unknown field is refused by name at every depth of an action, never
+/// dropped: Ludovia's `{"type":"rob","character":{}}` was once stored as
+/// `{"type":"rob"}`, and a book duel's nested maneuver lost its extras.
+#[test]
+fn an_unknown_field_anywhere_in_an_action_is_refused_by_name() {
+    let (_d, j) = journal();
+    let thieves = j
+        .create(NewGame {
+            kind: "ludovia".into(),
+            players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
+            seed: Some(5),
+            ..NewGame::default()
+        })
+        .unwrap()
+        .game;
+    let refused = rejected(act(
+        &j,
+        &thieves,
+        json!({"type": "roll_for_order", "character": {}}),
+    ));
+    assert!(refused.message.contains("character"), "{refused}");
+    let duel = duel(&j);
+    let refused = rejected(act(
+        &j,
+        &duel,
+        json!({"type": "exchange", "maneuvers": [
+            {"seat": 0, "page": 50, "stance": {}},
+            {"seat": 1, "page": 50},
+        ]}),
+    ));
+    assert!(refused.message.contains("stance"), "{refused}");
+    assert_eq!(head(&j, &thieves), 1);
+    assert_eq!(head(&j, &duel), 1, "nothing is written");
+}
+
+/// A branch name is one name however it is written: `main `, `MAIN` and
+/// `ma\u{200b}in` cannot sit beside `main`, letters are kept composed (NFC),
+/// and a game id may not be a route's own word.
+#[test]
+fn branch_names_are_normalised_and_ids_that_are_routes_refused() {
+    let (_d, j) = journal();
+    let g = duel(&j);
+    let fork = |name: &str| {
+        j.fork(
+            &g,
+            MAIN_BRANCH,
+            1,
+            Some(name),
+            None,
+            tabletape_store::Access::Owner,
+        )
+    };
+    for name in [
+        "main ",
+        " main",
+        "MAIN",
+        "Main",
+        "ma\u{200b}in",
+        "ma\u{202e}in",
+    ] {
+        assert!(fork(name).is_err(), "{name:?} was taken as a branch name");
+    }
+    let decomposed = "Cafe\u{301}";
+    let made = fork(decomposed).unwrap();
+    assert_eq!(made.name, "Caf\u{e9}", "kept composed");
+    assert!(fork("CAF\u{c9}").is_err(), "the same name in capitals");
+    assert_eq!(j.branches(&g).unwrap().len(), 2);
+    let taken = j.create(NewGame {
+        kind: "lostworlds".into(),
+        players: vec!["Ada".into(), "Bo".into()],
+        id: Some("import".into()),
+        ..NewGame::default()
+    });
+    assert!(matches!(taken, Err(JournalError::BadInput(m)) if m.contains("route")));
+}
+
+/// A history rewritten and hashed anew is still refused where it breaks
+/// what any history recorded here keeps: times that go backwards, one
+/// idempotency key on two appends, an event stripped of its salt, a seat
+/// acting for another. Each names its seq and its rule.
+#[test]
+fn an_import_rewritten_and_hashed_anew_is_refused_naming_seq_and_rule() {
+    let (_d, j) = journal();
+    let g = duel(&j);
+    act_keyed(
+        &j,
+        &g,
+        json!({"type": "choose", "seat": 0, "page": 50}),
+        Some("k-1"),
+    )
+    .unwrap();
+    act_keyed(
+        &j,
+        &g,
+        json!({"type": "choose", "seat": 1, "page": 50}),
+        Some("k-2"),
+    )
+    .unwrap();
+    act(&j, &g, json!({"type": "choose", "seat": 0, "page": 26})).unwrap();
+    let events = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    let rehashed = |mut events: Vec<Event>| -> Vec<u8> {
+        for i in 1..events.len() {
+            events[i].prev_hash = events[i - 1].hash.clone();
+            events[i].hash = event_hash(&events[i]);
+        }
+        let lines: Vec<String> = events
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        (lines.join("\n") + "\n").into_bytes()
+    };
+    let refused = |forged: Vec<Event>, rule: &str, seq: u64| {
+        let (_d2, other) = journal();
+        let err = other.import(&mut rehashed(forged).as_slice()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains(rule), "{rule}: {text}");
+        assert!(text.contains(&format!("seq {seq}")), "{rule}: {text}");
+        assert!(
+            other.games().unwrap().is_empty(),
+            "{rule}: nothing is imported"
+        );
+    };
+    let mut backwards = events.clone();
+    backwards[3].recorded_at_ms = backwards[2].recorded_at_ms - 1000;
+    refused(backwards, "history.time", 4);
+    let mut one_key = events.clone();
+    one_key[3].idempotency_key = Some("k-1".into());
+    refused(one_key, "history.idempotency", 4);
+    let mut stripped = events.clone();
+    stripped[2].salt.clear();
+    stripped[2].schema_version = 1;
+    refused(stripped, "history.schema", 3);
+    let mut for_another = events.clone();
+    if let Body::ActionAccepted(a) = &mut for_another[1].body {
+        assert_eq!(a.action["seat"], 0);
+    }
+    for_another[1].actor = Actor::Seat(1);
+    refused(for_another, "history.actor", 2);
+    // The history as it was imports.
+    let (_d3, other) = journal();
+    other.import(&mut rehashed(events).as_slice()).unwrap();
+}

@@ -533,3 +533,32 @@ fn an_operator_gets_metrics_and_json_request_lines_and_sigterm_loses_nothing_ack
         assert!(!log.contains(token.as_str()), "a token reached the log");
     }
 }
+
+/// A body over the limit is answered 413, and the client reads that answer
+/// whole: the server reads what was sent rather than cut the connection
+/// while the upload is under way.
+#[test]
+fn a_body_over_the_limit_is_answered_413_not_a_cut_connection() {
+    use std::io::{Read, Write};
+    let cli = Cli::new();
+    let server = Server::start(&cli);
+    let addr = server.note["addr"].as_str().unwrap().to_string();
+    let size = 12 * 1024 * 1024;
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "POST /games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {size}\r\n\r\n"
+    )
+    .unwrap();
+    let chunk = vec![b' '; 64 * 1024];
+    for _ in 0..size / chunk.len() {
+        stream
+            .write_all(&chunk)
+            .expect("the whole upload is taken before the answer");
+    }
+    let mut answer = [0u8; 200];
+    let n = stream.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    server.stop();
+}

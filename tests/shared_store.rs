@@ -479,3 +479,45 @@ fn the_schema_is_versioned_and_a_newer_one_is_refused() {
     assert!(refused.contains("schema version 999"), "{refused}");
     assert!(refused.contains("run a newer tabletape"), "{refused}");
 }
+
+/// While its database is down, a server says so: `GET /healthz` answers
+/// 503, and a request answers 503 with a message that says the store cannot
+/// be reached (not a bare 500), writing nothing; once the database is back
+/// that server carries on.
+#[test]
+fn a_server_whose_database_is_down_says_so() {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+    let scratch = ScratchServer::start().unwrap();
+    let url = scratch.database().unwrap();
+    let journal = Journal::open_at(&Location::parse(&url)).unwrap();
+    let (game, _) = lost_worlds(&journal, 3);
+    let app = tabletape_api::app(journal);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let ask = |uri: String| {
+        let app = app.clone();
+        runtime.block_on(async move {
+            let reply = app
+                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            let status = reply.status();
+            let body = axum::body::to_bytes(reply.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            (status, String::from_utf8_lossy(&body).into_owned())
+        })
+    };
+    assert_eq!(ask("/healthz".into()).0, StatusCode::OK);
+    scratch.stop();
+    let (status, body) = ask("/healthz".into());
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body.contains("unavailable"), "{body}");
+    let (status, body) = ask(format!("/games/{game}/events"));
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body.contains("cannot be reached"), "{body}");
+}

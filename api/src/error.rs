@@ -109,6 +109,16 @@ impl IntoResponse for AppError {
                 JournalError::NotFound(m) => (StatusCode::NOT_FOUND, ErrorBody::plain("not_found", m.clone())),
                 JournalError::BadInput(m) => (StatusCode::BAD_REQUEST, ErrorBody::plain("bad_request", m.clone())),
                 JournalError::Forbidden(m) => (StatusCode::FORBIDDEN, ErrorBody::plain("forbidden", m.clone())),
+                JournalError::Store(tabletape_store::StoreError::Unavailable(m)) => {
+                    tracing::warn!(error = %m, "store unavailable");
+                    (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        ErrorBody::plain(
+                            "unavailable",
+                            "the game store cannot be reached just now (its database does not answer); nothing was written: try again shortly".into(),
+                        ),
+                    )
+                }
                 _ => {
                     tracing::error!(error = %err, "journal failed");
                     internal("the journal failed")

@@ -108,7 +108,75 @@ fn router(state: AppState) -> Router {
         .merge(web::router())
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
+        .layer(axum::middleware::map_response(html_policy))
+        .layer(axum::middleware::from_fn(refuse_oversized))
         .layer(axum::middleware::from_fn(telemetry::observe))
+}
+
+/// How much of a body announced over its route's limit is read (and thrown
+/// away) before answering: the client can then finish sending and read the
+/// 413, rather than see its connection cut in the middle of its upload.
+const DRAIN_MAX_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Answers a body announced (`Content-Length`) over its route's limit with a
+/// 413 before any handler reads it, after reading what was sent.
+async fn refuse_oversized(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::body::HttpBody;
+    use axum::response::IntoResponse;
+    let limit = if request.uri().path() == "/games/import" {
+        IMPORT_LIMIT_BYTES
+    } else {
+        BODY_LIMIT_BYTES
+    } as u64;
+    let announced = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match announced {
+        Some(length) if length > limit => {
+            if length <= DRAIN_MAX_BYTES {
+                let mut body = request.into_body();
+                while let Some(Ok(_)) =
+                    std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
+                {
+                }
+            }
+            error::AppError::PayloadTooLarge(format!(
+                "the body is {length} bytes; this route takes at most {limit}"
+            ))
+            .into_response()
+        }
+        _ => next.run(request).await,
+    }
+}
+
+/// The policy an HTML answer gets when its route set none (the API
+/// reference, a story told as HTML): its own stylesheets and inline styles,
+/// pictures inline, and nothing that runs.
+const HTML_POLICY: &str =
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// Gives every HTML answer a Content-Security-Policy: a page that names none
+/// would run whatever a story's text smuggled in.
+async fn html_policy(mut response: axum::response::Response) -> axum::response::Response {
+    use axum::http::header::{CONTENT_SECURITY_POLICY, CONTENT_TYPE};
+    let headers = response.headers_mut();
+    let html = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/html"));
+    if html && !headers.contains_key(CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            CONTENT_SECURITY_POLICY,
+            axum::http::HeaderValue::from_static(HTML_POLICY),
+        );
+    }
+    response
 }
 
 /// Serves the API on `addr` until Ctrl-C (or SIGTERM), then finishes the

@@ -102,15 +102,24 @@ struct Health {
     get,
     path = "/healthz",
     tag = "server",
-    summary = "Whether the server is up, and its version",
-    responses((status = 200, description = "Up", body = Health)),
+    summary = "Whether the server is up and its store answers, and its version",
+    responses((status = 200, description = "Up", body = Health), (status = 503, description = "The store does not answer (its database is down)", body = Health)),
     security((), ("bearer" = []))
 )]
-async fn healthz() -> Json<Health> {
-    Json(Health {
-        status: "ok",
+async fn healthz(State(journal): State<Journal>) -> (StatusCode, Json<Health>) {
+    let up = tokio::task::spawn_blocking(move || journal.log().healthy())
+        .await
+        .is_ok_and(|answer| answer.is_ok());
+    let status = if up { "ok" } else { "unavailable" };
+    let health = Json(Health {
+        status,
         version: env!("CARGO_PKG_VERSION"),
-    })
+    });
+    if up {
+        (StatusCode::OK, health)
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, health)
+    }
 }
 
 #[utoipa::path(

@@ -140,9 +140,17 @@ pub(crate) async fn observe(request: Request, next: Next) -> Response {
 }
 
 /// The game id a request names: the path segment where its route has `{id}`.
+/// A segment shaped like a token (a player who pasted theirs in the wrong
+/// place) is not written down: the log would hold the key to a seat.
 fn game_of(route: &str, path: &str) -> Option<String> {
     let at = route.split('/').position(|part| part == "{id}")?;
-    path.split('/').nth(at).map(str::to_string)
+    let segment = path.split('/').nth(at)?;
+    let token_like = segment.len() >= 32 && segment.chars().all(|c| c.is_ascii_hexdigit());
+    Some(if token_like {
+        "(shaped like a token, not written)".to_string()
+    } else {
+        segment.to_string()
+    })
 }
 
 /// Counts a request the rules refused.
@@ -220,6 +228,9 @@ mod tests {
             Some("g-1a2b")
         );
         assert_eq!(game_of("/g/{id}", "/g/duel").as_deref(), Some("duel"));
+        let token = "ab".repeat(32);
+        let logged = game_of("/games/{id}", &format!("/games/{token}")).unwrap();
+        assert!(!logged.contains(&token), "{logged}");
         assert_eq!(game_of("/games", "/games"), None);
         assert_eq!(game_of("(no route)", "/nowhere/at/all"), None);
     }

@@ -354,7 +354,7 @@ fn table_html(v: &TableView) -> String {
 <section class="board" id="board" aria-label="the board">{svg}</section>
 <section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
 <section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
-<section class="tools" id="tools"><h2>Game</h2><p>{past}<a href="/g/{game}/story{bq}">The story</a> · <a href="/games/{game}/export{bq}" download="{game}.jsonl">Export</a> · <a href="/games/{game}/verify{bq}">Verify</a></p>
+<section class="tools" id="tools"><h2>Game</h2><p>{past}<a href="/g/{game}/story{bq}">The story</a> · <a href="/games/{game}/export{bq}" download="{game}.jsonl">Export</a> · <a href="/games/{game}/verify{bq}">Verify</a></p>{check}
 <div id="timeline"></div><div id="branches"></div><div id="join"></div></section>
 <details class="text"><summary>The state as text</summary><pre>{text}</pre></details>
 </main>"#,
@@ -388,6 +388,16 @@ fn table_html(v: &TableView) -> String {
         legal = legal_html(v),
         told = told_html(&v.recent),
         past = past_links(v),
+        // Once the game is over its export is everyone's: anyone can check
+        // every roll with it, trusting nothing this server says.
+        check = if v.over && !v.dice.is_empty() {
+            format!(
+                r#"<p class="check">Check the dice yourself: download the export, then run <code>tabletape verify --public {}.jsonl</code> (no store, no token).</p>"#,
+                esc(id)
+            )
+        } else {
+            String::new()
+        },
         bq = branch_query(v),
         text = esc(&v.text),
     );
@@ -717,8 +727,20 @@ struct SessionForm {
 async fn session(
     State(journal): State<Journal>,
     GameId(id): GameId,
+    headers: axum::http::HeaderMap,
     Form(form): Form<SessionForm>,
 ) -> Response {
+    // Another site's page must not set this site's cookie (a login CSRF
+    // would swap a player's read cookie for another seat's token): a
+    // browser names the page's origin, which must be this server's.
+    if !same_origin(&headers) {
+        return failure_page(
+            &id,
+            AppError::Forbidden(
+                "a token is given from this server's own page, not another site's".into(),
+            ),
+        );
+    }
     let token = form.token.trim().to_string();
     let game = id.clone();
     let known = {
@@ -746,6 +768,23 @@ async fn session(
             }
             response
         }
+    }
+}
+
+/// Whether a request comes from this server's own pages: a browser's
+/// `Sec-Fetch-Site` says so, or its `Origin` names this `Host`. A client
+/// that sends neither (not a browser) is taken at its word.
+fn same_origin(headers: &axum::http::HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = text("sec-fetch-site") {
+        return matches!(site, "same-origin" | "none");
+    }
+    match (text("origin"), text("host")) {
+        (None, _) => true,
+        (Some(origin), Some(host)) => origin
+            .split_once("://")
+            .is_some_and(|(_, rest)| rest.eq_ignore_ascii_case(host)),
+        (Some(_), None) => false,
     }
 }
 

@@ -194,6 +194,73 @@ async fn a_session_form_sets_the_games_cookie_only_for_a_real_token() {
     let reply = api.send(form("not-a-token")).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
     assert!(reply.headers.get(header::SET_COOKIE).is_none());
+
+    // Another site's page posting a real token (a login CSRF) sets nothing;
+    // this server's own page does.
+    let from = |token: &str, origin: &str, site: Option<&str>| {
+        let mut request = form(token);
+        let headers = request.headers_mut();
+        headers.insert(header::HOST, "table.local:7878".parse().unwrap());
+        headers.insert(header::ORIGIN, origin.parse().unwrap());
+        if let Some(site) = site {
+            headers.insert("sec-fetch-site", site.parse().unwrap());
+        }
+        request
+    };
+    for (origin, site) in [
+        ("https://evil.example", Some("cross-site")),
+        ("https://evil.example", None),
+        ("http://table.local:7878", Some("cross-site")),
+    ] {
+        let reply = api.send(from(&table.seats[1], origin, site)).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{origin} {site:?}");
+        assert!(reply.headers.get(header::SET_COOKIE).is_none());
+    }
+    let reply = api
+        .send(from(
+            &table.seats[1],
+            "http://table.local:7878",
+            Some("same-origin"),
+        ))
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    let reply = api
+        .send(from(&table.seats[1], "http://table.local:7878", None))
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+}
+
+/// Every HTML answer carries a Content-Security-Policy, the API reference
+/// and a story told as HTML included.
+#[tokio::test]
+async fn every_html_answer_carries_a_content_security_policy() {
+    let api = Api::new();
+    let table = api.create(json!({"public": true})).await;
+    let id = &table.id;
+    for uri in [
+        "/".to_string(),
+        "/api".to_string(),
+        format!("/g/{id}"),
+        format!("/g/{id}/story"),
+        format!("/games/{id}/narrative?format=html"),
+        format!("/games/{id}/narrative?format=html&variations=true"),
+        "/g/no-such-game".to_string(),
+    ] {
+        let reply = api.get(&uri, Some(&table.owner)).await;
+        let kind = reply.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(kind.starts_with("text/html"), "{uri}: {kind}");
+        let policy = reply
+            .headers
+            .get(header::CONTENT_SECURITY_POLICY)
+            .unwrap_or_else(|| panic!("{uri} has no policy"));
+        assert!(
+            policy.to_str().unwrap().contains("default-src 'none'"),
+            "{uri}"
+        );
+    }
 }
 
 #[tokio::test]

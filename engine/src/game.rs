@@ -6,7 +6,6 @@
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -341,7 +340,7 @@ fn fold_facts<R: Rules>(
         // `apply` trusts what `decide` produced; a fact from a damaged
         // or forged log may break that trust, and is then an error
         // naming the event, never a crash.
-        let told = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        let told = crate::guard::guarded(|| {
             let told = match viewer {
                 None => Vec::new(),
                 Some(Viewer::Owner) => R::narrate(state, fact),
@@ -356,7 +355,7 @@ fn fold_facts<R: Rules>(
             };
             R::apply(state, fact);
             told
-        }))
+        })
         .map_err(|_| EngineError::BadEvent {
             seq,
             message: format!(
@@ -603,8 +602,7 @@ impl<R: Rules> DynRules for Kind<R> {
         // A state folded from a damaged log could break a kind's own
         // assumptions; that is a refusal, not a crash of the server.
         let facts =
-            std::panic::catch_unwind(AssertUnwindSafe(|| R::decide(state, by, &action, chance)))
-                .map_err(|_| {
+            crate::guard::guarded(|| R::decide(state, by, &action, chance)).map_err(|_| {
                 Rejection::new(
                 "engine.fault",
                 "the rules could not decide on this state (the log may be damaged: run `verify`)",

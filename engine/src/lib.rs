@@ -16,6 +16,7 @@ pub mod dice;
 pub mod dread;
 pub mod error;
 pub mod game;
+pub mod guard;
 pub mod legend;
 pub mod legless;
 pub mod lostworlds;

@@ -194,6 +194,19 @@ fn dispatch(
     }
 }
 
+/// A file for an export or a backup, readable by its owner only: either
+/// holds the seeds and every player's secrets (a backup, the tokens' hashes).
+fn private_file(path: &Path) -> Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path).map_err(|e| CliError::file(path, e))
+}
+
 pub(crate) fn print_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string(value).expect("answers serialize to JSON");
     writeln!(out, "{text}")?;
@@ -1221,7 +1234,7 @@ fn export(table: &dyn Table, a: ExportArgs, out: &mut dyn Write, json: bool) -> 
         buffered.flush()?;
         return Ok(());
     };
-    let file = File::create(path).map_err(|e| CliError::file(path, e))?;
+    let file = private_file(path)?;
     let mut writer = BufWriter::new(progress::Writing::new(file, bar.clone()));
     let events = table.export(&a.game, a.branch.as_deref(), &mut writer);
     bar.finish_and_clear();
@@ -1562,7 +1575,7 @@ fn backup(table: &dyn Table, a: BackupArgs, out: &mut dyn Write, json: bool) -> 
         buffered.flush()?;
         return Ok(());
     };
-    let file = File::create(path).map_err(|e| CliError::file(path, e))?;
+    let file = private_file(path)?;
     let mut writer = BufWriter::new(progress::Writing::new(file, bar.clone()));
     let done = table.backup(&mut writer);
     bar.finish_and_clear();

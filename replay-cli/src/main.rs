@@ -35,6 +35,14 @@ use tracing_subscriber::EnvFilter;
 use crate::cli::{Cli, Command, LogFormat};
 
 fn main() -> ExitCode {
+    // A panic the engine catches (a forged or damaged log) is answered as
+    // an error naming the event; only a panic nothing catches is printed.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !tabletape_engine::guard::guarded_here() {
+            report(info);
+        }
+    }));
     // Known before parsing, so even a usage error can answer in JSON.
     let json = std::env::args_os().skip(1).any(|a| a == "--json");
     let cli = match Cli::try_parse() {

@@ -76,6 +76,10 @@ pub enum StoreError {
     /// cannot be reached.
     #[error("PostgreSQL: {0}")]
     Postgres(String),
+    /// The store cannot be reached now (its database is down or out of
+    /// reach): the request may succeed later, unchanged.
+    #[error("the store cannot be reached: {0}")]
+    Unavailable(String),
     #[error("operating system randomness failed: {0}")]
     Random(String),
 }

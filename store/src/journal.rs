@@ -1843,7 +1843,22 @@ impl Journal {
             .map(|seed| Draft::new(now, actor, Body::Reseeded { seed }))
             .transpose()?;
         if let Some(name) = name {
-            let record = self.log.fork(game, from, at, name, now, first)?;
+            // One name, however it is written: `MAIN` or `Main` may not sit
+            // beside `main`, nor letters composed otherwise.
+            let name = crate::log::normalised_name(name);
+            let folded = crate::log::folded_name(&name);
+            if let Some(other) = self
+                .log
+                .branches(game)?
+                .into_iter()
+                .find(|b| b.name != name && crate::log::folded_name(&b.name) == folded)
+            {
+                return Err(JournalError::BadInput(format!(
+                    "branch name `{name}` differs from the branch `{}` only in case or in how its letters are written: choose another",
+                    other.name
+                )));
+            }
+            let record = self.log.fork(game, from, at, &name, now, first)?;
             return Ok(self.shown_branch(game, record, by.viewer()));
         }
         // A generated name is the first free `fork-N`; a concurrent fork may

@@ -342,6 +342,12 @@ pub trait Log: Send + Sync {
     /// anything may have changed). A store that one process holds (sled)
     /// tells nothing: that process knows its own writes.
     fn watch(&self, _on_change: Arc<dyn Fn(&str) + Send + Sync>) {}
+
+    /// Whether the store answers now (a database that is down does not).
+    /// An embedded store is there while its process is.
+    fn healthy(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// The sled backend.
@@ -417,7 +423,31 @@ pub fn breaks_lines(c: char) -> bool {
     c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
-/// Checks a branch name (or other free-form name the key layout holds).
+/// Whether `c` is an invisible format character (a zero-width space or
+/// joiner, a bidirectional control, a byte order mark): two names that
+/// differ only by one would look the same.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}')
+}
+
+/// A branch name as it is kept: in Unicode NFC, so that names written
+/// with other code points for the same letters are one name.
+pub fn normalised_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfc().collect()
+}
+
+/// The form two branch names are compared in: names equal in it may not
+/// sit side by side (`main`, `MAIN`).
+pub fn folded_name(name: &str) -> String {
+    normalised_name(name).to_lowercase()
+}
+
+/// Checks a branch name (or other free-form name the key layout holds): one
+/// line, in NFC, with no invisible characters and no space at either end.
 pub fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
     let why = if name.trim().is_empty() {
         "it is empty"
@@ -425,6 +455,12 @@ pub fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
         "it is longer than 200 bytes"
     } else if name.chars().any(breaks_lines) {
         "it contains a control character or a line break"
+    } else if name.chars().any(invisible) {
+        "it contains an invisible character (a zero-width or bidirectional control)"
+    } else if name.trim() != name {
+        "it begins or ends with a space"
+    } else if normalised_name(name) != name {
+        "it is not in Unicode NFC (compose its accents)"
     } else {
         return Ok(());
     };
@@ -435,9 +471,12 @@ pub fn check_name(what: &'static str, name: &str) -> Result<(), StoreError> {
     })
 }
 
+/// Ids the API's routes use beside `/games/{id}`.
+const RESERVED_IDS: &[&str] = &["import"];
+
 /// Checks a game id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`, not
-/// starting with `.`, so an id is safe in a URL path, a header and a file
-/// name as it is.
+/// starting with `.` and not a route's own word, so an id is safe in a URL
+/// path, a header and a file name as it is.
 pub fn check_game_id(game: &str) -> Result<(), StoreError> {
     let why = if game.is_empty() {
         "it is empty"
@@ -445,6 +484,8 @@ pub fn check_game_id(game: &str) -> Result<(), StoreError> {
         "it is longer than 64 characters"
     } else if game.starts_with('.') {
         "it starts with `.`"
+    } else if RESERVED_IDS.contains(&game.to_ascii_lowercase().as_str()) {
+        "it is the name of a route (`/games/import`), so the game could not be reached by it"
     } else if !game
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
@@ -971,6 +1012,36 @@ fn open_sled(path: &Path) -> Result<Sled, StoreError> {
     })
 }
 
+/// Makes a store readable by its owner only: the directory (so whatever
+/// sled writes in it later is closed to others too) and each file already
+/// there. A store holds every game's seed and every player's secrets.
+fn owner_only(path: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let set = |p: &Path, mode: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).map_err(io_err(p))
+        };
+        set(path, 0o700)?;
+        let mut dirs = vec![path.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).map_err(io_err(&dir))? {
+                let entry = entry.map_err(io_err(&dir))?;
+                let p = entry.path();
+                if entry.file_type().map_err(io_err(&p))?.is_dir() {
+                    set(&p, 0o700)?;
+                    dirs.push(p);
+                } else {
+                    set(&p, 0o600)?;
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
@@ -979,6 +1050,7 @@ impl SledLog {
         // once here; each group commit then syncs only what it wrote.
         sled.db.flush()?;
         sync_dir(path)?;
+        owner_only(path)?;
         let db = path.join("db");
         let db_file = File::open(&db).map_err(io_err(&db))?;
         Ok(SledLog {

@@ -129,6 +129,15 @@ async function explain(page) {
   });
 }
 
+// Every seat's page adds its own share to the dice when it opens, before
+// the first action; this waits until the dice are made on every page.
+async function diceMade(pages) {
+  for (const p of pages) {
+    await p.waitForFunction(() => document.querySelector('#dice').textContent.includes('made by every seat'),
+      null, { timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}: ${await explain(p)} · dice: ${await p.textContent('#dice')}`); });
+  }
+}
+
 // Waits until the page shows seq `n` at its head.
 async function atSeq(page, n) {
   await page.waitForFunction((want) => Number(document.querySelector('#table').dataset.head) === want, n, { timeout: 5000 });
@@ -190,6 +199,11 @@ test('a game is started from the page and each seat joins from its own phone', a
     assert.match(await page.textContent('#who'), new RegExp(`you are ${s.player}`));
     phones.push(page);
   }
+  // Each phone added its share of the dice by itself: no one chose them.
+  await diceMade(phones);
+  const made = await api('GET', `/games/${game}`, undefined, await ownerToken(owner, game));
+  assert.equal(made.dice.made_by, 'everyone');
+  assert.deepEqual(made.dice.revealed, [0, 1, 2]);
   await shot(phones[0], 'ludovia-seat0-phone');
   const cardsOf = (seat) => handNames(hands, seat);
   for (let s = 0; s < 3; s++) {
@@ -298,6 +312,8 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 3 });
   const phones = [];
   for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
+  await diceMade(phones);
+  const start = await seq(phones[0]);
   // Each player introduces their Avatar, Talisman and Symbol in their own words.
   for (let s = 0; s < 3; s++) {
     const page = phones[s];
@@ -308,10 +324,10 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
     // Each claims a Corner of their choosing (the form offers it, optional).
     await page.fill('form.needs textarea[name=corner]', ['sw', 'ne', 'se'][s]);
     await page.click('form.needs button[type=submit]');
-    await atSeq(page, 2 + s);
+    await atSeq(page, start + 1 + s);
   }
   const ada = phones[0];
-  await atSeq(ada, 4);
+  await atSeq(ada, start + 3);
   // Tap square c3 on the map: only what involves c3 is offered.
   await ada.click('#board #sq-c3');
   await ada.waitForSelector('.filter');
@@ -325,7 +341,7 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   await ada.fill('form.needs textarea', 'The key was lying on the quay, where the fog rolls in.');
   await shot(ada, 'legend-form-phone');
   await ada.click('form.needs button[type=submit]');
-  await atSeq(phones[1], 5);
+  await atSeq(phones[1], start + 4);
   const told = await phones[1].textContent('#told');
   assert.match(told, /rusty key/);
   assert.match(told, /fog rolls in/);
@@ -368,9 +384,11 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   const g = await newGame({ kind: 'dread', players: ['Ada', 'Bo'], seed: 3 });
   const [ada, bo] = [await open(await context(PHONE), g.game, g.seats[0].token),
     await open(await context(PHONE), g.game, g.seats[1].token)];
+  await diceMade([ada, bo]);
+  const start = await seq(ada);
   // Big Ben: the one thing to do before planning.
   await ada.click('button.choice[data-n="1"]');
-  await atSeq(bo, 2);
+  await atSeq(bo, start + 1);
   for (const p of [ada, bo]) {
     await p.waitForSelector('#countdown:not([hidden])');
     assert.match(await p.textContent('#countdown'), /planning 1[12]:\d\d left/i);
@@ -386,7 +404,7 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
   assert.ok(offered.length === 1 && /reveal/.test(offered[0]), offered.join(' | '));
   await bo.click('button.choice >> nth=0');
-  await atSeq(ada, 3);
+  await atSeq(ada, start + 2);
   assert.match(await ada.textContent('#told'), /North 3/);
   // Ada taps the first slot of her clock: only what goes there is offered.
   await ada.click('#board #clock-0-1');
@@ -394,7 +412,7 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   const slot = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
   assert.ok(slot.length > 1 && slot.every((t) => /slot 1\b/.test(t)), slot.join(' | '));
   await ada.click('button.choice:has-text("number 4") >> nth=0');
-  await atSeq(bo, 4);
+  await atSeq(bo, start + 3);
   assert.match(await bo.innerHTML('#board #clock-0-1'), />4</);
   // A seat plans only its own character's clock.
   await bo.click('#board #clock-0-2');
@@ -454,18 +472,22 @@ test('a Lost Worlds scenario on phones: initiative rolled, a hex tapped on the m
   // The map is drawn: every hex of the 8 by 6 farmhouse, both figures on it.
   assert.equal(await ada.$$eval('#board g.space', (gs) => gs.length), 48);
   assert.ok(await ada.$('#board #figure-0') && await ada.$('#board #figure-1'));
+  await diceMade([ada, bo]);
+  const start = await seq(ada);
   await ada.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
   await ada.click('button.choice[data-n="1"]');
-  await atSeq(bo, 2);
-  // Brakka won the roll: Bo taps f3 and only what goes there is offered.
-  await bo.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
-  await bo.click('#board #space-f3');
-  await bo.waitForSelector('.filter');
-  const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
-  assert.ok(offered.length > 0 && offered.every((t) => t.includes('f3')), offered.join(' | '));
-  await bo.click('button.choice >> nth=0');
-  await atSeq(ada, 3);
-  assert.match(await ada.textContent('#told'), /Brakka moves to f3/);
+  await atSeq(bo, start + 1);
+  // Whoever won the roll (the dice are the phones' own) taps a space next
+  // to their figure, and only what goes there is offered.
+  const bosMove = (await bo.textContent('#waiting')).includes('Your move');
+  const [mover, other, space, name] = bosMove ? [bo, ada, 'f3', 'Brakka'] : [ada, bo, 'b1', 'Nowa'];
+  await mover.click(`#board #space-${space}`);
+  await mover.waitForSelector('.filter');
+  const offered = await mover.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length > 0 && offered.every((t) => t.includes(space)), offered.join(' | '));
+  await mover.click('button.choice >> nth=0');
+  await atSeq(other, start + 2);
+  assert.match(await other.textContent('#told'), new RegExp(`${name} moves to ${space}`));
   await shot(ada, 'lostworlds-scenario-phone');
   for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
 });

@@ -80,6 +80,13 @@
 //! - **Secrets.** Where Tabletape deals, what lies face down is seen only
 //!   by the owner; every other read shows a face-down card as face down.
 //!   Decks are drawn at random when drawn, so no order is kept to hide.
+//! - **Forks and take-backs.** A seat's fork shuffles the face-down
+//!   locations among their spots, so what it turns up says nothing of the
+//!   line it left. Turning a location or a challenge face up, drawing from
+//!   the Investigation deck, dealing Items to the Supply and starting the
+//!   planning clock cannot be taken back: the table has seen the card, and
+//!   the team would get its time anew (the owner of a game dealt by the
+//!   table may still correct its record).
 //! - **Physical dice.** The table deals its own 24 cards: a reveal says
 //!   what turned up (`card`), checked against the placeholder procedure;
 //!   drawn cards, dice and the Trauma die ride in `outcomes`.

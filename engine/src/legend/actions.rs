@@ -87,6 +87,7 @@ impl AbilityName {
 
 /// A found object as the player describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Described {
     pub name: String,
     #[serde(default)]
@@ -95,6 +96,7 @@ pub struct Described {
 
 /// A found object placed on the map.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Object {
     pub name: String,
     pub category: Category,
@@ -105,6 +107,7 @@ pub struct Object {
 /// A table vote on an explanation: who found it plausible, who did not, and
 /// the retelling and second vote if the first failed.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Votes {
     #[serde(default, rename = "for", skip_serializing_if = "Vec::is_empty")]
     pub aye: Vec<Seat>,
@@ -120,6 +123,7 @@ pub struct Votes {
 
 /// One piece's part of a Move action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     pub piece: u32,
     /// Squares entered in order (one or two). A Monster's path follows its
@@ -325,6 +329,7 @@ pub enum Use {
 
 /// One vote in a Duel: the voter and the duelist whose account won them over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ballot {
     pub seat: Seat,
     pub piece: u32,
@@ -332,6 +337,7 @@ pub struct Ballot {
 
 /// One seat's pick under Entropy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Choice {
     pub seat: Seat,
     pub object: u32,

@@ -77,6 +77,12 @@
 //! - **Secrets.** A leg's Equipped side as above, the Risk Booklet's stories
 //!   until read, and the order of the street event deck. Seats read the
 //!   pack in the game's creation without them.
+//! - **Forks and take-backs.** A seat's fork deals the Equipped sides the
+//!   table has not seen anew among those legs; the street event deck is
+//!   drawn by chance anyway, and the Risk Booklet is the box's, the same in
+//!   every game. A leg bought or worn, a street event card drawn from the
+//!   deck, a Risk Booklet story read and a character drawn cannot be taken
+//!   back; a roll can, and is rolled the same when recorded again.
 //! - **Typed cards.** With physical dice a table may say what its own
 //!   street event cards and booklet stories say instead of naming the
 //!   pack's: `cards` on a move, `story` on a risk, each with its effects.

@@ -18,6 +18,7 @@ use super::restriction::Restriction;
 
 /// What one seat saw in the opponent's physical book (record mode).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Seen {
     /// Which opponent's book; may be left out when the seat has one opponent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,6 +47,7 @@ pub struct Seen {
 
 /// One seat's maneuver in an `exchange`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Move {
     pub seat: Seat,
     /// The maneuver's page on the sheet (or give `maneuver`).
@@ -63,7 +65,7 @@ pub struct Move {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Chooses a maneuver in the clear; the exchange resolves once every seat has chosen.
     Choose {

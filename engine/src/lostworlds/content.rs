@@ -255,6 +255,7 @@ impl Character {
 
 /// A critical burst on a picture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Critical {
     /// A critical hit when the damage total reaches this.
     pub threshold: i32,

@@ -164,8 +164,9 @@
 //!   with no page, maneuver or targets, in the state (`pending`), the stored
 //!   action and fact, and the narration. A reveal is hidden too, because it
 //!   can come before an opponent has settled (or while their commitment may
-//!   still be replaced). Once the exchange resolves (judged at the reader's
-//!   head) every maneuver is public, as the resolution itself tells them. A
+//!   still be replaced). Once the exchange resolves (judged at the head of
+//!   the line it was played on, whichever line a reader reads it through)
+//!   every maneuver is public, as the resolution itself tells them. A
 //!   commitment is public: its hash says nothing without the salt, so a
 //!   salt is hidden with its page. Record mode holds nothing back: its
 //!   `exchange` is told in one action and resolves at once, and everything
@@ -173,6 +174,14 @@
 //!   A seat whose choice would close an exchange the pack cannot resolve is
 //!   not told why (the reason names the other seats' pages). After the
 //!   fight everyone sees everything.
+//! - **Forks and take-backs.** A seat's fork withdraws every choice held
+//!   in secret (a plain `choose` or a sealed one, the forking seat's too):
+//!   each fighter chooses again there, so the fork resolves no one's hidden
+//!   maneuver. What an unexamined object of a scenario hides is not on a
+//!   seat's fork. An exchange that turned up a maneuver chosen in secret
+//!   cannot be taken back (the chooser would choose again knowing it), nor
+//!   can an examination; the owner of a book duel, which draws no chance,
+//!   may still correct its record.
 //!
 //! # Scenarios
 //!

@@ -34,7 +34,7 @@ impl Step {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Every contender rolls for the turn order (physical: `rolls` in seat order).
     RollForOrder {
@@ -132,6 +132,7 @@ pub enum Action {
 
 /// One seat's die in a roll.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeatRoll {
     pub seat: Seat,
     pub roll: u32,

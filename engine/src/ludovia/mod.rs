@@ -106,6 +106,12 @@
 //!   rooftop card still face down". With digital dice a named `took` or
 //!   `found` is refused before any die is cast, so the refusal cannot tell
 //!   what the dice would have done. After the game, everyone sees everything.
+//! - **Forks and take-backs.** A seat's fork deals anew every treasure no
+//!   one else sees: the thieves' hands (each keeps its size) and the
+//!   rooftop cards still face down, events staying on the rooftops. A rob,
+//!   a card taken in a steal, equipment drawn, and treasure shown (turned
+//!   into Fame, discarded, paid) cannot be taken back; a die rolled and
+//!   taken back rolls the same when the move is recorded again.
 //! - **Written forms.** Spaces and lamp posts are read exactly as they are
 //!   written (`lair`, `prison`, `h1.2`, `v0.3`, `s4.7`, `p1.2`): plain ASCII
 //!   digits without sign or leading zero, nothing around them. `v2.0\t`,

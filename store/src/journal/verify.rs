@@ -139,6 +139,7 @@ impl Journal {
             |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
         let mut folded: Option<Game> = None;
         let mut prev_hash = String::new();
+        let mut history = History::default();
         let mut next = 1;
         while next <= branch.head_seq {
             let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
@@ -165,6 +166,9 @@ impl Journal {
                     );
                 }
                 prev_hash = event.hash.clone();
+                if let Some(why) = history.fault(event) {
+                    return problem(seq, why);
+                }
                 let Some(g) = folded.as_mut() else {
                     match Game::from_first(event) {
                         Ok(g) => folded = Some(g),
@@ -212,6 +216,59 @@ impl Journal {
             );
         }
         Ok((branch.head_seq, None))
+    }
+}
+
+/// What a line's history so far says of the events that may follow it: no
+/// event is recorded before the one it follows, an idempotency key names one
+/// append, a line once salted stays salted (the older, unsalted schema
+/// hides nothing), and a seat acts only as itself. A history rewritten and
+/// hashed anew still breaks these.
+#[derive(Default)]
+struct History {
+    recorded_at_ms: u64,
+    keys: HashMap<String, u64>,
+    salted: bool,
+}
+
+impl History {
+    fn fault(&mut self, event: &Event) -> Option<String> {
+        if event.recorded_at_ms < self.recorded_at_ms {
+            return Some(format!(
+                "recorded at {} ms, before the event it follows ({} ms): times go backwards (rule history.time)",
+                event.recorded_at_ms, self.recorded_at_ms
+            ));
+        }
+        self.recorded_at_ms = event.recorded_at_ms;
+        if let Some(key) = &event.idempotency_key {
+            if let Some(first) = self.keys.get(key) {
+                // One append may write several events under one key.
+                if *first + 1 != event.seq {
+                    return Some(format!(
+                        "idempotency key `{key}` names seq {first} too: a key names one append (rule history.idempotency)"
+                    ));
+                }
+            }
+            self.keys.insert(key.clone(), event.seq);
+        }
+        let salted = !event.salt.is_empty();
+        if !salted && (self.salted || event.schema_version >= 2) {
+            return Some(
+                "an event without its salt in a history of salted events (rule history.schema)"
+                    .into(),
+            );
+        }
+        self.salted |= salted;
+        if let (Actor::Seat(s), Body::ActionAccepted(accepted)) = (event.actor, &event.body) {
+            if let Some(named) = accepted.action.get("seat").and_then(|v| v.as_u64()) {
+                if named != u64::from(s) {
+                    return Some(format!(
+                        "seat {s} recorded an action for seat {named}: a seat acts only as itself (rule history.actor)"
+                    ));
+                }
+            }
+        }
+        None
     }
 }
 

@@ -201,7 +201,10 @@ impl PgLog {
 
     async fn conn(&self) -> Result<Object, StoreError> {
         self.pool.get().await.map_err(|e| {
-            StoreError::Postgres(format!("cannot reach the database at {}: {e}", self.place))
+            StoreError::Unavailable(format!(
+                "the database at {} does not answer: {e}",
+                self.place
+            ))
         })
     }
 
@@ -378,6 +381,14 @@ fn place_of(config: &tokio_postgres::Config) -> String {
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> StoreError {
+        // A connection that closed or could not be made is the database
+        // out of reach, not a fault of the request.
+        if e.as_db_error().is_none()
+            && (e.is_closed()
+                || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()))
+        {
+            return StoreError::Unavailable(e.to_string());
+        }
         StoreError::Postgres(match e.as_db_error() {
             Some(db) => match db.detail() {
                 Some(detail) => format!("{} ({detail})", db.message()),
@@ -966,6 +977,13 @@ impl Log for PgLog {
             let rolled_back = object.batch_execute("ROLLBACK").await;
             Conn::pooled(object).finish(rolled_back.is_ok());
             Ok(rolled_back?)
+        })
+    }
+
+    fn healthy(&self) -> Result<(), StoreError> {
+        self.run(async {
+            self.conn().await?.simple_query("SELECT 1").await?;
+            Ok(())
         })
     }
 
