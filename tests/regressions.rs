@@ -415,3 +415,36 @@ fn an_import_rewritten_and_hashed_anew_is_refused_naming_seq_and_rule() {
     let (_d3, other) = journal();
     other.import(&mut rehashed(events).as_slice()).unwrap();
 }
+
+/// A write without an expected seq never answers a conflict because others
+/// raced it: it tries again until it lands (once 8 tries were all it had,
+/// and 30 of 96 notes from 32 writers came back `expected seq 13 but the
+/// branch is at 14`).
+#[test]
+fn many_writers_without_an_expected_seq_all_land() {
+    let (_d, j) = journal();
+    let g = duel(&j);
+    let writers = 32;
+    let each = 3;
+    std::thread::scope(|s| {
+        for w in 0..writers {
+            let (j, g) = (&j, &g);
+            s.spawn(move || {
+                for n in 0..each {
+                    let req = tabletape_store::NoteRequest {
+                        branch: None,
+                        at: 1,
+                        title: None,
+                        text: format!("writer {w} note {n}"),
+                        private: false,
+                        expect_seq: None,
+                        idempotency_key: None,
+                    };
+                    j.note(g, req, tabletape_store::Access::Owner)
+                        .unwrap_or_else(|e| panic!("writer {w} note {n}: {e}"));
+                }
+            });
+        }
+    });
+    assert_eq!(head(&j, &g), 1 + (writers * each) as u64);
+}
