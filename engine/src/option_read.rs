@@ -2,6 +2,8 @@
 //! arrive from `--option K=V` as strings, or from the API as JSON strings,
 //! numbers or lists, and an error names the option.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 /// A list of names: a JSON list of strings, or one comma-separated string.
@@ -56,3 +58,46 @@ pub fn switch(option: &str, v: &Value) -> Result<bool, String> {
         other => Err(format!("option `{option}`: `{other}` is not on or off")),
     }
 }
+
+/// A kind's options as a table gives them: a map from option name to value,
+/// each read by the kind's own `set`, over the kind's defaults. A name the
+/// kind does not know is refused, and the error lists those it does.
+pub trait TableOptions: Default {
+    /// The game's name, as the error says it.
+    const GAME: &'static str;
+    /// Every option the kind knows, in the order the error lists them.
+    const KNOWN: &'static [&'static str];
+
+    /// Reads one option into `self`: `Ok(false)` for a name the kind does
+    /// not know, an error naming the option for a value it cannot take.
+    fn set(&mut self, option: &str, v: &Value) -> Result<bool, String>;
+
+    /// The options a map gives, over the kind's defaults.
+    fn from_map(map: &BTreeMap<String, Value>) -> Result<Self, String> {
+        let mut options = Self::default();
+        for (option, v) in map {
+            if !options.set(option, v)? {
+                return Err(format!(
+                    "unknown option `{option}`; {} knows {}",
+                    Self::GAME,
+                    Self::KNOWN.join(", ")
+                ));
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Options read from JSON as their map, through [`TableOptions::from_map`].
+macro_rules! options_from_map {
+    ($options:ty) => {
+        impl<'de> serde::Deserialize<'de> for $options {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let map = <std::collections::BTreeMap<String, serde_json::Value>>::deserialize(d)?;
+                <$options as $crate::option_read::TableOptions>::from_map(&map)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+        }
+    };
+}
+pub(crate) use options_from_map;

@@ -400,3 +400,37 @@ pub trait Rules: Send + Sync + 'static {
         crate::svg::of_text(Self::info().title, &Self::render(state, viewer))
     }
 }
+
+/// The methods every kind answers from its own modules under the same
+/// names: `decide::decide` holds the rules of an action, `apply::apply`
+/// folds a fact, and `narration` tells a fact, a chapter's heading and the
+/// game's end. Written once here, inside each kind's `impl Rules`.
+macro_rules! rules_from_modules {
+    () => {
+        fn decide(
+            state: &Self::State,
+            by: Option<::tabletape_events::Seat>,
+            action: &Self::Action,
+            chance: &mut $crate::chance::Chance,
+        ) -> Result<Vec<Self::Fact>, $crate::error::Rejection> {
+            decide::decide(state, by, action, chance)
+        }
+
+        fn apply(state: &mut Self::State, fact: &Self::Fact) {
+            apply::apply(state, fact)
+        }
+
+        fn narrate(state: &Self::State, fact: &Self::Fact) -> Vec<String> {
+            narration::narrate(state, fact)
+        }
+
+        fn chapter(state: &Self::State) -> String {
+            narration::chapter(state)
+        }
+
+        fn epilogue(state: &Self::State) -> Vec<String> {
+            narration::epilogue(state)
+        }
+    };
+}
+pub(crate) use rules_from_modules;

@@ -113,7 +113,9 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Deadline, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{
+    rules_from_modules, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer,
+};
 
 /// The London Dread kind.
 #[derive(Debug)]
@@ -279,30 +281,7 @@ impl Rules for Dread {
         waiting
     }
 
-    fn decide(
-        state: &State,
-        by: Option<Seat>,
-        action: &Action,
-        chance: &mut Chance,
-    ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action, chance)
-    }
-
-    fn apply(state: &mut State, fact: &Fact) {
-        apply::apply(state, fact)
-    }
-
-    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
-        narration::narrate(state, fact)
-    }
-
-    fn chapter(state: &State) -> String {
-        narration::chapter(state)
-    }
-
-    fn epilogue(state: &State) -> Vec<String> {
-        narration::epilogue(state)
-    }
+    rules_from_modules!();
 
     fn is_over(state: &State) -> bool {
         state.over()

@@ -17,13 +17,10 @@
 //!   Investigation deck at the start), `virtues=0|1|2` and `items=0|1|2`
 //!   (each character's at the start).
 
-use std::collections::BTreeMap;
-
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::option_read::{names, switch, whole};
+use crate::option_read::{names, options_from_map, switch, whole, TableOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -100,63 +97,63 @@ fn word(option: &str, v: &Value) -> Result<String, String> {
     }
 }
 
-impl Options {
-    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
-        let mut o = Options::default();
-        for (key, v) in map {
-            match key.as_str() {
-                "story" => match v {
-                    Value::String(s) if !s.trim().is_empty() => {
-                        o.story = Some(s.trim().to_string())
+impl TableOptions for Options {
+    const GAME: &'static str = "London Dread";
+    const KNOWN: &'static [&'static str] = &[
+        "story",
+        "difficulty",
+        "timer",
+        "characters",
+        "variant",
+        "impeccable",
+        "confidence",
+        "virtues",
+        "items",
+    ];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
+        let o = self;
+        match key {
+            "story" => match v {
+                Value::String(s) if !s.trim().is_empty() => o.story = Some(s.trim().to_string()),
+                _ => return Err("option `story`: expected a story's name".into()),
+            },
+            "difficulty" => {
+                o.difficulty = match word(key, v)?.as_str() {
+                    "normal" => Difficulty::Normal,
+                    "hard" => Difficulty::Hard,
+                    "dread" => Difficulty::Dread,
+                    other => {
+                        return Err(format!(
+                            "option `difficulty`: `{other}` is not normal, hard or dread"
+                        ))
                     }
-                    _ => return Err("option `story`: expected a story's name".into()),
-                },
-                "difficulty" => {
-                    o.difficulty = match word(key, v)?.as_str() {
-                        "normal" => Difficulty::Normal,
-                        "hard" => Difficulty::Hard,
-                        "dread" => Difficulty::Dread,
-                        other => {
-                            return Err(format!(
-                                "option `difficulty`: `{other}` is not normal, hard or dread"
-                            ))
-                        }
-                    }
-                }
-                "timer" => o.timer = switch(key, v)?,
-                "characters" => o.characters = Some(names(key, v)?),
-                "variant" => {
-                    o.variant = match word(key, v)?.as_str() {
-                        "allies" => Variant::Allies,
-                        "pairs" => Variant::Pairs,
-                        other => {
-                            return Err(format!(
-                                "option `variant`: `{other}` is not allies or pairs"
-                            ))
-                        }
-                    }
-                }
-                "impeccable" => o.impeccable = switch(key, v)?,
-                "confidence" => o.confidence = one_of(key, v, &[0, 3, 5])?,
-                "virtues" => o.virtues = one_of(key, v, &[0, 1, 2])?,
-                "items" => o.items = one_of(key, v, &[0, 1, 2])?,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}`; London Dread knows story, difficulty, timer, characters, variant, impeccable, confidence, virtues, items"
-                    ))
                 }
             }
+            "timer" => o.timer = switch(key, v)?,
+            "characters" => o.characters = Some(names(key, v)?),
+            "variant" => {
+                o.variant = match word(key, v)?.as_str() {
+                    "allies" => Variant::Allies,
+                    "pairs" => Variant::Pairs,
+                    other => {
+                        return Err(format!(
+                            "option `variant`: `{other}` is not allies or pairs"
+                        ))
+                    }
+                }
+            }
+            "impeccable" => o.impeccable = switch(key, v)?,
+            "confidence" => o.confidence = one_of(key, v, &[0, 3, 5])?,
+            "virtues" => o.virtues = one_of(key, v, &[0, 1, 2])?,
+            "items" => o.items = one_of(key, v, &[0, 1, 2])?,
+            _ => return Ok(false),
         }
-        Ok(o)
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Options {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, Value>::deserialize(d)?;
-        Options::from_map(&map).map_err(D::Error::custom)
-    }
-}
+options_from_map!(Options);
 
 #[cfg(test)]
 mod tests {

@@ -166,7 +166,9 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer};
+use crate::rules::{
+    rules_from_modules, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer,
+};
 
 /// The LEGEND kind.
 #[derive(Debug)]
@@ -308,29 +310,10 @@ impl Rules for Legend {
         legal
     }
 
-    fn decide(
-        state: &State,
-        by: Option<Seat>,
-        action: &Action,
-        chance: &mut Chance,
-    ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action, chance)
-    }
-
-    fn apply(state: &mut State, fact: &Fact) {
-        apply::apply(state, fact)
-    }
-
-    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
-        narration::narrate(state, fact)
-    }
+    rules_from_modules!();
 
     fn folded(state: &mut State, _seq: u64) {
         state.telling = state::Telling::default();
-    }
-
-    fn chapter(state: &State) -> String {
-        narration::chapter(state)
     }
 
     /// A turn is one paragraph.
@@ -346,10 +329,6 @@ impl Rules for Legend {
 
     fn title(state: &State) -> Option<String> {
         narration::title(state)
-    }
-
-    fn epilogue(state: &State) -> Vec<String> {
-        narration::epilogue(state)
     }
 
     fn is_over(state: &State) -> bool {

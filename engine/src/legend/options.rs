@@ -8,13 +8,10 @@
 //!
 //! Values may be JSON strings, booleans or numbers.
 
-use std::collections::BTreeMap;
-
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use crate::option_read::switch;
+use crate::option_read::{options_from_map, switch, TableOptions};
 use tabletape_events::Seat;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
@@ -25,37 +22,31 @@ pub struct Options {
     pub abilities: bool,
 }
 
-impl Options {
-    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
-        let mut o = Options::default();
-        for (key, v) in map {
-            match key.as_str() {
-                "first" => {
-                    let t = match v {
-                        Value::String(s) => s.trim().to_string(),
-                        other => other.to_string(),
-                    };
-                    o.first = t.parse().map_err(|_| {
-                        format!("option `first`: `{t}` is not a seat number (0 is the first player named)")
-                    })?;
-                }
-                "voting" => o.voting = switch(key, v)?,
-                "duels" => o.duels = switch(key, v)?,
-                "abilities" => o.abilities = switch(key, v)?,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}`; LEGEND knows first, voting, duels, abilities"
-                    ))
-                }
+impl TableOptions for Options {
+    const GAME: &'static str = "LEGEND";
+    const KNOWN: &'static [&'static str] = &["first", "voting", "duels", "abilities"];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
+        let o = self;
+        match key {
+            "first" => {
+                let t = match v {
+                    Value::String(s) => s.trim().to_string(),
+                    other => other.to_string(),
+                };
+                o.first = t.parse().map_err(|_| {
+                    format!(
+                        "option `first`: `{t}` is not a seat number (0 is the first player named)"
+                    )
+                })?;
             }
+            "voting" => o.voting = switch(key, v)?,
+            "duels" => o.duels = switch(key, v)?,
+            "abilities" => o.abilities = switch(key, v)?,
+            _ => return Ok(false),
         }
-        Ok(o)
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Options {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, Value>::deserialize(d)?;
-        Options::from_map(&map).map_err(D::Error::custom)
-    }
-}
+options_from_map!(Options);

@@ -121,7 +121,9 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer};
+use crate::rules::{
+    rules_from_modules, Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer,
+};
 
 /// The Legless in London kind.
 #[derive(Debug)]
@@ -269,30 +271,7 @@ impl Rules for Legless {
         state.turn().map(|t| vec![t.seat]).unwrap_or_default()
     }
 
-    fn decide(
-        state: &State,
-        by: Option<Seat>,
-        action: &Action,
-        chance: &mut Chance,
-    ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action, chance)
-    }
-
-    fn apply(state: &mut State, fact: &Fact) {
-        apply::apply(state, fact)
-    }
-
-    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
-        narration::narrate(state, fact)
-    }
-
-    fn chapter(state: &State) -> String {
-        narration::chapter(state)
-    }
-
-    fn epilogue(state: &State) -> Vec<String> {
-        narration::epilogue(state)
-    }
+    rules_from_modules!();
 
     fn is_over(state: &State) -> bool {
         matches!(state.phase, state::Phase::Over)

@@ -20,14 +20,11 @@
 //!
 //! Values may arrive as JSON strings, numbers or lists.
 
-use std::collections::BTreeMap;
-
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use tabletape_events::Seat;
 
-use crate::option_read::{names, switch, whole};
+use crate::option_read::{names, options_from_map, switch, whole, TableOptions};
 
 pub const DEFAULT_ROUND_LIMIT: u32 = 100;
 
@@ -54,37 +51,36 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
-        let mut o = Options::default();
-        for (key, v) in map {
-            match key.as_str() {
-                "banker" => {
-                    o.banker = Seat::try_from(whole(key, v, 0)?)
-                        .map_err(|_| "option `banker`: not a seat".to_string())?
-                }
-                "characters" => o.characters = Some(names(key, v)?),
-                "locations" => o.locations = Some(names(key, v)?),
-                "record" => o.record = switch(key, v)?,
-                "sickroom_fee" => o.sickroom_fee = Some(whole(key, v, 0)?),
-                "round_limit" => o.round_limit = whole(key, v, 1)?,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}`; Legless in London knows banker, characters, locations, record, sickroom_fee, round_limit"
-                    ))
-                }
+impl TableOptions for Options {
+    const GAME: &'static str = "Legless in London";
+    const KNOWN: &'static [&'static str] = &[
+        "banker",
+        "characters",
+        "locations",
+        "record",
+        "sickroom_fee",
+        "round_limit",
+    ];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
+        let o = self;
+        match key {
+            "banker" => {
+                o.banker = Seat::try_from(whole(key, v, 0)?)
+                    .map_err(|_| "option `banker`: not a seat".to_string())?
             }
+            "characters" => o.characters = Some(names(key, v)?),
+            "locations" => o.locations = Some(names(key, v)?),
+            "record" => o.record = switch(key, v)?,
+            "sickroom_fee" => o.sickroom_fee = Some(whole(key, v, 0)?),
+            "round_limit" => o.round_limit = whole(key, v, 1)?,
+            _ => return Ok(false),
         }
-        Ok(o)
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Options {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, Value>::deserialize(d)?;
-        Options::from_map(&map).map_err(D::Error::custom)
-    }
-}
+options_from_map!(Options);
 
 #[cfg(test)]
 mod tests {

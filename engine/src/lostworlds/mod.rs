@@ -378,7 +378,10 @@ pub use state::State;
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
-use crate::rules::{Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer};
+use crate::rules::{
+    rules_from_modules, Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term,
+    Viewer,
+};
 
 /// The Lost Worlds kind.
 #[derive(Debug)]
@@ -589,33 +592,10 @@ impl Rules for LostWorlds {
         decide::to_move(state)
     }
 
-    fn decide(
-        state: &State,
-        by: Option<Seat>,
-        action: &Action,
-        chance: &mut Chance,
-    ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action, chance)
-    }
-
-    fn apply(state: &mut State, fact: &Fact) {
-        apply::apply(state, fact)
-    }
-
-    fn narrate(state: &State, fact: &Fact) -> Vec<String> {
-        narration::narrate(state, fact)
-    }
-
-    fn chapter(state: &State) -> String {
-        narration::chapter(state)
-    }
+    rules_from_modules!();
 
     fn title(state: &State) -> Option<String> {
         Some(narration::title(state))
-    }
-
-    fn epilogue(state: &State) -> Vec<String> {
-        narration::epilogue(state)
     }
 
     fn is_over(state: &State) -> bool {

@@ -16,11 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::option_read::whole;
+use crate::option_read::{options_from_map, whole, TableOptions};
 use tabletape_events::Seat;
 
 /// Where the pictures come from.
@@ -63,8 +62,6 @@ impl Default for Options {
     }
 }
 
-const KNOWN: &str = "books, characters, seat0, seat1, ..., exchange_limit, scenario, obstructions";
-
 fn text(option: &str, v: &Value) -> Result<String, String> {
     match v {
         Value::String(s) => Ok(s.trim().to_string()),
@@ -83,89 +80,87 @@ fn party(option: &str, s: &str) -> Result<Vec<String>, String> {
     Ok(ids)
 }
 
-impl Options {
-    /// Reads options from the `--option` map.
-    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
-        let mut o = Options::default();
-        for (key, v) in map {
-            match key.as_str() {
-                "books" => {
-                    o.books = match text(key, v)?.to_ascii_lowercase().as_str() {
-                        "full" => BooksMode::Full,
-                        "record" => BooksMode::Record,
-                        other => {
-                            return Err(format!(
-                                "option `books`: `{other}` is not one of full, record"
-                            ))
-                        }
+impl TableOptions for Options {
+    const GAME: &'static str = "Lost Worlds";
+    const KNOWN: &'static [&'static str] = &[
+        "books",
+        "characters",
+        "seat0",
+        "seat1",
+        "...",
+        "exchange_limit",
+        "scenario",
+        "obstructions",
+    ];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
+        let o = self;
+        match key {
+            "books" => {
+                o.books = match text(key, v)?.to_ascii_lowercase().as_str() {
+                    "full" => BooksMode::Full,
+                    "record" => BooksMode::Record,
+                    other => {
+                        return Err(format!(
+                            "option `books`: `{other}` is not one of full, record"
+                        ))
                     }
-                }
-                "characters" => {
-                    let seats: Vec<String> = match v {
-                        Value::Array(a) => {
-                            a.iter().map(|x| text(key, x)).collect::<Result<_, _>>()?
-                        }
-                        other => text(key, other)?
-                            .split(',')
-                            .map(|s| s.trim().to_string())
-                            .collect(),
-                    };
-                    for (seat, s) in seats.iter().enumerate() {
-                        o.seats.entry(seat as Seat).or_insert(party(key, s)?);
-                    }
-                }
-                "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
-                "obstructions" => {
-                    o.obstructions = match v {
-                        Value::Bool(b) => *b,
-                        _ => match text(key, v)?.to_ascii_lowercase().as_str() {
-                            "on" | "true" | "yes" => true,
-                            "off" | "false" | "no" => false,
-                            other => {
-                                return Err(format!(
-                                    "option `obstructions`: `{other}` is not one of on, off"
-                                ))
-                            }
-                        },
-                    }
-                }
-                "scenario" => {
-                    let id = text(key, v)?;
-                    if id.is_empty() {
-                        return Err("option `scenario`: name a scenario by its id".into());
-                    }
-                    o.scenario = Some(id);
-                }
-                seat if seat.starts_with("seat") => {
-                    // Plain digits only: `seat01` or `seat+1` would name seat 1
-                    // a second time, and one of the two would silently win.
-                    let digits = &seat["seat".len()..];
-                    let plain = !digits.is_empty()
-                        && digits.bytes().all(|b| b.is_ascii_digit())
-                        && (digits == "0" || !digits.starts_with('0'));
-                    let n: Seat = digits.parse().ok().filter(|_| plain).ok_or_else(|| {
-                        format!("option `{seat}`: name a seat by number, as in seat0 or seat1")
-                    })?;
-                    // A seat named on its own wins over the `characters` list.
-                    o.seats.insert(n, party(key, &text(key, v)?)?);
-                }
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}`; Lost Worlds knows {KNOWN}"
-                    ))
                 }
             }
+            "characters" => {
+                let seats: Vec<String> = match v {
+                    Value::Array(a) => a.iter().map(|x| text(key, x)).collect::<Result<_, _>>()?,
+                    other => text(key, other)?
+                        .split(',')
+                        .map(|s| s.trim().to_string())
+                        .collect(),
+                };
+                for (seat, s) in seats.iter().enumerate() {
+                    o.seats.entry(seat as Seat).or_insert(party(key, s)?);
+                }
+            }
+            "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
+            "obstructions" => {
+                o.obstructions = match v {
+                    Value::Bool(b) => *b,
+                    _ => match text(key, v)?.to_ascii_lowercase().as_str() {
+                        "on" | "true" | "yes" => true,
+                        "off" | "false" | "no" => false,
+                        other => {
+                            return Err(format!(
+                                "option `obstructions`: `{other}` is not one of on, off"
+                            ))
+                        }
+                    },
+                }
+            }
+            "scenario" => {
+                let id = text(key, v)?;
+                if id.is_empty() {
+                    return Err("option `scenario`: name a scenario by its id".into());
+                }
+                o.scenario = Some(id);
+            }
+            seat if seat.starts_with("seat") => {
+                // Plain digits only: `seat01` or `seat+1` would name seat 1
+                // a second time, and one of the two would silently win.
+                let digits = &seat["seat".len()..];
+                let plain = !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && (digits == "0" || !digits.starts_with('0'));
+                let n: Seat = digits.parse().ok().filter(|_| plain).ok_or_else(|| {
+                    format!("option `{seat}`: name a seat by number, as in seat0 or seat1")
+                })?;
+                // A seat named on its own wins over the `characters` list.
+                o.seats.insert(n, party(key, &text(key, v)?)?);
+            }
+            _ => return Ok(false),
         }
-        Ok(o)
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Options {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, Value>::deserialize(d)?;
-        Options::from_map(&map).map_err(D::Error::custom)
-    }
-}
+options_from_map!(Options);
 
 #[cfg(test)]
 mod tests {

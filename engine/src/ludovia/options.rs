@@ -13,13 +13,10 @@
 //!
 //! Values may arrive as JSON strings, numbers or lists.
 
-use std::collections::BTreeMap;
-
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use crate::option_read::{names, whole};
+use crate::option_read::{names, options_from_map, whole, TableOptions};
 
 /// The default number of rounds after which a game is called.
 pub const DEFAULT_ROUND_LIMIT: u32 = 100;
@@ -41,31 +38,23 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    pub fn from_map(map: &BTreeMap<String, Value>) -> Result<Options, String> {
-        let mut o = Options::default();
-        for (key, v) in map {
-            match key.as_str() {
-                "layout" => o.layout = Some(names(key, v)?),
-                "offer" => o.offer = Some(names(key, v)?),
-                "round_limit" => o.round_limit = whole(key, v, 1)?,
-                other => {
-                    return Err(format!(
-                        "unknown option `{other}`; Ludovia knows layout, offer, round_limit"
-                    ))
-                }
-            }
+impl TableOptions for Options {
+    const GAME: &'static str = "Ludovia";
+    const KNOWN: &'static [&'static str] = &["layout", "offer", "round_limit"];
+
+    fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
+        let o = self;
+        match key {
+            "layout" => o.layout = Some(names(key, v)?),
+            "offer" => o.offer = Some(names(key, v)?),
+            "round_limit" => o.round_limit = whole(key, v, 1)?,
+            _ => return Ok(false),
         }
-        Ok(o)
+        Ok(true)
     }
 }
 
-impl<'de> Deserialize<'de> for Options {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, Value>::deserialize(d)?;
-        Options::from_map(&map).map_err(D::Error::custom)
-    }
-}
+options_from_map!(Options);
 
 #[cfg(test)]
 mod tests {
