@@ -15,11 +15,24 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
-/// The path of the `tabletape` binary, building it once if this test run has
-/// not (cargo only hands `CARGO_BIN_EXE_*` to tests of the binary's own package).
+/// The path of the `tabletape` binary: `TABLETAPE_BIN` when set (the test
+/// command builds it once, beside every test), else built once for this test
+/// run (cargo only hands `CARGO_BIN_EXE_*` to tests of the binary's own
+/// package). It is built as `cargo test --workspace` builds: a narrower build
+/// (`-p tabletape-cli`) resolves other features and compiles every
+/// dependency a second time.
 pub fn tabletape_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("TABLETAPE_BIN") {
+            let bin = PathBuf::from(bin);
+            assert!(
+                bin.exists(),
+                "TABLETAPE_BIN names no file: {}",
+                bin.display()
+            );
+            return bin;
+        }
         let exe = std::env::current_exe().expect("test binary path");
         let profile_dir = exe
             .parent()
@@ -28,14 +41,7 @@ pub fn tabletape_bin() -> &'static Path {
         let bin = profile_dir.join("tabletape");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
-        build.args([
-            "build",
-            "--quiet",
-            "-p",
-            "tabletape-cli",
-            "--bin",
-            "tabletape",
-        ]);
+        build.args(["build", "--quiet", "--workspace", "--all-targets"]);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
         }

@@ -7,10 +7,8 @@
 //! Kind-specific secrets (a thief's hand, a fighter's pending choice) are
 //! tested by value in the kinds' own tests and in `api.rs`.
 
-mod common;
-
+use crate::common::{Api, Table};
 use axum::http::StatusCode;
-use common::{Api, Table};
 use serde_json::{json, Value};
 use tabletape_store::seal::{commitment, part_salt, SEED_PART};
 use tabletape_store::{check_shown, ShownEvent};

@@ -3,11 +3,9 @@
 //! left in an action, reused idempotency keys. Each is refused with a JSON
 //! error that names the field or rule, and nothing is written.
 
-mod common;
-
+use crate::common::{request, Api, ADMIN};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::{request, Api, ADMIN};
 use serde_json::{json, Value};
 
 async fn export_of(api: &Api, game: &str, token: &str) -> Vec<u8> {

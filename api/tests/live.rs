@@ -2,13 +2,11 @@
 //! shaped for that follower, and a reconnect with `Last-Event-ID` resumes
 //! without a gap.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{request, Api, Table};
 use axum::body::Body;
 use axum::http::{header, Method, StatusCode};
-use common::{request, Api, Table};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;

@@ -4,13 +4,11 @@
 //! and each answer's status is one the document lists, its body valid
 //! against the schema the document gives for it.
 
-mod common;
-
 use std::collections::BTreeSet;
 
+use crate::common::{Api, ADMIN};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::{Api, ADMIN};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 

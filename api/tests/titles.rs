@@ -2,10 +2,8 @@
 //! the page and the story, kept through export and import, and refused
 //! (naming `title`, nothing written) when it is not one short line.
 
-mod common;
-
+use crate::common::{Api, ADMIN};
 use axum::http::StatusCode;
-use common::{Api, ADMIN};
 use serde_json::json;
 
 #[tokio::test]

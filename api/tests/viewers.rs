@@ -6,10 +6,8 @@
 //! token `tabletape serve` hands to the CLI beside it is the owner of every
 //! game and the store's admin.
 
-mod common;
-
+use crate::common::{Api, Table};
 use axum::http::StatusCode;
-use common::{Api, Table};
 use serde_json::{json, Value};
 
 /// A duel where seat 0 has chosen and seat 1 has not: seat 0's maneuver is

@@ -2,19 +2,17 @@
 //! the game's cookie opening reads only, the table's one read, the story,
 //! join QR codes, sealed choices, and the live stream following a take-back.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{request, Api, Table};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::{request, Api, Table};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tower::ServiceExt;
 
-async fn get_with_cookie(api: &Api, uri: &str, game: &str, token: &str) -> common::Reply {
+async fn get_with_cookie(api: &Api, uri: &str, game: &str, token: &str) -> crate::common::Reply {
     api.send(
         Request::builder()
             .uri(uri)

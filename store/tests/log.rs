@@ -1,12 +1,10 @@
 //! The log layer against hand-made events: appends, conflicts, idempotency,
 //! forks, snapshots, durability across reopen, upcasting, and a model test.
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::{action, created, meta};
+use crate::common::{action, created, meta};
 use proptest::prelude::*;
 use serde_json::Value;
 use tabletape_engine::Snapshot;

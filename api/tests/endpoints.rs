@@ -2,11 +2,9 @@
 //! store: every endpoint, every status the design brief names, and the token
 //! rules. Actions come from the game's own `legal` list, never hand-guessed.
 
-mod common;
-
+use crate::common::{request, Api, Table};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::{request, Api, Table};
 use serde_json::{json, Value};
 use tabletape_store::Journal;
 use tempfile::TempDir;

@@ -1,0 +1,7 @@
+//! The store's tests, one binary (each file a module, the stack linked once):
+//! the log on either backend, the journal service over it, and a full disk.
+
+mod common;
+mod full_disk;
+mod journal;
+mod log;
