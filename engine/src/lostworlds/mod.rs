@@ -186,7 +186,7 @@
 //! # Scenarios
 //!
 //! `scenario=<id>` plays one of the pack's scenarios (`well-house` and
-//! `stair-tower` ship as samples; the map's shape is in `scenario` and
+//! `stair-tower` ship as samples; the map's shape is in `scenario` (`field/content.rs`) and
 //! `engine/content/lostworlds/README.md`): one player a figure, seats in the
 //! scenario's order of sides and figures, the books' fights fought in each
 //! turn's combat phase. A turn is: `roll` for initiative (every conscious
@@ -344,35 +344,22 @@
 //! (the page Jump Away converts to) with modifier -4 (like Dodge).
 
 mod actions;
-mod apply;
 mod cards;
 pub mod content;
-mod decide;
+mod duel;
 mod field;
-mod field_apply;
-mod field_narration;
-mod field_svg;
-mod movement;
-mod narration;
 mod options;
 pub mod restriction;
-pub mod scenario;
 mod state;
-mod svg;
-mod tables;
-mod turn;
 
-#[cfg(test)]
-mod scenario_tests;
-#[cfg(test)]
-mod tests;
+pub use field::content as scenario;
 
 use serde_json::Value;
 use tabletape_events::Seat;
 
 pub use actions::{Action, Fact};
 pub use content::Pack;
-pub use decide::commitment;
+pub use duel::decide::commitment;
 pub use options::{BooksMode, Options};
 pub use state::State;
 
@@ -560,7 +547,7 @@ impl Rules for LostWorlds {
             "characters": CHARACTERS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "books": BOOKS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "cards": parse_bundled(CARDS),
-            "scenarios": scenario::SAMPLES.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
+            "scenarios": field::content::SAMPLES.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
         })
     }
 
@@ -569,7 +556,7 @@ impl Rules for LostWorlds {
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(
+        duel::decide::setup(
             setup.players,
             &setup.options,
             &setup.pack,
@@ -582,11 +569,11 @@ impl Rules for LostWorlds {
         if Self::is_over(state) {
             return Vec::new();
         }
-        decide::legal(state, seat)
+        duel::decide::legal(state, seat)
     }
 
     fn to_move(state: &State, _seats: usize) -> Vec<Seat> {
-        decide::to_move(state)
+        duel::decide::to_move(state)
     }
 
     fn decide(
@@ -595,33 +582,33 @@ impl Rules for LostWorlds {
         action: &Action,
         chance: &mut Chance,
     ) -> Result<Vec<Fact>, Rejection> {
-        decide::decide(state, by, action, chance)
+        duel::decide::decide(state, by, action, chance)
     }
 
     fn apply(state: &mut State, fact: &Fact) {
-        apply::apply(state, fact)
+        duel::apply::apply(state, fact)
     }
 
     fn narrate(state: &State, fact: &Fact) -> Vec<String> {
-        narration::narrate(state, fact)
+        duel::narration::narrate(state, fact)
     }
 
     fn chapter(state: &State) -> String {
-        narration::chapter(state)
+        duel::narration::chapter(state)
     }
 
     fn title(state: &State) -> Option<String> {
-        Some(narration::title(state))
+        Some(duel::narration::title(state))
     }
 
     fn epilogue(state: &State) -> Vec<String> {
-        narration::epilogue(state)
+        duel::narration::epilogue(state)
     }
 
     fn is_over(state: &State) -> bool {
         match state.phase {
             state::Phase::Fighting => false,
-            state::Phase::Aftermath => !decide::aftermath_open(state),
+            state::Phase::Aftermath => !duel::decide::aftermath_open(state),
             state::Phase::Closed => true,
         }
     }
@@ -802,7 +789,7 @@ impl Rules for LostWorlds {
             .map(|(id, _)| id)
             .collect();
         view["sample_books"] = serde_json::json!(samples);
-        if let Some(note) = narration::samples_note(state) {
+        if let Some(note) = duel::narration::samples_note(state) {
             view["sample_note"] = note.into();
         }
         view["books"] = books.into_keys().collect::<Vec<_>>().into();
@@ -856,10 +843,10 @@ impl Rules for LostWorlds {
     }
 
     fn render(state: &State, viewer: Viewer) -> String {
-        narration::render(state, viewer)
+        duel::narration::render(state, viewer)
     }
 
     fn render_svg(state: &State, viewer: Viewer) -> String {
-        svg::render(state, viewer)
+        duel::svg::render(state, viewer)
     }
 }
