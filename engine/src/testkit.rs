@@ -80,12 +80,7 @@ pub fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Event {
     let decision = game
         .decide(by, &action)
         .unwrap_or_else(|e| panic!("{action}: {e}"));
-    let event = event(
-        game.seq() + 1,
-        0,
-        by,
-        Body::ActionAccepted(decision.body),
-    );
+    let event = event(game.seq() + 1, 0, by, Body::ActionAccepted(decision.body));
     game.apply(&event).expect("a decided action folds");
     event
 }

@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
-use super::field::Position;
-use super::scenario::Hex;
-use super::tables::{Footing, Pounce, Recovery};
+use crate::lostworlds::field::content::Hex;
+use crate::lostworlds::field::state::Position;
+use crate::lostworlds::field::tables::{Footing, Pounce, Recovery};
 
-use super::content::{CardKind, Colour, Critical, Effect, PartyMark, Range};
-use super::restriction::Restriction;
+use crate::lostworlds::content::{CardKind, Colour, Critical, Effect, PartyMark, Range};
+use crate::lostworlds::restriction::Restriction;
 
 /// What one seat saw in the opponent's physical book (record mode).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -767,7 +767,7 @@ pub struct Landing {
 }
 
 impl Fact {
-    /// A scenario's fact, told and folded by the `field_` modules.
+    /// A scenario's fact, told and folded by `field::narration` and `field::apply`.
     pub fn on_field(&self) -> bool {
         matches!(
             self,

@@ -19,11 +19,11 @@
 
 use tabletape_events::Seat;
 
-use super::actions::{Fact, Part, Played, StrikeLanded};
-use super::content::{Card, CardKind};
-use super::decide::{acting_seat, fighting, in_fight};
-use super::state::{SeatStatus, State};
 use crate::error::{reject, Rejection};
+use crate::lostworlds::actions::{Fact, Part, Played, StrikeLanded};
+use crate::lostworlds::content::{Card, CardKind};
+use crate::lostworlds::duel::decide::{acting_seat, fighting, in_fight};
+use crate::lostworlds::state::{SeatStatus, State};
 
 /// Cards came with rules 3: a fight recorded before never held any.
 fn cards_in_play(state: &State) -> Result<(), Rejection> {
@@ -386,9 +386,12 @@ pub fn affordable(state: &State, seat: Seat) -> Vec<String> {
 
 /// The `select_cards` line `legal` offers a seat, with the cards it can
 /// afford as picks.
-pub fn select_line(state: &State, seat: Seat) -> crate::rules::Legal<super::actions::Action> {
+pub fn select_line(
+    state: &State,
+    seat: Seat,
+) -> crate::rules::Legal<crate::lostworlds::actions::Action> {
     let mut line = crate::rules::Legal::needing(
-        super::actions::Action::SelectCards {
+        crate::lostworlds::actions::Action::SelectCards {
             seat: Some(seat),
             member: None,
             cards: vec![],

@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::restriction::{self, Restriction};
 use crate::error::ContentError;
+use crate::lostworlds::restriction::{self, Restriction};
 
 /// The colour a sheet prints beside a maneuver; restrictions name colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -430,7 +430,7 @@ pub struct Pack {
     pub cards: Vec<Card>,
     /// Miniatures scenarios on a map (see `scenario`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scenarios: Vec<super::scenario::Scenario>,
+    pub scenarios: Vec<crate::lostworlds::field::content::Scenario>,
 }
 
 impl Pack {
@@ -448,7 +448,7 @@ impl Pack {
     }
 
     /// A scenario by id, in any letter case.
-    pub fn scenario(&self, id: &str) -> Option<&super::scenario::Scenario> {
+    pub fn scenario(&self, id: &str) -> Option<&crate::lostworlds::field::content::Scenario> {
         self.scenarios
             .iter()
             .find(|s| s.id.eq_ignore_ascii_case(id))
@@ -557,7 +557,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
                 format!("scenario `{}` appears twice", sc.id),
             ));
         }
-        super::scenario::validate(sc, &sheets, file, &at)?;
+        crate::lostworlds::field::content::validate(sc, &sheets, file, &at)?;
     }
     if pack.characters.is_empty() {
         return Err(ContentError::new(
@@ -608,7 +608,7 @@ fn validate_character(c: &Character, file: &str, at: &str) -> Result<(), Content
         ));
     }
     if let Some(w) = &c.thrown_weapon {
-        if super::tables::weapon_range(w).is_none() {
+        if crate::lostworlds::field::tables::weapon_range(w).is_none() {
             return Err(ContentError::new(
                 file,
                 format!("{at}.thrown_weapon"),

@@ -186,7 +186,7 @@
 //! # Scenarios
 //!
 //! `scenario=<id>` plays one of the pack's scenarios (`well-house` and
-//! `stair-tower` ship as samples; the map's shape is in `scenario` and
+//! `stair-tower` ship as samples; the map's shape is in `scenario` (`field/content.rs`) and
 //! `engine/content/lostworlds/README.md`): one player a figure, seats in the
 //! scenario's order of sides and figures, the books' fights fought in each
 //! turn's combat phase. A turn is: `roll` for initiative (every conscious
@@ -344,37 +344,28 @@
 //! (the page Jump Away converts to) with modifier -4 (like Dodge).
 
 mod actions;
-mod apply;
 mod cards;
 pub mod content;
-mod decide;
+mod duel;
 mod field;
-mod field_apply;
-mod field_narration;
-mod field_svg;
-mod movement;
-mod narration;
 mod options;
 pub mod restriction;
-pub mod scenario;
 mod state;
-mod svg;
-mod tables;
-mod turn;
 
-#[cfg(test)]
-mod scenario_tests;
-#[cfg(test)]
-mod tests;
+pub use field::content as scenario;
 
 use serde_json::Value;
 use tabletape_events::Seat;
 
 pub use actions::{Action, Fact};
 pub use content::Pack;
-pub use decide::commitment;
+pub use duel::decide::commitment;
 pub use options::{BooksMode, Options};
 pub use state::State;
+
+// The duel's rules, fold and story answer for the whole kind: a scenario
+// hands its facts, story and map on to the field.
+use duel::{apply, decide, narration};
 
 use crate::chance::Chance;
 use crate::error::{ContentError, Rejection};
@@ -563,7 +554,7 @@ impl Rules for LostWorlds {
             "characters": CHARACTERS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "books": BOOKS.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
             "cards": parse_bundled(CARDS),
-            "scenarios": scenario::SAMPLES.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
+            "scenarios": field::content::SAMPLES.iter().map(|t| parse_bundled(t)).collect::<Vec<_>>(),
         })
     }
 
@@ -572,7 +563,7 @@ impl Rules for LostWorlds {
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(
+        duel::decide::setup(
             setup.players,
             &setup.options,
             &setup.pack,
@@ -585,23 +576,23 @@ impl Rules for LostWorlds {
         if Self::is_over(state) {
             return Vec::new();
         }
-        decide::legal(state, seat)
+        duel::decide::legal(state, seat)
     }
 
     fn to_move(state: &State, _seats: usize) -> Vec<Seat> {
-        decide::to_move(state)
+        duel::decide::to_move(state)
     }
 
     rules_from_modules!();
 
     fn title(state: &State) -> Option<String> {
-        Some(narration::title(state))
+        Some(duel::narration::title(state))
     }
 
     fn is_over(state: &State) -> bool {
         match state.phase {
             state::Phase::Fighting => false,
-            state::Phase::Aftermath => !decide::aftermath_open(state),
+            state::Phase::Aftermath => !duel::decide::aftermath_open(state),
             state::Phase::Closed => true,
         }
     }
@@ -782,7 +773,7 @@ impl Rules for LostWorlds {
             .map(|(id, _)| id)
             .collect();
         view["sample_books"] = serde_json::json!(samples);
-        if let Some(note) = narration::samples_note(state) {
+        if let Some(note) = duel::narration::samples_note(state) {
             view["sample_note"] = note.into();
         }
         view["books"] = books.into_keys().collect::<Vec<_>>().into();
@@ -836,10 +827,10 @@ impl Rules for LostWorlds {
     }
 
     fn render(state: &State, viewer: Viewer) -> String {
-        narration::render(state, viewer)
+        duel::narration::render(state, viewer)
     }
 
     fn render_svg(state: &State, viewer: Viewer) -> String {
-        svg::render(state, viewer)
+        duel::svg::render(state, viewer)
     }
 }

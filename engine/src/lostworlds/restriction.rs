@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::content::{Colour, Maneuver};
+use crate::lostworlds::content::{Colour, Maneuver};
 
 /// Something a restriction's list names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
-use super::actions::{Condition, Fall, Outcome};
-use super::content::{Book, Card, CardKind, Character, PartyMark, Range};
-use super::options::BooksMode;
-use super::restriction::{Clause, Restriction};
+use crate::lostworlds::actions::{Condition, Fall, Outcome};
+use crate::lostworlds::content::{Book, Card, CardKind, Character, PartyMark, Range};
+use crate::lostworlds::options::BooksMode;
+use crate::lostworlds::restriction::{Clause, Restriction};
 
 /// One clause read to a fighter, with who read it and the words as read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,9 +54,11 @@ impl Orders {
                 Clause::WeaponRetrieved => self.weapon = None,
                 Clause::Note { text } => self.notes.push(text.clone()),
                 Clause::Only { span, .. } | Clause::No { span, .. } => match span {
-                    super::restriction::Span::NextTurn => self.next_turn.push(told),
-                    super::restriction::Span::RestOfCombat => self.lasting.push(told),
-                    super::restriction::Span::UntilWeaponRetrieved => self.weapon = Some(told),
+                    crate::lostworlds::restriction::Span::NextTurn => self.next_turn.push(told),
+                    crate::lostworlds::restriction::Span::RestOfCombat => self.lasting.push(told),
+                    crate::lostworlds::restriction::Span::UntilWeaponRetrieved => {
+                        self.weapon = Some(told)
+                    }
                 },
                 Clause::Bonus { .. } | Clause::If { .. } => self.next_turn.push(told),
                 Clause::Penalty { .. } => self.lasting.push(told),
@@ -332,7 +334,7 @@ pub struct State {
     pub awaiting: Option<Awaiting>,
     /// A scenario's board, when the fight is one (see `field`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<Box<super::field::Field>>,
+    pub field: Option<Box<crate::lostworlds::field::state::Field>>,
 }
 
 impl State {

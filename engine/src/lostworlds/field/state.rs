@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabletape_events::{DiceMode, Seat};
 
-use super::scenario::{Ground, Hex, ObjectKind, Scenario, Terrain};
+use crate::lostworlds::field::content::{Ground, Hex, ObjectKind, Scenario, Terrain};
 
 impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -218,12 +218,12 @@ pub const ROUNDS_PER_PHASE: u32 = 3;
 
 impl Field {
     pub fn terrain(&self) -> Terrain {
-        super::scenario::terrain(&self.scenario, "scenario", "scenario")
+        crate::lostworlds::field::content::terrain(&self.scenario, "scenario", "scenario")
             .expect("a scenario in play was checked when the pack was read")
     }
 
     pub fn kinds(&self) -> BTreeMap<String, ObjectKind> {
-        let mut kinds = super::scenario::standard_objects();
+        let mut kinds = crate::lostworlds::field::content::standard_objects();
         kinds.extend(self.scenario.object_kinds.clone());
         kinds
     }

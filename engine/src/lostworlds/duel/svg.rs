@@ -9,9 +9,11 @@
 
 use tabletape_events::Seat;
 
-use super::narration::{chapter, ending_line, maneuver_words, picture_words, samples_note};
-use super::sees;
-use super::state::{Pending, Phase, SeatStatus, State};
+use crate::lostworlds::duel::narration::{
+    chapter, ending_line, maneuver_words, picture_words, samples_note,
+};
+use crate::lostworlds::sees;
+use crate::lostworlds::state::{Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
 use crate::svg::Svg;
 
@@ -62,12 +64,12 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     let note = samples_note(state)
         .map(|n| wrap(&n, LINE_CHARS + 6))
         .unwrap_or_default();
-    let map = super::field_svg::size(state, WIDTH - 2 * MARGIN).map(|(_, h)| h);
+    let map = crate::lostworlds::field::svg::size(state, WIDTH - 2 * MARGIN).map(|(_, h)| h);
     let board = state
         .field
         .as_ref()
         .map(|_| {
-            super::field_narration::board_lines(state)
+            crate::lostworlds::field::narration::board_lines(state)
                 .iter()
                 .flat_map(|l| wrap(l, LINE_CHARS + 6))
                 .collect::<Vec<_>>()
@@ -90,7 +92,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
     svg.text(MARGIN, MARGIN + 14, "start", "heading", &heading(state));
     let mut y = MARGIN + 22;
     if let Some(h) = map {
-        super::field_svg::draw(&mut svg, state, MARGIN, y, WIDTH - 2 * MARGIN);
+        crate::lostworlds::field::svg::draw(&mut svg, state, MARGIN, y, WIDTH - 2 * MARGIN);
         y += h + MARGIN;
         for line in &board {
             svg.text(MARGIN, y + 10, "start", "note", line);
@@ -116,7 +118,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         Some(i) => {
             let at = i + "</title>".len();
             let map = if state.field.is_some() {
-                super::field_svg::STYLE
+                crate::lostworlds::field::svg::STYLE
             } else {
                 ""
             };
@@ -266,13 +268,16 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
     for note in &st.orders.notes {
         push("orders", format!("Note: {note}"));
     }
-    if let Some(cards) = super::narration::cards_words(state, seat, viewer) {
+    if let Some(cards) = crate::lostworlds::duel::narration::cards_words(state, seat, viewer) {
         push("line", format!("Cards: {cards}"));
     }
     for b in &st.boosts {
         push(
             "line",
-            format!("In effect: {}", super::narration::boost_words(b)),
+            format!(
+                "In effect: {}",
+                crate::lostworlds::duel::narration::boost_words(b)
+            ),
         );
     }
     if state.phase == Phase::Fighting && st.status == SeatStatus::Fighting {

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::field::Position;
+use crate::lostworlds::field::state::Position;
 
 /// How a reckless jump down ends (1-2 standing, 3-4 off balance, 5 down,
 /// 6 down and hurt by the levels jumped).

@@ -6,10 +6,10 @@
 use serde_json::json;
 use tabletape_events::Seat;
 
-use super::actions::Condition;
-use super::field::Position;
-use super::scenario::{Ground, Hex};
-use super::state::State;
+use crate::lostworlds::actions::Condition;
+use crate::lostworlds::field::content::{Ground, Hex};
+use crate::lostworlds::field::state::Position;
+use crate::lostworlds::state::State;
 use crate::svg::Svg;
 
 /// The map's size in the drawing for a width: hex radius, width, height.

@@ -486,8 +486,8 @@ pub fn validate(
 
 /// The sample scenarios, our own.
 pub const SAMPLES: [&str; 2] = [
-    include_str!("../../content/lostworlds/scenarios/well-house.json"),
-    include_str!("../../content/lostworlds/scenarios/stair-tower.json"),
+    include_str!("../../../content/lostworlds/scenarios/well-house.json"),
+    include_str!("../../../content/lostworlds/scenarios/stair-tower.json"),
 ];
 
 #[cfg(test)]

@@ -3,12 +3,12 @@
 
 use tabletape_events::Seat;
 
-use super::actions::{Condition, Deed, Fact, FallRoll, RecoveryRoll};
-use super::field::{Field, Position, Stage};
-use super::narration::and_list;
-use super::scenario::{Goal, Ground, Hex};
-use super::state::State;
-use super::tables::{Footing, Pounce, Recovery};
+use crate::lostworlds::actions::{Condition, Deed, Fact, FallRoll, RecoveryRoll};
+use crate::lostworlds::duel::narration::and_list;
+use crate::lostworlds::field::content::{Goal, Ground, Hex};
+use crate::lostworlds::field::state::{Field, Position, Stage};
+use crate::lostworlds::field::tables::{Footing, Pounce, Recovery};
+use crate::lostworlds::state::State;
 
 fn field(state: &State) -> &Field {
     state.field.as_deref().expect("a scenario")
@@ -152,7 +152,7 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
         Deed::Crawled { to, .. } => left(format!("{who} crawls to {to}")) + ".",
         Deed::Ran => format!(
             "{who} breaks into a run ({} left).",
-            points + super::tables::cost::RUN_BONUS
+            points + crate::lostworlds::field::tables::cost::RUN_BONUS
         ),
         Deed::JumpedDown {
             from,
@@ -385,7 +385,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 }
             }
             for s in starts {
-                if s.picture != super::content::OPENING_PICTURE {
+                if s.picture != crate::lostworlds::content::OPENING_PICTURE {
                     lines.push(format!(
                         "{} starts against {} on picture {}.",
                         name(state, s.seat),
@@ -476,7 +476,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     format!(
                         " and {spell} spell point{} ({} spare)",
                         if *spell == 1 { "" } else { "s" },
-                        super::movement::spare_spell_points(state, *seat) + spell
+                        crate::lostworlds::field::decide::spare_spell_points(state, *seat) + spell
                     )
                 } else {
                     String::new()
@@ -500,7 +500,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
 }
 
 /// Where a thrown load comes down, and whom it strikes.
-fn flight_words(state: &State, landing: &super::actions::Landing) -> String {
+fn flight_words(state: &State, landing: &crate::lostworlds::actions::Landing) -> String {
     let flight = match landing.scatter {
         None => format!("a {}, and it lands there", landing.roll),
         Some(s) => format!(
@@ -581,7 +581,7 @@ pub fn board_lines(state: &State) -> Vec<String> {
         f.scenario.title,
         f.turn,
         f.scenario.turn_limit,
-        super::turn::stage_words(state)
+        crate::lostworlds::field::decide::stage_words(state)
     )];
     for (i, p) in f.pieces.iter().enumerate() {
         let fighter = state.seats[i].fighter();

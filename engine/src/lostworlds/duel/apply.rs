@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use tabletape_events::Seat;
 
-use super::actions::{Condition, Fact, Played};
-use super::content::{CardKind, Range};
-use super::state::{Awaiting, Boost, HeldCard, Pending, Phase, SeatStatus, Sight, State, Strike};
+use crate::lostworlds::actions::{Condition, Fact, Played};
+use crate::lostworlds::content::{CardKind, Range};
+use crate::lostworlds::state::{
+    Awaiting, Boost, HeldCard, Pending, Phase, SeatStatus, Sight, State, Strike,
+};
 
 /// A choice is kept for the seat that made it; one for a seat not at the
 /// table comes only from a damaged or forged log, and panicking here lets
@@ -219,7 +221,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
         Fact::FightEnded { outcome, awards } => {
             state.phase = Phase::Aftermath;
             if let Some(f) = state.field.as_deref_mut() {
-                f.stage = super::field::Stage::Ended;
+                f.stage = crate::lostworlds::field::state::Stage::Ended;
                 f.winner = outcome.victors.first().map(|&s| f.pieces[s as usize].side);
             }
             state.outcome = Some(outcome.clone());
@@ -268,7 +270,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             m.raised = m.raised.saturating_add(1);
         }
         Fact::JournalClosed => state.phase = Phase::Closed,
-        f if f.on_field() => super::field_apply::apply(state, fact),
+        f if f.on_field() => crate::lostworlds::field::apply::apply(state, fact),
         _ => unreachable!("every duel fact is folded above"),
     }
 }

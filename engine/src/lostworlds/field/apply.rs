@@ -1,13 +1,13 @@
 //! Folds a scenario's facts into the board. Nothing is checked here and
-//! nothing can fail: `movement` and `turn` decided it all.
+//! nothing can fail: `field::decide` decided it all.
 
 use tabletape_events::Seat;
 
-use super::actions::{Condition, Deed, Fact, FallRoll};
-use super::field::{Done, Field, Placing, Position, Stage};
-use super::restriction::Restriction;
-use super::state::{SeatStatus, Sight, State, Told};
-use super::tables::{cost, Footing, Pounce, Recovery};
+use crate::lostworlds::actions::{Condition, Deed, Fact, FallRoll};
+use crate::lostworlds::field::state::{Done, Field, Placing, Position, Stage};
+use crate::lostworlds::field::tables::{cost, Footing, Pounce, Recovery};
+use crate::lostworlds::restriction::Restriction;
+use crate::lostworlds::state::{SeatStatus, Sight, State, Told};
 
 /// The order read to a fighter who has dropped the weapon.
 pub const DROPPED_WEAPON: &str =
@@ -78,12 +78,12 @@ fn next_mover(state: &mut State) {
     field(state).moved += 1;
     begin_move(state);
     if field(state).moved >= field(state).order.len() {
-        let any = !super::turn::recovering(state).is_empty();
+        let any = !crate::lostworlds::field::decide::recovering(state).is_empty();
         field(state).stage = if any { Stage::Recovery } else { Stage::Combat };
     }
 }
 
-fn place(state: &mut State, seat: Seat, to: super::scenario::Hex) {
+fn place(state: &mut State, seat: Seat, to: crate::lostworlds::field::content::Hex) {
     let f = field(state);
     f.pieces[seat as usize].at = to;
     if let Some(body) = f.pieces[seat as usize].bearing {
@@ -197,7 +197,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             stepped(state, s, deed);
         }
         Fact::HaltOffered { mover, by } => {
-            field(state).offer = Some(super::field::HaltOffer {
+            field(state).offer = Some(crate::lostworlds::field::state::HaltOffer {
                 mover: *mover,
                 by: by.clone(),
             });
@@ -550,7 +550,7 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
         } => {
             let f = field(state);
             f.pieces[s as usize].done.starred = true;
-            f.things.push(super::field::Thing {
+            f.things.push(crate::lostworlds::field::state::Thing {
                 id: weapon.clone(),
                 kind: "weapon".into(),
                 at: *at,
@@ -618,7 +618,9 @@ fn stepped(state: &mut State, s: Seat, deed: &Deed) {
             let f = field(state);
             f.pieces[s as usize].done.starred = true;
             let t = &mut f.pieces[*target as usize].done;
-            t.slain = t.slain.saturating_add(super::tables::SLAY_BONUS);
+            t.slain = t
+                .slain
+                .saturating_add(crate::lostworlds::field::tables::SLAY_BONUS);
         }
     }
 }

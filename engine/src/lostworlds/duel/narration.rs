@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use tabletape_events::Seat;
 
-use super::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
-use super::content::{CardKind, Maneuver, PartyMark, Range};
-use super::sees;
-use super::state::{Boost, Pending, Phase, SeatStatus, State};
+use crate::lostworlds::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
+use crate::lostworlds::content::{CardKind, Maneuver, PartyMark, Range};
+use crate::lostworlds::sees;
+use crate::lostworlds::state::{Boost, Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
 
 fn signed(n: i32) -> String {
@@ -38,7 +38,7 @@ pub fn sum(parts: &[Part], total: i32) -> String {
 }
 
 /// "Ann", "Ann and Bob", "Ann, Bob and Cy".
-pub(super) fn and_list(items: &[String]) -> String {
+pub(in crate::lostworlds) fn and_list(items: &[String]) -> String {
     match items.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -48,7 +48,7 @@ pub(super) fn and_list(items: &[String]) -> String {
 
 /// "picture 45: \"Brakka closes in behind a guard\"", or "picture 45" when
 /// the table recorded no title.
-pub(super) fn picture_words(picture: u32, title: Option<&str>) -> String {
+pub(in crate::lostworlds) fn picture_words(picture: u32, title: Option<&str>) -> String {
     match title {
         Some(t) => format!("picture {picture}: \"{t}\""),
         None => format!("picture {picture}"),
@@ -209,7 +209,7 @@ fn range_lines(state: &State, r: &Resolution) -> Vec<String> {
     lines
 }
 
-pub(super) fn maneuver_words(m: &Maneuver) -> String {
+pub(in crate::lostworlds) fn maneuver_words(m: &Maneuver) -> String {
     format!("{} (page {}, {})", m.full_name(), m.page, m.colour.name())
 }
 
@@ -258,7 +258,7 @@ pub fn samples_note(state: &State) -> Option<String> {
 /// Who plays whom, said once before the first thing that happens.
 pub fn prologue(state: &State) -> Vec<String> {
     if state.field.is_some() {
-        return super::field_narration::prologue(state);
+        return crate::lostworlds::field::narration::prologue(state);
     }
     let seats: Vec<String> = state
         .seats
@@ -442,7 +442,7 @@ fn effect_words(state: &State, c: &Played) -> String {
 
 fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     match fact {
-        f if f.on_field() => super::field_narration::narrate(state, fact),
+        f if f.on_field() => crate::lostworlds::field::narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
         Fact::ManeuverCommitted { seat, hash } => {
@@ -707,7 +707,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     }
 }
 
-pub(super) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
+pub(in crate::lostworlds) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
     let names: Vec<String> = victors.iter().map(|&s| state.seat_name(s)).collect();
     match ending {
         Ending::Knockout => format!(
@@ -740,7 +740,7 @@ pub(super) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> Str
 
 pub fn chapter(state: &State) -> String {
     if state.field.is_some() {
-        return super::field_narration::chapter(state);
+        return crate::lostworlds::field::narration::chapter(state);
     }
     match state.phase {
         Phase::Fighting => format!("Exchange {}", u64::from(state.exchanges) + 1),
@@ -790,14 +790,14 @@ pub fn epilogue(state: &State) -> Vec<String> {
 
 /// The text picture of the duel: each fighter's body points, the picture
 /// they see, the orders in force and what is held for this exchange (which
-/// maneuver only for those who may see it, see [`super::sees`]).
+/// maneuver only for those who may see it, see [`crate::lostworlds::sees`]).
 pub fn render(state: &State, viewer: Viewer) -> String {
     let mut out = format!("Lost Worlds: {}\n", chapter(state));
     if state.field.is_some() {
         out.push('\n');
-        out.push_str(&super::field_narration::map_text(state));
+        out.push_str(&crate::lostworlds::field::narration::map_text(state));
         out.push('\n');
-        for line in super::field_narration::board_lines(state) {
+        for line in crate::lostworlds::field::narration::board_lines(state) {
             out.push_str(&line);
             out.push('\n');
         }

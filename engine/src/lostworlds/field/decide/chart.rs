@@ -1,396 +1,12 @@
-//! The movement phase of a scenario: the movement chart's entries, halting,
-//! and the end of each figure's move with its undefended space.
+//! The movement chart: what each of its entries costs and what comes of it
+//! (stepping, running, jumps, blocks, objects and bodies, throws, shoves,
+//! slaying, spells and regeneration, breaking off).
 
-use tabletape_events::{DiceMode, Seat};
-
-use super::actions::{Action, Condition, Deed, Fact, FallRoll, Landing};
-use super::decide::acting_seat;
-use super::field::{Board, Position, Stage};
-use super::scenario::{Ground, Hex};
-use super::state::State;
-use super::tables::{self, cost, Footing};
-use super::turn::{self, board, Chain};
-use crate::chance::Chance;
-use crate::error::{reject, Rejection};
-use crate::rules::Legal;
-
-fn refuse<T>(rule: &str, message: impl Into<String>) -> Result<T, Rejection> {
-    reject(&format!("lostworlds.movement.{rule}"), message)
-}
-
-/// Reads a space named in `field`, which must be on the map.
-pub fn space(b: &Board<'_>, field: &str, name: &str) -> Result<Hex, Rejection> {
-    Hex::parse(name)
-        .filter(|h| b.terrain.at(*h).is_some())
-        .ok_or_else(|| {
-            Rejection::new(
-                "lostworlds.movement.space",
-                format!(
-                    "`{field}`: `{name}` is no space of this {}-column, {}-row map (write a column letter and a row number, as in c3)",
-                    b.terrain.cols, b.terrain.rows
-                ),
-            )
-        })
-}
-
-fn level_of(b: &Board<'_>, h: Hex) -> i32 {
-    i32::from(b.level(h).unwrap_or(0))
-}
-
-/// Whether the action is one of the movement chart's (or a halt or placing).
-pub fn is_field_action(action: &Action) -> bool {
-    use Action::*;
-    matches!(
-        action,
-        Roll { .. }
-            | Move { .. }
-            | Crawl { .. }
-            | Run { .. }
-            | JumpDown { .. }
-            | JumpOnto { .. }
-            | JumpOver { .. }
-            | Block { .. }
-            | FallProne { .. }
-            | StandUp { .. }
-            | RegainBalance { .. }
-            | PickUp { .. }
-            | Drop { .. }
-            | Throw { .. }
-            | ThrowWeapon { .. }
-            | Examine { .. }
-            | ShoveObject { .. }
-            | Shove { .. }
-            | Slay { .. }
-            | Regenerate { .. }
-            | Cast { .. }
-            | BreakOff { .. }
-            | EndMove { .. }
-            | Halt { .. }
-            | LetPass { .. }
-            | Place { .. }
-    )
-}
-
-/// The seat an action names or is sent by.
-fn actor(action: &Action) -> Option<Seat> {
-    use Action::*;
-    match action {
-        Move { seat, .. }
-        | Crawl { seat, .. }
-        | Run { seat }
-        | JumpDown { seat, .. }
-        | JumpOnto { seat, .. }
-        | JumpOver { seat, .. }
-        | Block { seat, .. }
-        | FallProne { seat }
-        | StandUp { seat }
-        | RegainBalance { seat }
-        | PickUp { seat, .. }
-        | Drop { seat, .. }
-        | Throw { seat, .. }
-        | ThrowWeapon { seat, .. }
-        | Examine { seat, .. }
-        | ShoveObject { seat, .. }
-        | Shove { seat, .. }
-        | Slay { seat, .. }
-        | Regenerate { seat }
-        | Cast { seat, .. }
-        | BreakOff { seat, .. }
-        | EndMove { seat, .. }
-        | Halt { seat }
-        | LetPass { seat }
-        | Place { seat, .. } => *seat,
-        _ => None,
-    }
-}
-
-/// Decides a scenario action outside the combat phase.
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
-    let field = state.field.as_deref().expect("a scenario");
-    if field.stage == Stage::Ended {
-        return reject("lostworlds.phase", "the scenario is over");
-    }
-    if let Action::Roll { dice } = action {
-        if field.offer.is_some() || !field.placing.is_empty() {
-            return refuse("waiting", turn::stage_words(state));
-        }
-        return turn::roll(state, dice, chance);
-    }
-    let seat = acting_seat(state, by, actor(action))?;
-    match action {
-        Action::Halt { .. } | Action::LetPass { .. } => return halt(state, seat, action),
-        Action::Place { to, .. } => return place(state, seat, to),
-        _ => {}
-    }
-    if field.offer.is_some() || !field.placing.is_empty() {
-        return refuse("waiting", turn::stage_words(state));
-    }
-    if matches!(action, Action::Regenerate { .. })
-        && state.seat(seat).fighter().sheet.dematerializes
-    {
-        return dematerialize(state, seat);
-    }
-    if field.mover() != Some(seat) {
-        return refuse("turn", turn::stage_words(state));
-    }
-    if let Action::EndMove { undefended, .. } = action {
-        return end_move(state, seat, undefended);
-    }
-    let (cost, deed) = deed(state, seat, action, chance)?;
-    let mut chain = Chain::new(state);
-    let b = board(state).expect("a scenario");
-    let before = b.zone_foes(seat);
-    chain.push(Fact::Stepped { seat, cost, deed });
-    // Entering an opponent's battle zone, not by its undefended space, lets
-    // it halt the mover (if it still can).
-    let b = board(&chain.state).expect("a scenario");
-    let p = b.field.piece(seat);
-    if p.points > 0 && b.conscious[seat as usize] {
-        let by: Vec<Seat> = b
-            .zone_foes(seat)
-            .into_iter()
-            .filter(|o| !before.contains(o))
-            .filter(|&o| {
-                let q = b.field.piece(o);
-                q.position != Position::Down && !q.done.halted_one && q.undefended != Some(p.at)
-            })
-            .collect();
-        if !by.is_empty() {
-            chain.push(Fact::HaltOffered { mover: seat, by });
-        }
-    }
-    Ok(chain.facts)
-}
-
-/// Airi or a Wraith regenerating: it leaves the board as its move, or out
-/// of turn before anyone has stepped this movement phase (the rule text
-/// takes it off as the phase begins).
-fn dematerialize(state: &State, seat: Seat) -> Result<Vec<Fact>, Rejection> {
-    let b = board(state).expect("a scenario");
-    let field = b.field;
-    let name = state.seat_name(seat);
-    let p = field.piece(seat);
-    let begun = field
-        .pieces
-        .iter()
-        .any(|q| q.done.moved && !q.done.dematerialized);
-    let own_move = field.mover() == Some(seat) && p.points == p.allowance && !p.done.moved;
-    if field.stage != Stage::Movement || !(own_move || (!begun && field.mover().is_some())) {
-        return refuse(
-            "regenerate",
-            format!("{name} leaves for another plane as the movement phase begins, or as its whole move"),
-        );
-    }
-    if p.done.dematerialized || p.done.halted_one {
-        return refuse("regenerate", format!("{name} cannot go now"));
-    }
-    if !b.conscious[seat as usize] {
-        return refuse("unconscious", format!("{name} is unconscious"));
-    }
-    if !b.zone_foes(seat).is_empty() {
-        return refuse(
-            "regenerate",
-            format!("{name} is in an opponent's battle zone"),
-        );
-    }
-    let mut chain = Chain::new(state);
-    chain.push(Fact::Dematerialized { seat });
-    if chain.field().mover().is_none() {
-        turn::after_movement(&mut chain)?;
-    }
-    Ok(chain.facts)
-}
-
-fn halt(state: &State, seat: Seat, action: &Action) -> Result<Vec<Fact>, Rejection> {
-    let field = state.field.as_deref().expect("a scenario");
-    let Some(offer) = field.offer.as_ref().filter(|o| o.by.contains(&seat)) else {
-        return refuse(
-            "halt",
-            format!(
-                "{} has no one to halt now: a halt answers a mover entering the battle zone",
-                state.seat_name(seat)
-            ),
-        );
-    };
-    Ok(vec![match action {
-        Action::Halt { .. } => Fact::Halted {
-            seat,
-            mover: offer.mover,
-        },
-        _ => Fact::LetPass { seat },
-    }])
-}
-
-fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Rejection> {
-    let field = state.field.as_deref().expect("a scenario");
-    let Some(p) = field.placing.first() else {
-        return refuse("place", "no fallen figure waits to be set down");
-    };
-    if p.by != seat {
-        return refuse(
-            "place",
-            format!(
-                "{} sets down the fallen {}",
-                state.seat_name(p.by),
-                state.seat_name(p.seat)
-            ),
-        );
-    }
-    let b = board(state).expect("a scenario");
-    let to = space(&b, "to", to)?;
-    let spaces = turn::landing_spaces(state, p);
-    if !spaces.contains(&to) {
-        let rule = if p.touched {
-            "is moved off to a space beside"
-        } else {
-            "falls to a space beside"
-        };
-        let levels = if p.touched {
-            "a level up at most"
-        } else {
-            "on its level or lower"
-        };
-        return refuse(
-            "place",
-            format!(
-                "{} {rule} {}, {levels}, with no one standing in it: {}",
-                state.seat_name(p.seat),
-                p.from,
-                hexes(&spaces)
-            ),
-        );
-    }
-    let levels = (level_of(&b, p.from) - level_of(&b, to)).max(0) as u32;
-    let mut chain = Chain::new(state);
-    if p.touched {
-        let fell = levels >= 2;
-        let damage = if fell { levels as i32 } else { 0 };
-        let (body, condition) = hurt(state, p.seat, damage);
-        chain.push(Fact::Displaced {
-            seat: p.seat,
-            by: seat,
-            to,
-            levels,
-            fell,
-            damage,
-            body,
-            condition,
-        });
-    } else {
-        let damage = if levels == 0 {
-            same_level_fall(state, p.seat)
-        } else {
-            levels as i32
-        };
-        let (body, condition) = hurt(state, p.seat, damage);
-        chain.push(Fact::FallenPlaced {
-            seat: p.seat,
-            by: seat,
-            to,
-            levels,
-            damage,
-            body,
-            condition,
-        });
-    }
-    // Once every one is set down: a fall in the falls check ends the turn;
-    // the touched moved off, the movement phase goes on to its combat; a
-    // shove's fall lets the move go on.
-    if chain.field().placing.is_empty() {
-        match chain.field().stage {
-            Stage::Falls => turn::end_turn(&mut chain)?,
-            Stage::Combat => turn::begin_combat(&mut chain)?,
-            _ => {}
-        }
-    }
-    Ok(chain.facts)
-}
-
-/// A fall onto the same level hurts by the score on page 41 of the
-/// faller's book (none in record mode or when the page shows none).
-fn same_level_fall(state: &State, seat: Seat) -> i32 {
-    state
-        .books
-        .get(&state.seat(seat).fighter().sheet.id)
-        .and_then(|b| b.pictures.get(&41))
-        .and_then(|p| p.score)
-        .unwrap_or(0)
-}
-
-/// Body points and condition after `damage`.
-pub fn hurt(state: &State, seat: Seat, damage: i32) -> (i32, Condition) {
-    let f = state.seat(seat).fighter();
-    let body = f.body.saturating_sub(damage);
-    let condition = match f.condition {
-        Condition::Fit if body <= -5 => Condition::Dead,
-        Condition::Fit if body <= 0 => Condition::Unconscious,
-        c => c,
-    };
-    (body, condition)
-}
-
-fn hexes(spaces: &[Hex]) -> String {
-    if spaces.is_empty() {
-        return "none".into();
-    }
-    spaces
-        .iter()
-        .map(Hex::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn end_move(state: &State, seat: Seat, undefended: &str) -> Result<Vec<Fact>, Rejection> {
-    let b = board(state).expect("a scenario");
-    let p = b.field.piece(seat);
-    let around: Vec<Hex> = b.neighbours(p.at).into_iter().flatten().collect();
-    let named = match undefended.trim().parse::<usize>() {
-        Ok(n @ 1..=6) => b.neighbours(p.at)[n - 1],
-        _ => Hex::parse(undefended),
-    };
-    let Some(undefended) = named.filter(|h| around.contains(h)) else {
-        return refuse(
-            "undefended",
-            format!(
-                "`undefended`: name a space beside {} (any of {}), or its number 1-6 clockwise from the east",
-                p.at,
-                hexes(&around)
-            ),
-        );
-    };
-    // Sharing a space is refused while the mover can still step out (a
-    // halt can leave it stranded in a friend's space).
-    let can_leave = exit_cost(&b, seat, p.at).is_some_and(|c| c <= p.points);
-    if b.conscious[seat as usize] && can_leave {
-        if let Some(other) = (0..state.seats.len() as Seat)
-            .find(|&o| o != seat && b.conscious[o as usize] && b.field.piece(o).at == p.at)
-        {
-            return refuse(
-                "crowded",
-                format!(
-                    "{} shares {} with {}: a move ends with one conscious figure a space",
-                    state.seat_name(seat),
-                    p.at,
-                    state.seat_name(other)
-                ),
-            );
-        }
-    }
-    let mut chain = Chain::new(state);
-    chain.push(Fact::MoveEnded { seat, undefended });
-    if chain.field().mover().is_none() {
-        turn::after_movement(&mut chain)?;
-    }
-    Ok(chain.facts)
-}
+use super::*;
+use crate::lostworlds::field::content::Ground;
 
 /// The cost and outcome of one movement chart entry.
-fn deed(
+pub(super) fn deed(
     state: &State,
     seat: Seat,
     action: &Action,
@@ -735,7 +351,7 @@ fn deed(
                     object.clone(),
                 ),
                 (None, Some(body)) => (
-                    super::scenario::ObjectKind::body(b.heights[body as usize]),
+                    crate::lostworlds::field::content::ObjectKind::body(b.heights[body as usize]),
                     state.seat_name(body),
                 ),
                 (None, None) => {
@@ -968,12 +584,12 @@ fn deed(
             }
             whole_move(&name, p, "cast", "casting")?;
             let fighter = state.seat(seat).fighter();
-            let Some(c) = super::cards::card(state, card)
+            let Some(c) = crate::lostworlds::cards::card(state, card)
                 .filter(|c| fighter.cards.iter().any(|h| h.id == c.id && !h.played))
             else {
                 return refuse("cast", format!("{name} holds no unplayed card `{card}`"));
             };
-            if c.kind != super::content::CardKind::Spell
+            if c.kind != crate::lostworlds::content::CardKind::Spell
                 || (c.effect.strike <= 0 && c.effect.heal <= 0)
             {
                 return refuse(
@@ -1084,14 +700,14 @@ fn deed(
 
 /// Spell points a figure has beyond those its spell cards cost and those
 /// it spent casting beyond extended range.
-pub fn spare_spell_points(state: &State, seat: Seat) -> u32 {
+pub(in crate::lostworlds) fn spare_spell_points(state: &State, seat: Seat) -> u32 {
     let fighter = state.seat(seat).fighter();
     let spell = fighter.sheet.abilities.get("spell").copied().unwrap_or(0);
     let cards: u32 = fighter
         .cards
         .iter()
         .filter_map(|h| state.cards.get(&h.id))
-        .filter(|k| k.kind == super::content::CardKind::Spell)
+        .filter(|k| k.kind == crate::lostworlds::content::CardKind::Spell)
         .map(|k| k.points)
         .sum();
     let spent = state
@@ -1146,7 +762,10 @@ fn load_free(state: &State, seat: Seat) -> Result<(), Rejection> {
     )
 }
 
-fn field_object<'a>(state: &'a State, name: &str) -> Result<&'a super::field::Thing, Rejection> {
+fn field_object<'a>(
+    state: &'a State,
+    name: &str,
+) -> Result<&'a crate::lostworlds::field::state::Thing, Rejection> {
     let field = state.field.as_deref().expect("a scenario");
     field.thing(name).ok_or_else(|| {
         let ids: Vec<&str> = field.things.iter().map(|t| t.id.as_str()).collect();
@@ -1170,7 +789,7 @@ fn affordable(name: &str, points: u32, cost: u32) -> Result<(), Rejection> {
 /// Slaying, casting and regenerating take the whole move, untouched.
 fn whole_move(
     name: &str,
-    p: &super::field::Piece,
+    p: &crate::lostworlds::field::state::Piece,
     rule: &str,
     deed: &str,
 ) -> Result<(), Rejection> {
@@ -1190,7 +809,7 @@ fn on_feet(name: &str, position: Position) -> Result<(), Rejection> {
 
 /// The cheapest step out of `at` into a space no conscious figure holds
 /// (crawling when down), if there is one.
-fn exit_cost(b: &Board<'_>, seat: Seat, at: Hex) -> Option<u32> {
+pub(super) fn exit_cost(b: &Board<'_>, seat: Seat, at: Hex) -> Option<u32> {
     let p = b.field.piece(seat);
     let crawl = p.position == Position::Down;
     // Crawling is not done on a run; a blocked figure does not move.
@@ -1248,299 +867,4 @@ fn enterable(b: &Board<'_>, seat: Seat, from: Hex, to: Hex) -> Result<(), Reject
         }
     }
     Ok(())
-}
-
-/// Who the scenario waits on outside the combat phase.
-pub fn to_move(state: &State) -> Vec<Seat> {
-    let Some(field) = state.field.as_deref() else {
-        return Vec::new();
-    };
-    if let Some(o) = &field.offer {
-        return o.by.clone();
-    }
-    if let Some(p) = field.placing.first() {
-        return vec![p.by];
-    }
-    match field.mover() {
-        Some(m) => vec![m],
-        None => turn::rollers(state),
-    }
-}
-
-/// Every scenario action open outside the combat phase. Each candidate is
-/// tried against `decide` (with throwaway dice: whether an action is open
-/// never depends on what the dice will show), so `legal` and `decide`
-/// cannot disagree.
-pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
-    let mut out = moves(state, seat);
-    let mine = |s: Seat| seat.is_none_or(|x| x == s);
-    // Cards are taken in before the first exchange, on the map as in a duel.
-    if state.exchanges == 0 && state.rules >= 3 && !state.cards.is_empty() {
-        for s in (0..state.seats.len() as Seat).filter(|&s| mine(s)) {
-            out.push(super::cards::select_line(state, s));
-        }
-    }
-    out
-}
-
-/// What the turn waits for: answers to a halt or a fall, rolls, the move.
-fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
-    let Some(field) = state.field.as_deref() else {
-        return Vec::new();
-    };
-    let mine = |s: Seat| seat.is_none_or(|x| x == s);
-    let mut out = Vec::new();
-    if let Some(o) = &field.offer {
-        for &s in o.by.iter().filter(|&&s| mine(s)) {
-            out.push(Legal::ready(Action::Halt { seat: Some(s) }));
-            out.push(Legal::ready(Action::LetPass { seat: Some(s) }));
-        }
-        return out;
-    }
-    if let Some(p) = field.placing.first() {
-        if mine(p.by) {
-            for h in turn::landing_spaces(state, p) {
-                out.push(Legal::ready(Action::Place {
-                    seat: Some(p.by),
-                    to: h.to_string(),
-                }));
-            }
-        }
-        return out;
-    }
-    let Some(mover) = field.mover() else {
-        if seat.is_none_or(|s| turn::rollers(state).contains(&s)) {
-            out.extend(turn::legal_roll(state));
-        }
-        return out;
-    };
-    // Airi or a Wraith may leave for another plane out of turn.
-    for s in (0..state.seats.len() as Seat).filter(|&s| s != mover && mine(s)) {
-        if state.seat(s).fighter().sheet.dematerializes && dematerialize(state, s).is_ok() {
-            out.push(Legal::ready(Action::Regenerate { seat: Some(s) }));
-        }
-    }
-    if !mine(mover) {
-        return out;
-    }
-    let physical = field.dice == DiceMode::Physical;
-    for (action, rolls) in candidates(state, mover) {
-        let mut chance = Chance::new(DiceMode::Digital, 0, 0);
-        if decide(state, Some(mover), &action, &mut chance).is_ok() {
-            out.push(if physical && !rolls.is_empty() {
-                Legal::needing(action, rolls)
-            } else {
-                Legal::ready(action)
-            });
-        }
-    }
-    out
-}
-
-/// What a mover might do, each with the dice it needs in physical mode.
-fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
-    let b = board(state).expect("a scenario");
-    let field = b.field;
-    let p = field.piece(seat);
-    let s = Some(seat);
-    let d6 = |field: &str, what: &str| vec![format!("{field}: the {what} (a d6)")];
-    let around: Vec<Hex> = b.neighbours(p.at).into_iter().flatten().collect();
-    let opponents: Vec<Seat> = (0..state.seats.len() as Seat)
-        .filter(|&o| field.opposed(seat, o))
-        .collect();
-    let mut out: Vec<(Action, Vec<String>)> = Vec::new();
-    for &h in &around {
-        let to = h.to_string();
-        out.push((
-            Action::Move {
-                seat: s,
-                to: to.clone(),
-            },
-            vec![],
-        ));
-        out.push((
-            Action::Crawl {
-                seat: s,
-                to: to.clone(),
-            },
-            vec![],
-        ));
-        out.push((
-            Action::BreakOff {
-                seat: s,
-                to: to.clone(),
-            },
-            vec![],
-        ));
-        out.push((
-            Action::JumpDown {
-                seat: s,
-                to,
-                roll: None,
-            },
-            d6("roll", "reckless jump"),
-        ));
-    }
-    out.push((Action::Run { seat: s }, vec![]));
-    for dir in 0..6 {
-        if let Some(h) = b.ray(p.at, dir, 2) {
-            out.push((
-                Action::JumpOver {
-                    seat: s,
-                    to: h.to_string(),
-                },
-                vec![],
-            ));
-        }
-    }
-    for &o in &opponents {
-        let t = field.piece(o).at;
-        for land in b.neighbours(t).into_iter().flatten() {
-            out.push((
-                Action::JumpOnto {
-                    seat: s,
-                    target: o,
-                    land: land.to_string(),
-                    roll: None,
-                },
-                d6("roll", "jump onto an opponent"),
-            ));
-        }
-        out.push((Action::Block { seat: s, target: o }, vec![]));
-        for hard in [false, true] {
-            out.push((
-                Action::Shove {
-                    seat: s,
-                    target: o,
-                    hard,
-                    roll: None,
-                },
-                d6("roll", "shoved one's falling down roll"),
-            ));
-        }
-        out.push((Action::Slay { seat: s, target: o }, vec![]));
-        out.push((
-            Action::ThrowWeapon {
-                seat: s,
-                target: o,
-                roll: None,
-            },
-            d6("roll", "weapon throw"),
-        ));
-    }
-    out.push((Action::FallProne { seat: s }, vec![]));
-    out.push((Action::Regenerate { seat: s }, vec![]));
-    let mut offered: Vec<&str> = Vec::new();
-    for h in state
-        .seat(seat)
-        .fighter()
-        .cards
-        .iter()
-        .filter(|h| !h.played)
-    {
-        if offered.contains(&h.id.as_str()) {
-            continue;
-        }
-        offered.push(&h.id);
-        let targets: Vec<Option<Seat>> = match state.cards.get(&h.id) {
-            Some(c) if c.effect.strike > 0 => opponents.iter().map(|&o| Some(o)).collect(),
-            Some(_) => vec![None],
-            None => Vec::new(),
-        };
-        for target in targets {
-            out.push((
-                Action::Cast {
-                    seat: s,
-                    card: h.id.clone(),
-                    target,
-                    roll: None,
-                },
-                d6("roll", "spell cast beyond extended range"),
-            ));
-        }
-    }
-    out.push((Action::StandUp { seat: s }, vec![]));
-    out.push((Action::RegainBalance { seat: s }, vec![]));
-    for t in field.things.iter().filter(|t| t.carried_by.is_none()) {
-        if t.at == p.at {
-            out.push((
-                Action::PickUp {
-                    seat: s,
-                    object: t.id.clone(),
-                },
-                vec![],
-            ));
-            out.push((
-                Action::Examine {
-                    seat: s,
-                    object: t.id.clone(),
-                },
-                vec![],
-            ));
-        }
-        if t.at == p.at || around.contains(&t.at) {
-            for to in b.neighbours(t.at).into_iter().flatten() {
-                out.push((
-                    Action::ShoveObject {
-                        seat: s,
-                        object: t.id.clone(),
-                        to: to.to_string(),
-                    },
-                    vec![],
-                ));
-            }
-        }
-    }
-    for body in (0..state.seats.len() as Seat).filter(|&o| o != seat && field.piece(o).at == p.at) {
-        out.push((
-            Action::PickUp {
-                seat: s,
-                object: state.seat_name(body),
-            },
-            vec![],
-        ));
-    }
-    if p.carrying.is_some() || p.bearing.is_some() {
-        for &h in std::iter::once(&p.at).chain(&around) {
-            out.push((
-                Action::Drop {
-                    seat: s,
-                    at: Some(h.to_string()),
-                },
-                vec![],
-            ));
-        }
-        for r in 0..b.terrain.rows {
-            for c in 0..b.terrain.cols {
-                let h = Hex {
-                    col: c as u8,
-                    row: r as u8,
-                };
-                if b.distance(p.at, h) <= 6 {
-                    out.push((
-                        Action::Throw {
-                            seat: s,
-                            at: h.to_string(),
-                            roll: None,
-                            scatter: None,
-                        },
-                        vec![
-                            "roll: the throw (a d6)".into(),
-                            "scatter: a d6 when the throw misses (1-3 hit at one space, 1-2 at two or three, 1 beyond)".into(),
-                        ],
-                    ));
-                }
-            }
-        }
-    }
-    for h in around {
-        out.push((
-            Action::EndMove {
-                seat: s,
-                undefended: h.to_string(),
-            },
-            vec![],
-        ));
-    }
-    out
 }
