@@ -1,0 +1,307 @@
+//! Tests of the Ludovia kind: rules on a board laid out by hand (physical
+//! dice, so every roll is chosen), and whole games of seeded random legal
+//! play (digital dice) checked against the invariants after every event.
+//!
+//! The hand-made board (3 players), block rows north to south:
+//! `belltower fountain mint / chapel lair orchard / tannery prison clocktower`.
+//!
+//! This file holds the table the tests play on and what several topics
+//! share; each topic has its own file.
+
+mod duels;
+mod equipment;
+mod moving;
+mod play;
+mod police;
+mod robbery;
+mod secrets;
+mod setup;
+mod views;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
+
+use super::actions::{Action, Fact, Step};
+use super::board::{Facing, Post, Space, Street};
+use super::content::{self, Pack};
+use super::decide::{self, step_policeman};
+use super::options::Options;
+use super::state::{Choice, Phase, Policeman, Stage, State, Turn};
+use super::Ludovia;
+use crate::chance::Chance;
+use crate::error::Rejection;
+use crate::game::Game;
+use crate::rng::TableRng;
+use crate::rules::{Context, Rules, Viewer};
+
+const LAYOUT: [&str; 9] = [
+    "belltower",
+    "fountain",
+    "mint",
+    "chapel",
+    "lair",
+    "orchard",
+    "tannery",
+    "prison",
+    "clocktower",
+];
+
+fn pack() -> Pack {
+    serde_json::from_value(Ludovia::default_pack()).unwrap()
+}
+
+fn sp(s: &str) -> Space {
+    s.parse().unwrap()
+}
+
+fn st(s: &str) -> Street {
+    s.parse().unwrap()
+}
+
+fn post(s: &str) -> Post {
+    s.parse().unwrap()
+}
+
+/// A 3-player game on the hand-made board, Ada (seat 0) to act with 4 AP,
+/// two policemen tucked in the far corner facing away from the action.
+fn table() -> State {
+    let mut s = setup_with(&LAYOUT, &pack(), 2).unwrap();
+    s.order = vec![0, 1, 2];
+    s.round = 1;
+    s.policemen = vec![
+        Policeman {
+            at: post("p3.3"),
+            facing: Facing::North,
+        },
+        Policeman {
+            at: post("p3.2"),
+            facing: Facing::North,
+        },
+    ];
+    s.phase = Phase::Playing(Turn {
+        seat: 0,
+        stage: Stage::Actions,
+        ap: 4,
+        ending: false,
+    });
+    s
+}
+
+fn decide(s: &State, action: Value) -> Result<Vec<Fact>, Rejection> {
+    let action: Action = serde_json::from_value(action).unwrap();
+    Ludovia::decide(s, None, &action, &mut Chance::new(s.dice, 1, 2))
+}
+
+/// Decides and folds one action.
+fn act(s: &mut State, action: Value) -> Vec<Fact> {
+    let facts = decide(s, action.clone()).unwrap_or_else(|e| panic!("{action}: {e}"));
+    for f in &facts {
+        Ludovia::apply(s, f);
+    }
+    facts
+}
+
+fn refused(s: &State, action: Value) -> String {
+    decide(s, action.clone())
+        .map(|f| panic!("{action} was accepted: {f:?}"))
+        .unwrap_err()
+        .rule
+}
+
+fn give(s: &mut State, seat: Seat, cards: &[&str]) {
+    for c in cards {
+        let i = s.pool.iter().position(|p| p == c).unwrap();
+        s.pool.remove(i);
+        s.thieves[seat as usize].hand.push(c.to_string());
+    }
+}
+
+fn equip(s: &mut State, seat: Seat, item: &str) {
+    let i = s.deck_unseen.iter().position(|p| p == item).unwrap();
+    s.deck_unseen.remove(i);
+    s.thieves[seat as usize].equipment.push(item.to_string());
+}
+
+fn turn(s: &State) -> &Turn {
+    s.turn().expect("a turn is on")
+}
+
+fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
+    GameCreated {
+        title: None,
+        kind: "ludovia".into(),
+        players: ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"][..players]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        seed,
+        dice,
+        options: BTreeMap::new(),
+        pack: Ludovia::default_pack(),
+        public: false,
+        rules_version: Some(Ludovia::RULES_VERSION),
+        chance_version: None,
+    }
+}
+
+fn event(seq: u64, body: ActionAccepted) -> Event {
+    Event {
+        game: "g".into(),
+        branch: "main".into(),
+        seq,
+        recorded_at_ms: 0,
+        actor: Actor::Owner,
+        schema_version: 1,
+        idempotency_key: None,
+        prev_hash: String::new(),
+        hash: String::new(),
+        salt: String::new(),
+        body: Body::ActionAccepted(body),
+    }
+}
+
+/// The hand-made table as a `Game` (restored from a snapshot of it), so the
+/// test reads it the way the journal does.
+fn game_of(s: &State) -> Game {
+    let created = created(3, 1, s.dice);
+    let snapshot = crate::game::Snapshot {
+        seq: 10,
+        seed: 1,
+        chapter: "Round 1".into(),
+        state: serde_json::to_value(s).unwrap(),
+        notes: Default::default(),
+        dice: None,
+    };
+    Game::restore(&created, &snapshot).unwrap()
+}
+
+/// The event the journal would store for `by`'s decision, folded into `game`.
+fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Event {
+    let d = game
+        .decide(by, &action)
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+    let ev = Event {
+        actor: by.map_or(Actor::Owner, Actor::Seat),
+        ..event(game.seq() + 1, d.body)
+    };
+    game.apply(&ev).unwrap();
+    ev
+}
+
+fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
+    game.decide(by, &action)
+        .map(|_| panic!("{action} was accepted"))
+        .unwrap_err()
+}
+
+fn setup_with(layout: &[&str], pack: &Pack, rules: u32) -> Result<State, Rejection> {
+    let options = Options {
+        layout: Some(layout.iter().map(|s| s.to_string()).collect()),
+        offer: Some(vec!["Mask".into(), "Whistle".into(), "Backpack".into()]),
+        round_limit: 100,
+    };
+    let players = ["Ada", "Bo", "Cy"].map(String::from);
+    let mut chance = Chance::new(DiceMode::Physical, 1, 1);
+    decide::setup(
+        &players,
+        &options,
+        pack,
+        DiceMode::Physical,
+        rules,
+        &mut chance,
+    )
+}
+
+/// Checks the invariants the issue names on one folded state.
+fn check_invariants(s: &State, ctx: &str) {
+    assert_eq!(
+        s.cards_accounted(),
+        s.rooftop_total as usize,
+        "{ctx}: rooftop cards"
+    );
+    assert_eq!(
+        s.items_accounted(),
+        s.equipment_total as usize,
+        "{ctx}: equipment cards"
+    );
+    assert!(s.policemen.len() <= s.max_policemen(), "{ctx}: policemen");
+    assert_eq!(
+        s.robbed.len() + s.pool.len(),
+        s.rooftop_total as usize,
+        "{ctx}: robbed rooftops"
+    );
+    for (i, t) in s.thieves.iter().enumerate() {
+        // Thieves stand only on spaces; lamp posts are not spaces at all, so
+        // check each position is a real street, block space, Lair or Prison.
+        let ok = match t.at {
+            Space::Lair | Space::Prison => true,
+            Space::Street(st) => s.grid().has_street(st),
+            Space::Cell { row, col } => s.cell(row, col).is_some(),
+        };
+        assert!(ok, "{ctx}: thief {i} stands on {}", t.at);
+        assert!(
+            t.hand.len() <= s.carry_limit(i as Seat),
+            "{ctx}: thief {i} carries too much"
+        );
+        assert!(
+            t.equipment.len() <= 3
+                || matches!(
+                    s.turn(),
+                    Some(Turn {
+                        stage: Stage::Choice(Choice::EquipmentOverflow),
+                        ..
+                    })
+                ),
+            "{ctx}: thief {i} holds too much"
+        );
+        assert!(
+            t.hand.iter().all(|c| s.value(c) > 0),
+            "{ctx}: only treasures are carried"
+        );
+    }
+    for p in &s.policemen {
+        assert!(
+            !s.grid().faces_edge(p.at, p.facing),
+            "{ctx}: a policeman faces the edge"
+        );
+    }
+}
+
+/// Plays random legal actions with digital dice to the end; returns the
+/// events and the game.
+fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
+    let created = created(players, seed, DiceMode::Digital);
+    let mut game = Game::start(&created).unwrap();
+    let mut rng = TableRng::for_event(seed, u64::MAX);
+    let mut events = Vec::new();
+    for _ in 0..40_000 {
+        if game.is_over() {
+            break;
+        }
+        let legal = game.legal(None);
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: no legal action in a running game"
+        );
+        assert!(
+            legal.iter().all(|l| l.needs.is_empty()),
+            "seed {seed}: digital needs nothing"
+        );
+        let pick = &legal[rng.below(legal.len() as u32) as usize].action;
+        let decision = game
+            .decide(None, pick)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
+        let ev = event(game.seq() + 1, decision.body);
+        game.apply(&ev).unwrap();
+        events.push(ev);
+        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        check_invariants(
+            &s,
+            &format!("seed {seed}, {players} players, seq {}", game.seq()),
+        );
+    }
+    assert!(game.is_over(), "seed {seed}: the game did not end");
+    (events, game)
+}
