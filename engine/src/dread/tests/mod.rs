@@ -16,7 +16,7 @@ mod story;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat};
+use tabletape_events::{Body, DiceMode, Event, GameCreated, Seat};
 
 use super::actions::Fact;
 use super::content::{Condition, Pack, Trait};
@@ -25,6 +25,7 @@ use super::Dread;
 use crate::game::Game;
 use crate::rng::TableRng;
 use crate::rules::{Rules, Viewer};
+use crate::testkit::{self, event};
 
 /// 2026-11-26 09:00:00 UTC, when the tests' tables sit down.
 const T0: u64 = 1_795_683_600_000;
@@ -32,44 +33,15 @@ const T0: u64 = 1_795_683_600_000;
 const MINUTE: u64 = 60_000;
 
 fn pack() -> Pack {
-    serde_json::from_value(Dread::default_pack()).unwrap()
+    testkit::pack::<Dread>()
 }
 
 fn created(players: usize, seed: u64, dice: DiceMode, options: &[(&str, &str)]) -> GameCreated {
-    GameCreated {
-        title: None,
-        kind: "dread".into(),
-        players: ["Ada", "Bo", "Cy", "Dee"][..players]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        seed,
-        dice,
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), Value::from(*v)))
-            .collect::<BTreeMap<_, _>>(),
-        pack: Dread::default_pack(),
-        public: false,
-        rules_version: None,
-        chance_version: None,
-    }
-}
-
-fn event(seq: u64, at: u64, by: Option<Seat>, body: Body) -> Event {
-    Event {
-        game: "g".into(),
-        branch: "main".into(),
-        seq,
-        recorded_at_ms: at,
-        actor: by.map_or(Actor::Owner, Actor::Seat),
-        schema_version: 1,
-        idempotency_key: None,
-        prev_hash: String::new(),
-        hash: String::new(),
-        salt: String::new(),
-        body,
-    }
+    let options: serde_json::Map<String, Value> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::from(*v)))
+        .collect();
+    testkit::created::<Dread>(players, seed, dice, Value::Object(options))
 }
 
 /// A game being played, with its events kept to fold again.

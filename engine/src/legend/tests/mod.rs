@@ -12,33 +12,17 @@ mod setup;
 mod svg;
 mod voting;
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Value};
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, SCHEMA_VERSION};
+use tabletape_events::{ActionAccepted, Body, DiceMode, Event, GameCreated, SCHEMA_VERSION};
 
 use crate::game::Game;
 use crate::rng::TableRng;
-use crate::rules::Rules;
+use crate::testkit;
 
 use super::Legend;
 
 fn created(players: usize, options: Value, dice: DiceMode, seed: u64) -> GameCreated {
-    GameCreated {
-        title: None,
-        kind: "legend".into(),
-        players: ["Ada", "Bo", "Cy", "Dee"][..players]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        seed,
-        dice,
-        options: serde_json::from_value::<BTreeMap<String, Value>>(options).unwrap(),
-        pack: Legend::default_pack(),
-        public: false,
-        rules_version: Some(Legend::RULES_VERSION),
-        chance_version: None,
-    }
+    testkit::created::<Legend>(players, seed, dice, options)
 }
 
 /// A game in play, acting as the owner.
@@ -59,22 +43,14 @@ impl Table {
 
     fn try_act(&mut self, action: Value) -> Result<Vec<String>, crate::Rejection> {
         let d = self.game.decide(None, &action)?;
+        let body = Body::ActionAccepted(ActionAccepted {
+            action,
+            facts: d.body.facts,
+            chance: d.body.chance,
+        });
         let event = Event {
-            game: "g".into(),
-            branch: "main".into(),
-            seq: self.game.seq() + 1,
-            recorded_at_ms: 0,
-            actor: Actor::Owner,
             schema_version: SCHEMA_VERSION,
-            idempotency_key: None,
-            prev_hash: String::new(),
-            hash: String::new(),
-            salt: String::new(),
-            body: Body::ActionAccepted(ActionAccepted {
-                action,
-                facts: d.body.facts,
-                chance: d.body.chance,
-            }),
+            ..testkit::event(self.game.seq() + 1, 0, None, body)
         };
         self.game
             .apply_as(&event, crate::Viewer::Owner)

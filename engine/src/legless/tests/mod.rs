@@ -17,7 +17,7 @@ mod play;
 mod record;
 mod setup;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
@@ -30,17 +30,17 @@ use super::options::Options;
 use super::state::{Phase, Stage, State, Token, Turn};
 use super::Legless;
 use crate::chance::Chance;
-use crate::error::Rejection;
 use crate::game::Game;
 use crate::rng::TableRng;
 use crate::rules::{Rules, Viewer};
+use crate::testkit::{self, rejection};
 
 const ADA: &str = "Ezra Cole";
 
 const BO: &str = "Lady Constance Vane";
 
 fn pack() -> Pack {
-    serde_json::from_value(Legless::default_pack()).unwrap()
+    testkit::pack::<Legless>()
 }
 
 fn first_cards() -> Vec<String> {
@@ -63,30 +63,13 @@ fn options() -> Options {
 fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
     let options = match dice {
         // Options as a table gives them: only those set.
-        DiceMode::Physical => serde_json::from_value::<BTreeMap<String, Value>>(
-            serde_json::to_value(options()).unwrap(),
-        )
-        .unwrap()
-        .into_iter()
-        .filter(|(_, v)| !v.is_null())
-        .collect(),
-        DiceMode::Digital => BTreeMap::new(),
+        DiceMode::Physical => match serde_json::to_value(options()).unwrap() {
+            Value::Object(set) => set.into_iter().filter(|(_, v)| !v.is_null()).collect(),
+            other => panic!("options are an object, not {other}"),
+        },
+        DiceMode::Digital => Value::Null,
     };
-    GameCreated {
-        title: None,
-        kind: "legless".into(),
-        players: ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"][..players]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        seed,
-        dice,
-        options,
-        pack: Legless::default_pack(),
-        public: false,
-        rules_version: None,
-        chance_version: None,
-    }
+    testkit::created::<Legless>(players, seed, dice, options)
 }
 
 /// Ada (seat 0) to act on the hand-set table.
@@ -104,37 +87,17 @@ fn table() -> State {
 }
 
 fn event(seq: u64, body: ActionAccepted) -> Event {
-    Event {
-        game: "g".into(),
-        branch: "main".into(),
-        seq,
-        recorded_at_ms: 0,
-        actor: Actor::Owner,
-        schema_version: 1,
-        idempotency_key: None,
-        prev_hash: String::new(),
-        hash: String::new(),
-        salt: String::new(),
-        body: Body::ActionAccepted(body),
-    }
+    testkit::event(seq, 0, None, Body::ActionAccepted(body))
 }
 
 /// The hand-set table as a `Game`, read the way the journal reads it.
 fn game_of(s: &State) -> Game {
-    let snapshot = crate::game::Snapshot {
-        seq: 10,
-        seed: 1,
-        chapter: "Round 1".into(),
-        state: serde_json::to_value(s).unwrap(),
-        notes: Default::default(),
-        dice: None,
-    };
     let created = if s.record {
         record_created()
     } else {
         created(2, 1, s.dice)
     };
-    Game::restore(&created, &snapshot).unwrap()
+    testkit::restored(&created, s)
 }
 
 fn state_of(game: &Game) -> State {
@@ -143,22 +106,10 @@ fn state_of(game: &Game) -> State {
 
 /// Decides and folds one action; returns the facts as JSON.
 fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Vec<Value> {
-    let d = game
-        .decide(by, &action)
-        .unwrap_or_else(|e| panic!("{action}: {e}"));
-    let facts = d.body.facts.clone();
-    let ev = Event {
-        actor: by.map_or(Actor::Owner, Actor::Seat),
-        ..event(game.seq() + 1, d.body)
-    };
-    game.apply(&ev).unwrap();
-    facts
-}
-
-fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
-    game.decide(by, &action)
-        .map(|_| panic!("{action} was accepted"))
-        .unwrap_err()
+    match testkit::step(game, by, action).body {
+        Body::ActionAccepted(accepted) => accepted.facts,
+        other => panic!("an action makes an accepted action, not {other:?}"),
+    }
 }
 
 fn types(facts: &[Value]) -> Vec<&str> {

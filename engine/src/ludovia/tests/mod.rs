@@ -21,7 +21,7 @@ mod views;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
+use tabletape_events::{ActionAccepted, Body, DiceMode, Event, GameCreated, Seat};
 
 use super::actions::{Action, Fact, Step};
 use super::board::{Facing, Post, Space, Street};
@@ -35,6 +35,7 @@ use crate::error::Rejection;
 use crate::game::Game;
 use crate::rng::TableRng;
 use crate::rules::{Context, Rules, Viewer};
+use crate::testkit::{self, rejection, step};
 
 const LAYOUT: [&str; 9] = [
     "belltower",
@@ -49,7 +50,7 @@ const LAYOUT: [&str; 9] = [
 ];
 
 fn pack() -> Pack {
-    serde_json::from_value(Ludovia::default_pack()).unwrap()
+    testkit::pack::<Ludovia>()
 }
 
 fn sp(s: &str) -> Space {
@@ -129,71 +130,16 @@ fn turn(s: &State) -> &Turn {
 }
 
 fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
-    GameCreated {
-        title: None,
-        kind: "ludovia".into(),
-        players: ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"][..players]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        seed,
-        dice,
-        options: BTreeMap::new(),
-        pack: Ludovia::default_pack(),
-        public: false,
-        rules_version: Some(Ludovia::RULES_VERSION),
-        chance_version: None,
-    }
+    testkit::created::<Ludovia>(players, seed, dice, Value::Null)
 }
 
 fn event(seq: u64, body: ActionAccepted) -> Event {
-    Event {
-        game: "g".into(),
-        branch: "main".into(),
-        seq,
-        recorded_at_ms: 0,
-        actor: Actor::Owner,
-        schema_version: 1,
-        idempotency_key: None,
-        prev_hash: String::new(),
-        hash: String::new(),
-        salt: String::new(),
-        body: Body::ActionAccepted(body),
-    }
+    testkit::event(seq, 0, None, Body::ActionAccepted(body))
 }
 
-/// The hand-made table as a `Game` (restored from a snapshot of it), so the
-/// test reads it the way the journal does.
+/// The hand-made table as a `Game`, read the way the journal reads it.
 fn game_of(s: &State) -> Game {
-    let created = created(3, 1, s.dice);
-    let snapshot = crate::game::Snapshot {
-        seq: 10,
-        seed: 1,
-        chapter: "Round 1".into(),
-        state: serde_json::to_value(s).unwrap(),
-        notes: Default::default(),
-        dice: None,
-    };
-    Game::restore(&created, &snapshot).unwrap()
-}
-
-/// The event the journal would store for `by`'s decision, folded into `game`.
-fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Event {
-    let d = game
-        .decide(by, &action)
-        .unwrap_or_else(|e| panic!("{action}: {e}"));
-    let ev = Event {
-        actor: by.map_or(Actor::Owner, Actor::Seat),
-        ..event(game.seq() + 1, d.body)
-    };
-    game.apply(&ev).unwrap();
-    ev
-}
-
-fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
-    game.decide(by, &action)
-        .map(|_| panic!("{action} was accepted"))
-        .unwrap_err()
+    testkit::restored(&created(3, 1, s.dice), s)
 }
 
 fn setup_with(layout: &[&str], pack: &Pack, rules: u32) -> Result<State, Rejection> {

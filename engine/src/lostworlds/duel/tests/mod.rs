@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated};
+use tabletape_events::{Body, DiceMode, GameCreated};
 
 use crate::chance::Chance;
 use crate::error::Rejection;
@@ -21,6 +21,7 @@ use crate::lostworlds::restriction::Restriction;
 use crate::lostworlds::state::{Orders, Phase, State};
 use crate::lostworlds::LostWorlds;
 use crate::rules::{Rules, Viewer};
+use crate::testkit::{self, step};
 
 mod aftermath;
 mod cards;
@@ -356,45 +357,13 @@ fn told(state: &mut State, by: Option<u32>, action: Value) -> Vec<String> {
 /// A duel of Ash (seat 0) and Bryn (seat 1) on the mini pack, as the
 /// journal plays it: through `Game`.
 fn duel_game(books: &str) -> Game {
+    let options = json!({"characters": "ash,bryn", "books": books});
     let created = GameCreated {
-        title: None,
-        kind: "lostworlds".into(),
-        players: vec!["Ada".into(), "Bo".into()],
-        seed: 1,
-        dice: DiceMode::Digital,
-        options: BTreeMap::from([
-            ("characters".to_string(), json!("ash,bryn")),
-            ("books".to_string(), json!(books)),
-        ]),
         pack: serde_json::to_value(mini_pack()).unwrap(),
-        public: false,
         rules_version: None,
-        chance_version: None,
+        ..testkit::created::<LostWorlds>(2, 1, DiceMode::Digital, options)
     };
     Game::start(&created).unwrap()
-}
-
-/// Decides `action` for `by` (`None`: the owner) and folds the event the
-/// journal would store for it, with the actor the journal would record.
-fn step(game: &mut Game, by: Option<u32>, action: Value) -> Event {
-    let decision = game
-        .decide(by, &action)
-        .unwrap_or_else(|e| panic!("{action}: {e}"));
-    let event = Event {
-        game: "g".into(),
-        branch: "main".into(),
-        seq: game.seq() + 1,
-        recorded_at_ms: 0,
-        actor: by.map_or(Actor::Owner, Actor::Seat),
-        schema_version: 1,
-        idempotency_key: None,
-        prev_hash: String::new(),
-        hash: String::new(),
-        salt: String::new(),
-        body: Body::ActionAccepted(decision.body),
-    };
-    game.apply(&event).unwrap();
-    event
 }
 
 /// Asserts none of `secrets` appears in `text`.
