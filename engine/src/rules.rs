@@ -26,6 +26,18 @@ pub enum Viewer {
     Public,
 }
 
+impl Viewer {
+    /// Whether this viewer may see what `seat` holds back: the owner and
+    /// that seat may, another seat and the public may not.
+    pub fn sees(self, seat: Seat) -> bool {
+        match self {
+            Viewer::Owner => true,
+            Viewer::Seat(s) => s == seat,
+            Viewer::Public => false,
+        }
+    }
+}
+
 /// What the redaction hooks may consult besides the fact or action itself.
 #[derive(Debug)]
 pub struct Context<'a, S> {

@@ -140,14 +140,6 @@ fn bundled(text: &str, field: &str) -> Value {
     v[field].clone()
 }
 
-fn sees(viewer: Viewer, seat: Seat) -> bool {
-    match viewer {
-        Viewer::Owner => true,
-        Viewer::Seat(s) => s == seat,
-        Viewer::Public => false,
-    }
-}
-
 impl Rules for Legless {
     const KIND: &'static str = "legless";
     type Options = Options;
@@ -290,7 +282,7 @@ impl Rules for Legless {
     fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
         let mut fact = fact.clone();
         if let Fact::LegBought { seat, equipped, .. } = &mut fact {
-            if !sees(viewer, *seat) {
+            if !viewer.sees(*seat) {
                 *equipped = None;
             }
         }
@@ -303,7 +295,7 @@ impl Rules for Legless {
         // secret. When the owner acted for the table no seat is named, so it
         // is hidden from every seat (the facts still tell the buyer).
         if let Action::BuyLeg { card, .. } = &mut action {
-            if !cx.by.is_some_and(|b| sees(viewer, b)) {
+            if !cx.by.is_some_and(|b| viewer.sees(b)) {
                 *card = None;
             }
         }

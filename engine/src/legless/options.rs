@@ -88,7 +88,7 @@ mod tests {
     use serde_json::json;
 
     fn read(v: Value) -> Result<Options, String> {
-        serde_json::from_value::<Options>(v).map_err(|e| e.to_string())
+        crate::option_read::read_options(v)
     }
 
     #[test]

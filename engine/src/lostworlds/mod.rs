@@ -389,20 +389,11 @@ const BOOKS: [&str; 2] = [
 /// The sample fantasy cards (rules 3).
 const CARDS: &str = include_str!("../../content/lostworlds/cards.json");
 
-/// Whether `viewer` may see what `seat` holds back.
-fn sees(viewer: Viewer, seat: Seat) -> bool {
-    match viewer {
-        Viewer::Owner => true,
-        Viewer::Seat(s) => s == seat,
-        Viewer::Public => false,
-    }
-}
-
 /// Whether `viewer` may know the choice `seat` made in the event at
 /// `cx.seq`: always its own seat, anyone once that exchange has resolved at
 /// `cx.state`. Only the seat and the dates decide, never the choice itself.
 fn knows_choice(viewer: Viewer, seat: Option<Seat>, cx: &Context<'_, State>) -> bool {
-    seat.is_some_and(|s| sees(viewer, s)) || cx.seq <= cx.state.settled
+    seat.is_some_and(|s| viewer.sees(s)) || cx.seq <= cx.state.settled
 }
 
 fn parse_bundled(text: &str) -> Value {
@@ -631,7 +622,7 @@ impl Rules for LostWorlds {
                 member,
                 count,
                 ..
-            } if !sees(viewer, *seat) => Fact::CardsSelected {
+            } if !viewer.sees(*seat) => Fact::CardsSelected {
                 seat: *seat,
                 member: *member,
                 cards: Vec::new(),
@@ -667,7 +658,7 @@ impl Rules for LostWorlds {
     fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
         match action {
             Action::SelectCards { seat, member, .. }
-                if !seat.or(cx.by).is_some_and(|s| sees(viewer, s)) =>
+                if !seat.or(cx.by).is_some_and(|s| viewer.sees(s)) =>
             {
                 Action::SelectCards {
                     seat: *seat,
@@ -804,13 +795,13 @@ impl Rules for LostWorlds {
             }
         }
         for (seat, held) in &state.pending {
-            if matches!(held, state::Pending::Chosen { .. }) && !sees(viewer, *seat) {
+            if matches!(held, state::Pending::Chosen { .. }) && !viewer.sees(*seat) {
                 view["pending"][seat.to_string()] = serde_json::json!({ "held": "chosen" });
             }
         }
         // Another seat's cards are face down until played: how many, not which.
         for (i, st) in state.seats.iter().enumerate() {
-            if sees(viewer, i as Seat) {
+            if viewer.sees(i as Seat) {
                 continue;
             }
             for (j, f) in st.party.iter().enumerate() {

@@ -176,15 +176,6 @@ fn bundled(text: &str, field: &str) -> Value {
     v[field].clone()
 }
 
-/// Whether a seat viewer may see `seat`'s secrets.
-fn sees(viewer: Viewer, seat: Seat) -> bool {
-    match viewer {
-        Viewer::Owner => true,
-        Viewer::Seat(s) => s == seat,
-        Viewer::Public => false,
-    }
-}
-
 impl Rules for Ludovia {
     const KIND: &'static str = "ludovia";
     const RULES_VERSION: u32 = 2;
@@ -335,10 +326,10 @@ impl Rules for Ludovia {
         match &mut fact {
             Fact::RooftopRobbed {
                 seat, card, event, ..
-            } if event.is_none() && !sees(viewer, *seat) => *card = None,
+            } if event.is_none() && !viewer.sees(*seat) => *card = None,
             Fact::StealTried {
                 seat, from, card, ..
-            } if !sees(viewer, *seat) && !sees(viewer, *from) => *card = None,
+            } if !viewer.sees(*seat) && !viewer.sees(*from) => *card = None,
             _ => {}
         }
         fact
@@ -349,10 +340,10 @@ impl Rules for Ludovia {
         // The thief who acted saw the card; the one robbed knows what they
         // lost. When the owner acted for the table no seat is named, so the
         // card stays hidden from every seat (the facts still tell the thief).
-        let actor_sees = cx.by.is_some_and(|b| sees(viewer, b));
+        let actor_sees = cx.by.is_some_and(|b| viewer.sees(b));
         match &mut action {
             Action::Rob { drew, .. } if !actor_sees => *drew = None,
-            Action::Steal { from, took, .. } if !actor_sees && !sees(viewer, *from) => *took = None,
+            Action::Steal { from, took, .. } if !actor_sees && !viewer.sees(*from) => *took = None,
             _ => {}
         }
         action
@@ -419,7 +410,7 @@ impl Rules for Ludovia {
             return v;
         }
         for (i, t) in state.thieves.iter().enumerate() {
-            if !sees(viewer, i as Seat) {
+            if !viewer.sees(i as Seat) {
                 v["thieves"][i]["hand"] = json!({ "secret": t.hand.len() });
             }
         }

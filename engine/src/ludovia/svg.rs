@@ -25,7 +25,6 @@ use tabletape_events::Seat;
 
 use super::board::{Facing, Post, Space, Street};
 use super::content::Special;
-use super::sees;
 use super::state::{CellKind, Phase, State};
 use crate::rules::Viewer;
 use crate::svg::Svg;
@@ -391,7 +390,7 @@ fn panel(state: &State, viewer: Viewer, chars: usize) -> Vec<Entry> {
             }
             e.lines.push(vec![p]);
         }
-        let hand = if sees(viewer, seat) {
+        let hand = if viewer.sees(seat) {
             if t.hand.is_empty() {
                 "Hand: empty".to_string()
             } else {

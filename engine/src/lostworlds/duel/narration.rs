@@ -12,7 +12,6 @@ use tabletape_events::Seat;
 
 use crate::lostworlds::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
 use crate::lostworlds::content::{CardKind, Maneuver, PartyMark, Range};
-use crate::lostworlds::sees;
 use crate::lostworlds::state::{Boost, Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
 
@@ -371,7 +370,7 @@ pub fn cards_words(state: &State, seat: Seat, viewer: Viewer) -> Option<String> 
         .filter(|h| !h.played)
         .map(|h| name(&h.id))
         .collect();
-    let held = match (unplayed.is_empty(), sees(viewer, seat)) {
+    let held = match (unplayed.is_empty(), viewer.sees(seat)) {
         (true, _) => "none left".to_string(),
         (false, true) => unplayed.join(", "),
         // Another seat's unplayed cards are face down.
@@ -856,7 +855,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
         match state.pending.get(&(i as u32)) {
             Some(Pending::Committed { .. }) => out.push_str("  choice: sealed\n"),
-            Some(Pending::Chosen { page, .. }) if sees(viewer, i as Seat) => {
+            Some(Pending::Chosen { page, .. }) if viewer.sees(i as Seat) => {
                 match f.sheet.maneuver_at(*page) {
                     Some((_, m)) => {
                         out.push_str(&format!("  choice: made ({})\n", maneuver_words(m)))

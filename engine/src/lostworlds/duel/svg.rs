@@ -12,7 +12,6 @@ use tabletape_events::Seat;
 use crate::lostworlds::duel::narration::{
     chapter, ending_line, maneuver_words, picture_words, samples_note,
 };
-use crate::lostworlds::sees;
 use crate::lostworlds::state::{Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
 use crate::svg::Svg;
@@ -284,7 +283,7 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
         let choice = match state.pending.get(&seat) {
             None => "Choosing a maneuver".to_string(),
             Some(Pending::Committed { .. }) => "Chosen (sealed)".to_string(),
-            Some(Pending::Chosen { page, .. }) if sees(viewer, seat) => {
+            Some(Pending::Chosen { page, .. }) if viewer.sees(seat) => {
                 match f.sheet.maneuver_at(*page) {
                     Some((_, m)) => format!("Chosen: {}", maneuver_words(m)),
                     None => format!("Chosen: page {page}"),
