@@ -22,9 +22,7 @@ mod progress;
 mod remote;
 mod served;
 mod show;
-mod study;
 mod table;
-mod trust;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
