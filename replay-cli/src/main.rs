@@ -14,7 +14,6 @@ mod bench;
 mod cli;
 mod commands;
 mod error;
-mod http;
 mod paint;
 mod peers;
 mod plays;
