@@ -7,8 +7,13 @@
 //! create and list games, list legal actions, act, read events, state, replay
 //! and narrative, fork, export, import and verify.
 //!
-//! The same router serves the web recorder (`web`): the table page at
-//! `/g/{id}`, the story, the home page at `/`, from embedded assets.
+//! The same router serves the web recorder (`routes::web`): the table page
+//! at `/g/{id}`, the story, the home page at `/`, from embedded assets.
+//!
+//! The handlers live in `routes`, one module per part of the API; what they
+//! share (the state, extractors, access checks, the error type, `blocking`)
+//! is `request`'s, which imports no handler. `telemetry` and `operator`
+//! stand below both; this file and `openapi` above them all.
 //!
 //! [`app_with_operator`] adds the store's [`Operator`]: the token `tabletape
 //! serve` hands to the CLI on its machine, owner of every game and admin.
@@ -18,66 +23,34 @@
 //! codes, content types, body limits. Journal calls block (sled and fsync), so
 //! each runs on tokio's blocking pool, never on the async workers.
 
-mod auth;
-mod dice;
-mod error;
-mod extract;
-mod live;
 mod openapi;
 mod operator;
+mod request;
 mod routes;
-mod study;
 mod telemetry;
-mod web;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
-use axum::extract::{DefaultBodyLimit, FromRef};
+use axum::extract::DefaultBodyLimit;
 use axum::serve::ListenerExt;
 use axum::Router;
 use tabletape_store::Journal;
 use tokio::net::TcpListener;
 
-pub use error::AppError;
+use request::{AppState, Live};
+
 pub use operator::Operator;
+pub use request::{AppError, BODY_LIMIT_BYTES, IMPORT_LIMIT_BYTES};
 
 /// Where `tabletape serve` listens unless told otherwise.
 pub const DEFAULT_ADDR: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 7878));
-
-/// The largest request body accepted (1 MiB): an action or a new game is far smaller.
-pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
-
-/// The largest JSON Lines body `POST /games/import` accepts (64 MiB): an
-/// exported game grows with every event, so imports get more room.
-pub const IMPORT_LIMIT_BYTES: usize = 64 * 1024 * 1024;
-
-/// What every handler may reach: the journal, and the operator if the
-/// server has one.
-#[derive(Clone)]
-pub(crate) struct AppState {
-    journal: Journal,
-    operator: Option<Operator>,
-    live: live::Live,
-}
-
-impl FromRef<AppState> for live::Live {
-    fn from_ref(state: &AppState) -> live::Live {
-        state.live.clone()
-    }
-}
-
-impl FromRef<AppState> for Journal {
-    fn from_ref(state: &AppState) -> Journal {
-        state.journal.clone()
-    }
-}
 
 /// The whole API around one journal.
 pub fn app(journal: Journal) -> Router {
     router(AppState {
         journal,
         operator: None,
-        live: live::Live::default(),
+        live: Live::default(),
     })
 }
 
@@ -87,7 +60,7 @@ pub fn app_with_operator(journal: Journal, operator: Operator) -> Router {
     router(AppState {
         journal,
         operator: Some(operator),
-        live: live::Live::default(),
+        live: Live::default(),
     })
 }
 
@@ -102,10 +75,10 @@ fn router(state: AppState) -> Router {
     // Installed before the first request, so every request is counted.
     telemetry::recorder();
     routes::router()
-        .route("/metrics", axum::routing::get(telemetry::metrics_text))
+        .route("/metrics", axum::routing::get(routes::server::metrics_text))
         .route("/openapi.json", axum::routing::get(openapi::openapi_json))
         .route("/api", axum::routing::get(openapi::reference))
-        .merge(web::router())
+        .merge(routes::web::router())
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(axum::middleware::map_response(html_policy))
@@ -145,7 +118,7 @@ async fn refuse_oversized(
                 {
                 }
             }
-            error::AppError::PayloadTooLarge(format!(
+            AppError::PayloadTooLarge(format!(
                 "the body is {length} bytes; this route takes at most {limit}"
             ))
             .into_response()
@@ -204,7 +177,7 @@ pub async fn serve_on(listener: TcpListener, app: Router) -> std::io::Result<()>
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             shutdown().await;
-            live::close_all();
+            routes::live::close_all();
         })
         .await?;
     tracing::info!("tabletape API stopped");

@@ -14,21 +14,16 @@
 //! listener: the API serves the text itself) the first time a router is
 //! built. `GET /metrics` is the admin's: the counts are of every game on the
 //! store, and a rejection counted while a seat watches could hint at what
-//! another seat tried.
+//! another seat tried (its handler is `routes::server`; this module renders
+//! the text and imports no handler).
 
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::header::CONTENT_TYPE;
+use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use tabletape_store::Journal;
-
-use crate::error::{AppError, ErrorBody};
-use crate::extract::Bearer;
-use crate::routes::{admin_only, blocking};
 
 /// Latency buckets in seconds: a cached read is well under a millisecond, a
 /// durable append a few milliseconds, an import seconds.
@@ -174,39 +169,16 @@ impl Drop for OpenStream {
     }
 }
 
-/// `GET /metrics`: every metric in the Prometheus text format, for the
-/// store's admin.
-#[utoipa::path(
-    get,
-    path = "/metrics",
-    tag = "server",
-    summary = "Metrics in the Prometheus text format; the admin's",
-    responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain"), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody)),
-    security((), ("bearer" = []))
-)]
-pub(crate) async fn metrics_text(
-    State(journal): State<Journal>,
-    bearer: Bearer,
-) -> Result<Response, AppError> {
-    let cached = blocking(move || {
-        admin_only(&journal, &bearer, "reading the metrics")?;
-        Ok(journal.cached_folds())
-    })
-    .await?;
-    let Some(handle) = recorder() else {
-        return Err(AppError::Internal(
-            "metrics are off: another recorder was installed in this process".into(),
-        ));
-    };
-    metrics::gauge!("tabletape_cached_folds").set(cached as f64);
+/// Every metric in the Prometheus text format, with the gauges read now
+/// (`cached_folds`, the process's resident memory); `None` when another
+/// recorder was installed first.
+pub(crate) fn render(cached_folds: usize) -> Option<String> {
+    let handle = recorder()?;
+    metrics::gauge!("tabletape_cached_folds").set(cached_folds as f64);
     if let Some(rss) = resident_bytes() {
         metrics::gauge!("process_resident_memory_bytes").set(rss as f64);
     }
-    Ok((
-        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-        handle.render(),
-    )
-        .into_response())
+    Some(handle.render())
 }
 
 /// The process's resident memory, from /proc (Linux); `None` elsewhere.

@@ -12,42 +12,54 @@ use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-/// Every `(METHOD, path)` the router's source declares with `.route(...)`.
+/// Every `(METHOD, path)` the router's source declares with `.route(...)`,
+/// in any file under `src`.
 fn declared_routes() -> BTreeSet<(String, String)> {
     let mut routes = BTreeSet::new();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for entry in std::fs::read_dir(src).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find(".route(") {
-            rest = &rest[at + ".route(".len()..];
-            // The call's arguments: up to the parenthesis that closes it.
-            let mut depth = 1;
-            let end = rest
-                .char_indices()
-                .find(|&(_, c)| {
-                    depth += match c {
-                        '(' => 1,
-                        ')' => -1,
-                        _ => 0,
-                    };
-                    depth == 0
-                })
-                .map(|(i, _)| i)
-                .unwrap();
-            let call = &rest[..end];
-            let path = call.split('"').nth(1).unwrap().to_string();
-            for method in ["get", "post", "put", "patch", "delete"] {
-                let named = call
-                    .match_indices(&format!("{method}("))
-                    .any(|(i, _)| i == 0 || !call.as_bytes()[i - 1].is_ascii_alphanumeric());
-                if named {
-                    routes.insert((method.to_uppercase(), path.clone()));
-                }
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                declared_in(&std::fs::read_to_string(path).unwrap(), &mut routes);
             }
         }
     }
     routes
+}
+
+/// The `(METHOD, path)` of each `.route(...)` call in one source file.
+fn declared_in(text: &str, routes: &mut BTreeSet<(String, String)>) {
+    let mut rest = text;
+    while let Some(at) = rest.find(".route(") {
+        rest = &rest[at + ".route(".len()..];
+        // The call's arguments: up to the parenthesis that closes it.
+        let mut depth = 1;
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .map(|(i, _)| i)
+            .unwrap();
+        let call = &rest[..end];
+        let path = call.split('"').nth(1).unwrap().to_string();
+        for method in ["get", "post", "put", "patch", "delete"] {
+            let named = call
+                .match_indices(&format!("{method}("))
+                .any(|(i, _)| i == 0 || !call.as_bytes()[i - 1].is_ascii_alphanumeric());
+            if named {
+                routes.insert((method.to_uppercase(), path.clone()));
+            }
+        }
+    }
 }
 
 fn documented_routes(doc: &Value) -> BTreeSet<(String, String)> {

@@ -14,7 +14,6 @@ mod bench;
 mod cli;
 mod commands;
 mod error;
-mod http;
 mod paint;
 mod peers;
 mod plays;
@@ -22,9 +21,7 @@ mod progress;
 mod remote;
 mod served;
 mod show;
-mod study;
 mod table;
-mod trust;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

@@ -7,8 +7,8 @@
 //! [`JournalError`]), so a command prints the same and exits with the same
 //! code as on a store it opens itself.
 
-use std::cell::RefCell;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -24,7 +24,6 @@ use tabletape_store::{
 };
 
 use crate::error::CliError;
-use crate::http::Client;
 use crate::served::{self, ServeNote};
 use crate::table::Table;
 
@@ -33,11 +32,13 @@ type Result<T> = std::result::Result<T, CliError>;
 /// How long to wait for the server to take a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// A served store, reached over one kept-alive connection.
+/// A served store, reached over kept-alive connections.
 pub struct Remote {
     store: PathBuf,
     note: ServeNote,
-    client: RefCell<Client>,
+    /// `http://127.0.0.1:7878`: where the server is reached.
+    base: String,
+    agent: ureq::Agent,
 }
 
 /// An error answer of the API.
@@ -72,11 +73,12 @@ impl Remote {
                 std::net::SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
             });
         }
-        let client = Client::connect_within(addr, CONNECT_TIMEOUT, None).ok()?;
+        TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).ok()?;
         Some(Remote {
             store: store.to_path_buf(),
             note,
-            client: RefCell::new(client),
+            base: format!("http://{addr}"),
+            agent: agent(),
         })
     }
 
@@ -98,15 +100,32 @@ impl Remote {
     /// One request with the operator's token; the body of a 2xx answer, or
     /// the answer's error in the journal's words.
     fn send(&self, method: &str, path: &str, body: Option<&[u8]>) -> Result<Vec<u8>> {
-        let response = self
-            .client
-            .borrow_mut()
-            .request(method, path, Some(&self.note.token), body)
-            .map_err(|e| self.failed(format!("no answer to {method} {path}: {e}")))?;
-        if (200..300).contains(&response.status) {
-            return Ok(response.body);
+        let no_answer =
+            |e: &dyn std::fmt::Display| self.failed(format!("no answer to {method} {path}: {e}"));
+        let url = format!("{}{path}", self.base);
+        let bearer = format!("Bearer {}", self.note.token);
+        let answer = match body {
+            None if method == "GET" => self.agent.get(&url).header("Authorization", &bearer).call(),
+            body => self
+                .agent
+                .post(&url)
+                .header("Authorization", &bearer)
+                .header("Content-Type", "application/json")
+                .send(body.unwrap_or_default()),
+        };
+        let mut answer = answer.map_err(|e| no_answer(&e))?;
+        let status = answer.status().as_u16();
+        // Exports and backups may be large: no limit on what is read.
+        let mut bytes = Vec::new();
+        answer
+            .body_mut()
+            .as_reader()
+            .read_to_end(&mut bytes)
+            .map_err(|e| no_answer(&e))?;
+        if (200..300).contains(&status) {
+            return Ok(bytes);
         }
-        Err(self.error(response.status, &response.body))
+        Err(self.error(status, &bytes))
     }
 
     fn error(&self, status: u16, body: &[u8]) -> CliError {
@@ -151,6 +170,17 @@ impl Remote {
         serde_json::from_slice(body)
             .map_err(|e| self.failed(format!("an answer to {path} that does not read: {e}")))
     }
+}
+
+/// The client: a connection within [`CONNECT_TIMEOUT`], then as long as
+/// the answer takes (a long verify or import); error statuses are answers
+/// (their bodies say what went wrong), kept-alive connections reused.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_connect(Some(CONNECT_TIMEOUT))
+        .http_status_as_error(false)
+        .build()
+        .into()
 }
 
 /// `/games/{game}{rest}` with the id percent-encoded.

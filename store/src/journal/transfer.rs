@@ -4,6 +4,17 @@
 
 use super::*;
 
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Imported {
+    pub game: String,
+    pub events: u64,
+    pub branches: Vec<String>,
+    /// Fresh tokens for the imported game; empty when a restore kept the
+    /// game's own (see `backup`).
+    pub owner_token: String,
+    pub seats: Vec<SeatToken>,
+}
+
 impl Journal {
     /// Refuses an export to `viewer` unless it is the owner or the game is
     /// over (its line in play has ended): the log holds every seat's

@@ -4,6 +4,63 @@
 
 use super::*;
 
+/// The outcome of verifying one branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct VerifyReport {
+    pub game: String,
+    pub branch: String,
+    /// Events checked (the branch's whole history, or up to the problem).
+    pub events: u64,
+    pub problem: Option<Problem>,
+    /// Which check was made.
+    #[serde(default)]
+    pub check: Check,
+    /// For a game recorded under an earlier version of its kind's rules:
+    /// the events today's rules would decide differently. They are not
+    /// faults: the stored facts are the record, and fold as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earlier_rules: Option<EarlierRules>,
+}
+
+/// What `verify` found of a game recorded under earlier rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EarlierRules {
+    /// The rules version the game was recorded under.
+    pub recorded: u32,
+    /// The version this build decides by.
+    pub today: u32,
+    /// Each event today's rules would decide differently, and how.
+    pub decided_differently: Vec<Problem>,
+}
+
+/// One branch's check: how many events held, the first fault, and what
+/// earlier rules account for.
+pub(super) struct BranchCheck {
+    pub(super) events: u64,
+    pub(super) problem: Option<Problem>,
+    pub(super) earlier_rules: Option<EarlierRules>,
+}
+
+/// How far a verification could go for its viewer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// Every hash and link, and every action re-decided to the same facts
+    /// and draws: the owner's check, and anyone's once the game is over.
+    #[default]
+    Full,
+    /// The chain a seat or the public sees: every part it may see against
+    /// its commitment, every hash, every link.
+    VisibleChain,
+}
+
+/// The first bad event of a branch and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Problem {
+    pub seq: u64,
+    pub what: String,
+}
+
 impl Journal {
     /// Checks every branch of one game (or of all games): the hash of each
     /// event, each `prev_hash` link, and a strict replay that re-decides every

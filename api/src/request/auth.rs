@@ -17,8 +17,8 @@ use tabletape_engine::Viewer;
 use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, Journal, JournalError};
 
-use crate::error::AppError;
-use crate::extract::Bearer;
+use super::error::AppError;
+use super::extract::Bearer;
 
 /// Who the caller is to `game`, for a read. Fails when the game is private
 /// and the caller holds none of its tokens. The store's operator is the
@@ -51,6 +51,18 @@ pub fn write_access(journal: &Journal, game: &str, bearer: &Bearer) -> Result<Ac
 /// the operator.
 pub fn is_admin(journal: &Journal, bearer: &Bearer) -> Result<bool, AppError> {
     Ok(bearer.is_operator() || journal.is_admin(bearer.token())?)
+}
+
+/// Refuses anyone but the store's admin: 401 without a token, 403 with another.
+pub(crate) fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppError> {
+    if is_admin(journal, bearer)? {
+        return Ok(());
+    }
+    let message = format!("{what} needs the store's admin token (printed once by `tabletape serve`, or set with --admin-token-file)");
+    Err(match bearer.token() {
+        None => AppError::Unauthorized(message),
+        Some(_) => AppError::Forbidden(message),
+    })
 }
 
 /// Whom a read is shaped for: the caller's own view, or the one the `as`

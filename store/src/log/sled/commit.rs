@@ -22,8 +22,11 @@ use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::{decode_head, from_json, Receipt, Sled, SledLog, Unsynced};
+use super::disk::Unsynced;
+use super::layout::{decode_head, Sled};
+use super::SledLog;
 use crate::error::StoreError;
+use crate::log::{from_json, Receipt};
 
 /// Events in one group at most (a larger single append goes alone).
 const GROUP_EVENTS: usize = 1_000;
@@ -186,7 +189,7 @@ impl SledLog {
         let synced =
             s.db.flush()
                 .map_err(StoreError::from)
-                .and_then(|_| super::sync_group(&self.path, &self.db_file));
+                .and_then(|_| super::disk::sync_group(&self.path, &self.db_file));
         // For the operator: how long a durable write takes, and how many
         // appends shared it.
         metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
@@ -269,7 +272,7 @@ fn receipt_holds(
         return Ok(false);
     };
     let (head_seq, _) = decode_head(head)?;
-    super::receipt_reached(s, &p.game, &p.branch, head_seq, receipt)
+    super::layout::receipt_reached(s, &p.game, &p.branch, head_seq, receipt)
 }
 
 /// `e` once for each append of a failed group: store errors are not `Clone`

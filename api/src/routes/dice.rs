@@ -7,11 +7,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use tabletape_store::{Acted, Journal, ShareRequest};
 
-use crate::auth::{access_of, viewer_for, write_access};
-use crate::error::{AppError, ErrorBody};
-use crate::extract::{idempotency_key, Bearer, GameId, JsonBody, Params};
-use crate::live::Live;
-use crate::routes::{blocking, AsQuery};
+use crate::request::{
+    access_of, blocking, idempotency_key, viewer_for, write_access, written, AppError, AsQuery,
+    Bearer, ErrorBody, GameId, JsonBody, Live, Params,
+};
 
 /// Adds one step of a seat's share of the dice: its seat token, or the
 /// owner's `as` the seat (a seat played at the owner's screen).
@@ -42,5 +41,5 @@ pub(crate) async fn share(
         Ok(journal.share(&id, body, access)?)
     })
     .await?;
-    Ok(crate::study::written(&live, &game, acted))
+    Ok(written(&live, &game, acted))
 }

@@ -11,8 +11,8 @@ use tabletape_engine::dice::DiceMakers;
 use tabletape_engine::Viewer;
 use tabletape_store::{commitment_to, new_share, Access, DiceReport, Journal, ShareRequest};
 
+use super::{print_json, viewer_of};
 use crate::cli::ContributeArgs;
-use crate::commands::{print_json, viewer_of};
 use crate::error::CliError;
 use crate::table::Table;
 

@@ -5,8 +5,8 @@ use std::io::Write;
 use tabletape_engine::Viewer;
 use tabletape_store::{Access, Acted, Comparison, LineOutcome, NameRequest, NoteRequest};
 
+use super::{print_json, viewer_of};
 use crate::cli::{CompareArgs, NoteArgs, RenameArgs};
-use crate::commands::{print_json, viewer_of};
 use crate::error::CliError;
 use crate::table::Table;
 

@@ -4,7 +4,7 @@
 //! plain-text response; these wrappers turn the rejection into an [`AppError`]
 //! instead. [`Bearer`] reads the optional `Authorization: Bearer <token>`
 //! header; whether the token is needed, and whose it is, is decided by the
-//! journal (see `auth`).
+//! journal (see `request::auth`).
 
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::header::{AUTHORIZATION, COOKIE};
@@ -12,8 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
 use serde::de::DeserializeOwned;
 
-use crate::error::AppError;
-use crate::AppState;
+use super::error::AppError;
+use super::state::AppState;
 
 /// A JSON request body; a rejection becomes a 400 (or 413/415) JSON error.
 #[derive(Debug)]

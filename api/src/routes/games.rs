@@ -1,4 +1,6 @@
-//! The routes and their handlers, one per endpoint of the design brief.
+//! The routes of a game and its handlers: list and create games, read one
+//! (summary, legal actions, events, state, board, replay, branches, story),
+//! act, take back, fork, export, import and verify.
 //!
 //! Each handler reads its path, query and body, then does all of its journal
 //! work (the token check included) in one trip to the blocking pool. Reads
@@ -19,124 +21,29 @@ use std::collections::BTreeMap;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletape_engine::{Format, KindInfo, LegalAction, Viewer};
+use tabletape_engine::{Format, LegalAction, Viewer};
 use tabletape_events::{DiceMode, Seat};
 use tabletape_store::{
     ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal, Listing,
     NewGame, PackSource, ReplayStep, ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 
-use crate::auth::{access_of, acting_seat, is_admin, read_access, viewer_for, write_access};
-use crate::error::{too_large_message, AppError, ErrorBody};
-use crate::extract::{idempotency_key, Bearer, GameId, JsonBody, Params};
-use crate::live::Live;
-use crate::AppState;
-
-/// Every route, before the journal is attached.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/kinds", get(kinds))
-        .route("/games", get(list_games).post(create_game))
-        .route(
-            "/games/import",
-            post(import).layer(DefaultBodyLimit::max(crate::IMPORT_LIMIT_BYTES)),
-        )
-        .route("/games/{id}", get(summary))
-        .route("/games/{id}/legal", get(legal))
-        .route("/games/{id}/actions", post(act))
-        .route("/games/{id}/events", get(events))
-        .route("/games/{id}/state", get(state))
-        .route("/games/{id}/board.svg", get(board))
-        .route("/games/{id}/live", get(crate::live::live))
-        .route("/games/{id}/undo", post(undo))
-        .route("/games/{id}/replay", get(replay))
-        .route("/games/{id}/branches", get(branches).post(fork))
-        .route("/games/{id}/narrative", get(narrative))
-        .route("/games/{id}/dice", post(crate::dice::share))
-        .route("/games/{id}/notes", post(crate::study::note))
-        .route("/games/{id}/names", post(crate::study::name))
-        .route("/games/{id}/compare", get(crate::study::compare))
-        .route("/games/{id}/export", get(export))
-        .route("/games/{id}/verify", get(verify))
-        .route("/backup", get(backup))
-        .fallback(no_route)
-        .method_not_allowed_fallback(wrong_method)
-}
-
-/// Runs journal work on the blocking pool: sled reads and fsyncs must not
-/// stall the async workers.
-pub(crate) async fn blocking<T, F>(work: F) -> Result<T, AppError>
-where
-    T: Send + 'static,
-    F: FnOnce() -> Result<T, AppError> + Send + 'static,
-{
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|err| AppError::Internal(format!("journal task failed: {err}")))?
-}
-
-async fn no_route(uri: Uri) -> AppError {
-    AppError::NotFound(format!("no route {}", uri.path()))
-}
-
-async fn wrong_method(uri: Uri) -> AppError {
-    AppError::MethodNotAllowed(format!("{} does not take this method", uri.path()))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct Health {
-    status: &'static str,
-    version: &'static str,
-}
-
-#[utoipa::path(
-    get,
-    path = "/healthz",
-    tag = "server",
-    summary = "Whether the server is up and its store answers, and its version",
-    responses((status = 200, description = "Up", body = Health), (status = 503, description = "The store does not answer (its database is down)", body = Health)),
-    security((), ("bearer" = []))
-)]
-async fn healthz(State(journal): State<Journal>) -> (StatusCode, Json<Health>) {
-    let up = tokio::task::spawn_blocking(move || journal.log().healthy())
-        .await
-        .is_ok_and(|answer| answer.is_ok());
-    let status = if up { "ok" } else { "unavailable" };
-    let health = Json(Health {
-        status,
-        version: env!("CARGO_PKG_VERSION"),
-    });
-    if up {
-        (StatusCode::OK, health)
-    } else {
-        (StatusCode::SERVICE_UNAVAILABLE, health)
-    }
-}
-
-#[utoipa::path(
-    get,
-    path = "/kinds",
-    tag = "server",
-    summary = "The rule sets this build knows, with their options and words",
-    responses((status = 200, description = "Every kind", body = Vec<KindInfo>)),
-    security((), ("bearer" = []))
-)]
-async fn kinds() -> Json<Vec<KindInfo>> {
-    Json(tabletape_engine::kinds().iter().map(|k| k.info()).collect())
-}
+use crate::request::{
+    access_of, acting_seat, admin_only, blocking, idempotency_key, is_admin, read_access,
+    too_large_message, viewer_for, write_access, AppError, AsQuery, Bearer, ErrorBody, GameId,
+    JsonBody, Live, Params,
+};
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     /// List the games with ids after this one (the `next` of the page before).
     after: Option<String>,
     limit: Option<usize>,
@@ -153,7 +60,7 @@ struct ListQuery {
     responses((status = 200, description = "One page; `next` names the next", body = GamesPage), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn list_games(
+pub(crate) async fn list_games(
     State(journal): State<Journal>,
     bearer: Bearer,
     Params(q): Params<ListQuery>,
@@ -178,7 +85,7 @@ async fn list_games(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CreateBody {
+pub(crate) struct CreateBody {
     kind: String,
     players: Vec<String>,
     seed: Option<u64>,
@@ -208,7 +115,7 @@ struct CreateBody {
     responses((status = 201, description = "Created; `Location` names the game", body = Created), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn create_game(
+pub(crate) async fn create_game(
     State(journal): State<Journal>,
     JsonBody(body): JsonBody<CreateBody>,
 ) -> Result<Response, AppError> {
@@ -232,14 +139,6 @@ async fn create_game(
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)).into_response())
 }
 
-/// The `as` parameter alone, for reads that take no other.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct AsQuery {
-    #[serde(rename = "as")]
-    pub(crate) viewer: Option<String>,
-}
-
 /// One game's summary, as the caller may know it: the seed is the owner's
 /// until the game is over; everyone sees the commitment to it.
 #[utoipa::path(
@@ -251,7 +150,7 @@ pub(crate) struct AsQuery {
     responses((status = 200, description = "The summary", body = GameSummary), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn summary(
+pub(crate) async fn summary(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -267,7 +166,7 @@ async fn summary(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct LegalQuery {
+pub(crate) struct LegalQuery {
     #[param(value_type = Option<u32>)]
     seat: Option<Seat>,
     branch: Option<String>,
@@ -288,7 +187,7 @@ struct LegalQuery {
     responses((status = 200, description = "Each action open now", body = Vec<LegalAction>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn legal(
+pub(crate) async fn legal(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -323,7 +222,7 @@ async fn legal(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ActBody {
+pub(crate) struct ActBody {
     action: Value,
     #[schema(value_type = Option<u32>)]
     seat: Option<Seat>,
@@ -342,7 +241,7 @@ struct ActBody {
     responses((status = 201, description = "Recorded", body = Acted), (status = 200, description = "A retry: the original answer", body = Acted), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 409, description = "`expect_seq` is stale: the branch moved on", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn act(
+pub(crate) async fn act(
     State(journal): State<Journal>,
     State(live): State<Live>,
     GameId(id): GameId,
@@ -377,7 +276,7 @@ async fn act(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct EventsQuery {
+pub(crate) struct EventsQuery {
     branch: Option<String>,
     from: Option<u64>,
     to: Option<u64>,
@@ -394,7 +293,7 @@ struct EventsQuery {
     responses((status = 200, description = "The events, in seq order", body = Vec<ShownEvent>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn events(
+pub(crate) async fn events(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -424,7 +323,7 @@ async fn events(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct StateQuery {
+pub(crate) struct StateQuery {
     at: Option<u64>,
     branch: Option<String>,
     #[serde(rename = "as")]
@@ -440,7 +339,7 @@ struct StateQuery {
     responses((status = 200, description = "The state as the viewer may see it", body = StateView), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn state(
+pub(crate) async fn state(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -471,7 +370,7 @@ async fn state(
     responses((status = 200, description = "An SVG drawing", body = String, content_type = "image/svg+xml"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn board(
+pub(crate) async fn board(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -498,7 +397,7 @@ async fn board(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct ReplayQuery {
+pub(crate) struct ReplayQuery {
     to: Option<u64>,
     branch: Option<String>,
     #[serde(rename = "as")]
@@ -514,7 +413,7 @@ struct ReplayQuery {
     responses((status = 200, description = "Each step", body = Vec<ReplayStep>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn replay(
+pub(crate) async fn replay(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -542,7 +441,7 @@ async fn replay(
     responses((status = 200, description = "Every branch", body = Vec<BranchInfo>), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn branches(
+pub(crate) async fn branches(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -558,7 +457,7 @@ async fn branches(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ForkBody {
+pub(crate) struct ForkBody {
     at: u64,
     from: Option<String>,
     name: Option<String>,
@@ -568,7 +467,7 @@ struct ForkBody {
 /// A new branch, its head seq and the narration of its own first events
 /// (a reseed tells that fate changes).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-struct Forked {
+pub(crate) struct Forked {
     #[serde(flatten)]
     branch: BranchInfo,
     seq: u64,
@@ -589,7 +488,7 @@ struct Forked {
     responses((status = 201, description = "Forked", body = Forked), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn fork(
+pub(crate) async fn fork(
     State(journal): State<Journal>,
     State(live): State<Live>,
     GameId(id): GameId,
@@ -633,7 +532,7 @@ async fn fork(
     responses((status = 200, description = "Taken back", body = Undone), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn undo(
+pub(crate) async fn undo(
     State(journal): State<Journal>,
     State(live): State<Live>,
     GameId(id): GameId,
@@ -651,7 +550,7 @@ async fn undo(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct NarrativeQuery {
+pub(crate) struct NarrativeQuery {
     format: Option<String>,
     branch: Option<String>,
     /// The story's title as the table names it now.
@@ -672,7 +571,7 @@ struct NarrativeQuery {
     responses((status = 200, description = "Markdown, text, HTML, or the chapters as JSON (`format=json`)", content((tabletape_engine::Narrative = "application/json"), (String = "text/markdown"), (String = "text/plain"), (String = "text/html"))), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn narrative(
+pub(crate) async fn narrative(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -714,7 +613,7 @@ async fn narrative(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct BranchQuery {
+pub(crate) struct BranchQuery {
     branch: Option<String>,
     #[serde(rename = "as")]
     viewer: Option<String>,
@@ -731,7 +630,7 @@ struct BranchQuery {
     responses((status = 200, description = "One event per line", body = String, content_type = "application/x-ndjson"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn export(
+pub(crate) async fn export(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
@@ -784,7 +683,7 @@ async fn export(
     responses((status = 201, description = "Imported", body = Imported), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn import(
+pub(crate) async fn import(
     State(journal): State<Journal>,
     bearer: Bearer,
     body: Result<Bytes, BytesRejection>,
@@ -807,55 +706,9 @@ async fn import(
     Ok((StatusCode::CREATED, Json(imported)))
 }
 
-/// Refuses anyone but the store's admin: 401 without a token, 403 with another.
-pub(crate) fn admin_only(journal: &Journal, bearer: &Bearer, what: &str) -> Result<(), AppError> {
-    if is_admin(journal, bearer)? {
-        return Ok(());
-    }
-    let message = format!("{what} needs the store's admin token (printed once by `tabletape serve`, or set with --admin-token-file)");
-    Err(match bearer.token() {
-        None => AppError::Unauthorized(message),
-        Some(_) => AppError::Forbidden(message),
-    })
-}
-
-/// Every game of the store as one JSON Lines backup (see `Journal::backup`),
-/// for the admin; safe while the store is served.
-#[utoipa::path(
-    get,
-    path = "/backup",
-    tag = "server",
-    summary = "Every game with its tokens' hashes, as JSON Lines; the admin's",
-    responses((status = 200, description = "The backup", body = String, content_type = "application/x-ndjson"), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody)),
-    security((), ("bearer" = []))
-)]
-async fn backup(State(journal): State<Journal>, bearer: Bearer) -> Result<Response, AppError> {
-    let lines = blocking(move || {
-        admin_only(&journal, &bearer, "a backup")?;
-        let mut lines = Vec::new();
-        journal.backup(&mut lines)?;
-        Ok(lines)
-    })
-    .await?;
-    Ok((
-        [
-            (
-                CONTENT_TYPE,
-                HeaderValue::from_static("application/x-ndjson"),
-            ),
-            (
-                CONTENT_DISPOSITION,
-                HeaderValue::from_static("attachment; filename=\"tabletape-backup.jsonl\""),
-            ),
-        ],
-        lines,
-    )
-        .into_response())
-}
-
 /// The result of checking one game: every branch's hash chain and strict replay.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-struct Verified {
+pub(crate) struct Verified {
     game: String,
     ok: bool,
     branches: Vec<VerifyReport>,
@@ -870,7 +723,7 @@ struct Verified {
     responses((status = 200, description = "Each branch's report", body = Verified), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
-async fn verify(
+pub(crate) async fn verify(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,

@@ -7,11 +7,10 @@ use axum::Json;
 use serde::Deserialize;
 use tabletape_store::{Acted, Comparison, Journal, NameRequest, NoteRequest};
 
-use crate::auth::{access_of, read_access, viewer_for, write_access};
-use crate::error::{AppError, ErrorBody};
-use crate::extract::{idempotency_key, Bearer, GameId, JsonBody, Params};
-use crate::live::Live;
-use crate::routes::{blocking, AsQuery};
+use crate::request::{
+    access_of, blocking, idempotency_key, read_access, viewer_for, write_access, written, AppError,
+    AsQuery, Bearer, ErrorBody, GameId, JsonBody, Live, Params,
+};
 
 /// Writes a note or bookmark on a moment of a branch (see
 /// `Journal::note`): the owner, or a seat; the owner writes `as` a seat
@@ -73,17 +72,6 @@ pub(crate) async fn name(
     })
     .await?;
     Ok(written(&live, &game, acted))
-}
-
-/// A write's answer: 201, and the game's followers told; a retry is a 200.
-/// A write's answer: 201 and a ring of the game's bell, or 200 for a retry.
-pub(crate) fn written(live: &Live, game: &str, acted: Acted) -> (StatusCode, Json<Acted>) {
-    if acted.retried {
-        (StatusCode::OK, Json(acted))
-    } else {
-        live.ring(game);
-        (StatusCode::CREATED, Json(acted))
-    }
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

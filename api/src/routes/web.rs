@@ -11,7 +11,7 @@
 //! what `legal` offers with its `needs` and `seal`. Tokens reach the page in
 //! the link's fragment (`#t=...`, never sent to any server, so never in a
 //! log); the page keeps them in the browser and sets the game's cookie for
-//! reads (see `extract::cookie_token`); writes carry the header.
+//! reads (see `request::extract`); writes carry the header.
 
 use std::fmt::Write as _;
 
@@ -30,14 +30,13 @@ use tabletape_engine::{LegalAction, Viewer};
 use tabletape_events::{Actor, Seat};
 use tabletape_store::{Access, GameSummary, Journal, Listing};
 
-use crate::auth::{read_access, viewer_for};
-use crate::error::{AppError, ErrorBody};
-use crate::extract::{cookie_name, Bearer, GameId, JsonBody, Params};
-use crate::routes::blocking;
-use crate::AppState;
+use crate::request::{
+    blocking, cookie_name, read_access, viewer_for, AppError, AppState, Bearer, ErrorBody, GameId,
+    JsonBody, Params,
+};
 
-const APP_JS: &str = include_str!("../assets/app.js");
-const APP_CSS: &str = include_str!("../assets/app.css");
+const APP_JS: &str = include_str!("../../assets/app.js");
+const APP_CSS: &str = include_str!("../../assets/app.css");
 
 /// How many of the last events the table shows as its recent narration.
 const RECENT_EVENTS: u64 = 12;

@@ -5,7 +5,8 @@
 //! wrong token, 404 unknown, 409 a stale expected seq, 413 a body over the
 //! limit, 422 against the rules (with the `rule` at fault), 500 our own fault.
 //! Internal errors are logged in full and answered with a short sentence, so
-//! store paths and engine internals never reach a client.
+//! store paths and engine internals never reach a client. The body limits
+//! live here too, beside the 413 that names them.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
@@ -13,6 +14,13 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 use tabletape_store::JournalError;
+
+/// The largest request body accepted (1 MiB): an action or a new game is far smaller.
+pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
+
+/// The largest JSON Lines body `POST /games/import` accepts (64 MiB): an
+/// exported game grows with every event, so imports get more room.
+pub const IMPORT_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Why a request failed, in the API's words.
 #[derive(Debug, thiserror::Error)]
@@ -176,7 +184,6 @@ impl From<QueryRejection> for AppError {
 pub(crate) fn too_large_message() -> String {
     format!(
         "the request body is too large: requests take up to {} bytes, imports up to {} bytes",
-        crate::BODY_LIMIT_BYTES,
-        crate::IMPORT_LIMIT_BYTES
+        BODY_LIMIT_BYTES, IMPORT_LIMIT_BYTES
     )
 }

@@ -25,36 +25,10 @@ use tabletape_engine::Viewer;
 use tabletape_store::{Followed, Journal};
 use tokio::sync::broadcast;
 
-use crate::auth::{read_access, viewer_for};
-use crate::error::{AppError, ErrorBody};
-use crate::extract::{Bearer, GameId, Params};
-use crate::routes::blocking;
+use crate::request::{
+    blocking, read_access, viewer_for, AppError, Bearer, ErrorBody, GameId, Live, Params,
+};
 use crate::telemetry::OpenStream;
-
-/// How many rings wait for a slow follower before it lags (and re-reads).
-const BELL_CAPACITY: usize = 1024;
-
-/// The bell: which game just changed.
-#[derive(Clone, Debug)]
-pub struct Live {
-    bell: broadcast::Sender<String>,
-}
-
-impl Default for Live {
-    fn default() -> Self {
-        Live {
-            bell: broadcast::channel(BELL_CAPACITY).0,
-        }
-    }
-}
-
-impl Live {
-    /// Tells every follower of `game` to look at its log again.
-    pub fn ring(&self, game: &str) {
-        // No follower is listening: nothing to tell.
-        let _ = self.bell.send(game.to_string());
-    }
-}
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -144,7 +118,7 @@ pub async fn live(
         ),
     };
     // Subscribed before reading the head, so no ring in between is missed.
-    let bell = live.bell.subscribe();
+    let bell = live.subscribe();
     let follower = {
         let journal = journal.clone();
         blocking(move || {

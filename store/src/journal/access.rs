@@ -1,0 +1,104 @@
+//! Who a caller is to a game (its owner, a seat or the public), read from
+//! the token it holds, and the store's admin token.
+
+use super::*;
+
+/// Who holds a token for a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Owner,
+    Seat(Seat),
+    /// No token, on a public game.
+    Public,
+}
+
+impl Access {
+    /// What this holder may see.
+    pub fn viewer(self) -> Viewer {
+        match self {
+            Access::Owner => Viewer::Owner,
+            Access::Seat(s) => Viewer::Seat(s),
+            Access::Public => Viewer::Public,
+        }
+    }
+}
+
+impl Journal {
+    /// Makes sure the store has an admin token: returns a newly drawn one
+    /// (to show once; only its hash is kept) when none was set, `None` when
+    /// one exists already.
+    pub fn ensure_admin_token(&self) -> Result<Option<String>, JournalError> {
+        if self.log.admin_token_hash()?.is_some() {
+            return Ok(None);
+        }
+        let token = new_token()?;
+        // Servers starting together on one database: only the first one's
+        // token is kept, and only it is shown.
+        if !self.log.first_admin_token_hash(&token_hash(&token))? {
+            return Ok(None);
+        }
+        Ok(Some(token))
+    }
+
+    /// Sets the admin token (from `--admin-token-file`), replacing any other.
+    pub fn set_admin_token(&self, token: &str) -> Result<(), JournalError> {
+        let token = token.trim();
+        if token.len() < 16 || token.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            return Err(JournalError::BadInput(
+                "an admin token is at least 16 visible characters with no spaces".into(),
+            ));
+        }
+        Ok(self.log.set_admin_token_hash(&token_hash(token))?)
+    }
+
+    /// Whether `token` is the store's admin token.
+    pub fn is_admin(&self, token: Option<&str>) -> Result<bool, JournalError> {
+        let Some(token) = token else { return Ok(false) };
+        Ok(self
+            .log
+            .admin_token_hash()?
+            .is_some_and(|h| h == token_hash(token)))
+    }
+
+    /// Who holds `token` for `game`: its owner, a seat, or (no token, public
+    /// game) the public.
+    pub fn access(&self, game: &str, token: Option<&str>) -> Result<Access, JournalError> {
+        let meta = self.meta(game)?;
+        let Some(token) = token else {
+            return if meta.public {
+                Ok(Access::Public)
+            } else {
+                Err(JournalError::Forbidden(format!(
+                    "game `{game}` is private: a token is needed"
+                )))
+            };
+        };
+        let hash = token_hash(token);
+        if hash == meta.owner_token_hash {
+            return Ok(Access::Owner);
+        }
+        match meta.seat_token_hashes.iter().position(|h| *h == hash) {
+            Some(seat) => Ok(Access::Seat(seat as Seat)),
+            None => Err(JournalError::Forbidden(format!(
+                "that token does not open game `{game}`"
+            ))),
+        }
+    }
+
+    /// The access of the store's operator (a caller the server vouches for,
+    /// such as the CLI beside a running `serve`): the owner of every game
+    /// the store holds.
+    pub fn operator_access(&self, game: &str) -> Result<Access, JournalError> {
+        self.meta(game)?;
+        Ok(Access::Owner)
+    }
+
+    /// Refuses a viewer that names a seat not at `game`'s table.
+    pub fn check_viewer(&self, game: &str, viewer: Viewer) -> Result<(), JournalError> {
+        match viewer {
+            Viewer::Seat(seat) => Self::check_seat(&self.meta(game)?, Some(seat)),
+            _ => Ok(()),
+        }
+    }
+}

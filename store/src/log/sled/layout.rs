@@ -1,0 +1,197 @@
+//! The sled layout of the log: one opening's trees, the keys of each, and
+//! the bytes stored under them (heads, events with their packs kept once,
+//! and the parts of an event a fold reads).
+//!
+//! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
+//! `games` id -> [`GameMeta`](crate::log::GameMeta); `branches` game/branch -> [`BranchRecord`](crate::log::BranchRecord);
+//! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
+//! `events` game/branch/seq -> the event's JSON; `idempotency`
+//! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
+//! [`Snapshot`](tabletape_engine::Snapshot) (droppable; stored under the branch that owns that seq, so
+//! every descendant shares it).
+
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tabletape_events::{Actor, Body, Event, SCHEMA_VERSION};
+
+use crate::error::StoreError;
+use crate::log::{decode_event, to_json, FoldBody, FoldStep, Receipt};
+
+/// One opening of the sled database and its trees.
+pub(super) struct Sled {
+    pub(super) db: sled::Db,
+    pub(super) games: sled::Tree,
+    pub(super) branches: sled::Tree,
+    pub(super) heads: sled::Tree,
+    pub(super) events: sled::Tree,
+    pub(super) idempotency: sled::Tree,
+    pub(super) snapshots: sled::Tree,
+    /// Content packs by their SHA-256, each stored once however many games
+    /// use it (see [`encode_stored`]). Never pruned: a pack is small next
+    /// to one copy per game, and a game deleted may share it.
+    pub(super) packs: sled::Tree,
+    /// Store-wide settings: the admin token's hash.
+    pub(super) settings: sled::Tree,
+}
+
+/// The key of the admin token's hash in `settings`.
+pub(super) const ADMIN_TOKEN_KEY: &[u8] = b"admin_token_hash";
+
+pub(super) const SEP: u8 = 0;
+
+pub(super) fn branch_key(game: &str, branch: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(game.len() + branch.len() + 1);
+    k.extend_from_slice(game.as_bytes());
+    k.push(SEP);
+    k.extend_from_slice(branch.as_bytes());
+    k
+}
+
+pub(super) fn game_prefix(game: &str) -> Vec<u8> {
+    let mut k = game.as_bytes().to_vec();
+    k.push(SEP);
+    k
+}
+
+pub(super) fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
+    let mut k = branch_key(game, branch);
+    k.push(SEP);
+    k.extend_from_slice(&seq.to_be_bytes());
+    k
+}
+
+pub(super) fn idem_key(game: &str, branch: &str, key: &str) -> Vec<u8> {
+    let mut k = branch_key(game, branch);
+    k.push(SEP);
+    k.extend_from_slice(key.as_bytes());
+    k
+}
+
+pub(super) fn encode_head(seq: u64, hash: &str) -> Vec<u8> {
+    let mut v = seq.to_be_bytes().to_vec();
+    v.extend_from_slice(hash.as_bytes());
+    v
+}
+
+pub(super) fn decode_head(raw: &[u8]) -> Result<(u64, String), StoreError> {
+    if raw.len() < 8 {
+        return Err(StoreError::corrupt("branch head", "shorter than 8 bytes"));
+    }
+    let seq = u64::from_be_bytes(raw[..8].try_into().expect("8 bytes"));
+    let hash =
+        std::str::from_utf8(&raw[8..]).map_err(|e| StoreError::corrupt("branch head hash", e))?;
+    Ok((seq, hash.to_string()))
+}
+
+/// The first byte of a stored creation whose content pack is kept once in
+/// `packs` under its SHA-256 (every game of a box shares one copy): then
+/// the pack's 32-byte hash, then the event's JSON with a null pack. No JSON
+/// starts with this byte, so a stored event says by itself which it is.
+pub(super) const SHARED_PACK: u8 = 0x01;
+
+/// The bytes an event is stored as: JSON, except that a creation's pack is
+/// stored once per content (in `packs`, written here if new) and the event
+/// refers to it. The event and its hash are unchanged: reading puts the
+/// pack back.
+pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreError> {
+    let Body::GameCreated(created) = &event.body else {
+        return Ok(to_json(event));
+    };
+    let pack = to_json(&created.pack);
+    let hash: [u8; 32] = Sha256::digest(&pack).into();
+    if !s.packs.contains_key(hash)? {
+        s.packs.insert(hash, pack)?;
+    }
+    let mut bare = event.clone();
+    if let Body::GameCreated(created) = &mut bare.body {
+        created.pack = Value::Null;
+    }
+    let mut out = Vec::with_capacity(64 + 33);
+    out.push(SHARED_PACK);
+    out.extend_from_slice(&hash);
+    serde_json::to_writer(&mut out, &bare).expect("events serialize");
+    Ok(out)
+}
+
+/// Reads an event as stored (see [`encode_stored`]).
+pub(super) fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
+    let Some((&SHARED_PACK, rest)) = raw.split_first() else {
+        return decode_event(raw);
+    };
+    if rest.len() < 32 {
+        return Err("a shared-pack creation shorter than its pack's hash".into());
+    }
+    let (hash, json) = rest.split_at(32);
+    let mut event = decode_event(json)?;
+    let pack = s
+        .packs
+        .get(hash)
+        .map_err(|e| format!("its content pack cannot be read: {e}"))?
+        .ok_or_else(|| format!("its content pack {} is missing", hex::encode(hash)))?;
+    let Body::GameCreated(created) = &mut event.body else {
+        return Err("a shared pack on an event that is not a creation".into());
+    };
+    created.pack = serde_json::from_slice(&pack).map_err(|e| format!("its content pack: {e}"))?;
+    Ok(event)
+}
+
+/// Reads one stored event as a `T`, with its seq.
+pub(super) type Decode<T> = fn(&Sled, &[u8]) -> Result<(T, u64), String>;
+
+/// What a fold reads of a stored event; the rest (the action, draws,
+/// hashes) is skipped, not parsed.
+#[derive(Deserialize)]
+pub(super) struct FoldRead<'a> {
+    seq: u64,
+    actor: Actor,
+    schema_version: u32,
+    #[serde(borrow)]
+    body: FoldBody<'a>,
+}
+
+/// Reads a stored event as a [`FoldStep`]: an accepted action of the current
+/// schema by its facts alone, anything else whole.
+pub(super) fn decode_step(s: &Sled, raw: &[u8]) -> Result<(FoldStep, u64), String> {
+    if let Ok(read) = serde_json::from_slice::<FoldRead<'_>>(raw) {
+        if let (SCHEMA_VERSION, "action_accepted", Some(facts)) =
+            (read.schema_version, &*read.body.kind, read.body.facts)
+        {
+            let step = FoldStep::Facts {
+                seq: read.seq,
+                actor: read.actor,
+                facts: facts.to_owned(),
+            };
+            return Ok((step, read.seq));
+        }
+    }
+    let event = decode_stored(s, raw)?;
+    let seq = event.seq;
+    Ok((FoldStep::Event(Box::new(event)), seq))
+}
+
+/// Whether the append a receipt records reached the branch's head at
+/// `head_seq` and is still its history there: a crash can keep a receipt
+/// whose head it lost (see [`commit`]), and the seqs may hold other events
+/// by now.
+pub(super) fn receipt_reached(
+    s: &Sled,
+    game: &str,
+    branch: &str,
+    head_seq: u64,
+    receipt: &Receipt,
+) -> Result<bool, StoreError> {
+    if receipt.last_seq() > head_seq {
+        return Ok(false);
+    }
+    let Some(raw) = s.events.get(seq_key(game, branch, receipt.last_seq()))? else {
+        return Ok(false);
+    };
+    let event = decode_stored(s, &raw).map_err(|why| StoreError::BadEvent {
+        game: game.to_string(),
+        branch: branch.to_string(),
+        seq: receipt.last_seq(),
+        why,
+    })?;
+    Ok(receipt.hashes.last() == Some(&event.hash))
+}

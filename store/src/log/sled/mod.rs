@@ -1,0 +1,718 @@
+//! The sled backend of the log, [`SledLog`].
+//!
+//! Appends are written in groups (see [`commit`]): each appender chains and
+//! encodes its events outside any lock, then one leader checks and writes
+//! every queued append (its events, its receipt, its head last, so a crash
+//! keeps all of an append or none of it that a reader can reach), flushes
+//! and syncs once. A creation or a fork is one sled transaction. An import
+//! is staged instead (events in batches, then branches and heads) and
+//! committed by writing the game record last.
+//!
+//! Three parts: [`layout`] is the trees and keys above and the bytes stored
+//! under them, [`commit`] the group commit of appends, and [`disk`] the
+//! files: opening, durability, and recovery after a write fault.
+
+use std::fs::File;
+use std::ops::Bound;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, RwLock};
+
+use sled::transaction::{abort, TransactionError};
+use sled::Transactional;
+use tabletape_engine::Snapshot;
+use tabletape_events::{Body, Event, MAIN_BRANCH};
+
+use super::{
+    check_drafts, check_fork_seq, check_game_id, check_name, from_json, history_segments, place,
+    to_json, Appended, BranchRecord, Draft, FoldStep, GameMeta, Log, Receipt, APPEND_RETRIES,
+};
+use crate::error::StoreError;
+use disk::{GroupCommit, Unsynced};
+use layout::{
+    branch_key, decode_head, decode_step, decode_stored, encode_head, encode_stored, game_prefix,
+    idem_key, receipt_reached, seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
+};
+
+mod commit;
+mod disk;
+mod layout;
+
+pub use disk::{clear_holder, note_holder, CACHE_CAPACITY, HOLDER_FILE};
+
+/// The sled backend.
+pub struct SledLog {
+    path: PathBuf,
+    /// The open database; replaced by a fresh opening when a write fault
+    /// (a full disk) has left sled unable to write (see [`Unsynced`]).
+    sled: RwLock<Option<Arc<Sled>>>,
+    sync: GroupCommit,
+    /// sled's log file, kept open for the sync of each group (sled never
+    /// replaces it, not even when it is reopened after a fault).
+    db_file: File,
+    /// Appends waiting for, or being written in, a group (see [`commit`]).
+    groups: commit::Groups,
+    /// What failed writes left in sled's memory that readers must not see.
+    unsynced: Mutex<Unsynced>,
+    /// Whether `unsynced` holds anything: readers look here first, so the
+    /// usual path takes no lock.
+    faulted: AtomicBool,
+}
+
+/// Turns a transaction result into ours.
+fn tx<T>(r: Result<T, TransactionError<StoreError>>) -> Result<T, StoreError> {
+    r.map_err(|e| match e {
+        TransactionError::Abort(e) => e,
+        TransactionError::Storage(e) => StoreError::Sled(e),
+    })
+}
+
+impl SledLog {
+    fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
+        let s = self.sled()?;
+        match s.heads.get(branch_key(game, branch))? {
+            Some(raw) if !self.hidden(game, Some(branch)) => {
+                Ok(self.visible_head(game, branch, decode_head(&raw)?))
+            }
+            _ => Err(self.missing(game, branch)?),
+        }
+    }
+
+    /// The error for a branch that is not there: an unknown game or branch.
+    fn missing(&self, game: &str, branch: &str) -> Result<StoreError, StoreError> {
+        let s = self.sled()?;
+        Ok(
+            if s.games.contains_key(game.as_bytes())? && !self.hidden(game, None) {
+                StoreError::UnknownBranch {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                }
+            } else {
+                StoreError::UnknownGame(game.to_string())
+            },
+        )
+    }
+
+    fn record(&self, game: &str, branch: &str) -> Result<BranchRecord, StoreError> {
+        self.branch(game, branch)?
+            .map_or_else(|| Err(self.missing(game, branch)?), Ok)
+    }
+
+    /// The branch owning `seq` in `branch`'s history.
+    fn owner(&self, game: &str, branch: &str, seq: u64) -> Result<String, StoreError> {
+        let mut rec = self.record(game, branch)?;
+        while let (Some(fork_seq), Some(parent)) = (rec.fork_seq, &rec.parent) {
+            if seq > fork_seq {
+                break;
+            }
+            rec = self.record(game, &parent.clone())?;
+        }
+        Ok(rec.name)
+    }
+
+    /// A branch's linear history from `from_seq` to `to_seq` (the head when
+    /// `None`), walking the ancestry, each event read by `decode`.
+    fn read_with<T>(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+        decode: Decode<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let (head, _) = self.head(game, branch)?;
+        let from = from_seq.max(1);
+        let to = to_seq.map_or(head, |t| t.min(head));
+        if from > to {
+            return Ok(Vec::new());
+        }
+        let segments = history_segments(self.record(game, branch)?, from, to, |parent| {
+            self.record(game, parent)
+        })?;
+        let mut out = Vec::with_capacity((to - from + 1) as usize);
+        for (name, lo, hi) in segments {
+            self.read_own(game, &name, (lo, hi), decode, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Own events of one branch with seqs in `lo..=hi`, checked gap-free,
+    /// each read by `decode` (which also gives its seq).
+    fn read_own<T>(
+        &self,
+        game: &str,
+        branch: &str,
+        (lo, hi): (u64, u64),
+        decode: Decode<T>,
+        out: &mut Vec<T>,
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        let mut expect = lo;
+        for item in s
+            .events
+            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
+        {
+            let (_, raw) = item?;
+            let (event, seq) = decode(&s, &raw).map_err(|why| StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq: expect,
+                why,
+            })?;
+            if seq != expect {
+                return Err(StoreError::BadEvent {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                    seq: expect,
+                    why: format!("missing: the next stored event says seq {seq}"),
+                });
+            }
+            out.push(event);
+            expect += 1;
+        }
+        if expect != hi + 1 {
+            return Err(StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq: expect,
+                why: "missing from the log".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Log for SledLog {
+    fn create_game(&self, meta: &GameMeta, created: Draft) -> Result<Appended, StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        check_game_id(&meta.game)?;
+        check_drafts(std::slice::from_ref(&created), 1)?;
+        let game = meta.game.as_str();
+        let events = place(
+            game,
+            MAIN_BRANCH,
+            0,
+            "",
+            None,
+            std::slice::from_ref(&created),
+        );
+        let record = BranchRecord::main_of(meta, &events[0].hash, s.db.generate_id()?);
+        let first = &events[0];
+        let stored = encode_stored(&s, first)?;
+        tx((&s.games, &s.branches, &s.heads, &s.events).transaction(
+            |(games, branches, heads, evs)| {
+                if games.get(game.as_bytes())?.is_some() {
+                    return abort(StoreError::GameExists(game.to_string()));
+                }
+                games.insert(game.as_bytes(), to_json(meta))?;
+                branches.insert(branch_key(game, MAIN_BRANCH), to_json(&record))?;
+                heads.insert(branch_key(game, MAIN_BRANCH), encode_head(1, &first.hash))?;
+                evs.insert(seq_key(game, MAIN_BRANCH, 1), stored.as_slice())?;
+                Ok(())
+            },
+        ))?;
+        if let Err(e) = self.durable() {
+            self.failed(&e, |u| {
+                u.games.insert(game.to_string());
+            });
+            return Err(e);
+        }
+        Ok(Appended {
+            receipt: Receipt {
+                first_seq: 1,
+                hashes: vec![first.hash.clone()],
+                retried: false,
+            },
+            events,
+        })
+    }
+
+    fn game(&self, game: &str) -> Result<Option<GameMeta>, StoreError> {
+        if self.hidden(game, None) {
+            return Ok(None);
+        }
+        let s = self.sled()?;
+        s.games
+            .get(game.as_bytes())?
+            .map(|raw| from_json("game record", &raw))
+            .transpose()
+    }
+
+    fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
+        let s = self.sled()?;
+        let all: Vec<GameMeta> = s
+            .games
+            .iter()
+            .map(|item| from_json("game record", &item?.1))
+            .collect::<Result<_, _>>()?;
+        Ok(all
+            .into_iter()
+            .filter(|g| !self.hidden(&g.game, None))
+            .collect())
+    }
+
+    fn games_after(&self, after: Option<&str>, max: usize) -> Result<Vec<GameMeta>, StoreError> {
+        let s = self.sled()?;
+        let range = match after {
+            Some(after) => s
+                .games
+                .range::<&[u8], _>((Bound::Excluded(after.as_bytes()), Bound::Unbounded)),
+            None => s.games.iter(),
+        };
+        let page: Vec<GameMeta> = range
+            .take(max)
+            .map(|item| from_json("game record", &item?.1))
+            .collect::<Result<_, _>>()?;
+        Ok(page
+            .into_iter()
+            .filter(|g| !self.hidden(&g.game, None))
+            .collect())
+    }
+
+    fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
+        let s = self.sled()?;
+        s.settings
+            .get(ADMIN_TOKEN_KEY)?
+            .map(|raw| {
+                String::from_utf8(raw.to_vec())
+                    .map_err(|e| StoreError::corrupt("admin token hash", e))
+            })
+            .transpose()
+    }
+
+    fn set_admin_token_hash(&self, hash: &str) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        s.settings.insert(ADMIN_TOKEN_KEY, hash.as_bytes())?;
+        self.durable().inspect_err(|e| self.failed(e, |_| {}))
+    }
+
+    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        let from_key = branch_key(game, from);
+        tx((&s.games, &s.branches).transaction(|(games, branches)| {
+            let Some(raw) = games.get(game.as_bytes())? else {
+                return abort(StoreError::UnknownGame(game.to_string()));
+            };
+            let mut meta: GameMeta = match from_json("game record", &raw) {
+                Ok(m) => m,
+                Err(e) => return abort(e),
+            };
+            meta.current = Some(branch.to_string());
+            games.insert(game.as_bytes(), to_json(&meta))?;
+            if let Some(raw) = branches.get(&from_key)? {
+                let mut record: BranchRecord = match from_json("branch record", &raw) {
+                    Ok(r) => r,
+                    Err(e) => return abort(e),
+                };
+                record.taken_back = true;
+                branches.insert(from_key.as_slice(), to_json(&record))?;
+            }
+            Ok(())
+        }))?;
+        self.durable()
+    }
+
+    fn mark_over(&self, game: &str) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        s.games.fetch_and_update(game.as_bytes(), |raw| {
+            let raw = raw?;
+            match serde_json::from_slice::<GameMeta>(raw) {
+                Ok(mut meta) if !meta.over => {
+                    meta.over = true;
+                    Some(to_json(&meta))
+                }
+                // Already marked, or unreadable (left for its reader to report).
+                _ => Some(raw.to_vec()),
+            }
+        })?;
+        Ok(())
+    }
+
+    fn branch(&self, game: &str, branch: &str) -> Result<Option<BranchRecord>, StoreError> {
+        if self.hidden(game, Some(branch)) {
+            return Ok(None);
+        }
+        let s = self.sled()?;
+        let key = branch_key(game, branch);
+        let Some(raw) = s.branches.get(&key)? else {
+            return Ok(None);
+        };
+        let mut record: BranchRecord = from_json("branch record", &raw)?;
+        let raw_head = s.heads.get(&key)?.ok_or_else(|| {
+            StoreError::corrupt("branch head", format!("branch `{branch}` has none"))
+        })?;
+        (record.head_seq, record.head_hash) =
+            self.visible_head(game, branch, decode_head(&raw_head)?);
+        Ok(Some(record))
+    }
+
+    fn branches(&self, game: &str) -> Result<Vec<BranchRecord>, StoreError> {
+        let s = self.sled()?;
+        let mut records = Vec::new();
+        for item in s.branches.scan_prefix(game_prefix(game)) {
+            let (key, _) = item?;
+            let name = std::str::from_utf8(&key[game.len() + 1..])
+                .map_err(|e| StoreError::corrupt("branch key", e))?;
+            if let Some(r) = self.branch(game, name)? {
+                records.push(r);
+            }
+        }
+        records.sort_by_key(|r| r.order);
+        Ok(records)
+    }
+
+    fn append(
+        &self,
+        game: &str,
+        branch: &str,
+        expected_seq: Option<u64>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Appended, StoreError> {
+        self.writable()?;
+        if drafts.is_empty() {
+            return Err(StoreError::InvalidEvent {
+                seq: 0,
+                why: "an append needs at least one event".into(),
+            });
+        }
+        let receipt_key = idempotency_key.map(|key| idem_key(game, branch, key));
+        if let Some(key) = idempotency_key {
+            if let Some(receipt) = self.receipt(game, branch, key)? {
+                return Ok(Appended {
+                    receipt,
+                    events: Vec::new(),
+                });
+            }
+        }
+        let mut read = self.head(game, branch)?;
+        // Without an expected seq a moved head is no conflict: the events
+        // are chained again on the new one.
+        for _ in 0..APPEND_RETRIES {
+            let (head, head_hash) = read;
+            if let Some(expected) = expected_seq {
+                if expected != head {
+                    return Err(StoreError::Conflict { expected, head });
+                }
+            }
+            check_drafts(&drafts, head + 1)?;
+            let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
+            let last = events.last().expect("at least one draft");
+            let receipt = Receipt {
+                first_seq: head + 1,
+                hashes: events.iter().map(|e| e.hash.clone()).collect(),
+                retried: false,
+            };
+            let pending = commit::Pending {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                head_key: branch_key(game, branch),
+                chained_on: encode_head(head, &head_hash),
+                head_after: encode_head(last.seq, &last.hash),
+                events: events
+                    .iter()
+                    .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
+                    .collect(),
+                receipt: receipt_key.clone().map(|key| (key, to_json(&receipt))),
+                before: (head, head_hash),
+            };
+            match self.commit(pending) {
+                commit::Outcome::Written => return Ok(Appended { receipt, events }),
+                commit::Outcome::Retried(receipt) => {
+                    return Ok(Appended {
+                        receipt,
+                        events: Vec::new(),
+                    })
+                }
+                commit::Outcome::Moved(seq, hash) => read = (seq, hash),
+                commit::Outcome::Missing => return Err(self.missing(game, branch)?),
+                commit::Outcome::Failed(e) => return Err(e),
+            }
+        }
+        Err(StoreError::Conflict {
+            expected: read.0,
+            head: self.head(game, branch)?.0,
+        })
+    }
+
+    fn receipt(
+        &self,
+        game: &str,
+        branch: &str,
+        idempotency_key: &str,
+    ) -> Result<Option<Receipt>, StoreError> {
+        let s = self.sled()?;
+        let Some(raw) = s.idempotency.get(idem_key(game, branch, idempotency_key))? else {
+            return Ok(None);
+        };
+        let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
+        receipt.retried = true;
+        // A receipt of an append that failed to sync, or whose head a crash
+        // lost, answers nothing.
+        let (head, _) = self.head(game, branch)?;
+        if !receipt_reached(&s, game, branch, head, &receipt)? {
+            return Ok(None);
+        }
+        Ok(Some(receipt))
+    }
+
+    fn fork(
+        &self,
+        game: &str,
+        from: &str,
+        at: u64,
+        name: &str,
+        created_at_ms: u64,
+        first: Option<Draft>,
+    ) -> Result<BranchRecord, StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        check_name("branch name", name)?;
+        let (head, head_hash) = self.head(game, from)?;
+        check_fork_seq(game, from, at, head)?;
+        // Events up to the head never change, so the hash at `at` read here
+        // is still right when the transaction below commits.
+        let at_hash = if at == head {
+            head_hash
+        } else {
+            self.read(game, from, at, Some(at))?.remove(0).hash
+        };
+        let drafts: Vec<Draft> = first.into_iter().collect();
+        check_drafts(&drafts, at + 1)?;
+        let events = place(game, name, at, &at_hash, None, &drafts);
+        let reseed = events.first().and_then(|e| match e.body {
+            Body::Reseeded { seed } => Some(seed),
+            _ => None,
+        });
+        let record = BranchRecord {
+            name: name.to_string(),
+            parent: Some(from.to_string()),
+            fork_seq: Some(at),
+            created_at_ms,
+            reseed,
+            order: s.db.generate_id()?,
+            head_seq: events.last().map_or(at, |e| e.seq),
+            head_hash: events
+                .last()
+                .map_or_else(|| at_hash.clone(), |e| e.hash.clone()),
+            taken_back: false,
+        };
+        let bkey = branch_key(game, name);
+        let stored = events
+            .iter()
+            .map(|e| encode_stored(&s, e))
+            .collect::<Result<Vec<_>, _>>()?;
+        tx(
+            (&s.branches, &s.heads, &s.events).transaction(|(branches, heads, evs)| {
+                if branches.get(&bkey)?.is_some() {
+                    return abort(StoreError::BranchExists {
+                        game: game.to_string(),
+                        branch: name.to_string(),
+                    });
+                }
+                branches.insert(bkey.as_slice(), to_json(&record))?;
+                let (head_seq, head_hash) = events
+                    .last()
+                    .map_or((at, at_hash.as_str()), |e| (e.seq, e.hash.as_str()));
+                heads.insert(bkey.as_slice(), encode_head(head_seq, head_hash))?;
+                for (event, stored) in events.iter().zip(&stored) {
+                    evs.insert(seq_key(game, name, event.seq), stored.as_slice())?;
+                }
+                Ok(())
+            }),
+        )?;
+        if let Err(e) = self.durable() {
+            self.failed(&e, |u| {
+                u.branches.insert((game.to_string(), name.to_string()));
+            });
+            return Err(e);
+        }
+        Ok(record)
+    }
+
+    fn read(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<Event>, StoreError> {
+        self.read_with(game, branch, from_seq, to_seq, |s, raw| {
+            decode_stored(s, raw).map(|e| {
+                let seq = e.seq;
+                (e, seq)
+            })
+        })
+    }
+
+    fn read_steps(
+        &self,
+        game: &str,
+        branch: &str,
+        from_seq: u64,
+        to_seq: Option<u64>,
+    ) -> Result<Vec<FoldStep>, StoreError> {
+        self.read_with(game, branch, from_seq, to_seq, decode_step)
+    }
+
+    fn put_snapshot(
+        &self,
+        game: &str,
+        branch: &str,
+        snapshot: &Snapshot,
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        let owner = self.owner(game, branch, snapshot.seq)?;
+        s.snapshots
+            .insert(seq_key(game, &owner, snapshot.seq), to_json(snapshot))?;
+        Ok(())
+    }
+
+    fn snapshot_at_or_before(
+        &self,
+        game: &str,
+        branch: &str,
+        at: u64,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        let s = self.sled()?;
+        let mut rec = self.record(game, branch)?;
+        let mut hi = at;
+        loop {
+            let lower = rec.fork_seq.unwrap_or(0);
+            if hi > lower {
+                let range = seq_key(game, &rec.name, lower + 1)..=seq_key(game, &rec.name, hi);
+                if let Some(item) = s.snapshots.range(range).next_back() {
+                    let (_, raw) = item?;
+                    return Ok(Some(from_json("snapshot", &raw)?));
+                }
+            }
+            match &rec.parent {
+                Some(parent) => {
+                    hi = hi.min(lower);
+                    rec = self.record(game, &parent.clone())?;
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    fn drop_snapshots(&self) -> Result<u64, StoreError> {
+        let s = self.sled()?;
+        let n = s.snapshots.len() as u64;
+        s.snapshots.clear()?;
+        Ok(n)
+    }
+
+    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        check_game_id(game)?;
+        let mut batch = sled::Batch::default();
+        for e in events {
+            if e.game != game {
+                return Err(StoreError::InvalidEvent {
+                    seq: e.seq,
+                    why: format!("it names game `{}`, not `{game}`", e.game),
+                });
+            }
+            check_name("branch name", &e.branch)?;
+            batch.insert(seq_key(game, &e.branch, e.seq), encode_stored(&s, e)?);
+        }
+        s.events.apply_batch(batch)?;
+        Ok(())
+    }
+
+    fn import_snapshot(
+        &self,
+        game: &str,
+        branch: &str,
+        snapshot: &Snapshot,
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        s.snapshots
+            .insert(seq_key(game, branch, snapshot.seq), to_json(snapshot))?;
+        Ok(())
+    }
+
+    fn own_event(&self, game: &str, branch: &str, seq: u64) -> Result<Option<Event>, StoreError> {
+        let s = self.sled()?;
+        let Some(raw) = s.events.get(seq_key(game, branch, seq))? else {
+            return Ok(None);
+        };
+        decode_stored(&s, &raw)
+            .map(Some)
+            .map_err(|why| StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq,
+                why,
+            })
+    }
+
+    fn import_branches(&self, game: &str, branches: &[BranchRecord]) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        check_game_id(game)?;
+        if s.games.contains_key(game.as_bytes())? {
+            return Err(StoreError::GameExists(game.to_string()));
+        }
+        // The events are staged already; branches and heads go in one batch,
+        // and the game record is written last as the commit point: until it
+        // exists the game is invisible, and a retried import overwrites any
+        // leftovers.
+        let mut branch_batch = sled::Batch::default();
+        let mut head_batch = sled::Batch::default();
+        for b in branches {
+            check_name("branch name", &b.name)?;
+            // Fresh creation-order ids keep imported branches ordered among
+            // the ones forked later in this database.
+            let record = BranchRecord {
+                order: s.db.generate_id()?,
+                ..b.clone()
+            };
+            branch_batch.insert(branch_key(game, &b.name), to_json(&record));
+            head_batch.insert(
+                branch_key(game, &b.name),
+                encode_head(b.head_seq, &b.head_hash),
+            );
+        }
+        s.branches.apply_batch(branch_batch)?;
+        s.heads.apply_batch(head_batch)?;
+        Ok(())
+    }
+
+    fn commit_import(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.writable()?;
+        let s = self.sled()?;
+        let game = meta.game.as_str();
+        let swapped =
+            s.games
+                .compare_and_swap(game.as_bytes(), None::<&[u8]>, Some(to_json(meta)))?;
+        if swapped.is_err() {
+            return Err(StoreError::GameExists(game.to_string()));
+        }
+        self.durable().inspect_err(|e| {
+            self.failed(e, |u| {
+                u.games.insert(game.to_string());
+            })
+        })
+    }
+
+    fn discard_import(&self, game: &str) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        if s.games.contains_key(game.as_bytes())? {
+            return Ok(());
+        }
+        for tree in [&s.events, &s.branches, &s.heads, &s.snapshots] {
+            let mut batch = sled::Batch::default();
+            for key in tree.scan_prefix(game_prefix(game)).keys() {
+                batch.remove(key?);
+            }
+            tree.apply_batch(batch)?;
+        }
+        Ok(())
+    }
+}
