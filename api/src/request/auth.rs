@@ -121,6 +121,18 @@ fn shown(viewer: Viewer) -> String {
 
 /// The access a viewer stands for, for a write made as it (a fork `as` a
 /// seat is that seat's fork).
+/// Who writes: the holder of the token, or the seat the owner writes `as`
+/// (a seat played at the owner's screen).
+pub fn writer(
+    journal: &Journal,
+    game: &str,
+    bearer: &Bearer,
+    asked: Option<&str>,
+) -> Result<Access, AppError> {
+    let access = write_access(journal, game, bearer)?;
+    Ok(access_of(viewer_for(journal, game, access, asked)?))
+}
+
 pub fn access_of(viewer: Viewer) -> Access {
     match viewer {
         Viewer::Owner => Access::Owner,

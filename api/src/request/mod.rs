@@ -18,7 +18,7 @@ use serde::Deserialize;
 use tabletape_store::Acted;
 
 pub(crate) use auth::{
-    access_of, acting_seat, admin_only, is_admin, read_access, viewer_for, write_access,
+    acting_seat, admin_only, is_admin, read_access, viewer_for, write_access, writer,
 };
 pub(crate) use error::{too_large_message, ErrorBody};
 pub use error::{AppError, BODY_LIMIT_BYTES, IMPORT_LIMIT_BYTES};

@@ -8,8 +8,8 @@ use axum::Json;
 use tabletape_store::{Acted, Journal, ShareRequest};
 
 use crate::request::{
-    access_of, blocking, idempotency_key, viewer_for, write_access, written, AppError, AsQuery,
-    Bearer, ErrorBody, GameId, JsonBody, Live, Params,
+    blocking, idempotency_key, writer, written, AppError, AsQuery, Bearer, ErrorBody, GameId,
+    JsonBody, Live, Params,
 };
 
 /// Adds one step of a seat's share of the dice: its seat token, or the
@@ -36,8 +36,7 @@ pub(crate) async fn share(
     body.idempotency_key = idempotency_key(&headers, body.idempotency_key.take())?;
     let game = id.clone();
     let acted = blocking(move || {
-        let access = write_access(&journal, &id, &bearer)?;
-        let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
+        let access = writer(&journal, &id, &bearer, q.viewer.as_deref())?;
         Ok(journal.share(&id, body, access)?)
     })
     .await?;

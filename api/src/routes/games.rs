@@ -36,9 +36,9 @@ use tabletape_store::{
 };
 
 use crate::request::{
-    access_of, acting_seat, admin_only, blocking, idempotency_key, is_admin, read_access,
-    too_large_message, viewer_for, write_access, AppError, AsQuery, Bearer, ErrorBody, GameId,
-    JsonBody, Live, Params,
+    acting_seat, admin_only, blocking, idempotency_key, is_admin, read_access, too_large_message,
+    viewer_for, write_access, writer, AppError, AsQuery, Bearer, ErrorBody, GameId, JsonBody, Live,
+    Params,
 };
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -498,8 +498,7 @@ pub(crate) async fn fork(
 ) -> Result<(StatusCode, Json<Forked>), AppError> {
     let game = id.clone();
     let forked = blocking(move || {
-        let access = write_access(&journal, &id, &bearer)?;
-        let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
+        let access = writer(&journal, &id, &bearer, q.viewer.as_deref())?;
         let from = journal.line(&id, body.from)?;
         let branch = journal.fork(
             &id,

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use tabletape_store::{Acted, Comparison, Journal, NameRequest, NoteRequest};
 
 use crate::request::{
-    access_of, blocking, idempotency_key, read_access, viewer_for, write_access, written, AppError,
-    AsQuery, Bearer, ErrorBody, GameId, JsonBody, Live, Params,
+    blocking, idempotency_key, read_access, viewer_for, writer, written, AppError, AsQuery, Bearer,
+    ErrorBody, GameId, JsonBody, Live, Params,
 };
 
 /// Writes a note or bookmark on a moment of a branch (see
@@ -37,8 +37,7 @@ pub(crate) async fn note(
     body.idempotency_key = idempotency_key(&headers, body.idempotency_key.take())?;
     let game = id.clone();
     let acted = blocking(move || {
-        let access = write_access(&journal, &id, &bearer)?;
-        let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
+        let access = writer(&journal, &id, &bearer, q.viewer.as_deref())?;
         Ok(journal.note(&id, body, access)?)
     })
     .await?;
@@ -66,8 +65,7 @@ pub(crate) async fn name(
 ) -> Result<(StatusCode, Json<Acted>), AppError> {
     let game = id.clone();
     let acted = blocking(move || {
-        let access = write_access(&journal, &id, &bearer)?;
-        let access = access_of(viewer_for(&journal, &id, access, q.viewer.as_deref())?);
+        let access = writer(&journal, &id, &bearer, q.viewer.as_deref())?;
         Ok(journal.name_branch(&id, body, access)?)
     })
     .await?;
