@@ -845,13 +845,14 @@
     const src = new EventSource(`/games/${T.game}/live` + query());
     T.source = src;
     const dot = $('#live');
-    let opened = false;
     src.addEventListener('open', () => {
       if (dot) { dot.textContent = 'live'; dot.className = 'live on'; }
-      // A stream that never carried an event resumes from the head, not
-      // from where the page was: read the table again after a reconnect.
-      if (opened && T.at === null) reloadSoon();
-      opened = true;
+      // A stream that never carried an event starts at the head as the
+      // server reads it when it connects, not where the page was: an event
+      // written between the page's last read and that moment is never
+      // sent. Read the table again each time the stream opens, the first
+      // time included.
+      if (T.at === null) reloadSoon();
     });
     src.addEventListener('error', () => { if (dot) { dot.textContent = 'reconnecting…'; dot.className = 'live off'; } });
     src.addEventListener('event', () => { if (T.at === null) reloadSoon(); });
