@@ -117,6 +117,10 @@ pub struct Journal {
     /// which a restore does not need), so a restore from a snapshot need not
     /// read and decode event 1. A committed game's creation never changes.
     creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
+    /// Recently used games as their creation lays them out (seq 1): setting
+    /// a kind up reads and checks its whole content pack, which every fold
+    /// and replay from the start would otherwise do again.
+    starts: Arc<Mutex<HashMap<String, Arc<Game>>>>,
     /// Each kind's bundled content pack as the kind reads it, worked out
     /// once: a new game with the bundled pack copies it instead of parsing
     /// and checking the same 30 KB again.
@@ -697,6 +701,7 @@ impl Journal {
             log,
             heads: Arc::default(),
             creations: Arc::default(),
+            starts: Arc::default(),
             bundled: Arc::default(),
             importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
@@ -799,6 +804,30 @@ impl Journal {
         Ok(created)
     }
 
+    /// The game at seq 1, as its creation lays it out: from the cache, or
+    /// from event 1 (`first` when the caller has read it).
+    fn started(
+        &self,
+        game: &str,
+        branch: &str,
+        first: Option<&Event>,
+    ) -> Result<Game, JournalError> {
+        let lock = || self.starts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(started) = lock().get(game) {
+            return Ok(Game::clone(started));
+        }
+        let started = match first {
+            Some(first) => Game::from_first(first)?,
+            None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+        };
+        let mut starts = lock();
+        if starts.len() >= HEAD_CACHE_MAX {
+            starts.clear();
+        }
+        starts.insert(game.to_string(), Arc::new(started.clone()));
+        Ok(started)
+    }
+
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is
     /// only a cache, so failing to write one is logged, not returned.
     fn keep_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot) {
@@ -888,7 +917,7 @@ impl Journal {
         let mut folded = match (restored, cached) {
             (Some(g), _) => g,
             (None, Some(g)) => Arc::try_unwrap(g).unwrap_or_else(|shared| Game::clone(&shared)),
-            (None, None) => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+            (None, None) => self.started(game, branch, None)?,
         };
         while folded.seq() < at {
             let upto = at.min(folded.seq() + FOLD_CHUNK);

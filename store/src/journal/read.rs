@@ -312,7 +312,7 @@ impl Journal {
         let viewer = self.effective_viewer(game, viewer)?;
         let mut judges = Judges::default();
         let first = &events[0];
-        let mut folded = Game::from_first(first)?;
+        let mut folded = self.started(game, branch, Some(first))?;
         let mut steps = vec![ReplayStep {
             seq: 1,
             actor: first.actor,
