@@ -196,6 +196,7 @@
   const T = {
     game: null,
     branch: null, // null: the game's current line
+    as: null, // whom the page shows the game to: 'public', 'owner' or a seat number
     at: null, // null: the head
     view: null,
     filter: null,
@@ -207,10 +208,14 @@
   function query(extra) {
     const p = new URLSearchParams();
     if (T.branch) p.set('branch', T.branch);
+    if (T.as !== null) p.set('as', T.as);
     for (const [k, v] of Object.entries(extra || {})) if (v !== null && v !== undefined) p.set(k, v);
     const s = p.toString();
     return s ? '?' + s : '';
   }
+
+  // Only whom the page shows the game to, for the reads that take no branch.
+  const asOnly = () => (T.as !== null ? '?as=' + encodeURIComponent(T.as) : '');
 
   // A short label for an action: its type, then its values, seat last.
   function label(action, players) {
@@ -290,7 +295,8 @@
     main.dataset.branch = v.branch;
     $('#where').textContent = `${v.chapter} · seq ${v.seq}${v.seq === v.head_seq ? '' : ' of ' + v.head_seq} · ${v.over ? 'over' : 'in play'}`;
     const you = v.seat !== null && v.seat !== undefined ? v.summary.players[v.seat] : null;
-    $('#who').textContent = you ? `you are ${you} (seat ${v.seat})` : `seen as ${v.viewer}`;
+    $('#who').textContent = you ? `you are ${you} (seat ${v.seat})` : v.viewer === 'public' ? 'the table screen: only what lies face up' : `seen as ${v.viewer}`;
+    renderViews();
     const waiting = $('#waiting');
     if (v.over) waiting.textContent = 'The game is over.';
     else if (!v.waiting_for.length) waiting.textContent = '';
@@ -298,6 +304,10 @@
     else waiting.textContent = `Waiting for ${v.waiting_for.join(', ')}.`;
     const dice = $('#dice');
     if (dice) dice.textContent = v.dice;
+    // The state as text follows the table too (it was the server's first
+    // drawing, for whomever that was).
+    const text = $('details.text pre');
+    if (text) text.textContent = v.text;
     countdown();
     $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
     renderLegal();
@@ -370,7 +380,10 @@
         el('button', { type: 'button', class: 'quiet', onclick: () => { T.filter = null; renderLegal(); } }, 'show all')));
     }
     if (!offered.length) {
-      box.append(el('p', { text: v.legal.length ? 'Nothing here involves that: tap elsewhere or show all.' : 'Nothing for you to record now.' }));
+      const idle = v.owner && v.viewer === 'public'
+        ? 'The table screen records nothing: each player records on their own phone, or pick a player above to record for them here.'
+        : 'Nothing for you to record now.';
+      box.append(el('p', { text: v.legal.length ? 'Nothing here involves that: tap elsewhere or show all.' : idle }));
     }
     // A kind of action offered many times over (a clock's every slot and
     // token) is folded into one group until opened; a tap on the board
@@ -737,7 +750,7 @@
   // Two lines side by side: where they part, how each went, what differs.
   async function compareWith(other) {
     const box = $('#compare');
-    const q = `a=${encodeURIComponent(T.view.branch)}&b=${encodeURIComponent(other)}`;
+    const q = `a=${encodeURIComponent(T.view.branch)}&b=${encodeURIComponent(other)}` + asOnly().replace('?', '&');
     const res = await api('GET', `/games/${T.game}/compare?${q}`, undefined, { game: T.game });
     if (!res.ok) { say(res.data.message || 'Not compared', true); return; }
     const c = res.data;
@@ -764,7 +777,7 @@
     const box = $('#branches');
     if (!box || box.dataset.head === String(T.view.head_seq) + T.view.branch) return;
     box.dataset.head = String(T.view.head_seq) + T.view.branch;
-    const res = await api('GET', `/games/${T.game}/branches`, undefined, { game: T.game });
+    const res = await api('GET', `/games/${T.game}/branches` + asOnly(), undefined, { game: T.game });
     if (!res.ok) { box.textContent = ''; return; }
     const byParent = new Map();
     for (const b of res.data) {
@@ -797,12 +810,58 @@
       el('div', { id: 'compare' }));
   }
 
+  // ------------------------------------------------------------ views
+
+  // Whom this device shows the game to. The owner's page opens as the
+  // table screen (what lies face up, for a screen everyone sees); the
+  // owner's view, with every secret, is chosen by name, kept on this
+  // device until changed, and marked on the page while it shows.
+  const asKey = () => 'tt:as:' + T.game;
+  function renderViews() {
+    const v = T.view;
+    document.body.classList.toggle('owner-view', v.viewer === 'owner');
+    let box = $('#views');
+    if (!v.owner) { if (box) box.remove(); return; }
+    const current = v.viewer === 'owner' ? 'owner' : v.viewer === 'public' ? 'public' : String(v.seat);
+    if (box && box.dataset.current === current) return;
+    if (!box) {
+      box = el('div', { id: 'views', role: 'group', 'aria-label': 'Show the game to' });
+      $('#status').append(box);
+    }
+    box.dataset.current = current;
+    box.textContent = '';
+    const choice = (value, text) => el('button', {
+      type: 'button',
+      class: 'view-choice',
+      'data-as': value,
+      'aria-pressed': String(value === current),
+      onclick: () => showAs(value),
+    }, text);
+    box.append(el('span', { text: 'Show: ' }), choice('public', 'Table screen'), ' ',
+      ...v.summary.players.map((p, i) => [choice(String(i), p), ' ']).flat(),
+      choice('owner', 'Everything (owner)'));
+    if (current === 'owner') {
+      box.append(el('p', { class: 'warning', role: 'note', text: 'Owner\'s view: every hand, face-down card and the seed show. Keep this screen to yourself.' }));
+    }
+  }
+
+  function showAs(value) {
+    T.as = value;
+    store.set(asKey(), value);
+    const p = new URLSearchParams(location.search);
+    p.set('as', value);
+    history.replaceState(null, '', location.pathname + '?' + p.toString());
+    T.filter = null;
+    follow();
+    load();
+  }
+
   // ----------------------------------------------------------- joining
 
   function renderJoin() {
     const box = $('#join');
     const seats = store.get('tt:seats:' + T.game);
-    if (!box || T.view.viewer !== 'owner' || !seats || box.dataset.done) return;
+    if (!box || !T.view.owner || !seats || box.dataset.done) return;
     box.dataset.done = '1';
     const local = /^(127\.|localhost|\[::1\])/.test(location.host);
     const list = el('ul', { class: 'join' });
@@ -906,6 +965,11 @@
     const params = new URLSearchParams(location.search);
     T.branch = params.get('branch');
     T.at = params.get('at') ? Number(params.get('at')) : null;
+    // Whom the page shows the game to: as asked in the address, else as
+    // chosen on this device, else as the server drew the page (the table
+    // screen for the owner, a seat's own view for its token).
+    const drawn = main.dataset.viewer || '';
+    T.as = params.get('as') || store.get('tt:as:' + T.game) || (drawn.startsWith('seat ') ? drawn.slice(5) : drawn) || null;
     const m = location.hash.match(/[#&]t=([0-9A-Za-z_-]+)/);
     if (m) {
       keepToken(T.game, m[1]);

@@ -319,6 +319,25 @@ async fn the_table_read_is_shaped_for_its_viewer() {
             "{viewer} page"
         );
     }
+    // The owner's page is the table screen, fit for a screen everyone
+    // sees; the owner's view shows only when asked for by name.
+    let owners_page = |query: &'static str| {
+        let uri = format!("/g/{}{query}", table.id);
+        let (api, id, owner) = (&api, table.id.clone(), table.owner.clone());
+        async move { get_with_cookie(api, &uri, &id, &owner).await.text() }
+    };
+    let screen = owners_page("").await;
+    assert!(screen.contains(r#"data-viewer="public""#));
+    assert!(
+        !screen.contains(&maneuver),
+        "the table screen shows a sealed choice"
+    );
+    let everything = owners_page("?as=owner").await;
+    assert!(everything.contains(r#"data-viewer="owner""#));
+    assert!(
+        everything.contains(&maneuver),
+        "the owner's view hides seat 0's choice"
+    );
     let own = api.get(&uri, Some(&table.seats[0])).await.json();
     assert!(
         own["legal"]

@@ -229,6 +229,84 @@ test('a game is started from the page and each seat joins from its own phone', a
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
+// Switches the owner's page from the table screen to the owner's view.
+async function asOwner(page) {
+  await page.click('#views button[data-as=owner]');
+  await page.waitForSelector('#views .warning');
+  await page.waitForSelector('button.choice');
+}
+
+// The strings the owner's view of a state holds that the public's does
+// not hold anywhere: hands, face-down cards, hidden choices.
+function hiddenStrings(owner, pub) {
+  const seen = JSON.stringify(pub);
+  const out = new Set();
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (typeof v === 'string' && v.length > 3 && !seen.includes(JSON.stringify(v))) out.add(v);
+  };
+  walk(owner);
+  return [...out];
+}
+
+test('the table screen shows what lies face up; the owner\'s view only when asked for, and marked', async () => {
+  for (const [kind, players, options] of [['ludovia', ['Ada', 'Bo', 'Cy'], {}], ['dread', ['Ada', 'Bo'], { timer: 'off' }]]) {
+    const g = await newGame({ kind, players, seed: 987654321, options });
+    const read = (q) => api('GET', `/games/${g.game}/state${q}`, undefined, g.owner_token);
+    let secrets = [];
+    // The table plays (the owner recording) until something lies face down.
+    for (let i = 0; i < 200; i++) {
+      const owner = (await read('')).view;
+      // Ludovia's cards are named face up elsewhere (the deck's faces): its
+      // secrets are the cards in each thief's hand.
+      secrets = kind === 'ludovia' ? players.flatMap((_, seat) => handNames(owner, seat))
+        : hiddenStrings(owner, (await read('?as=public')).view);
+      if (secrets.length) break;
+      const legal = (await api('GET', `/games/${g.game}/legal`, undefined, g.owner_token))
+        .filter((l) => !(l.needs || []).length && !l.seal);
+      // A thief robs where it can, and otherwise does not idle.
+      const robs = legal.filter((l) => l.action.type === 'rob');
+      const busy = legal.filter((l) => l.action.type !== 'end_turn');
+      const from = robs.length ? robs : busy.length ? busy : legal;
+      await api('POST', `/games/${g.game}/actions`, { action: from[(i * 7) % from.length].action }, g.owner_token);
+    }
+    assert.ok(secrets.length > 0, `${kind} hides something once played a while`);
+    secrets.push('987654321');
+    const screen = await open(await context(LAPTOP), g.game, g.owner_token);
+    const shown = () => screen.evaluate(() => document.querySelector('main').textContent + document.querySelector('#board').innerHTML);
+    const noSecret = async (when) => {
+      const page = await shown();
+      for (const s of secrets) assert.ok(!page.includes(s), `${kind}: the shared screen shows ${s} ${when}: …${page.slice(Math.max(0, page.indexOf(s) - 300), page.indexOf(s) + 100)}`);
+    };
+    assert.match(await screen.textContent('#who'), /table screen/);
+    // Once the live stream is open the page has read the table again: still face up only.
+    await screen.waitForTimeout(1200);
+    await noSecret('once live');
+    assert.equal(await screen.$('#views .warning'), null);
+    // What it shows is the public's view itself.
+    const pub = await api('GET', `/games/${g.game}/table?as=public`, undefined, g.owner_token);
+    const drawn = await screen.evaluate((svg) => [document.querySelector('#board svg').textContent,
+      new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement.textContent], pub.svg);
+    assert.equal(drawn[0], drawn[1]);
+    await shot(screen, `${kind}-table-screen-laptop`);
+    // The owner asks for everything: it shows, and the page says so.
+    await screen.click('#views button[data-as=owner]');
+    await screen.waitForSelector('#views .warning');
+    const everything = await shown();
+    assert.ok(secrets.some((s) => everything.includes(s)), `${kind}: the owner's view shows what is hidden`);
+    // The choice is this device's until changed; the table screen is one tap back.
+    await screen.reload();
+    await live(screen);
+    assert.equal(await screen.getAttribute('#views button[aria-pressed=true]', 'data-as'), 'owner');
+    await screen.click('#views button[data-as=public]');
+    await screen.waitForFunction(() => !document.querySelector('#views .warning'));
+    await screen.waitForTimeout(300);
+    await noSecret('after going back to the table screen');
+    assert.deepEqual(screen.errors, []);
+  }
+});
+
 async function ownerToken(page, game) {
   return page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
 }
@@ -430,6 +508,8 @@ test('London Dread with the table\'s own cards: the deal and a card turned up ar
     options: { characters: 'Ada Lockwood,Silas Crane' },
   });
   const table = await open(await context(PHONE), g.game, g.owner_token);
+  // Recording the table's own deal takes the owner's view, asked for by name.
+  await asOwner(table);
   await table.click('button.choice[data-n="1"]');
   await table.waitForSelector('form.needs .picker');
   // Two starting Items, the Supply's three, three Confidence cards.
@@ -451,6 +531,7 @@ test('a mistaken entry is taken back, and the abandoned line stays in the branch
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
   const laptop = await context(LAPTOP);
   const table = await open(laptop, g.game, g.owner_token);
+  await asOwner(table);
   await table.click('button.choice[data-n="1"]');
   for (const input of await table.$$('form.needs input, form.needs textarea:not([name=corner])')) await input.fill('oops');
   await table.click('form.needs button[type=submit]');

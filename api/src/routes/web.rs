@@ -122,6 +122,10 @@ pub struct TableView {
     /// The viewer's seat, when it is one.
     #[schema(value_type = Option<u32>)]
     pub seat: Option<Seat>,
+    /// Whether the reader holds the owner's token, and so may switch the
+    /// page between the table screen (`as=public`), the owner's view and
+    /// each seat's.
+    pub owner: bool,
     pub branch: String,
     pub head_seq: u64,
     /// The seq shown: the head, or the `at` asked for.
@@ -271,6 +275,7 @@ fn table_view(
             Viewer::Seat(seat) => Some(seat),
             _ => None,
         },
+        owner: access == Access::Owner,
         branch,
         head_seq,
         seq,
@@ -319,10 +324,19 @@ async fn table_page(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
-    Params(q): Params<TableQuery>,
+    Params(mut q): Params<TableQuery>,
 ) -> Response {
     let game = id.clone();
-    let shown = blocking(move || table_view(&journal, &id, &bearer, q)).await;
+    let shown = blocking(move || {
+        // The page the owner opens is the table screen: what lies face up,
+        // fit for a screen everyone sees. The owner's view (every secret)
+        // is asked for by name (`as=owner`), never fallen into.
+        if q.viewer.is_none() && read_access(&journal, &id, &bearer)? == Access::Owner {
+            q.viewer = Some("public".into());
+        }
+        table_view(&journal, &id, &bearer, q)
+    })
+    .await;
     match shown {
         Ok(view) => html(StatusCode::OK, &view.title, &table_html(&view)),
         Err(err) => failure_page(&game, err),
@@ -478,6 +492,8 @@ fn told_html(recent: &[Told]) -> String {
 #[into_params(parameter_in = Query)]
 struct StoryQuery {
     branch: Option<String>,
+    #[serde(rename = "as")]
+    viewer: Option<String>,
 }
 
 /// `GET /g/{id}/story`: the narrative as a page, with the board as it stood
@@ -498,7 +514,7 @@ async fn story_page(
     Params(q): Params<StoryQuery>,
 ) -> Response {
     let game = id.clone();
-    let told = blocking(move || story_html(&journal, &id, &bearer, q.branch)).await;
+    let told = blocking(move || story_html(&journal, &id, &bearer, q)).await;
     match told {
         Ok((title, body)) => html(StatusCode::OK, &title, &body),
         Err(err) => failure_page(&game, err),
@@ -509,11 +525,11 @@ fn story_html(
     journal: &Journal,
     id: &str,
     bearer: &Bearer,
-    branch: Option<String>,
+    q: StoryQuery,
 ) -> Result<(String, String), AppError> {
     let access = read_access(journal, id, bearer)?;
-    let viewer = access.viewer();
-    let branch = journal.line(id, branch)?;
+    let viewer = viewer_for(journal, id, access, q.viewer.as_deref())?;
+    let branch = journal.line(id, q.branch)?;
     // A reading page: every other line is there to open where it parts.
     let story = journal.narrate_with_variations(id, &branch, viewer)?;
     let mut h = String::new();
