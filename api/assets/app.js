@@ -1003,11 +1003,16 @@
       verify.addEventListener('click', async (ev) => {
         ev.preventDefault();
         say('Verifying…');
-        const res = await api('GET', verify.getAttribute('href'), undefined, { game: T.game });
+        // Checked as this page shows the game (the table screen checks what the public may see).
+        const res = await api('GET', `/games/${T.game}/verify` + asOnly(), undefined, { game: T.game });
         const r = res.data || {};
+        const lines = r.branches || [];
+        const bad = lines.find((b) => b.problem);
+        const events = lines.reduce((n, b) => n + b.events, 0);
+        const count = lines.length === 1 ? 'its one line' : `its ${lines.length} lines`;
         if (!res.ok) say(r.message || 'Not verified', true);
-        else if (r.problem) say(`Verify found a problem after ${r.events} events: ${JSON.stringify(r.problem)}`, true);
-        else say(`Verified: ${r.events} events on ${r.branch}, every hash and link checked` + (r.check === 'full' ? ' and every action re-decided.' : ' (the parts you may see).'));
+        else if (bad) say(`Verify found a problem on ${bad.branch} at seq ${bad.problem.seq}: ${bad.problem.what}`, true);
+        else say(`Verified: ${events} events on ${count}, every hash and link checked` + (lines.every((b) => b.check === 'full') ? ' and every action re-decided.' : ' (the parts you may see).'));
       });
     }
     await resendPending();

@@ -379,6 +379,9 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   await shot(table, 'lostworlds-over-laptop');
   await table.click('#tools a:has-text("Verify")');
   await table.waitForFunction(() => document.querySelector('#outcome').textContent.startsWith('Verified'));
+  // Once the game is over everyone's check is the full one, every action re-decided.
+  assert.equal(await table.textContent('#outcome'),
+    `Verified: ${await seq(table)} events on its one line, every hash and link checked and every action re-decided.`);
   // The story, with a board at each chapter, is readable at once.
   await table.click('a:has-text("The story")');
   await table.waitForSelector('.story .chapter figure svg');
