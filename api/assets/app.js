@@ -419,7 +419,9 @@
         class: l.seal && sealing.size ? 'choice sealable' : 'choice',
         'data-n': n,
         'aria-keyshortcuts': n <= 9 ? String(n) : null,
-        onclick: () => choose(l),
+        // An action that ends something early for everyone is confirmed
+        // first, in the kind's words (`confirm`).
+        onclick: () => { if (!l.confirm || window.confirm(l.confirm)) choose(l); },
       }, el('span', { class: 'n', text: n }), label(l.action, v.summary.players),
         l.needs && l.needs.length ? el('small', { text: ' …' }) : null,
         l.seal && sealing.size ? el('small', { class: 'seal', text: 'sealed' }) : null)));

@@ -35,6 +35,9 @@ pub struct LegalAction {
     /// The values a needed field can take (see `Legal::picks`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub picks: Vec<Pick>,
+    /// What to ask the table before recording it (see `Legal::confirm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<String>,
 }
 
 /// A [`crate::rules::Seal`] with its actions as JSON.
@@ -74,6 +77,7 @@ impl LegalAction {
             seal: self.seal.clone(),
             may: self.may.clone(),
             picks: self.picks.clone(),
+            confirm: self.confirm.clone(),
         }
     }
 }
@@ -583,6 +587,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 seal,
                 may: l.may,
                 picks: l.picks,
+                confirm: l.confirm,
             }
         })
         .collect()

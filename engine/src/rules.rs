@@ -144,6 +144,11 @@ pub struct Legal<A> {
     /// cards a physical draw may turn up): a page offers them as a picker.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub picks: Vec<Pick>,
+    /// What the table is asked before it is recorded, in the table's
+    /// words: the action ends something early for everyone (London
+    /// Dread's planning cut short). A page asks; the API takes it as is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<String>,
 }
 
 /// The values one field of an action can take.
@@ -178,6 +183,7 @@ impl<A> Legal<A> {
             seal: None,
             may: Vec::new(),
             picks: Vec::new(),
+            confirm: None,
         }
     }
 
@@ -189,6 +195,7 @@ impl<A> Legal<A> {
             seal: None,
             may: Vec::new(),
             picks: Vec::new(),
+            confirm: None,
         }
     }
 }

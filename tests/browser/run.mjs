@@ -499,6 +499,16 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   await bo.click('#board #clock-0-2');
   await bo.waitForSelector('.filter');
   assert.equal((await bo.$$('button.choice')).length, 0);
+  // Beginning the story cuts planning short for the team: the page asks
+  // first, and a "no" records nothing.
+  const planned = await seq(bo);
+  await bo.click('.filter button:has-text("show all")');
+  const asked = [];
+  bo.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+  await bo.click('button.choice:has-text("begin story") >> nth=0');
+  await bo.waitForTimeout(300);
+  assert.match(asked.join(''), /Planning ends for the whole team/);
+  assert.equal(await seq(bo), planned);
   await shot(ada, 'dread-planning-phone');
   await ada.evaluate(() => window.scrollTo(0, 0));
   await ada.screenshot({ path: join(artifacts, 'dread-planning-phone-top.png') });

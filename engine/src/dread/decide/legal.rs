@@ -250,7 +250,15 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
             out.push(l);
         }
     }
-    out.extend(leaders(state));
+    // While planning runs, beginning the story cuts it short for the whole
+    // team: one stray tap did, so a page asks first.
+    out.extend(leaders(state).into_iter().map(|mut l| {
+        l.confirm = Some(
+            "Begin the story now? Planning ends for the whole team, and its time left is lost."
+                .into(),
+        );
+        l
+    }));
 }
 
 fn story(state: &State, action: u8, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Action>>) {

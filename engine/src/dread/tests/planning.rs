@@ -15,6 +15,25 @@ fn planning_after_the_deadline_is_refused_with_the_time_it_ended() {
     };
     assert_eq!(ends, T0 + 1_000 + 12 * MINUTE);
     t.act(json!({"type": "place", "character": 0, "slot": 1, "number": 3}));
+    // While planning runs, beginning the story asks the table first: it
+    // ends planning for the whole team.
+    let offered = t.game.legal_at(None, t.now);
+    let begins: Vec<_> = offered
+        .iter()
+        .filter(|l| l.action["type"] == "begin_story")
+        .collect();
+    assert!(!begins.is_empty());
+    assert!(
+        begins.iter().all(|l| l
+            .confirm
+            .as_deref()
+            .is_some_and(|c| c.contains("whole team"))),
+        "{begins:?}"
+    );
+    assert!(offered
+        .iter()
+        .filter(|l| l.action["type"] != "begin_story")
+        .all(|l| l.confirm.is_none()));
     t.now = ends + 1;
     let r = t.refused(
         None,
@@ -24,12 +43,15 @@ fn planning_after_the_deadline_is_refused_with_the_time_it_ended() {
     assert!(r.message.contains("09:12:01 UTC"), "{}", r.message);
     let r = t.refused(None, json!({"type": "reveal", "location": "north 1"}));
     assert_eq!(r.rule, "dread.planning_over");
-    // Only beginning the story is left, and it is open.
+    // Only beginning the story is left, and it is open, with nothing to
+    // confirm: planning is over already.
     let legal = t.legal();
     assert!(
         legal.iter().all(|a| a["type"] == "begin_story"),
         "{legal:?}"
     );
+    let offered = t.game.legal_at(None, t.now);
+    assert!(offered.iter().all(|l| l.confirm.is_none()), "{offered:?}");
     t.act(json!({"type": "begin_story", "leader": 2}));
     assert_eq!(t.state().leader, Some(2));
     // Harder tables plan for less time.
