@@ -968,10 +968,12 @@
     T.branch = params.get('branch');
     T.at = params.get('at') ? Number(params.get('at')) : null;
     // Whom the page shows the game to: as asked in the address, else as
-    // chosen on this device, else as the server drew the page (the table
-    // screen for the owner, a seat's own view for its token).
+    // the owner chose on this device, else as the server drew the page
+    // (the table screen for the owner, a seat's own view for its token).
+    // A seat's link is never read otherwise than as that seat.
     const drawn = main.dataset.viewer || '';
-    T.as = params.get('as') || store.get('tt:as:' + T.game) || (drawn.startsWith('seat ') ? drawn.slice(5) : drawn) || null;
+    const seatDrawn = drawn.startsWith('seat ') ? drawn.slice(5) : null;
+    T.as = params.get('as') || seatDrawn || store.get('tt:as:' + T.game) || drawn || null;
     const m = location.hash.match(/[#&]t=([0-9A-Za-z_-]+)/);
     if (m) {
       keepToken(T.game, m[1]);

@@ -534,6 +534,27 @@ fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
     )]
 }
 
+/// What a per-game cache holds for `game`, or what `make` makes (and the
+/// cache then keeps). What it holds comes from a committed game's event 1,
+/// which never changes; a full cache is emptied rather than aged.
+fn recent<T>(
+    cache: &Mutex<HashMap<String, Arc<T>>>,
+    game: &str,
+    make: impl FnOnce() -> Result<T, JournalError>,
+) -> Result<Arc<T>, JournalError> {
+    let lock = || cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(kept) = lock().get(game) {
+        return Ok(Arc::clone(kept));
+    }
+    let made = Arc::new(make()?);
+    let mut kept = lock();
+    if kept.len() >= HEAD_CACHE_MAX {
+        kept.clear();
+    }
+    kept.insert(game.to_string(), Arc::clone(&made));
+    Ok(made)
+}
+
 fn created_of(event: &Event) -> Result<&GameCreated, JournalError> {
     match &event.body {
         Body::GameCreated(c) => Ok(c),
@@ -786,22 +807,10 @@ impl Journal {
 
     /// The creation of a committed game, from the cache or its event 1.
     fn creation(&self, game: &str, branch: &str) -> Result<Arc<GameCreated>, JournalError> {
-        let lock = || {
-            self.creations
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-        };
-        if let Some(created) = lock().get(game) {
-            return Ok(Arc::clone(created));
-        }
-        let first = self.log.read(game, branch, 1, Some(1))?;
-        let created = Arc::new(tabletape_engine::without_pack(created_of(&first[0])?));
-        let mut creations = lock();
-        if creations.len() >= HEAD_CACHE_MAX {
-            creations.clear();
-        }
-        creations.insert(game.to_string(), Arc::clone(&created));
-        Ok(created)
+        recent(&self.creations, game, || {
+            let first = self.log.read(game, branch, 1, Some(1))?;
+            Ok(tabletape_engine::without_pack(created_of(&first[0])?))
+        })
     }
 
     /// The game at seq 1, as its creation lays it out: from the cache, or
@@ -812,20 +821,13 @@ impl Journal {
         branch: &str,
         first: Option<&Event>,
     ) -> Result<Game, JournalError> {
-        let lock = || self.starts.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(started) = lock().get(game) {
-            return Ok(Game::clone(started));
-        }
-        let started = match first {
-            Some(first) => Game::from_first(first)?,
-            None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
-        };
-        let mut starts = lock();
-        if starts.len() >= HEAD_CACHE_MAX {
-            starts.clear();
-        }
-        starts.insert(game.to_string(), Arc::new(started.clone()));
-        Ok(started)
+        let started = recent(&self.starts, game, || {
+            Ok(match first {
+                Some(first) => Game::from_first(first)?,
+                None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+            })
+        })?;
+        Ok(Game::clone(&started))
     }
 
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is

@@ -213,10 +213,9 @@ fn viewer_name(viewer: Viewer) -> String {
 fn table_view(
     journal: &Journal,
     id: &str,
-    bearer: &Bearer,
+    access: Access,
     q: TableQuery,
 ) -> Result<TableView, AppError> {
-    let access = read_access(journal, id, bearer)?;
     let viewer = viewer_for(journal, id, access, q.viewer.as_deref())?;
     let branch = journal.line(id, q.branch)?;
     let summary = journal.summary(id, viewer)?;
@@ -307,7 +306,11 @@ async fn table(
     bearer: Bearer,
     Params(q): Params<TableQuery>,
 ) -> Result<Json<TableView>, AppError> {
-    blocking(move || Ok(Json(table_view(&journal, &id, &bearer, q)?))).await
+    blocking(move || {
+        let access = read_access(&journal, &id, &bearer)?;
+        Ok(Json(table_view(&journal, &id, access, q)?))
+    })
+    .await
 }
 
 /// `GET /g/{id}`: the table, drawn on the server for the page's viewer.
@@ -331,10 +334,11 @@ async fn table_page(
         // The page the owner opens is the table screen: what lies face up,
         // fit for a screen everyone sees. The owner's view (every secret)
         // is asked for by name (`as=owner`), never fallen into.
-        if q.viewer.is_none() && read_access(&journal, &id, &bearer)? == Access::Owner {
+        let access = read_access(&journal, &id, &bearer)?;
+        if q.viewer.is_none() && access == Access::Owner {
             q.viewer = Some("public".into());
         }
-        table_view(&journal, &id, &bearer, q)
+        table_view(&journal, &id, access, q)
     })
     .await;
     match shown {
