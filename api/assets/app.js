@@ -200,7 +200,8 @@
     at: null, // null: the head
     view: null,
     filter: null,
-    formFor: null, // the action whose form is open, as JSON
+    formFor: null, // the open form's line, as `formKey` reads it
+    formLine: null, // the line the open form records (kept fresh by renders)
     source: null,
     busy: false,
   };
@@ -352,9 +353,13 @@
     const box = $('#legal');
     box.textContent = '';
     // A form being filled in survives a live refresh while its line is
-    // still offered; someone else's move must not wipe what you typed.
-    const still = T.formFor && v.seq === v.head_seq && v.legal.some((l) => JSON.stringify(l.action) === T.formFor);
-    if (!still) {
+    // still offered; someone else's move must not wipe what you typed. The
+    // line's defaults may change meanwhile (a corner another player took),
+    // so it is matched without the fields the form asks for, and the form
+    // then records the fresh line.
+    const still = T.formFor && v.seq === v.head_seq ? v.legal.find((l) => formKey(l) === T.formFor) : null;
+    if (still) T.formLine = still;
+    else {
       $('#form').textContent = '';
       T.formFor = null;
     }
@@ -473,6 +478,22 @@
     return value;
   }
 
+  // A line as its form knows it: the action without the fields the form
+  // fills in, and the names of those fields (their hints may change: the
+  // corners still free).
+  function formKey(l) {
+    const action = JSON.parse(JSON.stringify(l.action));
+    const fields = [...(l.needs || []), ...(l.may || [])].map((f) => splitNeed(f)[0]);
+    for (const path of fields) {
+      if (path.includes(' ')) continue;
+      const parts = path.split('.');
+      let at = action;
+      for (const p of parts.slice(0, -1)) at = at && typeof at === 'object' ? at[p] : undefined;
+      if (at && typeof at === 'object') delete at[parts[parts.length - 1]];
+    }
+    return JSON.stringify([action, fields]);
+  }
+
   function choose(l) {
     const v = T.view;
     if (l.seal && v.seat !== null && v.seat !== undefined) return chooseSealed(l);
@@ -529,7 +550,7 @@
       el('button', { type: 'button', class: 'quiet', onclick: () => { $('#form').textContent = ''; T.formFor = null; } }, 'Cancel')));
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
-      const action = JSON.parse(JSON.stringify(l.action));
+      const action = JSON.parse(JSON.stringify((T.formLine || l).action));
       may.forEach((field, i) => {
         const text = $('#may-' + i, form).value.trim();
         if (text) setPath(action, splitNeed(field)[0], text);
@@ -557,7 +578,8 @@
     const box = $('#form');
     box.textContent = '';
     box.append(form);
-    T.formFor = JSON.stringify(l.action);
+    T.formFor = formKey(l);
+    T.formLine = l;
     const first = $('input, textarea', form);
     if (first) first.focus();
   }

@@ -129,6 +129,14 @@ async function explain(page) {
   });
 }
 
+// Taps a line that asks for words and waits for its form; when the form
+// never comes, says what the page showed.
+async function openForm(page, line) {
+  await page.click(line);
+  await page.waitForSelector('form.needs', { timeout: 5000 })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await explain(page)}`); });
+}
+
 // Every seat's page adds its own share to the dice when it opens, before
 // the first action; this waits until the dice are made on every page.
 async function diceMade(pages) {
@@ -395,17 +403,27 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
   await diceMade(phones);
   const start = await seq(phones[0]);
-  // Each player introduces their Avatar, Talisman and Symbol in their own words.
+  // Each player introduces their Avatar, Talisman and Symbol in their own
+  // words, all three typing at once. Ada claims the corner Bo's line had
+  // by default, which changes what Bo is offered: Bo's form must survive.
   for (let s = 0; s < 3; s++) {
     const page = phones[s];
     await page.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
-    await page.click('button.choice[data-n="1"]');
+    await openForm(page, 'button.choice[data-n="1"]');
     const inputs = await page.$$('form.needs input, form.needs textarea:not([name=corner])');
     for (const [i, input] of inputs.entries()) await input.fill(`${['Ada', 'Bo', 'Cy'][s]}'s thing ${i}`);
+  }
+  for (let s = 0; s < 3; s++) {
+    const page = phones[s];
     // Each claims a Corner of their choosing (the form offers it, optional).
-    await page.fill('form.needs textarea[name=corner]', ['sw', 'ne', 'se'][s]);
+    await page.fill('form.needs textarea[name=corner]', ['ne', 'sw', 'se'][s]);
     await page.click('form.needs button[type=submit]');
     await atSeq(page, start + 1 + s);
+    // The next phone has heard of it, and still holds what its player typed.
+    if (s < 2) {
+      await atSeq(phones[s + 1], start + 1 + s);
+      assert.equal(await phones[s + 1].inputValue('form.needs #need-0'), `${['Ada', 'Bo', 'Cy'][s + 1]}'s thing 0`);
+    }
   }
   const ada = phones[0];
   await atSeq(ada, start + 3);
