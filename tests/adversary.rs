@@ -965,42 +965,54 @@ fn run(setup: &Setup, mode: DiceMode, seed: u64) -> usize {
     diverged
 }
 
-/// Runs every set-up of `kind` in both dice modes. In the physical mode
-/// the second world must really hold other secrets, or it proves nothing:
-/// each kind with something to hide gets some.
+/// Runs every set-up of `kind` in both dice modes.
 fn adversary(kind: &str) {
     for mode in [DiceMode::Digital, DiceMode::Physical] {
-        for setup in setups(mode).into_iter().filter(|s| s.kind == kind) {
-            let mut diverged = 0;
-            // Ludovia's thieves wander a while before a rooftop is robbed, and
-            // a duel's held choice must meet a fork at the right moment.
-            let runs = if matches!(kind, "ludovia" | "lostworlds") {
-                0..3
-            } else {
-                0..2
-            };
-            for seed in seeds(runs) {
-                diverged += run(&setup, mode, seed);
-            }
-            // With the table's own dice, London Dread and Legless in London
-            // keep nothing from a seat that a draw makes (their secrets are
-            // Tabletape's deals, or the box's), nor does LEGEND ever.
-            let hides = !matches!(setup.kind, "legend" | "dread" | "legless");
-            if mode == DiceMode::Physical && hides && std::env::var("TABLETAPE_SEED").is_err() {
-                assert!(
-                    diverged > 0,
-                    "{} {:?}: the two worlds never differed",
-                    setup.kind,
-                    setup.options
-                );
-            }
+        adversary_with(kind, mode);
+    }
+}
+
+/// Runs every set-up of `kind` in one dice mode. In the physical mode the
+/// second world must really hold other secrets, or it proves nothing: each
+/// kind with something to hide gets some.
+fn adversary_with(kind: &str, mode: DiceMode) {
+    for setup in setups(mode).into_iter().filter(|s| s.kind == kind) {
+        let mut diverged = 0;
+        // Ludovia's thieves wander a while before a rooftop is robbed, and
+        // a duel's held choice must meet a fork at the right moment.
+        let runs = if matches!(kind, "ludovia" | "lostworlds") {
+            0..3
+        } else {
+            0..2
+        };
+        for seed in seeds(runs) {
+            diverged += run(&setup, mode, seed);
+        }
+        // With the table's own dice, London Dread and Legless in London
+        // keep nothing from a seat that a draw makes (their secrets are
+        // Tabletape's deals, or the box's), nor does LEGEND ever.
+        let hides = !matches!(setup.kind, "legend" | "dread" | "legless");
+        if mode == DiceMode::Physical && hides && std::env::var("TABLETAPE_SEED").is_err() {
+            assert!(
+                diverged > 0,
+                "{} {:?}: the two worlds never differed",
+                setup.kind,
+                setup.options
+            );
         }
     }
 }
 
+// The heaviest searches, one test per dice mode so the test threads share
+// them.
 #[test]
-fn lost_worlds_keeps_its_secrets_from_a_seat() {
-    adversary("lostworlds");
+fn lost_worlds_keeps_its_secrets_from_a_seat_with_digital_dice() {
+    adversary_with("lostworlds", DiceMode::Digital);
+}
+
+#[test]
+fn lost_worlds_keeps_its_secrets_from_a_seat_with_the_tables_own_dice() {
+    adversary_with("lostworlds", DiceMode::Physical);
 }
 
 #[test]
@@ -1019,6 +1031,11 @@ fn london_dread_keeps_its_secrets_from_a_seat() {
 }
 
 #[test]
-fn legless_keeps_its_secrets_from_a_seat() {
-    adversary("legless");
+fn legless_keeps_its_secrets_from_a_seat_with_digital_dice() {
+    adversary_with("legless", DiceMode::Digital);
+}
+
+#[test]
+fn legless_keeps_its_secrets_from_a_seat_with_the_tables_own_dice() {
+    adversary_with("legless", DiceMode::Physical);
 }

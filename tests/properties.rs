@@ -109,10 +109,46 @@ fn bodies(events: &[Event]) -> Vec<(u64, Value)> {
 
 const MAX_ACTIONS: usize = 300;
 
+// One test per kind, so the test threads share the work.
 #[test]
-fn random_legal_play_replays_forks_and_round_trips() {
+fn lostworlds_random_play_replays_forks_and_round_trips() {
+    random_play_replays_forks_and_round_trips("lostworlds");
+}
+
+#[test]
+fn ludovia_random_play_replays_forks_and_round_trips() {
+    random_play_replays_forks_and_round_trips("ludovia");
+}
+
+#[test]
+fn legless_random_play_replays_forks_and_round_trips() {
+    random_play_replays_forks_and_round_trips("legless");
+}
+
+#[test]
+fn dread_random_play_replays_forks_and_round_trips() {
+    random_play_replays_forks_and_round_trips("dread");
+}
+
+#[test]
+fn legend_random_play_replays_forks_and_round_trips() {
+    random_play_replays_forks_and_round_trips("legend");
+}
+
+#[test]
+fn every_kind_has_random_play() {
+    for kind in tabletape_engine::kinds() {
+        let name = kind.info().kind;
+        assert!(
+            setups().iter().any(|s| s.0 == name),
+            "{name} has no random play in setups()"
+        );
+    }
+}
+
+fn random_play_replays_forks_and_round_trips(kind: &str) {
     for seed in seeds(0..8) {
-        for setup in setups() {
+        for setup in setups().into_iter().filter(|s| s.0 == kind) {
             let ctx = format!("seed {seed}, {} with {} players", setup.0, setup.1.len());
             let dir = tempfile::tempdir().unwrap();
             let journal = Journal::open_at(&test_store(&dir.path().join("a"))).unwrap();

@@ -16,104 +16,10 @@ use crate::canonical;
 use crate::chance::Chance;
 use crate::dice::{Dice, ShareStep, DEAL_STREAM};
 use crate::error::{ContentError, EngineError, Rejection};
+use crate::legal::{placeholders, LegalAction, SealJson, OWN_WORDS};
 use crate::notes::{self, Annotations, LineTitle, NoteMark};
 use crate::rng::TableRng;
-use crate::rules::{Context, KindInfo, OptionValue, Pick, Rules, Setup, Viewer};
-
-/// One action open now, as JSON ready to submit once `needs` is met.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct LegalAction {
-    pub action: Value,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub needs: Vec<String>,
-    /// The same choice made sealed (see [`crate::rules::Seal`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seal: Option<SealJson>,
-    /// Fields the table may add (see `Legal::may`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub may: Vec<String>,
-    /// The values a needed field can take (see `Legal::picks`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub picks: Vec<Pick>,
-    /// What to ask the table before recording it (see `Legal::confirm`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub confirm: Option<String>,
-}
-
-/// A [`crate::rules::Seal`] with its actions as JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct SealJson {
-    pub commit: Value,
-    pub preimage: String,
-    pub reveal: Value,
-}
-
-/// What a need for free text says after the field's path.
-const OWN_WORDS: &str = "the table's own words in place of ";
-
-impl LegalAction {
-    /// The action with each placeholder replaced by its own words without
-    /// the brackets (`<avatar of Bo>` becomes `avatar of Bo`) and the needs
-    /// for them met: plain, distinct text for tests and quick tables.
-    pub fn with_words(&self) -> LegalAction {
-        fn fill(value: &mut Value) {
-            match value {
-                Value::String(s) if is_placeholder(s) => *s = s[1..s.len() - 1].to_string(),
-                Value::Array(items) => items.iter_mut().for_each(fill),
-                Value::Object(map) => map.values_mut().for_each(fill),
-                _ => {}
-            }
-        }
-        let mut action = self.action.clone();
-        fill(&mut action);
-        LegalAction {
-            action,
-            needs: self
-                .needs
-                .iter()
-                .filter(|n| !n.contains(OWN_WORDS))
-                .cloned()
-                .collect(),
-            seal: self.seal.clone(),
-            may: self.may.clone(),
-            picks: self.picks.clone(),
-            confirm: self.confirm.clone(),
-        }
-    }
-}
-
-/// Whether a string is a `legal` placeholder (`<avatar of Bo>`).
-fn is_placeholder(s: &str) -> bool {
-    s.len() > 2 && s.starts_with('<') && s.ends_with('>')
-}
-
-/// Every placeholder `legal` left in an action, with its path
-/// (`avatar.name`), in document order: free text the table must write.
-pub fn placeholders(action: &Value) -> Vec<(String, String)> {
-    fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
-        match value {
-            Value::String(s) if is_placeholder(s) => out.push((path.join("."), s.clone())),
-            Value::Array(items) => {
-                for (i, v) in items.iter().enumerate() {
-                    path.push(i.to_string());
-                    walk(v, path, out);
-                    path.pop();
-                }
-            }
-            Value::Object(map) => {
-                for (k, v) in map {
-                    path.push(k.clone());
-                    walk(v, path, out);
-                    path.pop();
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(action, &mut Vec::new(), &mut out);
-    out
-}
+use crate::rules::{Context, KindInfo, OptionValue, Rules, Setup, Viewer};
 
 /// What `decide` made of an action: the body to store, its narration, and
 /// the state it leads to.

@@ -17,6 +17,7 @@ pub mod dread;
 pub mod error;
 pub mod game;
 pub mod guard;
+pub mod legal;
 pub mod legend;
 pub mod legless;
 pub mod lostworlds;
@@ -35,10 +36,8 @@ pub(crate) mod testkit;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
-pub use game::{
-    placeholders, without_pack, Decision, DynRules, Game, Kind, LegalAction, NextState, SealJson,
-    Snapshot,
-};
+pub use game::{without_pack, Decision, DynRules, Game, Kind, NextState, Snapshot};
+pub use legal::{placeholders, LegalAction, SealJson};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
 pub use rules::{

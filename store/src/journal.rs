@@ -121,6 +121,10 @@ pub struct Journal {
     /// a kind up reads and checks its whole content pack, which every fold
     /// and replay from the start would otherwise do again.
     starts: Arc<Mutex<HashMap<String, Arc<Game>>>>,
+    /// Recently read games' event 1 as each viewer is shown it (keyed by
+    /// game and viewer): reading a game's events decoded, redacted, turned
+    /// into JSON and sealed its whole content pack again on every read.
+    firsts: Arc<Mutex<HashMap<String, Arc<ShownEvent>>>>,
     /// Each kind's bundled content pack as the kind reads it, worked out
     /// once: a new game with the bundled pack copies it instead of parsing
     /// and checking the same 30 KB again.
@@ -723,6 +727,7 @@ impl Journal {
             heads: Arc::default(),
             creations: Arc::default(),
             starts: Arc::default(),
+            firsts: Arc::default(),
             bundled: Arc::default(),
             importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
@@ -828,6 +833,34 @@ impl Journal {
             })
         })?;
         Ok(Game::clone(&started))
+    }
+
+    /// Event 1 of `game` as `viewer` (already the effective viewer) is
+    /// shown it. What a creation shows depends on nothing after it.
+    pub(super) fn first_shown(
+        &self,
+        game: &str,
+        branch: &str,
+        viewer: Viewer,
+    ) -> Result<Arc<ShownEvent>, JournalError> {
+        recent(&self.firsts, &format!("{game}\n{viewer:?}"), || {
+            let read = self.log.read(game, branch, 1, Some(1))?;
+            let first = read.first().ok_or_else(|| {
+                JournalError::Store(StoreError::BadEvent {
+                    game: game.to_string(),
+                    branch: branch.to_string(),
+                    seq: 1,
+                    why: "the game has no event 1".into(),
+                })
+            })?;
+            if viewer == Viewer::Owner {
+                return Ok(ShownEvent::full(first));
+            }
+            let redacted = self
+                .started(game, branch, Some(first))?
+                .redact_event(first, viewer)?;
+            Ok(ShownEvent::partial(first, &redacted))
+        })
     }
 
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is

@@ -166,21 +166,33 @@ impl Journal {
         to_seq: Option<u64>,
         viewer: Viewer,
     ) -> Result<Vec<ShownEvent>, JournalError> {
-        let events = self.events(game, branch, from_seq, to_seq)?;
+        self.record(game, branch)?;
         let viewer = self.effective_viewer(game, viewer)?;
+        let mut shown = Vec::new();
+        let mut from = from_seq;
+        // The creation, with its whole content pack, is shown from a cache.
+        if from_seq <= 1 && to_seq.is_none_or(|to| to >= 1) {
+            let first = self.first_shown(game, branch, viewer)?;
+            shown.push(ShownEvent::clone(&first));
+            from = 2;
+        }
+        if to_seq.is_some_and(|to| to < from) {
+            return Ok(shown);
+        }
+        let events = self.log.read(game, branch, from, to_seq)?;
+        shown.reserve(events.len());
         if viewer == Viewer::Owner {
-            return Ok(events.iter().map(ShownEvent::full).collect());
+            shown.extend(events.iter().map(ShownEvent::full));
+            return Ok(shown);
         }
         let mut judges = Judges::default();
-        events
-            .iter()
-            .map(|e| {
-                let redacted = judges
-                    .head(self, game, &e.branch)?
-                    .redact_event(e, viewer)?;
-                Ok(ShownEvent::partial(e, &redacted))
-            })
-            .collect()
+        for e in &events {
+            let redacted = judges
+                .head(self, game, &e.branch)?
+                .redact_event(e, viewer)?;
+            shown.push(ShownEvent::partial(e, &redacted));
+        }
+        Ok(shown)
     }
 
     /// Who `viewer` counts as in `game`: everyone sees what the owner sees
