@@ -13,3 +13,4 @@ mod served;
 mod shared_store;
 mod study;
 mod trust;
+mod words;

@@ -239,6 +239,12 @@
     return parts.length ? `${type}: ${parts.join(' · ')}${who}` : type + who;
   }
 
+  // A line in the kind's own words when it gives them (`says`), else its
+  // values.
+  function says(l, players) {
+    return l.says || label(l.action, players);
+  }
+
   function norm(v) {
     return String(v).toLowerCase().replace(/[^a-z0-9]+/g, '-');
   }
@@ -383,6 +389,8 @@
       const what = fields ? Object.entries(fields).map(([k, val]) => `${k} ${val}`).join(', ') : T.filter;
       box.append(el('p', { class: 'filter' }, `Only what involves ${what} `,
         el('button', { type: 'button', class: 'quiet', onclick: () => { T.filter = null; renderLegal(); } }, 'show all')));
+    } else if (offered.length > 3 && $('#board [id], #board [data-pick]')) {
+      box.append(el('p', { class: 'hint', text: 'Tap a place or piece on the board to see only what involves it.' }));
     }
     if (!offered.length) {
       const idle = v.owner && v.viewer === 'public'
@@ -427,7 +435,7 @@
         // An action that ends something early for everyone is confirmed
         // first, in the kind's words (`confirm`).
         onclick: () => { if (!l.confirm || window.confirm(l.confirm)) choose(l); },
-      }, el('span', { class: 'n', text: n }), label(l.action, v.summary.players),
+      }, el('span', { class: 'n', text: n }), says(l, v.summary.players),
         l.needs && l.needs.length ? el('small', { text: ' …' }) : null,
         l.seal && sealing.size ? el('small', { class: 'seal', text: 'sealed' }) : null)));
       // (A line with `needs` opens a short form; one with only `may` too.)
@@ -501,7 +509,7 @@
     const may = l.may || [];
     if (!needs.length && !may.length) return record(l.action);
     const form = el('form', { class: 'needs' });
-    form.append(el('p', { class: 'what', text: label(l.action, v.summary.players) }));
+    form.append(el('p', { class: 'what', text: says(l, v.summary.players) }));
     needs.forEach((need, i) => {
       const [field, what] = splitNeed(need);
       const id = 'need-' + i;
@@ -593,7 +601,9 @@
     const hash = sha256(l.seal.preimage.replace('<salt>', salt));
     const commit = replaceIn(l.seal.commit, '<hash>', hash);
     const reveal = replaceIn(l.seal.reveal, '<salt>', salt);
-    store.set(revealKey(), { reveal, label: label(l.action, T.view.summary.players) });
+    // "You chose Smash", not "You chose choose: Smash".
+    const chose = l.says || label(l.action, T.view.summary.players).replace(/^[^:]*: /, '');
+    store.set(revealKey(), { reveal, label: chose });
     const ok = await record(commit);
     if (!ok) store.del(revealKey());
   }

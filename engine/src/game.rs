@@ -471,6 +471,7 @@ impl<R: Rules> DynRules for Kind<R> {
         }
         .into_iter()
         .map(|l| {
+            let says = R::describe(state, &l.action);
             let action = serde_json::to_value(&l.action).expect("actions serialize");
             let mut needs = l.needs;
             // Free text is the table's to write; say so for each field.
@@ -494,6 +495,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 may: l.may,
                 picks: l.picks,
                 confirm: l.confirm,
+                says,
             }
         })
         .collect()

@@ -25,6 +25,9 @@ pub struct LegalAction {
     /// What to ask the table before recording it (see `Legal::confirm`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirm: Option<String>,
+    /// What the action does, in the box's words (see `Rules::describe`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub says: Option<String>,
 }
 
 /// A [`crate::rules::Seal`] with its actions as JSON.
@@ -65,6 +68,7 @@ impl LegalAction {
             may: self.may.clone(),
             picks: self.picks.clone(),
             confirm: self.confirm.clone(),
+            says: self.says.clone(),
         }
     }
 }

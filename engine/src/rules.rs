@@ -280,6 +280,13 @@ pub trait Rules: Send + Sync + 'static {
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
 
+    /// What an action open now does, in the box's words, for a button
+    /// ("Jump to a rooftop in the Old Mint (s4.6)" rather than `jump: s4.6`).
+    /// Default: none, and a page makes do with the action's values.
+    fn describe(_state: &Self::State, _action: &Self::Action) -> Option<String> {
+        None
+    }
+
     /// [`Rules::legal`] at the moment `now_ms` (the caller's clock), for a
     /// kind with a time limit: what a deadline has closed is left out. The
     /// default ignores the time.

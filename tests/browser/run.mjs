@@ -448,6 +448,41 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
+test('on a phone, what to record comes first, and whose move it is stays in sight', async () => {
+  for (const kind of ['ludovia', 'dread', 'lostworlds']) {
+    const g = await newGame({ kind, players: ['Ada', 'Bo', 'Cy'].slice(0, kind === 'lostworlds' ? 2 : 3), seed: 5 });
+    const phones = [];
+    for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
+    if (kind !== 'lostworlds') await diceMade(phones); // a duel draws nothing
+    let mover = null;
+    for (const p of phones) {
+      await p.waitForFunction(() => document.querySelector('#waiting').textContent.trim() !== '');
+      if ((await p.textContent('#waiting')).includes('Your move')) { mover = p; break; }
+    }
+    assert.ok(mover, `${kind}: someone has the move`);
+    // The first action is on the first screen, above the board.
+    const first = await mover.$eval('#legal button.choice, #legal summary', (b) => {
+      const r = b.getBoundingClientRect();
+      return { bottom: r.bottom, board: document.querySelector('#board').getBoundingClientRect().top, screen: innerHeight };
+    });
+    assert.ok(first.bottom <= first.screen, `${kind}: the first action ends at ${first.bottom} on a ${first.screen}-pixel screen`);
+    assert.ok(first.bottom <= first.board, `${kind}: the actions come before the board`);
+    await shot(mover, `${kind}-first-screen-phone`);
+    // Scrolled down to the story, the page still says whose move it is,
+    // and the timeline sits right under the board it moves.
+    await mover.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const seen = await mover.$eval('#waiting', (w) => {
+      const r = w.getBoundingClientRect();
+      const board = document.querySelector('#board').getBoundingClientRect();
+      const timeline = document.querySelector('#timeline').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, screen: innerHeight, gap: timeline.top - board.bottom };
+    });
+    assert.ok(seen.top >= 0 && seen.bottom <= seen.screen, `${kind}: "Your move" off screen after a scroll (${seen.top}-${seen.bottom})`);
+    assert.ok(seen.gap >= 0 && seen.gap < 40, `${kind}: the timeline is ${seen.gap} pixels below the board`);
+    for (const p of phones) assert.deepEqual(p.errors, []);
+  }
+});
+
 test('a Legless in London turn on phones: a roll from the die pad, a location tapped on the board', async () => {
   const locations = ['cottage', 'slums', 'theatre', 'country-estate', 'workhouse', 'gin-palace', 'market',
     'church', 'docks', 'leg-store', 'factory', 'sickroom', 'music-hall', 'pawnbroker', 'club'].map((l) => l + '-1');
@@ -501,15 +536,16 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   await bo.click('#board #loc-north-3');
   await bo.waitForSelector('.filter');
   const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
-  assert.ok(offered.length === 1 && /reveal/.test(offered[0]), offered.join(' | '));
+  assert.ok(offered.length === 1 && /Turn up the card at North 3/.test(offered[0]), offered.join(' | '));
   await bo.click('button.choice >> nth=0');
   await atSeq(ada, start + 2);
   assert.match(await ada.textContent('#told'), /North 3/);
-  // Ada taps the first slot of her clock: only what goes there is offered.
+  // Ada taps the first slot of her clock (6 a.m.): only what goes there is
+  // offered, in words.
   await ada.click('#board #clock-0-1');
   await ada.waitForSelector('.filter');
   const slot = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
-  assert.ok(slot.length > 1 && slot.every((t) => /slot 1\b/.test(t)), slot.join(' | '));
+  assert.ok(slot.length > 1 && slot.every((t) => /'s clock at 6 a\.m\.: /.test(t)), slot.join(' | '));
   await ada.click('button.choice:has-text("number 4") >> nth=0');
   await atSeq(bo, start + 3);
   assert.match(await bo.innerHTML('#board #clock-0-1'), />4</);
@@ -523,7 +559,7 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   await bo.click('.filter button:has-text("show all")');
   const asked = [];
   bo.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
-  await bo.click('button.choice:has-text("begin story") >> nth=0');
+  await bo.click('button.choice:has-text("the story begins") >> nth=0');
   await bo.waitForTimeout(300);
   assert.match(asked.join(''), /Planning ends for the whole team/);
   assert.equal(await seq(bo), planned);

@@ -365,14 +365,16 @@ fn table_html(v: &TableView) -> String {
     let _ = write!(
         h,
         r#"<main id="table" data-game="{game}" data-branch="{branch}" data-seq="{seq}" data-head="{head}" data-viewer="{viewer}">
-<section class="status" id="status" aria-live="polite"><h1>{title}</h1>
+<section class="status" id="status"><h1>{title}</h1>
 <p><span id="where">{chapter} · seq {seq}{of_head} · {state}</span> · <span id="who">seen as {viewer}</span>{branch_note}</p>
-<p id="waiting">{waiting}</p><p id="dice">{dice}</p>{countdown}</section>
-<section class="board" id="board" aria-label="the board">{svg}</section>
+<p id="dice">{dice}</p></section>
+<div class="now" id="now" aria-live="polite"><p id="waiting">{waiting}</p>{countdown}</div>
 <section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
+<section class="board" id="board" aria-label="the board">{svg}</section>
+<div id="timeline" class="timeline"></div>
 <section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
 <section class="tools" id="tools"><h2>Game</h2><p>{past}<a href="/g/{game}/story{bq}">The story</a> · <a href="/games/{game}/export{bq}" download="{game}.jsonl">Export</a> · <a href="/games/{game}/verify{bq}">Verify</a></p>{check}
-<div id="timeline"></div><div id="branches"></div><div id="join"></div></section>
+<div id="branches"></div><div id="join"></div></section>
 <details class="text"><summary>The state as text</summary><pre>{text}</pre></details>
 </main>"#,
         game = esc(id),

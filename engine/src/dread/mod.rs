@@ -240,6 +240,10 @@ impl Rules for Dread {
         )
     }
 
+    fn describe(state: &State, action: &Action) -> Option<String> {
+        narration::describe(state, action)
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         decide::legal(state, seat)
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::actions::Fact;
+use super::actions::{Action, Fact, Source};
 use super::content::Trait;
 use super::decide::clock_time;
 use super::state::{hour, Endgame, Face, Phase, Spot, State, Target, AREAS, DREAD_LIMIT};
@@ -20,6 +20,113 @@ fn names(state: &State, cs: &[usize]) -> String {
         1 => n[0].to_string(),
         _ => format!("{} and {}", n[..n.len() - 1].join(", "), n[n.len() - 1]),
     }
+}
+
+/// What an action open now does, for its button (`Rules::describe`): the
+/// characters by name, the clock's slots by the hour they stand for.
+pub(super) fn describe(state: &State, action: &Action) -> Option<String> {
+    let who = |c: usize| {
+        state
+            .characters
+            .get(c)
+            .map_or_else(|| format!("character {}", c + 1), |i| i.name.clone())
+    };
+    Some(match action {
+        Action::StartPlanning { .. } => "Big Ben strikes: start planning".into(),
+        Action::Reveal { location, .. } => {
+            format!("Turn up the card at {}", location.words())
+        }
+        Action::Place {
+            character,
+            slot,
+            number,
+            arrow,
+            stash,
+        } => format!(
+            "{}'s clock at {}: {}{}",
+            who(*character),
+            hour(*slot),
+            match arrow {
+                Some(area) => format!("arrow {number} towards {}", area.word()),
+                None => format!("number {number}"),
+            },
+            if *stash { ", from the stash" } else { "" }
+        ),
+        Action::TakeBack { character, slot } => {
+            format!("Take {}'s token off {}", who(*character), hour(*slot))
+        }
+        Action::MoveToken {
+            character,
+            from,
+            to,
+        } => format!(
+            "Move {}'s token from {} to {}",
+            who(*character),
+            hour(*from),
+            hour(*to)
+        ),
+        Action::SetClock { character, .. } => format!("Set {}'s whole clock", who(*character)),
+        Action::BeginStory { leader } => {
+            format!("End planning: the story begins, {} leading", who(*leader))
+        }
+        Action::Detour {
+            character,
+            slot,
+            toward,
+        } => format!(
+            "Turn {}'s arrow at {} towards {} (1 dread)",
+            who(*character),
+            hour(*slot),
+            toward.word()
+        ),
+        Action::NextAction { .. } => "Call the next action".into(),
+        Action::Investigate { location, .. } => format!("Investigate {}", location.words()),
+        Action::Recruit {
+            character,
+            location,
+        } => format!(
+            "{} takes the Ally at {} along",
+            who(*character),
+            location.words()
+        ),
+        Action::Flip { character, .. } => {
+            format!("{} flips a Personality card", who(*character))
+        }
+        Action::Draw { character, .. } => {
+            format!("{} draws an Investigation card", who(*character))
+        }
+        Action::Play { character, card } => format!("{} plays {card}", who(*character)),
+        Action::UseItem {
+            character,
+            item,
+            deplete,
+            ..
+        } => match deplete {
+            true => format!("{} discards {item}", who(*character)),
+            false => format!("{} uses {item}", who(*character)),
+        },
+        Action::SpendVirtue { character, .. } => {
+            format!("{} spends a Virtue", who(*character))
+        }
+        Action::Sacrifice {
+            character, ally, ..
+        } => format!("{} sacrifices {ally}", who(*character)),
+        Action::Roll { character, .. } => format!("{} rolls the action dice", who(*character)),
+        Action::Reroll { character, .. } => {
+            format!("{} rolls again the dice without a fist", who(*character))
+        }
+        Action::Resolve { .. } => "End the encounter and read its outcome".into(),
+        Action::WalkAway => "Walk away".into(),
+        Action::TakeItem {
+            character, from, ..
+        } => match from {
+            Source::Supply(item) => format!("{} takes {item} from the Supply", who(*character)),
+            Source::Deck => format!("{} takes an Item from the deck", who(*character)),
+        },
+        Action::Stay { character } => format!("{} stays", who(*character)),
+        Action::Withdraw { character } => format!("{} withdraws", who(*character)),
+        Action::RevealChallenge { .. } => "Turn up the Endgame Challenge".into(),
+    })
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {

@@ -236,6 +236,10 @@ impl Rules for Ludovia {
         }
     }
 
+    fn describe(state: &State, action: &Action) -> Option<String> {
+        Some(narration::describe(state, action))
+    }
+
     fn vocabulary() -> Vec<Term> {
         let pack: Pack =
             serde_json::from_value(Self::default_pack()).expect("the bundled pack reads");

@@ -6,7 +6,7 @@
 
 use tabletape_events::Seat;
 
-use super::actions::{ArrestCause, Fact, FallCause, Step, TurnEnd};
+use super::actions::{Action, ArrestCause, Fact, FallCause, Step, TurnEnd};
 use super::board::{Post, Space, Street};
 use super::content::{Effect, RooftopEvent};
 use super::state::{CellKind, Choice, Phase, Stage, State};
@@ -40,6 +40,79 @@ fn card(state: &State, name: &str) -> String {
 fn cards(state: &State, names: &[String]) -> String {
     let list: Vec<String> = names.iter().map(|n| card(state, n)).collect();
     and_list(&list)
+}
+
+/// What an action open now does, for its button (`Rules::describe`).
+pub(super) fn describe(state: &State, action: &Action) -> String {
+    let policeman = |i: usize| match state.policemen.get(i) {
+        Some(p) => format!(
+            "policeman {} (at {}, facing {})",
+            i + 1,
+            p.at,
+            p.facing.word()
+        ),
+        None => format!("policeman {}", i + 1),
+    };
+    match action {
+        Action::RollForOrder { .. } => "Roll for who starts".into(),
+        Action::PlacePoliceman { at, facing } => {
+            format!(
+                "Place a policeman at lamp post {at}, facing {}",
+                facing.word()
+            )
+        }
+        Action::MovePoliceman {
+            policeman: i, step, ..
+        } => match step {
+            Some(Step::Left) => format!("Turn {} left", policeman(*i)),
+            Some(Step::Right) => format!("Turn {} right", policeman(*i)),
+            Some(Step::Advance) => format!("Walk {} on", policeman(*i)),
+            None => format!("Move {} by the die", policeman(*i)),
+        },
+        Action::StandTrial { .. } => "Stand trial before the judge".into(),
+        Action::Move { to, mask } => format!(
+            "Move to {}{}",
+            place(state, *to),
+            if *mask {
+                ", slipping past the police in the Mask"
+            } else {
+                ""
+            }
+        ),
+        Action::Rob { .. } => "Rob this rooftop".into(),
+        Action::Jump { to, rope, .. } => format!(
+            "Jump to {}{}",
+            place(state, *to),
+            if *rope { " on the Rope" } else { "" }
+        ),
+        Action::Steal { from, make_up, .. } => format!(
+            "Try to steal from {}{}",
+            state.name(*from),
+            if *make_up { " (Make-up)" } else { "" }
+        ),
+        Action::KnockDown {
+            target,
+            street,
+            make_up,
+            ..
+        } => format!(
+            "Try to knock {} down into street {street}{}",
+            state.name(*target),
+            if *make_up { " (Make-up)" } else { "" }
+        ),
+        Action::Buy { item, pay, .. } => {
+            format!("Buy the {item}, paying {}", cards(state, pay))
+        }
+        Action::CashIn { cards: None } => "Cash in every treasure".into(),
+        Action::CashIn { cards: Some(names) } => format!("Cash in {}", cards(state, names)),
+        Action::Whistle { policeman: i, .. } => {
+            format!("Blow the Whistle: {} moves again", policeman(*i))
+        }
+        Action::DiscardTreasure { card: name } => format!("Give up {}", card(state, name)),
+        Action::DiscardEquipment { item } => format!("Give up the {item}"),
+        Action::Land { street } => format!("Land in street {street}"),
+        Action::EndTurn => "End the turn".into(),
+    }
 }
 
 fn and_list(list: &[String]) -> String {

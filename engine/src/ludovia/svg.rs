@@ -15,7 +15,7 @@
 //!
 //! Ids a page can tap: `space-lair`, `space-prison`, `space-h1-2`,
 //! `space-v0-3`, `space-s4-7` (a space's own name, dots made dashes),
-//! `post-1-2` (lamp post `p1.2`), `police-0`, `thief-0` (by seat),
+//! `post-p1-2` (lamp post `p1.2`), `police-0`, `thief-0` (by seat),
 //! `seat-0` (a thief's panel lines), `offer-0` (an item on offer).
 //! Classes: `space` with `street`/`watched`, `cell` with
 //! `rooftop`/`robbed`/`alley`/`market`, `lair`, `prison`; `thief seat-N`
@@ -88,8 +88,10 @@ pub fn space_id(space: Space) -> String {
     format!("space-{}", space.to_string().replace('.', "-"))
 }
 
+/// The page-safe id of a lamp post: its name as actions write it, dots
+/// made dashes (`post-p1-2` for `p1.2`), so a tap on it finds its actions.
 fn post_id(p: Post) -> String {
-    format!("post-{}-{}", p.r, p.c)
+    format!("post-{}", p.to_string().replace('.', "-"))
 }
 
 /// Where a rectangle lies, in user units.

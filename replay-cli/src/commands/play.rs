@@ -113,6 +113,12 @@ pub(super) fn legal(
             paint::out(paint::HEAD, format!("{:>2}.", n + 1)),
             serde_json::to_string(&l.action).expect("actions serialize")
         )?;
+        if let Some(says) = &l.says {
+            writeln!(out, "    {says}")?;
+        }
+        if let Some(question) = &l.confirm {
+            writeln!(out, "    asks the table first: {question}")?;
+        }
         if !l.needs.is_empty() {
             writeln!(out, "    needs: {}", l.needs.join("; "))?;
         }

@@ -111,7 +111,7 @@ fn svg_checks_the_state(game: &Game, ctx: &str) {
     let mut drawn_at = std::collections::BTreeSet::new();
     for (i, p) in s.policemen.iter().enumerate() {
         let (x, y, _, _) = ids[&format!("police-{i}")];
-        let (px, py, _, _) = ids[&format!("post-{}-{}", p.at.r, p.at.c)];
+        let (px, py, _, _) = ids[&format!("post-p{}-{}", p.at.r, p.at.c)];
         // Policemen sharing a post stand apart on it, each drawn.
         let n = s.policemen_at(p.at).len() as i64;
         assert!(
@@ -132,6 +132,48 @@ fn svg_checks_the_state(game: &Game, ctx: &str) {
             svg.contains(&format!(r#"id="{id}" class="space street watched""#)),
             "{ctx}: {street} is watched"
         );
+    }
+    // Every place an offered action names can be tapped: the page narrows
+    // the list to what mentions the id after its first dash, dots as dashes.
+    let tappable: std::collections::BTreeSet<&str> = ids
+        .keys()
+        .filter_map(|id| id.split_once('-').map(|(_, name)| name))
+        .collect();
+    for l in game.legal(None) {
+        let mut named = Vec::new();
+        places_in(&l.action, &mut named);
+        for place in named {
+            assert!(
+                tappable.contains(place.replace('.', "-").as_str()),
+                "{ctx}: {place} in {} cannot be tapped on the board",
+                l.action
+            );
+        }
+    }
+}
+
+/// The lamp posts, streets and block spaces an action names (`p1.2`,
+/// `h0.1`, `s3.4`), and the Lair and the Prison.
+fn places_in(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            let mut chars = s.chars();
+            let named = matches!(chars.next(), Some('p' | 'h' | 'v' | 's'))
+                && chars.as_str().split_once('.').is_some_and(|(r, c)| {
+                    !r.is_empty()
+                        && !c.is_empty()
+                        && r.chars().chain(c.chars()).all(|ch| ch.is_ascii_digit())
+                });
+            if named || s == "lair" || s == "prison" {
+                out.push(s.clone());
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| places_in(i, out)),
+        Value::Object(map) => map
+            .iter()
+            .filter(|(k, _)| *k != "type")
+            .for_each(|(_, i)| places_in(i, out)),
+        _ => {}
     }
 }
 
