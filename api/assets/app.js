@@ -302,7 +302,7 @@
     main.dataset.branch = v.branch;
     $('#where').textContent = `${v.chapter} · seq ${v.seq}${v.seq === v.head_seq ? '' : ' of ' + v.head_seq} · ${v.over ? 'over' : 'in play'}`;
     const you = v.seat !== null && v.seat !== undefined ? v.summary.players[v.seat] : null;
-    $('#who').textContent = you ? `you are ${you} (seat ${v.seat})` : v.viewer === 'public' ? 'the table screen: only what lies face up' : `seen as ${v.viewer}`;
+    $('#who').textContent = you ? `you are ${you} (seat ${v.seat})${v.plays ? ', playing ' + v.plays : ''}` : v.viewer === 'public' ? 'the table screen: only what lies face up' : `seen as ${v.viewer}`;
     renderViews();
     const waiting = $('#waiting');
     if (v.over) waiting.textContent = 'The game is over.';

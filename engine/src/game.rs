@@ -110,6 +110,7 @@ pub trait DynRules: Send + Sync {
     /// The actions open at `now_ms` (see [`Rules::legal_at`]), or ignoring
     /// time when `None`.
     fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction>;
+    fn plays(&self, state: &dyn Any, seat: Seat) -> Option<String>;
     fn deadline(&self, state: &dyn Any) -> Option<crate::rules::Deadline>;
     /// Decides an action for the event at `seq` and folds the facts it
     /// yields into a copy of `state`: see [`Decided`].
@@ -461,6 +462,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool {
         typed::<R>(a) == typed::<R>(b)
+    }
+
+    fn plays(&self, state: &dyn Any, seat: Seat) -> Option<String> {
+        R::plays(typed::<R>(state), seat)
     }
 
     fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction> {
@@ -1112,6 +1117,11 @@ impl Game {
     }
 
     /// Every action open now, whatever the time (a deadline is not judged).
+    /// Whom `seat` plays, as the box names it (see [`Rules::plays`]).
+    pub fn plays(&self, seat: Seat) -> Option<String> {
+        self.kind.plays(self.state.as_ref(), seat)
+    }
+
     pub fn legal(&self, seat: Option<Seat>) -> Vec<LegalAction> {
         if self.is_over() {
             return Vec::new();

@@ -280,6 +280,13 @@ pub trait Rules: Send + Sync + 'static {
     /// Every action open now, for one seat or (with `None`) for the whole table.
     fn legal(state: &Self::State, seat: Option<Seat>) -> Vec<Legal<Self::Action>>;
 
+    /// Whom or what `seat` plays, as the box names it (a character, a
+    /// party), for the seat's own page: "you are Ada, playing Nowa".
+    /// Default: none (the player is their own piece).
+    fn plays(_state: &Self::State, _seat: Seat) -> Option<String> {
+        None
+    }
+
     /// What an action open now does, in the box's words, for a button
     /// ("Jump to a rooftop in the Old Mint (s4.6)" rather than `jump: s4.6`).
     /// Default: none, and a page makes do with the action's values.

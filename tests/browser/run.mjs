@@ -460,6 +460,8 @@ test('on a phone, what to record comes first, and whose move it is stays in sigh
       if ((await p.textContent('#waiting')).includes('Your move')) { mover = p; break; }
     }
     assert.ok(mover, `${kind}: someone has the move`);
+    // A seat is told whom it plays, where the box gives it someone to play.
+    if (kind !== 'ludovia') assert.match(await mover.textContent('#who'), /^you are \w+ \(seat \d\), playing \S/);
     // The first action is on the first screen, above the board.
     const first = await mover.$eval('#legal button.choice, #legal summary', (b) => {
       const r = b.getBoundingClientRect();

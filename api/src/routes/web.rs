@@ -122,6 +122,9 @@ pub struct TableView {
     /// The viewer's seat, when it is one.
     #[schema(value_type = Option<u32>)]
     pub seat: Option<Seat>,
+    /// Whom that seat plays, as the box names it (a character, a party).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plays: Option<String>,
     /// Whether the reader holds the owner's token, and so may switch the
     /// page between the table screen (`as=public`), the owner's view and
     /// each seat's.
@@ -263,7 +266,12 @@ fn table_view(
         })
         .collect();
     let deadline = if at_head { state.deadline } else { None };
+    let plays = match viewer {
+        Viewer::Seat(seat) => journal.game_at(id, &branch, Some(seq))?.plays(seat),
+        _ => None,
+    };
     Ok(TableView {
+        plays,
         deadline,
         server_ms: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

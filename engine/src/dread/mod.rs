@@ -240,6 +240,16 @@ impl Rules for Dread {
         )
     }
 
+    fn plays(state: &State, seat: Seat) -> Option<String> {
+        let names: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|c| c.seat == seat)
+            .map(|c| c.name.as_str())
+            .collect();
+        (!names.is_empty()).then(|| names.join(" and "))
+    }
+
     fn describe(state: &State, action: &Action) -> Option<String> {
         narration::describe(state, action)
     }

@@ -249,6 +249,11 @@ impl Rules for Legless {
         )
     }
 
+    fn plays(state: &State, seat: Seat) -> Option<String> {
+        let londoner = state.londoners.get(seat as usize)?;
+        (!londoner.character.is_empty()).then(|| londoner.character.clone())
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         decide::legal(state, seat)
     }

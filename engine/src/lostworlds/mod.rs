@@ -563,6 +563,12 @@ impl Rules for LostWorlds {
         )
     }
 
+    fn plays(state: &State, seat: Seat) -> Option<String> {
+        let party = &state.seats.get(seat as usize)?.party;
+        let names: Vec<&str> = party.iter().map(|f| f.sheet.name.as_str()).collect();
+        (!names.is_empty()).then(|| names.join(" and "))
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         if Self::is_over(state) {
             return Vec::new();
