@@ -110,6 +110,7 @@ pub trait DynRules: Send + Sync {
     /// The actions open at `now_ms` (see [`Rules::legal_at`]), or ignoring
     /// time when `None`.
     fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction>;
+    /// Whom `seat` plays (see [`Rules::plays`]).
     fn plays(&self, state: &dyn Any, seat: Seat) -> Option<String>;
     fn deadline(&self, state: &dyn Any) -> Option<crate::rules::Deadline>;
     /// Decides an action for the event at `seq` and folds the facts it
@@ -1116,12 +1117,12 @@ impl Game {
         Ok(())
     }
 
-    /// Every action open now, whatever the time (a deadline is not judged).
     /// Whom `seat` plays, as the box names it (see [`Rules::plays`]).
     pub fn plays(&self, seat: Seat) -> Option<String> {
         self.kind.plays(self.state.as_ref(), seat)
     }
 
+    /// Every action open now, whatever the time (a deadline is not judged).
     pub fn legal(&self, seat: Option<Seat>) -> Vec<LegalAction> {
         if self.is_over() {
             return Vec::new();
