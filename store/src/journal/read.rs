@@ -320,22 +320,27 @@ impl Journal {
                 "branch `{branch}` of game `{game}` has no seq {to}: its events run from 1 to {head}"
             )));
         }
-        let events = self.log.read(game, branch, 1, Some(to))?;
         let viewer = self.effective_viewer(game, viewer)?;
-        let mut judges = Judges::default();
-        let first = &events[0];
-        let mut folded = self.started(game, branch, Some(first))?;
+        // The creation from the caches: event 1 holds the whole content
+        // pack, which a replay would otherwise parse again each time.
+        let first = self.first_shown(game, branch, Viewer::Owner)?;
+        let mut folded = self.started(game, branch, None)?;
         let mut steps = vec![ReplayStep {
             seq: 1,
             actor: first.actor,
             recorded_at_ms: first.recorded_at_ms,
             chapter: folded.chapter(),
             action: None,
-            narration: creation_lines(created_of(first)?, viewer),
+            narration: creation_lines(&*self.creation(game, branch)?, viewer),
             changes: Vec::new(),
         }];
+        if to == 1 {
+            return Ok(steps);
+        }
+        let events = self.log.read(game, branch, 2, Some(to))?;
+        let mut judges = Judges::default();
         let mut before = folded.view(viewer);
-        for event in &events[1..] {
+        for event in &events {
             let chapter = folded.chapter();
             let narration = folded.apply_as(event, viewer)?;
             let after = folded.view(viewer);
