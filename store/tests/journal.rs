@@ -6,6 +6,7 @@
 //! grows. Where a test needs the rules to refuse something, it uses an action
 //! no kind accepts.
 
+use crate::common::raw_sled;
 use serde_json::{json, Value};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
 use tabletape_store::scratch::{test_store, testing_postgres, ScratchServer};
@@ -510,7 +511,7 @@ fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     if let Location::Postgres(url) = test_store(dir.path()) {
         return tamper_row(&url, seq, edit);
     }
-    let db = sled::open(dir.path().join("store")).unwrap();
+    let db = raw_sled(&dir.path().join("store"));
     let events = db.open_tree("events").unwrap();
     let (key, mut value) = events
         .iter()
@@ -1073,7 +1074,7 @@ fn a_content_pack_is_stored_once_for_every_game_of_its_box() {
         };
         assert!(created.pack["characters"].is_array(), "{}", created.pack);
     }
-    let db = sled::open(dir.path().join("store")).unwrap();
+    let db = raw_sled(&dir.path().join("store"));
     let packs = db.open_tree("packs").unwrap();
     assert_eq!(packs.len(), 1, "three games of one box share one pack");
     let pack_bytes = packs.iter().next().unwrap().unwrap().1.len();

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::common::{action, created, meta};
+use crate::common::{action, created, meta, raw_sled};
 use proptest::prelude::*;
 use serde_json::Value;
 use tabletape_engine::Snapshot;
@@ -556,7 +556,7 @@ fn a_receipt_whose_head_a_crash_lost_is_not_believed() {
     };
     {
         // What the crash kept: the events and the receipt, not the head.
-        let db = sled::open(dir.path().join("db")).unwrap();
+        let db = raw_sled(&dir.path().join("db"));
         let mut head = 1u64.to_be_bytes().to_vec();
         head.extend_from_slice(first_hash.as_bytes());
         db.open_tree("heads")

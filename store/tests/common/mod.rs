@@ -56,3 +56,19 @@ pub fn action(n: u64) -> Draft {
     )
     .unwrap()
 }
+
+/// The sled database at `path`, opened behind the store's back. sled lets
+/// go of its file lock from a background thread after the last handle
+/// drops, so a store closed a moment ago may still hold it: wait (as the
+/// store itself does on opening) rather than fail.
+pub fn raw_sled(path: &std::path::Path) -> sled::Db {
+    for _ in 0..500 {
+        match sled::open(path) {
+            Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    panic!("{} is still locked after 10 s", path.display())
+}
