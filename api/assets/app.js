@@ -380,7 +380,9 @@
     // the sealing action (a hash typed by hand) is left to the CLI.
     const sealing = new Set(v.seat !== null && v.seat !== undefined
       ? v.legal.filter((l) => l.seal).map((l) => l.seal.commit.type) : []);
-    let offered = v.legal.map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => !sealing.has(l.action.type));
+    // A reveal this page makes by itself is not offered as a form.
+    let offered = v.legal.map((l, i) => ({ l, n: i + 1 }))
+      .filter(({ l }) => !sealing.has(l.action.type) && !unsealed(l));
     if (T.filter) {
       const fields = typeof T.filter === 'object' ? T.filter : null;
       offered = offered.filter(({ l }) => fields
@@ -444,7 +446,7 @@
     box.append(list);
     // The owner takes back anything; a seat only what it recorded itself.
     const last = v.recent.length ? v.recent[v.recent.length - 1] : null;
-    const mine = last && last.seq === v.head_seq && last.actor && last.actor.seat === v.seat;
+    const mine = last && last.seq === v.head_seq && last.action && last.actor && last.actor.seat === v.seat;
     const canTakeBack = v.head_seq > 1 && !v.over && (v.viewer === 'owner' || (v.seat !== null && v.seat !== undefined && mine));
     if (canTakeBack || (v.over && v.viewer === 'owner')) {
       box.append(el('p', {}, el('button', { type: 'button', class: 'quiet', id: 'undo', 'aria-keyshortcuts': 'u', onclick: takeBack }, 'Take back the last entry')));
@@ -594,12 +596,19 @@
 
   const revealKey = () => `tt:reveal:${T.game}:${T.view ? T.view.branch : ''}`;
 
+  // A seal's salt, made from the link this device holds and a public
+  // nonce: any device with the same link makes the same salt, so a choice
+  // sealed on one phone is revealed from another (or on a fork) as well.
+  const sealSalt = (nonce) =>
+    sha256(`tabletape seal\n${store.get(tokenKey(T.game)) || ''}\n${nonce}`).slice(0, 32);
+
   // A sealed choice: commit to a hash of it now; the page reveals it by
   // itself once `legal` offers the reveal (everyone has chosen).
   async function chooseSealed(l) {
-    const salt = randomHex(16);
+    const nonce = randomHex(16);
+    const salt = sealSalt(nonce);
     const hash = sha256(l.seal.preimage.replace('<salt>', salt));
-    const commit = replaceIn(l.seal.commit, '<hash>', hash);
+    const commit = replaceIn(replaceIn(l.seal.commit, '<hash>', hash), '<nonce>', nonce);
     const reveal = replaceIn(l.seal.reveal, '<salt>', salt);
     // "You chose Smash", not "You chose choose: Smash".
     const chose = l.says || label(l.action, T.view.summary.players).replace(/^[^:]*: /, '');
@@ -640,13 +649,30 @@
     else T.shareRefused = true;
   }
 
+  // The reveal of a choice this link sealed, found from the link alone:
+  // the one option whose preimage, salted as `sealSalt` salts, hashes to
+  // the commitment. (Null for a seal made elsewhere, with a salt of its own.)
+  const unsealings = new Map();
+  function unsealed(l) {
+    if (!l.unseal) return null;
+    const key = `${l.unseal.commitment}:${l.unseal.nonce}`;
+    if (!unsealings.has(key)) {
+      const salt = sealSalt(l.unseal.nonce);
+      const hit = l.unseal.options.find((o) => sha256(o.preimage.replace('<salt>', salt)) === l.unseal.commitment);
+      unsealings.set(key, hit ? replaceIn(hit.reveal, '<salt>', salt) : null);
+    }
+    return unsealings.get(key);
+  }
+
   async function revealWhenDue() {
+    if (T.at !== null || T.busy) return;
     const sealed = store.get(revealKey());
-    if (!sealed || T.at !== null || T.busy) return;
-    const due = T.view.legal.some((l) => l.action.type === sealed.reveal.type && l.action.seat === sealed.reveal.seat);
-    if (!due) return;
-    const ok = await record(sealed.reveal);
-    if (ok) store.del(revealKey());
+    const due = sealed && T.view.legal.some((l) => l.action.type === sealed.reveal.type && l.action.seat === sealed.reveal.seat);
+    const reveal = due ? sealed.reveal : T.view.legal.map(unsealed).find(Boolean);
+    if (!reveal) return;
+    const ok = await record(reveal);
+    // The seal is broken: "You chose …, sealed" no longer holds.
+    if (ok && sealed) { store.del(revealKey()); renderLegal(); }
   }
 
   // Records one action, retrying a flaky connection with the same key.
@@ -731,12 +757,14 @@
         el('p', {},
           el('button', { type: 'button', class: 'quiet', onclick: forkHere }, 'Fork here'), ' ',
           v.viewer === 'public' ? null : el('button', { type: 'button', class: 'quiet', id: 'note-open', onclick: noteForm }, 'Note this moment'), ' ',
-          el('button', { type: 'button', class: 'quiet', onclick: () => { T.at = null; load(); } }, 'Back to now')),
+          el('button', { type: 'button', class: 'quiet', id: 'back-to-now', onclick: () => { T.at = null; load(); } }, 'Back to now')),
         el('div', { id: 'note-box' }));
     }
     slider.max = v.head_seq;
     slider.value = v.seq;
     $('#seq-shown').textContent = `seq ${v.seq} of ${v.head_seq}`;
+    // "Back to now" only when looking at the past.
+    $('#back-to-now').hidden = v.seq === v.head_seq;
   }
 
   async function forkHere() {

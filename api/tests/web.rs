@@ -412,6 +412,8 @@ async fn a_sealed_choice_commits_then_reveals_once_everyone_has_chosen() {
         let hash = hex::encode(Sha256::digest(preimage.as_bytes()));
         let mut commit = seal["commit"].clone();
         commit["hash"] = json!(hash);
+        assert_eq!(commit["nonce"], "<nonce>", "{commit}");
+        commit["nonce"] = json!(format!("{seat}0ff1ce"));
         act(seat, commit).await.expect(StatusCode::CREATED);
         let mut reveal = seal["reveal"].clone();
         reveal["salt"] = json!(salt);

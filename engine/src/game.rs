@@ -16,7 +16,7 @@ use crate::canonical;
 use crate::chance::Chance;
 use crate::dice::{Dice, ShareStep, DEAL_STREAM};
 use crate::error::{ContentError, EngineError, Rejection};
-use crate::legal::{placeholders, LegalAction, SealJson, OWN_WORDS};
+use crate::legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson, OWN_WORDS};
 use crate::notes::{self, Annotations, LineTitle, NoteMark};
 use crate::rng::TableRng;
 use crate::rules::{Context, KindInfo, OptionValue, Rules, Setup, Viewer};
@@ -494,6 +494,18 @@ impl<R: Rules> DynRules for Kind<R> {
                 preimage: seal.preimage,
                 reveal: serde_json::to_value(&seal.reveal).expect("actions serialize"),
             });
+            let unseal = l.unseal.map(|u| UnsealJson {
+                commitment: u.commitment,
+                nonce: u.nonce,
+                options: u
+                    .options
+                    .into_iter()
+                    .map(|o| UnsealedJson {
+                        preimage: o.preimage,
+                        reveal: serde_json::to_value(&o.reveal).expect("actions serialize"),
+                    })
+                    .collect(),
+            });
             LegalAction {
                 action,
                 needs,
@@ -502,6 +514,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 picks: l.picks,
                 confirm: l.confirm,
                 says,
+                unseal,
             }
         })
         .collect()

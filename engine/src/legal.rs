@@ -28,6 +28,26 @@ pub struct LegalAction {
     /// What the action does, in the box's words (see `Rules::describe`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub says: Option<String>,
+    /// How a device with the seat's link finds its sealed choice's reveal
+    /// (see [`crate::rules::Unseal`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseal: Option<UnsealJson>,
+}
+
+/// A [`crate::rules::Unseal`] with its reveals as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct UnsealJson {
+    pub commitment: String,
+    pub nonce: String,
+    pub options: Vec<UnsealedJson>,
+}
+
+/// One choice a sealed commitment may hide: its preimage (`<salt>` to be
+/// replaced) and its reveal action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct UnsealedJson {
+    pub preimage: String,
+    pub reveal: Value,
 }
 
 /// A [`crate::rules::Seal`] with its actions as JSON.
@@ -69,6 +89,7 @@ impl LegalAction {
             picks: self.picks.clone(),
             confirm: self.confirm.clone(),
             says: self.says.clone(),
+            unseal: self.unseal.clone(),
         }
     }
 }

@@ -37,10 +37,10 @@ pub(crate) mod testkit;
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
 pub use game::{without_pack, Decision, DynRules, Game, Kind, NextState, Snapshot};
-pub use legal::{placeholders, LegalAction, SealJson};
+pub use legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};
 pub use rules::{
     Context, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Pick, PlayResult, Rules, Seal,
-    Setup, Term, Viewer,
+    Setup, Term, Unseal, Unsealed, Viewer,
 };

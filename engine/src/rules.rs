@@ -149,6 +149,30 @@ pub struct Legal<A> {
     /// Dread's planning cut short). A page asks; the API takes it as is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirm: Option<String>,
+    /// On the reveal of a choice sealed with a nonce: how a device that
+    /// holds the seat's link but not the salt finds the reveal (see
+    /// [`Unseal`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unseal: Option<Unseal<A>>,
+}
+
+/// How to find a sealed choice again from the seat's link alone: the
+/// salt is the one the sealing device made from the link and `nonce`;
+/// the reveal is the one option whose `preimage` (its `<salt>` replaced by
+/// that salt) hashes to `commitment`. A web page does this without knowing
+/// the game.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unseal<A> {
+    pub commitment: String,
+    pub nonce: String,
+    pub options: Vec<Unsealed<A>>,
+}
+
+/// One choice a sealed commitment may hide, and its reveal.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unsealed<A> {
+    pub preimage: String,
+    pub reveal: A,
 }
 
 /// The values one field of an action can take.
@@ -165,7 +189,9 @@ pub struct Pick {
 /// How to make a choice without telling anyone, the server included, until
 /// everyone has chosen: submit `commit` with `<hash>` replaced by the
 /// lowercase hex SHA-256 of `preimage` (its `<salt>` replaced by a secret of
-/// the chooser's), keep the salt, and submit `reveal` (its `<salt>` replaced
+/// the chooser's) and `<nonce>` by a fresh random hex string (public: a
+/// salt made from a secret and the nonce can be made again, see
+/// [`Unseal`]), keep the salt, and submit `reveal` (its `<salt>` replaced
 /// the same way) once `legal` offers an action of the reveal's type. A web
 /// page can do this behind the scenes without knowing the game.
 #[derive(Debug, Clone, Serialize)]
@@ -184,6 +210,7 @@ impl<A> Legal<A> {
             may: Vec::new(),
             picks: Vec::new(),
             confirm: None,
+            unseal: None,
         }
     }
 
@@ -196,6 +223,7 @@ impl<A> Legal<A> {
             may: Vec::new(),
             picks: Vec::new(),
             confirm: None,
+            unseal: None,
         }
     }
 }

@@ -397,6 +397,39 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
+test('a choice sealed on one phone is revealed from another holding the same link, and the wait names whom', async () => {
+  const g = await newGame({ kind: 'lostworlds', players: ['Ada', 'Bo'], seed: 5 });
+  const first = await context(PHONE);
+  const ada = await open(first, g.game, g.seats[0].token);
+  const bo = await open(await context(PHONE), g.game, g.seats[1].token);
+  const head = await seq(ada);
+  const choice = await ada.textContent('button.sealable >> nth=0');
+  const maneuver = choice.split(':')[1].split('·')[0].trim();
+  await ada.click('button.sealable >> nth=0');
+  await ada.waitForSelector('.sealed');
+  await atSeq(bo, head + 1);
+  // Ada's phone is gone, with the salt it kept.
+  await first.close();
+  await bo.click('button.sealable >> nth=0');
+  // Bo's page reveals Bo's choice; the game then waits on Ada alone, by name.
+  await atSeq(bo, head + 3);
+  await bo.waitForFunction(() => /Waiting for Ada\b/.test(document.querySelector('#waiting').textContent));
+  // Bo's seal is broken: the page no longer says it is sealed.
+  await bo.waitForSelector('.sealed', { state: 'detached' });
+  assert.doesNotMatch(await bo.textContent('#waiting'), /Bo/);
+  await shot(bo, 'lostworlds-waiting-for-a-reveal-phone');
+  // Ada opens her link on another phone: it finds the seal's salt from
+  // the link alone and reveals the choice; the exchange resolves.
+  const again = await open(await context(PHONE), g.game, g.seats[0].token);
+  await bo.waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head)
+    .catch(async (e) => { throw new Error(`${e.message}: ${await explain(again)}`); });
+  const told = await bo.textContent('#told');
+  assert.ok(told.includes(maneuver), `the exchange names Ada's ${maneuver}: ${told.slice(0, 400)}`);
+  assert.equal(await again.$('form.needs'), null, 'no one is asked for a salt');
+  assert.deepEqual(again.errors, []);
+  assert.deepEqual(bo.errors, []);
+});
+
 test('a LEGEND turn: a square tapped on the map, scenery and an explanation typed in', async () => {
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 3 });
   const phones = [];
@@ -453,7 +486,11 @@ test('on a phone, what to record comes first, and whose move it is stays in sigh
     const g = await newGame({ kind, players: ['Ada', 'Bo', 'Cy'].slice(0, kind === 'lostworlds' ? 2 : 3), seed: 5 });
     const phones = [];
     for (const s of g.seats) phones.push(await open(await context(PHONE), g.game, s.token));
-    if (kind !== 'lostworlds') await diceMade(phones); // a duel draws nothing
+    if (kind !== 'lostworlds') {
+      await diceMade(phones); // (a duel draws nothing)
+      // Only shares of the dice so far: no seat has an action to take back.
+      for (const p of phones) assert.equal(await p.$('#undo'), null, `${kind}: a share of the dice offered for taking back`);
+    }
     let mover = null;
     for (const p of phones) {
       await p.waitForFunction(() => document.querySelector('#waiting').textContent.trim() !== '');
@@ -481,6 +518,14 @@ test('on a phone, what to record comes first, and whose move it is stays in sigh
     });
     assert.ok(seen.top >= 0 && seen.bottom <= seen.screen, `${kind}: "Your move" off screen after a scroll (${seen.top}-${seen.bottom})`);
     assert.ok(seen.gap >= 0 && seen.gap < 40, `${kind}: the timeline is ${seen.gap} pixels below the board`);
+    // "Back to now" is offered only while looking at the past.
+    if (await mover.$('#seq')) {
+      assert.equal(await mover.isVisible('#back-to-now'), false, `${kind}: "Back to now" at the head`);
+      await mover.fill('#seq', '1');
+      await mover.waitForSelector('#back-to-now', { state: 'visible' });
+      await mover.click('#back-to-now');
+      await mover.waitForSelector('#back-to-now', { state: 'hidden' });
+    }
     for (const p of phones) assert.deepEqual(p.errors, []);
   }
 });

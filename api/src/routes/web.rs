@@ -201,6 +201,9 @@ pub struct Told {
     /// Who recorded it (only the owner or this seat may take it back).
     #[schema(value_type = tabletape_store::schema_doc::ActorSchema)]
     pub actor: Actor,
+    /// Whether it is an action: a take-back takes actions only, never a
+    /// share of the dice, a note or a name.
+    pub action: bool,
     pub chapter: String,
     pub lines: Vec<String>,
 }
@@ -261,6 +264,7 @@ fn table_view(
         .map(|f| Told {
             seq: f.seq,
             actor: f.event.actor,
+            action: f.event.body["type"] == "action_accepted",
             chapter: f.chapter,
             lines: f.narration,
         })

@@ -79,11 +79,16 @@ pub enum Action {
         targets: Vec<Seat>,
     },
     /// Seals a choice: `hash` is the lowercase hex SHA-256 of the UTF-8 text
-    /// `"<page>:<salt>"` (page in decimal, as in `"36:pepper"`).
+    /// `"<page>:<salt>"` (page in decimal, as in `"36:pepper"`). `nonce`, if
+    /// given, is public: the web page makes its salt from the seat's link
+    /// and this nonce, so that any device holding the link finds the salt
+    /// again (the seal is not stranded in one browser).
     Commit {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         hash: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nonce: Option<String>,
     },
     /// Opens a sealed choice. Both `page` and `salt` are required; they are
     /// optional here only so that a copy shown to another seat can leave
@@ -542,6 +547,8 @@ crate::by_tag! {
         ManeuverCommitted {
             seat: Seat,
             hash: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            nonce: Option<String>,
         },
         ManeuverRevealed {
             seat: Seat,

@@ -134,10 +134,18 @@
 //! - **Choosing.** `choose` in the clear, or `commit` the lowercase hex
 //!   SHA-256 of the UTF-8 text `"<page>:<salt>"` and later `reveal` page and
 //!   salt; the exchange resolves when every fighter has chosen. A commitment
-//!   may be replaced until revealed. The owner may record a whole `exchange`
-//!   at once. In `books=record` mode only `exchange` is used and each seat
-//!   reports, per opponent, the picture, range, tell, and score and critical
-//!   burst when printed.
+//!   may be replaced until revealed. Once everyone has chosen the game
+//!   waits on the seats whose seals are still closed (`to_move` names
+//!   them). A `commit` may carry a public `nonce`: the web page makes its
+//!   salt from the seat's link and that nonce, and the reveal then offered
+//!   lists (`unseal`) each page of the sheet with its preimage, so any
+//!   device holding the seat's link, or a fork that shares the commitment,
+//!   finds the reveal without the salt having been kept anywhere. Whoever
+//!   holds the link could work the choice out early, the owner who handed
+//!   the links out included; the seat's rivals and the log cannot. The
+//!   owner may record a whole `exchange` at once. In `books=record` mode
+//!   only `exchange` is used and each seat reports, per opponent, the
+//!   picture, range, tell, and score and critical burst when printed.
 //! - **What a page can print.** Every number the table reports, or a pack
 //!   holds, is one a book or sheet can print, and anything else is refused
 //!   with the field and the limit named rather than summed: a score is 0 to

@@ -267,8 +267,16 @@ impl SeatState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "held", rename_all = "snake_case")]
 pub enum Pending {
-    Committed { hash: String },
-    Chosen { page: u32, targets: Vec<Seat> },
+    Committed {
+        hash: String,
+        /// The public nonce the sealing device mixed into its salt.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nonce: Option<String>,
+    },
+    Chosen {
+        page: u32,
+        targets: Vec<Seat>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

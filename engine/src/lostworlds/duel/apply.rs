@@ -85,11 +85,15 @@ pub fn apply(state: &mut State, fact: &Fact) {
         // Without its page a choice is a copy redacted for another seat;
         // `decide` never makes one, so the fold never meets one.
         Fact::ManeuverChosen { page: None, .. } | Fact::ManeuverRevealed { page: None, .. } => {}
-        Fact::ManeuverCommitted { seat, hash } => {
+        Fact::ManeuverCommitted { seat, hash, nonce } => {
             seated(state, *seat);
-            state
-                .pending
-                .insert(*seat, Pending::Committed { hash: hash.clone() });
+            state.pending.insert(
+                *seat,
+                Pending::Committed {
+                    hash: hash.clone(),
+                    nonce: nonce.clone(),
+                },
+            );
         }
         Fact::EscapeAnnounced { seat } => state.seats[*seat as usize].escaping = true,
         Fact::MemberSteppedIn { seat, to, .. } => {

@@ -444,7 +444,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         f if f.on_field() => crate::lostworlds::field::narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
-        Fact::ManeuverCommitted { seat, hash } => {
+        Fact::ManeuverCommitted { seat, hash, .. } => {
             vec![format!(
                 "{} seals a maneuver (commitment {}...).",
                 state.seat_name(*seat),

@@ -52,6 +52,7 @@ pub(super) fn commit(
     by: Option<Seat>,
     seat: Option<Seat>,
     hash: &str,
+    nonce: Option<&str>,
 ) -> Result<Vec<Fact>, Rejection> {
     let seat = acting_seat(state, by, seat)?;
     fighting(state)?;
@@ -71,9 +72,18 @@ pub(super) fn commit(
             "`hash` must be exactly 64 hex digits (no spaces): the SHA-256 of \"<page>:<salt>\"",
         );
     }
+    if nonce
+        .is_some_and(|n| n.is_empty() || n.len() > 64 || !n.bytes().all(|c| c.is_ascii_hexdigit()))
+    {
+        return reject(
+            "lostworlds.commit",
+            "`nonce` must be 1 to 64 hex digits: the public part of a seal's salt",
+        );
+    }
     Ok(vec![Fact::ManeuverCommitted {
         seat,
         hash: hash.to_ascii_lowercase(),
+        nonce: nonce.map(str::to_ascii_lowercase),
     }])
 }
 
@@ -89,7 +99,7 @@ pub(super) fn reveal(
     let seat = acting_seat(state, by, seat)?;
     fighting(state)?;
     in_fight(state, seat)?;
-    let Some(Pending::Committed { hash }) = state.pending.get(&seat) else {
+    let Some(Pending::Committed { hash, .. }) = state.pending.get(&seat) else {
         return reject(
             "lostworlds.reveal",
             format!("{} has no sealed choice to reveal", state.seat_name(seat)),

@@ -3,13 +3,23 @@
 use super::*;
 use crate::lostworlds::actions::{Move, Seen};
 use crate::lostworlds::content::{CardKind, Maneuver};
-use crate::rules::{Legal, Seal};
+use crate::rules::{Legal, Seal, Unseal, Unsealed};
 
 fn choose(seat: Seat, m: &Maneuver) -> Action {
     Action::Choose {
         seat: Some(seat),
         page: Some(m.page),
         maneuver: Some(m.full_name()),
+        targets: vec![],
+    }
+}
+
+/// The reveal of `page`, its salt still to be filled in.
+fn reveal(seat: Seat, page: u32) -> Action {
+    Action::Reveal {
+        seat: Some(seat),
+        page: Some(page),
+        salt: Some("<salt>".into()),
         targets: vec![],
     }
 }
@@ -22,14 +32,10 @@ fn sealable(seat: Seat, m: &Maneuver) -> Legal<Action> {
         commit: Action::Commit {
             seat: Some(seat),
             hash: "<hash>".into(),
+            nonce: Some("<nonce>".into()),
         },
         preimage: format!("{}:<salt>", m.page),
-        reveal: Action::Reveal {
-            seat: Some(seat),
-            page: Some(m.page),
-            salt: Some("<salt>".into()),
-            targets: vec![],
-        },
+        reveal: reveal(seat, m.page),
     });
     legal
 }
@@ -48,9 +54,15 @@ pub fn to_move(state: &State) -> Vec<Seat> {
     if let Some(a) = &state.awaiting {
         return vec![a.seat];
     }
+    // Once everyone has chosen, the game waits on those who sealed theirs.
+    let revealing = all_chosen(state);
     (0..state.seats.len() as Seat)
         .filter(|&s| state.seat(s).status == SeatStatus::Fighting)
-        .filter(|s| !state.pending.contains_key(s))
+        .filter(|s| match state.pending.get(s) {
+            None => true,
+            Some(Pending::Committed { .. }) => revealing,
+            Some(Pending::Chosen { .. }) => false,
+        })
         .collect()
 }
 
@@ -111,6 +123,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                                 Action::Commit {
                                     seat: Some(s),
                                     hash: "<sha256 of page:salt>".into(),
+                                    nonce: None,
                                 },
                                 vec!["hash: lowercase hex SHA-256 of \"<page>:<salt>\" for the maneuver chosen".into()],
                             ));
@@ -118,16 +131,26 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                         // Revealing before every other fighter has chosen
                         // would show the page to whoever reads the log first
                         // (the table's owner); the reveal waits for them.
-                        Some(Pending::Committed { .. }) if all_chosen(state) => {
-                            out.push(Legal::needing(
-                                Action::Reveal {
-                                    seat: Some(s),
-                                    page: Some(0),
-                                    salt: Some("<salt>".into()),
-                                    targets: vec![],
-                                },
+                        Some(Pending::Committed { hash, nonce }) if all_chosen(state) => {
+                            let mut line = Legal::needing(
+                                reveal(s, 0),
                                 vec!["page and salt: the ones committed to".into()],
-                            ))
+                            );
+                            // Sealed with a nonce: every page of the sheet
+                            // is a candidate, and the commitment picks one.
+                            line.unseal = nonce.as_ref().map(|nonce| Unseal {
+                                commitment: hash.clone(),
+                                nonce: nonce.clone(),
+                                options: sheet
+                                    .maneuvers
+                                    .iter()
+                                    .map(|m| Unsealed {
+                                        preimage: format!("{}:<salt>", m.page),
+                                        reveal: reveal(s, m.page),
+                                    })
+                                    .collect(),
+                            });
+                            out.push(line)
                         }
                         Some(Pending::Committed { .. }) => {}
                         Some(Pending::Chosen { .. }) => {}

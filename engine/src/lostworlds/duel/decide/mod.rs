@@ -104,7 +104,9 @@ pub fn decide(
             maneuver,
             targets,
         } => choosing::choose(state, by, *seat, *page, maneuver.as_deref(), targets),
-        Action::Commit { seat, hash } => choosing::commit(state, by, *seat, hash),
+        Action::Commit { seat, hash, nonce } => {
+            choosing::commit(state, by, *seat, hash, nonce.as_deref())
+        }
         Action::Reveal {
             seat,
             page,

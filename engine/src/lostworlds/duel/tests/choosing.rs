@@ -498,3 +498,70 @@ fn a_commitment_or_targets_written_loosely_are_refused_not_trimmed() {
         e.message
     );
 }
+
+#[test]
+fn a_seal_made_with_a_nonce_is_found_again_from_its_reveal_line() {
+    let mut game = duel_game("full");
+    let salt = "made-from-the-link";
+    let hash = commitment(52, salt);
+    step(
+        &mut game,
+        Some(0),
+        json!({"type": "commit", "hash": hash, "nonce": "00C0FFEE"}),
+    );
+    // Bryn has still to choose: the game waits on Bryn, and Ash is offered
+    // no reveal yet.
+    assert_eq!(game.to_move(), vec![1]);
+    assert!(game.legal(Some(0)).iter().all(|l| l.unseal.is_none()));
+    // Bryn seals by hand, with no nonce (a salt of Bryn's own).
+    step(
+        &mut game,
+        Some(1),
+        json!({"type": "commit", "hash": commitment(50, "bryns-own")}),
+    );
+    // Everyone has chosen: the game waits on both seals, by seat.
+    assert_eq!(game.to_move(), vec![0, 1]);
+    let reveal_line = |game: &Game, seat| {
+        game.legal(Some(seat))
+            .into_iter()
+            .find(|l| l.action["type"] == "reveal")
+            .expect("a reveal is offered")
+    };
+    let unseal = reveal_line(&game, 0).unseal.expect("a nonce's seal");
+    assert_eq!(
+        (unseal.commitment.as_str(), unseal.nonce.as_str()),
+        (hash.as_str(), "00c0ffee")
+    );
+    // The salt picks exactly one of the sheet's pages, the one sealed.
+    let hits: Vec<_> = unseal
+        .options
+        .iter()
+        .filter(|o| {
+            use sha2::Digest;
+            let preimage = o.preimage.replace("<salt>", salt);
+            hex::encode(sha2::Sha256::digest(preimage.as_bytes())) == hash
+        })
+        .collect();
+    assert_eq!(hits.len(), 1, "{:?}", unseal.options);
+    assert_eq!(hits[0].reveal["page"], 52);
+    assert!(reveal_line(&game, 1).unseal.is_none());
+    // The reveal found that way is accepted; the game then waits on Bryn.
+    let mut reveal = hits[0].reveal.clone();
+    reveal["salt"] = salt.into();
+    step(&mut game, Some(0), reveal);
+    assert_eq!(game.to_move(), vec![1]);
+}
+
+#[test]
+fn a_nonce_that_is_not_hex_is_refused() {
+    let game = duel_game("full");
+    let hash = commitment(52, "x");
+    for nonce in ["", "not hex", &"a".repeat(65)] {
+        let e = testkit::rejection(
+            &game,
+            Some(0),
+            json!({"type": "commit", "hash": hash, "nonce": nonce}),
+        );
+        assert_eq!(e.rule, "lostworlds.commit", "{nonce:?}");
+    }
+}
