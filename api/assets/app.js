@@ -135,12 +135,19 @@
   function home() {
     const form = $('#new-game');
     const kind = $('#kind');
+    // Only the options of the kind picked, and those for the table's own
+    // dice only once they are picked.
     const showOptions = () => {
       document.querySelectorAll('fieldset.options').forEach((f) => {
         f.hidden = f.dataset.kind !== kind.value;
       });
+      const dice = (form.querySelector('input[name=dice]:checked') || {}).value;
+      document.querySelectorAll('fieldset.options [data-dice]').forEach((o) => {
+        o.hidden = o.dataset.dice !== dice;
+      });
     };
     kind.addEventListener('change', showOptions);
+    form.querySelectorAll('input[name=dice]').forEach((r) => r.addEventListener('change', showOptions));
     // A value chip adds its value to its option (comma-separated: a list
     // option such as one character per seat takes several).
     form.addEventListener('click', (ev) => {
@@ -157,7 +164,8 @@
       const options = {};
       for (const [name, value] of data.entries()) {
         const m = name.match(/^opt\.([^.]+)\.(.+)$/);
-        if (m && m[1] === kind.value && String(value).trim() !== '') options[m[2]] = String(value).trim();
+        const shown = m && !document.getElementById(name).closest('[hidden]');
+        if (shown && m[1] === kind.value && String(value).trim() !== '') options[m[2]] = String(value).trim();
       }
       const body = {
         kind: kind.value,

@@ -83,6 +83,10 @@ fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(axum::middleware::map_response(html_policy))
         .layer(axum::middleware::from_fn(refuse_oversized))
+        // Pages, scripts and JSON gzipped for whoever asks (a phone on the
+        // table's Wi-Fi); the default predicate leaves the live stream (an
+        // encoder would hold its frames back), images and tiny answers be.
+        .layer(tower_http::compression::CompressionLayer::new())
         .layer(axum::middleware::from_fn(telemetry::observe))
 }
 

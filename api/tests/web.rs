@@ -72,6 +72,18 @@ async fn the_home_page_offers_every_kind_and_loads_only_its_own_assets() {
     assert!(page.contains(r#"data-value="nowa""#));
     assert!(page.contains(r#"data-for="opt.ludovia.layout""#));
     assert!(page.contains(r#"data-for="opt.legend.abilities" data-value="on""#));
+    // What only the table's own dice use waits for them to be picked.
+    for (kind, option) in [
+        ("ludovia", "layout"),
+        ("ludovia", "offer"),
+        ("legless", "record"),
+    ] {
+        let field = format!(
+            r#"<label data-dice="physical" hidden>{option} <input name="opt.{kind}.{option}""#
+        );
+        assert!(page.contains(&field), "{field}");
+    }
+    assert!(page.contains(r#"<label>characters <input name="opt.legless.characters""#));
     let js = api.get("/assets/app.js", None).await.expect(StatusCode::OK);
     assert!(js.content_type().starts_with("text/javascript"));
     let css = api
@@ -543,21 +555,7 @@ async fn the_live_stream_follows_the_current_line_after_a_take_back() {
     let api = Api::new();
     let table: Table = api.create(json!({})).await;
     api.play_one(&table).await;
-    let response = api
-        .app
-        .clone()
-        .oneshot(
-            request(
-                Method::GET,
-                &format!("/games/{}/live", table.id),
-                Some(&table.owner),
-            )
-            .body(Body::empty())
-            .unwrap(),
-        )
-        .await
-        .unwrap();
-    let mut body = response.into_body();
+    let mut body = open_live(&api, &table, &[]).await.into_body();
     let mut text = String::new();
     let undone = api
         .send(
@@ -581,4 +579,70 @@ async fn the_live_stream_follows_the_current_line_after_a_take_back() {
     let (kind, data) = next_block(&mut body, &mut text).await;
     assert_eq!(kind, "event");
     assert_eq!(data["seq"], played["seq"]);
+}
+
+/// The page's assets travel gzipped to whoever asks, and a device that
+/// holds this build's copy is answered 304 without a body. The live stream
+/// never goes through an encoder (it would hold frames back).
+#[tokio::test]
+async fn assets_travel_gzipped_and_a_device_keeps_its_copy() {
+    let api = Api::new();
+    let get = |path: &str, name: header::HeaderName, value: &str| {
+        request(Method::GET, path, None)
+            .header(name, value)
+            .body(Body::empty())
+            .unwrap()
+    };
+    for path in ["/assets/app.js", "/assets/app.css"] {
+        let full = api.get(path, None).await.expect(StatusCode::OK);
+        assert_eq!(full.headers[header::CACHE_CONTROL], "no-cache");
+        assert!(full.headers.get(header::CONTENT_ENCODING).is_none());
+        let tag = full.headers[header::ETAG].to_str().unwrap().to_string();
+        let zipped = api
+            .send(get(path, header::ACCEPT_ENCODING, "gzip"))
+            .await
+            .expect(StatusCode::OK);
+        assert_eq!(zipped.headers[header::CONTENT_ENCODING], "gzip");
+        assert!(
+            zipped.body.len() * 3 < full.body.len(),
+            "{path}: {} bytes gzipped of {}",
+            zipped.body.len(),
+            full.body.len()
+        );
+        let held = api
+            .send(get(path, header::IF_NONE_MATCH, &tag))
+            .await
+            .expect(StatusCode::NOT_MODIFIED);
+        assert!(held.body.is_empty());
+        assert_eq!(held.headers[header::ETAG], tag.as_str());
+        // Another build's copy is sent anew.
+        api.send(get(path, header::IF_NONE_MATCH, "\"0123456789\""))
+            .await
+            .expect(StatusCode::OK);
+    }
+    let table = api.create(json!({})).await;
+    let live = open_live(&api, &table, &[(header::ACCEPT_ENCODING, "gzip")]).await;
+    assert_eq!(live.headers()[header::CONTENT_TYPE], "text/event-stream");
+    assert!(live.headers().get(header::CONTENT_ENCODING).is_none());
+}
+
+/// The game's live stream as its owner opens it, with `headers` added.
+async fn open_live(
+    api: &Api,
+    table: &Table,
+    headers: &[(header::HeaderName, &str)],
+) -> axum::response::Response {
+    let mut req = request(
+        Method::GET,
+        &format!("/games/{}/live", table.id),
+        Some(&table.owner),
+    );
+    for (name, value) in headers {
+        req = req.header(name, *value);
+    }
+    api.app
+        .clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap()
 }

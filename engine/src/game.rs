@@ -83,6 +83,9 @@ pub trait DynRules: Send + Sync {
     fn title(&self, state: &dyn Any) -> Option<String>;
     fn default_pack(&self) -> Value;
     fn option_values(&self, option: &str) -> Vec<OptionValue>;
+    /// Whether `option` applies only with the table's own dice
+    /// ([`Rules::physical_dice_options`]).
+    fn physical_dice_only(&self, option: &str) -> bool;
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError>;
     /// The pack as stored: checked, then its typed reading written back
     /// (see [`crate::canonical`]).
@@ -331,6 +334,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn option_values(&self, option: &str) -> Vec<OptionValue> {
         R::option_values(option)
+    }
+
+    fn physical_dice_only(&self, option: &str) -> bool {
+        R::physical_dice_options().contains(&option)
     }
 
     fn default_pack(&self) -> Value {

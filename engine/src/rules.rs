@@ -299,6 +299,13 @@ pub trait Rules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The options that apply only when the table rolls its own dice
+    /// (refused or meaningless with Tabletape's): a new-game form shows
+    /// them only then.
+    fn physical_dice_options() -> &'static [&'static str] {
+        &[]
+    }
+
     /// The words this kind's actions use that a newcomer cannot guess (how
     /// a place is written, what an Ability does), for `kinds` and `legal`.
     fn vocabulary() -> Vec<Term> {

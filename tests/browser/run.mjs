@@ -177,13 +177,20 @@ test('a game is started from the page and each seat joins from its own phone', a
   assert.ok(await owner.isVisible('fieldset.options[data-kind="ludovia"]'));
   assert.ok(!(await owner.isVisible('fieldset.options[data-kind="legend"]')));
   await shot(owner, 'home-laptop');
+  // The layout the table laid is asked for only with the table's own dice.
+  const layout = 'input[name="opt.ludovia.layout"]';
+  assert.ok(!(await owner.isVisible(layout)), 'a layout asked for with Tabletape\'s dice');
+  await owner.check('input[name=dice][value=physical]');
+  assert.ok(await owner.isVisible(layout));
   // Values are offered as chips: tapping two block pieces lists both.
   const chips = owner.locator('fieldset.options[data-kind="ludovia"] button.chip');
   assert.ok((await chips.count()) >= 9);
   await chips.nth(0).click();
   await chips.nth(1).click();
-  assert.match(await owner.inputValue('input[name="opt.ludovia.layout"]'), /^[^,]+,[^,]+$/);
-  await owner.fill('input[name="opt.ludovia.layout"]', '');
+  assert.match(await owner.inputValue(layout), /^[^,]+,[^,]+$/);
+  // Back to Tabletape's dice: the layout typed is hidden, and not sent.
+  await owner.check('input[name=dice][value=digital]');
+  assert.ok(!(await owner.isVisible(layout)));
   await owner.fill('textarea[name=players]', 'Ada\nBo\nCy');
   await owner.click('#new-game button[type=submit]');
   await owner.waitForURL(/\/g\/g-/);

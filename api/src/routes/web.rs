@@ -14,17 +14,19 @@
 //! reads (see `request::extract`); writes carry the header.
 
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use axum::extract::State;
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, REFERRER_POLICY, SET_COOKIE,
-    X_CONTENT_TYPE_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LOCATION,
+    REFERRER_POLICY, SET_COOKIE, X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use tabletape_engine::narrative::{Block, Chapter};
 use tabletape_engine::{LegalAction, Viewer};
 use tabletape_events::{Actor, Seat};
@@ -68,11 +70,12 @@ pub fn router() -> Router<AppState> {
     path = "/assets/app.js",
     tag = "web",
     summary = "The web recorder's script",
-    responses((status = 200, description = "JavaScript", body = String, content_type = "text/javascript")),
+    responses((status = 200, description = "JavaScript", body = String, content_type = "text/javascript"), (status = 304, description = "Not modified: the `If-None-Match` given is this build's")),
     security((), ("bearer" = []))
 )]
-async fn app_js() -> Response {
-    asset("text/javascript; charset=utf-8", APP_JS)
+async fn app_js(headers: HeaderMap) -> Response {
+    static TAG: LazyLock<String> = LazyLock::new(|| entity_tag(APP_JS));
+    asset("text/javascript; charset=utf-8", APP_JS, &TAG, &headers)
 }
 
 #[utoipa::path(
@@ -80,19 +83,46 @@ async fn app_js() -> Response {
     path = "/assets/app.css",
     tag = "web",
     summary = "The web recorder's style sheet",
-    responses((status = 200, description = "CSS", body = String, content_type = "text/css")),
+    responses((status = 200, description = "CSS", body = String, content_type = "text/css"), (status = 304, description = "Not modified: the `If-None-Match` given is this build's")),
     security((), ("bearer" = []))
 )]
-async fn app_css() -> Response {
-    asset("text/css; charset=utf-8", APP_CSS)
+async fn app_css(headers: HeaderMap) -> Response {
+    static TAG: LazyLock<String> = LazyLock::new(|| entity_tag(APP_CSS));
+    asset("text/css; charset=utf-8", APP_CSS, &TAG, &headers)
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
+/// A strong entity tag for a built-in asset: its content's hash.
+fn entity_tag(body: &str) -> String {
+    format!(
+        "\"{}\"",
+        &hex::encode(Sha256::digest(body.as_bytes()))[..20]
+    )
+}
+
+/// A built-in asset, revalidated on every load (a new build's page never
+/// runs old code) and answered with 304 when the device holds this build's.
+fn asset(
+    content_type: &'static str,
+    body: &'static str,
+    tag: &str,
+    headers: &HeaderMap,
+) -> Response {
+    let held = headers
+        .get(IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    let tag = HeaderValue::from_str(tag).expect("a hex entity tag is a header value");
+    let cache = [
+        (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (ETAG, tag),
+    ];
+    if held {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
     (
+        cache,
         [
             (CONTENT_TYPE, HeaderValue::from_static(content_type)),
-            // Revalidated on every load: a new build's page never runs old code.
-            (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
         ],
         body,
@@ -697,9 +727,15 @@ fn new_game_form() -> String {
         let rules = tabletape_engine::kind(k.kind);
         for o in &k.options {
             let field = format!("opt.{}.{}", k.kind, o.name);
+            // An option for the table's own dice only is shown once they are picked.
+            let only = if rules.is_some_and(|r| r.physical_dice_only(o.name)) {
+                r#" data-dice="physical" hidden"#
+            } else {
+                ""
+            };
             let _ = write!(
                 h,
-                r#"<label>{name} <input name="{field}" id="{field}" placeholder="{default}"><small>{help}</small></label>"#,
+                r#"<label{only}>{name} <input name="{field}" id="{field}" placeholder="{default}"><small>{help}</small></label>"#,
                 name = esc(o.name),
                 field = esc(&field),
                 default = esc(o.default),
@@ -710,7 +746,7 @@ fn new_game_form() -> String {
                 // Each value a tap adds (a list option takes several).
                 let _ = write!(
                     h,
-                    r#"<p class="values" aria-label="values {name} accepts">"#,
+                    r#"<p class="values" aria-label="values {name} accepts"{only}>"#,
                     name = esc(o.name)
                 );
                 for v in values {

@@ -193,6 +193,10 @@ impl Rules for Legless {
         }
     }
 
+    fn physical_dice_options() -> &'static [&'static str] {
+        &["record"]
+    }
+
     fn option_values(option: &str) -> Vec<OptionValue> {
         let pack = Self::default_pack();
         match option {

@@ -215,6 +215,10 @@ impl Rules for Ludovia {
         }
     }
 
+    fn physical_dice_options() -> &'static [&'static str] {
+        &["layout", "offer"]
+    }
+
     fn option_values(option: &str) -> Vec<OptionValue> {
         let pack = Self::default_pack();
         let listed = |field: &str, key: &str| -> Vec<OptionValue> {
