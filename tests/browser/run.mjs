@@ -10,7 +10,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -435,6 +436,50 @@ test('a choice sealed on one phone is revealed from another holding the same lin
   assert.equal(await again.$('form.needs'), null, 'no one is asked for a salt');
   assert.deepEqual(again.errors, []);
   assert.deepEqual(bo.errors, []);
+});
+
+// axe-core's rules, run in the page itself: what a screen reader or a
+// keyboard would trip over, and text too faint to read.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function axeProblems(page) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+  return found;
+}
+
+test('axe-core finds no serious or critical issue on any page, in every kind, phone and table screen', async () => {
+  const checked = [];
+  const check = async (page, what) => {
+    const found = await axeProblems(page);
+    assert.deepEqual(found, [], `${what}: ${found.join('; ')}`);
+    checked.push(what);
+  };
+  for (const kind of ['legend', 'ludovia', 'dread', 'lostworlds', 'legless']) {
+    const g = await newGame({ kind, players: kind === 'lostworlds' ? ['Ada', 'Bo'] : ['Ada', 'Bo', 'Cy'], seed: 3 });
+    // A few moves in, so the story and what happened are not empty.
+    for (let i = 0; i < 4; i++) {
+      const legal = await api('GET', `/games/${g.game}/legal`, undefined, g.owner_token);
+      const ready = legal.find((l) => !(l.needs || []).length);
+      if (ready) await api('POST', `/games/${g.game}/actions`, { action: ready.action }, g.owner_token);
+    }
+    // (The page's own policy allows no injected script; axe is the test's.)
+    const phone = await (await browser.newContext({ ...PHONE, bypassCSP: true })).newPage();
+    await phone.goto(`${base}/g/${g.game}#t=${g.seats[0].token}`);
+    await live(phone);
+    await check(phone, `${kind} on a seat's phone`);
+    const laptop = await (await browser.newContext({ ...LAPTOP, bypassCSP: true })).newPage();
+    await laptop.goto(`${base}/g/${g.game}#t=${g.owner_token}`);
+    await live(laptop);
+    await check(laptop, `${kind} on the table screen`);
+    await laptop.goto(`${base}/g/${g.game}/story`);
+    await check(laptop, `${kind}'s story`);
+  }
+  const home = await (await browser.newContext({ ...PHONE, bypassCSP: true })).newPage();
+  await home.goto(base + '/');
+  await check(home, 'the home page');
+  assert.equal(checked.length, 16);
 });
 
 test('a LEGEND turn: a square tapped on the map, scenery and an explanation typed in', async () => {

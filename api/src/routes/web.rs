@@ -414,7 +414,7 @@ fn table_html(v: &TableView) -> String {
 <section class="act" id="act" aria-label="what you can record"><h2>Record</h2><div id="legal">{legal}</div><div id="form"></div><p id="outcome" role="status"></p></section>
 <section class="board" id="board" aria-label="the board">{svg}</section>
 <div id="timeline" class="timeline"></div>
-<section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told">{told}</ol></section>
+<section class="recent" id="recent" aria-label="what happened"><h2>What happened</h2><ol id="told" tabindex="0" aria-label="what happened, newest first">{told}</ol></section>
 <section class="tools" id="tools"><h2>Game</h2><p>{past}<a href="/g/{game}/story{bq}">The story</a> · <a href="/games/{game}/export{bq}" download="{game}.jsonl">Export</a> · <a href="/games/{game}/verify{bq}">Verify</a></p>{check}
 <div id="branches"></div><div id="join"></div></section>
 <details class="text"><summary>The state as text</summary><pre>{text}</pre></details>
