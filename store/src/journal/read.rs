@@ -269,17 +269,27 @@ impl Journal {
             return Ok(Vec::new());
         }
         let viewer = self.effective_viewer(game, viewer)?;
-        let shown = self.events_as(game, branch, after + 1, None, viewer)?;
+        let mut shown = self
+            .events_as(game, branch, after + 1, None, viewer)?
+            .into_iter();
         let mut folded = self.fold_owned(game, branch, Some(after.max(1)))?;
-        let events = self.log.read(game, branch, after + 1, None)?;
-        let mut out = Vec::with_capacity(events.len());
+        let mut out = Vec::with_capacity(shown.len());
+        // The creation from the caches (`events_as` showed it from one):
+        // event 1 holds the whole content pack, not parsed again here.
+        if let Some(first) = (after == 0).then(|| shown.next()).flatten() {
+            out.push(Followed {
+                seq: 1,
+                chapter: folded.chapter(),
+                narration: creation_lines(&*self.creation(game, branch)?, viewer),
+                over: folded.is_over(),
+                deadline: folded.deadline(),
+                event: first,
+            });
+        }
+        let events = self.log.read(game, branch, after.max(1) + 1, None)?;
         for (event, shown) in events.iter().zip(shown) {
             let chapter = folded.chapter();
-            let narration = if event.seq == 1 {
-                creation_lines(created_of(event)?, viewer)
-            } else {
-                folded.apply_as(event, viewer)?
-            };
+            let narration = folded.apply_as(event, viewer)?;
             out.push(Followed {
                 seq: event.seq,
                 chapter,
