@@ -10,7 +10,7 @@ use tabletape_store::scratch::test_store;
 use tabletape_store::{ActRequest, Journal, NewGame};
 use tabletape_tests::seeds;
 
-fn lines_say_what_they_do(kind: &str, players: &[&str]) {
+fn lines_say_what_they_do(kind: &str, players: &[&str], options: &[(&str, &str)]) {
     for seed in seeds(0..2) {
         let dir = tempfile::tempdir().unwrap();
         let journal = Journal::open_at(&test_store(dir.path())).unwrap();
@@ -20,7 +20,10 @@ fn lines_say_what_they_do(kind: &str, players: &[&str]) {
                 players: players.iter().map(|p| p.to_string()).collect(),
                 seed: Some(seed),
                 dice: DiceMode::Digital,
-                options: BTreeMap::new(),
+                options: options
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+                    .collect(),
                 ..NewGame::default()
             })
             .unwrap()
@@ -35,7 +38,10 @@ fn lines_say_what_they_do(kind: &str, players: &[&str]) {
                     .as_deref()
                     .unwrap_or_else(|| panic!("{kind} seed {seed}: {} says nothing", l.action));
                 assert!(
-                    !says.is_empty() && !says.contains("Some(") && !says.contains('{'),
+                    !says.is_empty()
+                        && !says.contains("Some(")
+                        && !says.contains('{')
+                        && !says.contains('<'),
                     "{kind} seed {seed}: {} says {says:?}",
                     l.action
                 );
@@ -74,10 +80,34 @@ fn lines_say_what_they_do(kind: &str, players: &[&str]) {
 
 #[test]
 fn ludovia_says_what_each_line_does() {
-    lines_say_what_they_do("ludovia", &["Ada", "Bo", "Cy"]);
+    lines_say_what_they_do("ludovia", &["Ada", "Bo", "Cy"], &[]);
 }
 
 #[test]
 fn london_dread_says_what_each_line_does() {
-    lines_say_what_they_do("dread", &["Ada", "Bo"]);
+    lines_say_what_they_do("dread", &["Ada", "Bo"], &[]);
+}
+
+#[test]
+fn legless_in_london_says_what_each_line_does() {
+    lines_say_what_they_do("legless", &["Ada", "Bo", "Cy"], &[]);
+}
+
+#[test]
+fn legend_says_what_each_line_does() {
+    lines_say_what_they_do("legend", &["Ada", "Bo", "Cy"], &[]);
+}
+
+#[test]
+fn a_lost_worlds_duel_says_what_each_line_does() {
+    lines_say_what_they_do("lostworlds", &["Ada", "Bo"], &[]);
+}
+
+#[test]
+fn a_lost_worlds_scenario_says_what_each_line_does() {
+    lines_say_what_they_do(
+        "lostworlds",
+        &["Ada", "Bo", "Cy"],
+        &[("scenario", "stair-tower")],
+    );
 }

@@ -287,6 +287,18 @@ impl Rules for Legend {
         ]
     }
 
+    fn describe(state: &State, action: &Action) -> Option<String> {
+        Some(narration::describe(state, action))
+    }
+
+    /// The player's Avatar, once introduced.
+    fn plays(state: &State, seat: Seat) -> Option<String> {
+        let avatar = state.seats.get(seat as usize)?.avatar?;
+        state
+            .piece(avatar)
+            .map(|p| format!("the Avatar {}", p.name))
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         let mut legal = decide::legal(state, seat);
         for l in &mut legal {

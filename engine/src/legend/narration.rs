@@ -8,7 +8,7 @@
 //! who made it and what became of it. The HTML story shows the map at the
 //! end of each chapter. [`render`] draws the map as a text grid.
 
-use super::actions::{Category, Fact, Fate, Outcome, Score, Tally};
+use super::actions::{Action, Category, Fact, Fate, Outcome, Score, Tally, Use};
 use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
 use super::state::{At, Phase, Piece, State};
@@ -50,6 +50,120 @@ fn and_list(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// What an action open now does, for its button (`Rules::describe`):
+/// objects by name, squares by their Scenery once drawn.
+pub(super) fn describe(s: &State, action: &Action) -> String {
+    let named = |id: u32| name(s, id);
+    let to = |path: &[Sq]| {
+        let squares: Vec<String> = path.iter().map(|q| square(s, *q)).collect();
+        squares.join(", then ")
+    };
+    match action {
+        Action::Introduce {
+            seat,
+            corner,
+            ability,
+            ..
+        } => {
+            let player = seat.map_or("The next player", |seat| s.player(seat));
+            let mut line = format!("{player} introduces an Avatar, a Talisman and a Symbol");
+            if let Some(c) = corner {
+                line.push_str(&format!(", starting from {}", CORNERS[c.index() as usize]));
+            }
+            if let Some(a) = ability {
+                line.push_str(&format!(", with the Ability {}", a.word()));
+            }
+            line
+        }
+        Action::Move { pieces, .. } => {
+            let steps: Vec<String> = pieces
+                .iter()
+                .map(|st| {
+                    let mut step = if st.exit {
+                        format!("{} leaves the map into its Corner", named(st.piece))
+                    } else {
+                        format!("{} to {}", named(st.piece), to(&st.path))
+                    };
+                    if st.swap {
+                        step.push_str(", swapping its Item");
+                    }
+                    if st.rewrite {
+                        step.push_str(", then Rewrite");
+                    }
+                    step
+                })
+                .collect();
+            format!("Move {}", and_list(&steps))
+        }
+        Action::Place {
+            object,
+            squares,
+            at,
+            ..
+        } => {
+            let place = match (at, squares.as_slice()) {
+                (Some(c), _) => c.describe(),
+                (None, []) => "the map".into(),
+                (None, path) => to(path).replace(", then ", " and "),
+            };
+            // Before the table names it, the object is a placeholder.
+            if object.name.starts_with('<') {
+                format!("Place a new {} on {place}", object.category.word())
+            } else {
+                format!(
+                    "Place the {} {} on {place}",
+                    object.category.word(),
+                    object.name
+                )
+            }
+        }
+        Action::Ability { used, .. } => match used {
+            Use::Rewrite { piece } => {
+                format!("Rewrite: claim the Large Square under {}", named(*piece))
+            }
+            Use::Shift { first, second } => {
+                format!("Shift: swap {} and {}", named(*first), named(*second))
+            }
+            Use::LongArm { piece, targets, .. } => {
+                let targets: Vec<String> = targets.iter().map(|t| named(*t)).collect();
+                format!(
+                    "Long Arm: {} reaches {} with its Item",
+                    named(*piece),
+                    and_list(&targets)
+                )
+            }
+            Use::Gamble {
+                flipper,
+                call_heads,
+                ..
+            } => format!(
+                "Gamble: {} flips the coin, and you call {}",
+                s.player(*flipper),
+                if *call_heads { "heads" } else { "tails" }
+            ),
+            Use::Charm { object } => format!("Charm: take control of {}", named(*object)),
+            Use::Guile { object, .. } => {
+                let turned = match s.piece(*object).map(|p| p.category) {
+                    Some(Category::Monster) => "into a Hero",
+                    Some(Category::Hero) => "back into a Monster",
+                    Some(Category::Obstacle) => "into a Monument",
+                    Some(Category::Monument) => "back into an Obstacle",
+                    _ => "",
+                };
+                format!("Guile: turn {} {turned}", named(*object))
+                    .trim_end()
+                    .to_string()
+            }
+            Use::Entropy { .. } => "Entropy: every player removes one object".into(),
+            Use::Custom { .. } => "Use your custom Ability".into(),
+        },
+        Action::Duel {
+            piece, opponent, ..
+        } => format!("Duel: {} against {}", named(*piece), named(*opponent)),
+        Action::Pass { .. } => "Pass".into(),
     }
 }
 

@@ -258,6 +258,10 @@ impl Rules for Legless {
         (!londoner.character.is_empty()).then(|| londoner.character.clone())
     }
 
+    fn describe(state: &State, action: &Action) -> Option<String> {
+        Some(narration::describe(state, action)).filter(|s| !s.is_empty())
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         decide::legal(state, seat)
     }

@@ -6,7 +6,7 @@
 
 use tabletape_events::Seat;
 
-use super::actions::{Death, Fact, Sale, Task};
+use super::actions::{Action, Death, Fact, Sale, Task};
 use super::board::{Cell, Place, Square};
 use super::content::{Effect, Equipped, GoalKind};
 use super::state::{Phase, State};
@@ -16,6 +16,99 @@ fn place(state: &State, p: &Place) -> String {
     match p {
         Place::Square(sq) => format!("{sq}"),
         Place::Location(l) => format!("the {}", state.location_name(l)),
+    }
+}
+
+/// What an action open now does, for its button (`Rules::describe`): places
+/// and legs by name, prices where the table can see them.
+pub(super) fn describe(state: &State, action: &Action) -> String {
+    let Phase::Playing(turn) = state.phase else {
+        return String::new();
+    };
+    let me = state.londoner(turn.seat);
+    let here = match &me.at {
+        Place::Location(id) => state.location_name(id),
+        Place::Square(_) => "street",
+    };
+    let card = match &me.at {
+        Place::Location(id) => state.cards.get(id),
+        Place::Square(_) => None,
+    };
+    let leg = |name: &str| match state.legs.get(name) {
+        Some(l) => format!("the {} ({})", l.name, pounds(l.cost)),
+        None => format!("the {name}"),
+    };
+    match action {
+        Action::Upkeep { sell } if sell.is_empty() => match state.upkeep_due(turn.seat) {
+            0 => "Keep your legs (nothing to pay)".into(),
+            due => format!("Pay {} upkeep for your legs", pounds(due)),
+        },
+        Action::Upkeep { sell } => {
+            let (proceeds, due) = state.upkeep_selling(turn.seat, sell);
+            format!(
+                "Sell {} for {}, then pay {} upkeep",
+                and_list(sell),
+                pounds(proceeds),
+                pounds(due)
+            )
+        }
+        Action::Roll { .. } => match state.move_dice(turn.seat) {
+            1 => "Roll to move".into(),
+            n => format!("Roll {n} dice to move (crutches: the best counts)"),
+        },
+        Action::Move { path, .. } => match path.last() {
+            None => "Stay where you are".into(),
+            Some(Place::Location(id)) => format!(
+                "Walk into the {} ({} {})",
+                state.location_name(id),
+                path.len() - 1,
+                if path.len() == 2 { "square" } else { "squares" }
+            ),
+            Some(to) => format!(
+                "Walk {} {} to {to}",
+                path.len(),
+                if path.len() == 1 { "square" } else { "squares" }
+            ),
+        },
+        Action::Work { risk: false, .. } => {
+            match card.and_then(|c| c.work.as_ref()).and_then(|w| w.earnings) {
+                Some(pay) => format!("Work at the {here} for {}", pounds(pay)),
+                None => format!("Work at the {here}"),
+            }
+        }
+        Action::Work { risk: true, .. } => {
+            format!("Work at the {here}, taking a risk (Risk Booklet)")
+        }
+        Action::FindLove { .. } => format!("Look for love at the {here} (Risk Booklet)"),
+        Action::BuyProperty { .. } => {
+            match card.and_then(|c| c.property.as_ref()).map(|p| p.cost) {
+                Some(cost) => format!("Buy property at the {here} for {}", pounds(cost)),
+                None => format!("Buy property at the {here}"),
+            }
+        }
+        Action::PersonalGoal => "Complete your personal goal here".into(),
+        Action::BuyLeg { leg: name, .. } => format!("Buy {}", leg(name)),
+        Action::Recover { .. } => match card.and_then(|c| c.sickroom.as_ref()) {
+            Some(fee) => format!("Pay the Sickroom {} and roll to heal", pounds(fee.cost)),
+            None => "Pay the Sickroom and roll to heal".into(),
+        },
+        Action::Equip { leg: None } => "Take your leg off".into(),
+        Action::Equip { leg: Some(name) } => format!("Strap on the {name}"),
+        Action::SellLeg { leg: name } => match state.legs.get(name) {
+            Some(l) => format!("Sell the {name} back for {}", pounds(l.resale())),
+            None => format!("Sell the {name} back"),
+        },
+        Action::DrawCharacter { seat, .. } => {
+            format!("{} draws a new character card", state.name(*seat))
+        }
+    }
+}
+
+fn and_list(list: &[String]) -> String {
+    match list {
+        [] => "nothing".into(),
+        [one] => format!("the {one}"),
+        [rest @ .., last] => format!("the {} and the {last}", rest.join(", the ")),
     }
 }
 

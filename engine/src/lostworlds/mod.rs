@@ -577,6 +577,11 @@ impl Rules for LostWorlds {
         (!names.is_empty()).then(|| names.join(" and "))
     }
 
+    fn describe(state: &State, action: &Action) -> Option<String> {
+        duel::narration::describe(state, action)
+            .or_else(|| field::narration::describe(state, action))
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         if Self::is_over(state) {
             return Vec::new();

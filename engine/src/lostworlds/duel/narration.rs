@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use tabletape_events::Seat;
 
-use crate::lostworlds::actions::{Blow, Condition, Ending, Fact, Part, Played, Resolution};
+use crate::lostworlds::actions::{Action, Blow, Condition, Ending, Fact, Part, Played, Resolution};
 use crate::lostworlds::content::{CardKind, Maneuver, PartyMark, Range};
 use crate::lostworlds::state::{Boost, Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
@@ -184,6 +184,105 @@ fn chose_words(state: &State, seat: Seat, member: usize, m: &Maneuver) -> String
             maneuver_words(m)
         )
     }
+}
+
+/// What a duel action open now does, for its button (`Rules::describe`):
+/// the fighter by name, the maneuver by its full name and page. `None` for
+/// the scenario's own actions (see [`crate::lostworlds::field::narration`]).
+pub fn describe(state: &State, action: &Action) -> Option<String> {
+    let seat_of = |seat: &Option<Seat>| seat.unwrap_or_default();
+    let who = |seat: &Option<Seat>| state.seat_name(seat_of(seat));
+    let foes = |targets: &[Seat]| {
+        let names: Vec<String> = targets.iter().map(|t| state.seat_name(*t)).collect();
+        and_list(&names)
+    };
+    let maneuver = |seat: &Option<Seat>, page: Option<u32>, named: Option<&str>| {
+        let sheet = &state.seats.get(seat_of(seat) as usize)?.fighter().sheet;
+        let found = match (page, named) {
+            (Some(page), _) => sheet.maneuver_at(page),
+            (None, Some(name)) => sheet.maneuver_named(name),
+            (None, None) => None,
+        };
+        found.map(|(_, m)| format!("{} (page {})", m.full_name(), m.page))
+    };
+    let member = |seat: &Option<Seat>, id: &str| {
+        state
+            .seats
+            .get(seat_of(seat) as usize)
+            .and_then(|s| s.party.iter().find(|f| f.sheet.id == id))
+            .map_or_else(|| id.to_string(), |f| f.sheet.name.clone())
+    };
+    Some(match action {
+        Action::Choose {
+            seat,
+            page,
+            maneuver: named,
+            targets,
+        } => {
+            let chosen =
+                maneuver(seat, *page, named.as_deref()).unwrap_or_else(|| "a maneuver".into());
+            match targets.as_slice() {
+                [] => format!("{}: {chosen}", who(seat)),
+                t => format!("{}: {chosen}, at {}", who(seat), foes(t)),
+            }
+        }
+        Action::Commit { seat, .. } => format!("{}: seal the choice", who(seat)),
+        Action::Reveal { seat, page, .. } => match maneuver(seat, *page, None) {
+            Some(chosen) => format!("{}: reveal the sealed {chosen}", who(seat)),
+            None => format!("{}: reveal the sealed choice", who(seat)),
+        },
+        Action::Exchange { maneuvers } => {
+            let calls: Vec<String> = maneuvers
+                .iter()
+                .map(|m| {
+                    let chosen = maneuver(&Some(m.seat), m.page, m.maneuver.as_deref())
+                        .unwrap_or_else(|| "a maneuver".into());
+                    format!("{} {chosen}", state.seat_name(m.seat))
+                })
+                .collect();
+            format!("The exchange as called out: {}", calls.join("; "))
+        }
+        Action::Escape { seat } => format!("{}: try to escape", who(seat)),
+        Action::StepIn { seat, member: id } => {
+            format!("{} steps in for {}", member(seat, id), who(seat))
+        }
+        Action::FireMissile {
+            seat,
+            member: id,
+            what,
+            ..
+        } => format!("{} fires {what}", member(seat, id)),
+        Action::SelectCards { seat, cards, .. } => {
+            let names: Vec<String> = cards
+                .iter()
+                .map(|c| {
+                    crate::lostworlds::cards::card(state, c).map_or(c.clone(), |c| c.name.clone())
+                })
+                .collect();
+            match names.as_slice() {
+                [] => format!("{}: take no cards into the fight", who(seat)),
+                n => format!("{}: take {} into the fight", who(seat), and_list(n)),
+            }
+        }
+        Action::PlayCard { seat, card, .. } => {
+            let name = crate::lostworlds::cards::card(state, card)
+                .map_or(card.clone(), |c| c.name.clone());
+            format!("{}: play {name}", who(seat))
+        }
+        Action::PickTargets { seat, targets } => {
+            format!("{}: the scores hit {}", who(seat), foes(targets))
+        }
+        Action::Advance { seat, category, .. } => {
+            format!("{}: spend an advancement on {category}", who(seat))
+        }
+        Action::Improve {
+            seat,
+            maneuver: named,
+            ..
+        } => format!("{}: spend experience on {named}", who(seat)),
+        Action::Close => "Close the journal".into(),
+        _ => return None,
+    })
 }
 
 /// The range changes of an exchange, once for each pair of fighters.

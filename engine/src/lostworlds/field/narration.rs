@@ -3,7 +3,7 @@
 
 use tabletape_events::Seat;
 
-use crate::lostworlds::actions::{Condition, Deed, Fact, FallRoll, RecoveryRoll};
+use crate::lostworlds::actions::{Action, Condition, Deed, Fact, FallRoll, RecoveryRoll};
 use crate::lostworlds::duel::narration::and_list;
 use crate::lostworlds::field::content::{Goal, Ground, Hex};
 use crate::lostworlds::field::state::{Field, Position, Stage};
@@ -24,6 +24,86 @@ fn level(state: &State, h: Hex) -> u8 {
         .at(h)
         .and_then(Ground::level)
         .unwrap_or(0)
+}
+
+/// What a scenario's action open now does, for its button
+/// (`Rules::describe`): figures by name, spaces by the map's letters.
+pub fn describe(state: &State, action: &Action) -> Option<String> {
+    let who = |seat: &Option<Seat>| name(state, seat.unwrap_or_default());
+    let foe = |seat: &Seat| name(state, *seat);
+    Some(match action {
+        Action::Roll { .. } => match state.field.as_deref().map(|f| &f.stage) {
+            Some(Stage::Initiative) => "Roll for initiative".into(),
+            Some(Stage::Recovery) => "Roll for the fallen to come round".into(),
+            Some(Stage::Falls) => "Roll for the falls".into(),
+            _ => "Roll the dice the turn waits for".into(),
+        },
+        Action::Move { seat, to } => format!("{}: move to {to}", who(seat)),
+        Action::Crawl { seat, to } => format!("{}: crawl to {to}", who(seat)),
+        Action::Run { seat } => format!("{}: run (off balance in the fight)", who(seat)),
+        Action::JumpDown { seat, to, .. } => format!("{}: jump down to {to}", who(seat)),
+        Action::JumpOnto {
+            seat, target, land, ..
+        } => format!(
+            "{}: jump down onto {}, landing on {land}",
+            who(seat),
+            foe(target)
+        ),
+        Action::JumpOver { seat, to } => format!("{}: jump over to {to}", who(seat)),
+        Action::Block { seat, target } => format!("{}: block {}", who(seat), foe(target)),
+        Action::FallProne { seat } => format!("{}: drop prone", who(seat)),
+        Action::StandUp { seat } => format!("{}: stand up", who(seat)),
+        Action::RegainBalance { seat } => format!("{}: regain balance", who(seat)),
+        Action::PickUp { seat, object } => match object.parse::<Seat>() {
+            Ok(body) => format!("{}: pick up {}", who(seat), foe(&body)),
+            Err(_) => format!("{}: pick up the {object}", who(seat)),
+        },
+        Action::Drop { seat, at: None } => format!("{}: put down what they carry", who(seat)),
+        Action::Drop { seat, at: Some(at) } => {
+            format!("{}: put down what they carry on {at}", who(seat))
+        }
+        Action::Throw { seat, at, .. } => {
+            format!("{}: throw what they carry at {at}", who(seat))
+        }
+        Action::ThrowWeapon { seat, target, .. } => {
+            format!("{}: throw the weapon at {}", who(seat), foe(target))
+        }
+        Action::Examine { seat, object } => format!("{}: examine the {object}", who(seat)),
+        Action::ShoveObject { seat, object, to } => {
+            format!("{}: shove the {object} to {to}", who(seat))
+        }
+        Action::Shove {
+            seat, target, hard, ..
+        } => format!(
+            "{}: shove {}{}",
+            who(seat),
+            foe(target),
+            if *hard { " hard" } else { "" }
+        ),
+        Action::Slay { seat, target } => format!("{}: slay {}", who(seat), foe(target)),
+        Action::Cast {
+            seat, card, target, ..
+        } => {
+            let spell = crate::lostworlds::cards::card(state, card)
+                .map_or(card.clone(), |c| c.name.clone());
+            match target {
+                Some(t) => format!("{}: cast {spell} at {}", who(seat), foe(t)),
+                None => format!("{}: cast {spell}", who(seat)),
+            }
+        }
+        Action::Regenerate { seat } => format!("{}: regenerate", who(seat)),
+        Action::BreakOff { seat, to } => format!("{}: break off to {to}", who(seat)),
+        Action::EndMove { seat, undefended } => {
+            format!(
+                "{}: end the move, leaving {undefended} undefended",
+                who(seat)
+            )
+        }
+        Action::Halt { seat } => format!("{}: halt the one passing", who(seat)),
+        Action::LetPass { seat } => format!("{}: let them pass", who(seat)),
+        Action::Place { seat, to } => format!("{}: set the fallen foe down on {to}", who(seat)),
+        _ => return None,
+    })
 }
 
 /// The scenario as it opens: its title, its setting, and what each side
