@@ -178,10 +178,36 @@ pub(crate) fn sealed_values(j: &Journal, game: &str) -> Vec<String> {
 }
 
 fn leaked<'a>(seen: &str, secrets: &'a [String]) -> Vec<&'a String> {
-    secrets
-        .iter()
-        .filter(|s| seen.contains(s.as_str()))
-        .collect()
+    let mut found: Vec<&String> = Secrets::new(secrets)
+        .finder
+        .find_overlapping_iter(seen)
+        .map(|m| &secrets[m.pattern().as_usize()])
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Secrets looked for in one pass over a text, however many there are (a
+/// salt an event): the adversary searches read megabytes a step, and one
+/// `contains` a secret made them quadratic.
+pub(crate) struct Secrets<'a> {
+    list: &'a [String],
+    finder: aho_corasick::AhoCorasick,
+}
+
+impl<'a> Secrets<'a> {
+    pub(crate) fn new(list: &'a [String]) -> Self {
+        let finder = aho_corasick::AhoCorasick::new(list).expect("secrets are plain strings");
+        Secrets { list, finder }
+    }
+
+    /// The first secret `text` holds, if any.
+    pub(crate) fn in_text(&self, text: &str) -> Option<&'a str> {
+        self.finder
+            .find(text)
+            .map(|m| self.list[m.pattern().as_usize()].as_str())
+    }
 }
 
 fn draws(acted: &Acted, j: &Journal, game: &str, branch: &str) -> Value {
