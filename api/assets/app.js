@@ -270,6 +270,95 @@
     return found;
   }
 
+  // Labels stay legible: on a narrow screen the board is drawn at least
+  // large enough that its smallest label is 11 CSS pixels, and scrolls
+  // sideways within its box when that is wider than the screen.
+  function legible() {
+    const box = $('#board');
+    const svg = box.querySelector('svg');
+    const vb = svg && svg.viewBox.baseVal;
+    if (!vb || !vb.width) return;
+    let smallest = Infinity;
+    for (const t of svg.querySelectorAll('text')) {
+      if (t.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize));
+    }
+    const fitted = box.clientWidth - 8;
+    const needed = Math.ceil(vb.width * 11 / smallest) + 2;
+    const zoom = isFinite(needed) && needed > fitted;
+    box.classList.toggle('zoomed', zoom);
+    // A board that scrolls sideways is reached by the keyboard too.
+    if (zoom) box.setAttribute('tabindex', '0'); else box.removeAttribute('tabindex');
+    svg.style.width = zoom ? needed + 'px' : '';
+  }
+
+  // What a tap on the board picks: the fields its piece names
+  // (`data-pick`), else the value its id ends in (`post-p1-2`: `p1-2`).
+  function pickOf(node) {
+    if (node.dataset && node.dataset.pick) {
+      try { return JSON.parse(node.dataset.pick); } catch (_) { return null; }
+    }
+    const id = node.id || '';
+    const pick = norm(id.slice(id.indexOf('-') + 1));
+    // A bare number (a token drawn as `piece-1`) would match every field holding it.
+    return /[a-z]/.test(pick) ? pick : null;
+  }
+
+  // Whether a line of `legal` involves what was picked on the board.
+  function fits(l, pick) {
+    return typeof pick === 'object'
+      ? Object.entries(pick).every(([k, want]) => norm(l.action[k]) === norm(want))
+      : mentions(l.action, pick);
+  }
+
+  // The board's targets: each place or piece a tap narrows the list to
+  // something becomes a button the keyboard and a screen reader reach,
+  // named by what it offers (the drawing itself stays an image).
+  function markTargets(offered) {
+    const board = $('#board');
+    const svg = board.querySelector('svg');
+    if (!svg) return;
+    let any = false;
+    for (const node of board.querySelectorAll('[data-pick], g[id]')) {
+      if (node.parentElement.closest('[role=button]')) continue; // no button in a button
+      const pick = pickOf(node);
+      const hits = pick ? offered.filter(({ l }) => fits(l, pick)) : [];
+      if (!hits.length) continue;
+      any = true;
+      const first = says(hits[0].l, T.view.summary.players);
+      node.setAttribute('role', 'button');
+      node.setAttribute('tabindex', '0');
+      node.classList.add('target');
+      const offers = hits.length === 1 ? first : `${first}, and ${hits.length - 1} more`;
+      // What the target shows in words starts its name, as a reader sees it.
+      const shown = [...node.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
+      node.setAttribute('aria-label', shown ? `${shown}: ${offers}` : offers);
+      reachable(node);
+    }
+    if (any) svg.setAttribute('role', 'group');
+  }
+
+  // A target smaller than a fingertip (24 CSS pixels a side) gets an
+  // invisible pad around it, in the drawing's own units at its scale now.
+  function reachable(node) {
+    const old = node.querySelector(':scope > rect.hit');
+    if (old) old.remove();
+    const ctm = node.getScreenCTM();
+    if (!ctm || !ctm.a) return;
+    const box = node.getBBox();
+    const least = 24 / ctm.a + 1;
+    if (box.width >= least && box.height >= least) return;
+    const w = Math.max(box.width, least);
+    const h = Math.max(box.height, least);
+    const pad = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    pad.setAttribute('class', 'hit');
+    pad.setAttribute('x', box.x + box.width / 2 - w / 2);
+    pad.setAttribute('y', box.y + box.height / 2 - h / 2);
+    pad.setAttribute('width', w);
+    pad.setAttribute('height', h);
+    pad.setAttribute('fill', 'transparent');
+    node.prepend(pad);
+  }
+
   // Loads overlap (a live ring, a recorded action, a tap on the timeline)
   // and their answers may come back in any order: only the newest asked
   // is shown, so an older answer never hides a later move.
@@ -325,6 +414,7 @@
     if (text) text.textContent = v.text;
     countdown();
     $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
+    legible();
     renderLegal();
     renderTold();
     renderTimeline();
@@ -391,16 +481,13 @@
     // A reveal this page makes by itself is not offered as a form.
     let offered = v.legal.map((l, i) => ({ l, n: i + 1 }))
       .filter(({ l }) => !sealing.has(l.action.type) && !unsealed(l));
+    markTargets(offered);
     if (T.filter) {
-      const fields = typeof T.filter === 'object' ? T.filter : null;
-      offered = offered.filter(({ l }) => fields
-        ? Object.entries(fields).every(([k, want]) => norm(l.action[k]) === norm(want))
-        : mentions(l.action, T.filter));
-      const what = fields ? Object.entries(fields).map(([k, val]) => `${k} ${val}`).join(', ') : T.filter;
-      box.append(el('p', { class: 'filter' }, `Only what involves ${what} `,
+      offered = offered.filter(({ l }) => fits(l, T.filter));
+      box.append(el('p', { class: 'filter' }, 'Only what the spot you tapped offers ',
         el('button', { type: 'button', class: 'quiet', onclick: () => { T.filter = null; renderLegal(); } }, 'show all')));
-    } else if (offered.length > 3 && $('#board [id], #board [data-pick]')) {
-      box.append(el('p', { class: 'hint', text: 'Tap a place or piece on the board to see only what involves it.' }));
+    } else if (offered.length > 3 && $('#board .target')) {
+      box.append(el('p', { class: 'hint', text: 'Tap a glowing place or piece on the board to see only what involves it.' }));
     }
     if (!offered.length) {
       const idle = v.owner && v.viewer === 'public'
@@ -1052,21 +1139,20 @@
     if (token) keepToken(T.game, token);
     try { sessionStorage.removeItem('tt:retried:' + T.game); } catch (_) { /* private mode */ }
     $('#status').append(el('p', {}, el('span', { id: 'live', class: 'live off', text: 'connecting…' })));
-    $('#board').addEventListener('click', (ev) => {
-      // A piece may say which fields its actions hold (`data-pick`).
-      const picked = ev.target.closest('[data-pick]');
-      if (picked && T.view && T.view.legal.length) {
-        try { T.filter = JSON.parse(picked.dataset.pick); } catch (_) { T.filter = null; }
-        renderLegal();
-        return;
-      }
-      const g = ev.target.closest('[id]');
-      if (!g || !T.view || !T.view.legal.length) return;
-      const id = g.id;
-      const pick = norm(id.slice(id.indexOf('-') + 1));
-      if (!pick) return;
-      T.filter = pick;
+    // A tap (or Enter, or Space) on a target narrows the list to it.
+    const pickOn = (ev) => {
+      const target = ev.target.closest('#board .target');
+      if (!target || !T.view || !T.view.legal.length) return false;
+      T.filter = pickOf(target);
       renderLegal();
+      const first = $('#legal button.choice');
+      if (first && ev.type === 'keydown') first.focus();
+      return true;
+    };
+    $('#board').addEventListener('click', pickOn);
+    window.addEventListener('resize', () => { legible(); if (T.view) renderLegal(); });
+    $('#board').addEventListener('keydown', (ev) => {
+      if ((ev.key === 'Enter' || ev.key === ' ') && pickOn(ev)) ev.preventDefault();
     });
     document.addEventListener('keydown', keys);
     // Verify in place: the result in words, not a JSON page.
