@@ -270,6 +270,65 @@
     return found;
   }
 
+  // The end of a game, on the first screen: who won, the scores where the
+  // game keeps them, how the story closes and opens, the play for BG Stats,
+  // and (for the owner) the same game again.
+  function renderResult() {
+    const v = T.view;
+    let box = $('#result');
+    if (!v.result) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = el('section', { id: 'result', class: 'result', 'aria-label': 'how the game ended' });
+      $('#now').after(box);
+      // What the last tap said is stale next to the ending.
+      const said = $('#outcome');
+      if (said && said.className !== 'error') said.textContent = '';
+    }
+    box.textContent = '';
+    const names = v.summary.players;
+    const r = v.result;
+    const won = r.winners.map((s) => names[s]);
+    const headline = r.cooperative
+      ? (won.length ? 'The table wins together.' : 'The game wins this time.')
+      : won.length === 1 ? `${won[0]} wins.`
+        : won.length ? `${won.join(' and ')} share the win.` : 'Nobody wins.';
+    box.append(el('h2', { text: headline }));
+    if (r.scores) {
+      const ranked = names.map((name, seat) => ({ name, score: r.scores[seat], won: r.winners.includes(seat) }))
+        .sort((a, b) => b.score - a.score);
+      box.append(el('ol', { class: 'scores' }, ...ranked.map((p) =>
+        el('li', { class: p.won ? 'won' : null }, el('span', { text: p.name }), el('b', { text: String(p.score) })))));
+    }
+    for (const line of v.ending || []) box.append(el('p', { text: line }));
+    if (v.opening && v.opening.length) {
+      box.append(el('blockquote', {}, ...v.opening.map((line) => el('p', { text: line }))));
+    }
+    const links = el('p', { class: 'links' },
+      el('a', { href: `/g/${T.game}/story` + query(), text: 'Read the whole story' }), ' · ',
+      el('a', { href: `/games/${T.game}/export` + query({ format: 'bgstats' }), download: `${T.game}-bgstats.json`, text: 'Log the play in BG Stats' }));
+    box.append(links);
+    if (v.owner) {
+      box.append(el('button', { type: 'button', id: 'rematch', onclick: rematch }, 'Play again: same players and options'));
+    }
+  }
+
+  // A new game like this one; the owner lands on it with its join links.
+  async function rematch() {
+    const res = await api('POST', `/games/${T.game}/rematch`, undefined, { game: T.game, retry: false });
+    if (!res.ok) {
+      say('Not started: ' + ((res.data && res.data.message) || res.status), true);
+      return;
+    }
+    const g = res.data;
+    keepToken(g.game, g.owner_token);
+    store.set('tt:seats:' + g.game, g.seats);
+    remember(g.game, T.view.title, 'owner');
+    location.href = '/g/' + g.game;
+  }
+
   // Labels stay legible: on a narrow screen the board is drawn at least
   // large enough that its smallest label is 11 CSS pixels, and scrolls
   // sideways within its box when that is wider than the screen.
@@ -413,6 +472,7 @@
     const text = $('details.text pre');
     if (text) text.textContent = v.text;
     countdown();
+    renderResult();
     $('#board').innerHTML = v.svg; // drawn by the engine's escaping SVG writer
     legible();
     renderLegal();

@@ -15,6 +15,10 @@
 //! is `request`'s, which imports no handler. `telemetry` and `operator`
 //! stand below both; this file and `openapi` above them all.
 //!
+//! [`plays`] writes a finished game as one play for BG Stats or
+//! BoardGameGeek (`GET /games/{id}/export?format=bgstats`, and the CLI's
+//! `export --format`).
+//!
 //! [`app_with_operator`] adds the store's [`Operator`]: the token `tabletape
 //! serve` hands to the CLI on its machine, owner of every game and admin.
 //!
@@ -25,6 +29,7 @@
 
 mod openapi;
 mod operator;
+pub mod plays;
 mod request;
 mod routes;
 mod telemetry;

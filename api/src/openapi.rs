@@ -32,6 +32,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         crate::routes::server::kinds,
         crate::routes::games::list_games,
         crate::routes::games::create_game,
+        crate::routes::games::rematch,
         crate::routes::games::summary,
         crate::routes::games::legal,
         crate::routes::games::act,

@@ -1304,3 +1304,71 @@ async fn notes_names_comparisons_and_variations_over_http() {
         .text();
     assert!(!plain.contains("<details"), "variations only when asked");
 }
+
+/// The end of a game: once it is over (and not before) it exports as one
+/// play for BG Stats, to a seat too; and its owner, alone, starts the same
+/// game again with fresh tokens.
+#[tokio::test]
+async fn a_finished_game_is_logged_as_a_play_and_its_owner_plays_it_again() {
+    let api = Api::new();
+    let table = api.create(json!({"title": "Friday duel"})).await;
+    let play = format!("/games/{}/export?format=bgstats", table.id);
+    let body = api
+        .get(&play, Some(&table.owner))
+        .await
+        .expect_error(StatusCode::UNPROCESSABLE_ENTITY, "rejected");
+    assert_eq!(body["rule"], "export.play_not_over", "{body}");
+    let state = format!("/games/{}/state", table.id);
+    for _ in 0..400 {
+        let now = api.get(&state, Some(&table.owner)).await.json();
+        if now["over"] == true {
+            break;
+        }
+        api.play_one(&table).await;
+    }
+    let reply = api
+        .get(&play, Some(&table.seats[1]))
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(reply.content_type(), "application/json");
+    let logged = reply.json();
+    let names: Vec<&str> = logged["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Nowa", "Grim"]);
+    assert_eq!(logged["games"][0]["name"], "Lost Worlds");
+    let scores = logged["plays"][0]["playerScores"].as_array().unwrap();
+    let winners = api.get(&state, Some(&table.owner)).await.json()["result"]["winners"].clone();
+    for (seat, score) in scores.iter().enumerate() {
+        let won = winners.as_array().unwrap().contains(&json!(seat));
+        assert_eq!(score["winner"], won, "{logged}");
+    }
+
+    let again = format!("/games/{}/rematch", table.id);
+    api.post(&again, Some(&table.seats[0]), &json!({}))
+        .await
+        .expect_error(StatusCode::FORBIDDEN, "forbidden");
+    let created = api
+        .post(&again, Some(&table.owner), &json!({}))
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let game = created["game"].as_str().unwrap();
+    assert_ne!(game, table.id);
+    assert_ne!(created["owner_token"], table.owner.as_str());
+    let summary = api
+        .get(&format!("/games/{game}"), created["owner_token"].as_str())
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(summary["kind"], "lostworlds");
+    assert_eq!(summary["players"], json!(["Nowa", "Grim"]));
+    assert_eq!(summary["title"], "Friday duel");
+    assert_eq!(
+        (summary["seq"].as_u64(), summary["over"].as_bool()),
+        (Some(1), Some(false))
+    );
+}

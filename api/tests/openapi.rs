@@ -207,6 +207,7 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
                     "application/json",
                 ),
                 ("POST", "/games/{id}/undo") => (Some(&table.owner), None, ""),
+                ("POST", "/games/{id}/rematch") => (Some(&table.owner), None, ""),
                 // A game of chance with no action yet takes a seat's share.
                 ("POST", "/games/{id}/dice") => {
                     path = template.replace("{id}", &dice.id);

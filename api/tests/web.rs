@@ -493,10 +493,19 @@ async fn the_story_page_tells_each_chapter_with_its_board() {
         .await
         .json();
     assert_eq!(named["title"], "The Long Night");
-    for chapter in story["chapters"].as_array().unwrap() {
+    let chapters = story["chapters"].as_array().unwrap();
+    for chapter in chapters {
         let heading = chapter["heading"].as_str().unwrap();
         assert!(page.contains(&format!("<h2>{heading}</h2>")), "{heading}");
     }
+    // Chapters fold, for a phone: the first is open, the others closed.
+    let folds: Vec<&str> = page.split("<details class=\"chapter\"").skip(1).collect();
+    assert_eq!(folds.len(), chapters.len(), "{page}");
+    let open: Vec<bool> = folds
+        .iter()
+        .map(|f| f[..f.find('>').unwrap()].ends_with(" open"))
+        .collect();
+    assert!(open[0] && open[1..].iter().all(|o| !o), "{open:?}");
     assert!(
         page.matches("<figure class=\"board\"><svg").count() >= 2,
         "{page}"

@@ -16,7 +16,6 @@ mod commands;
 mod error;
 mod paint;
 mod peers;
-mod plays;
 mod progress;
 mod remote;
 mod served;

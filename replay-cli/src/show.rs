@@ -27,28 +27,7 @@ pub struct BranchNode {
     pub notes: Vec<String>,
 }
 
-/// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
-/// the civil-from-days algorithm (Howard Hinnant) on the day count.
-pub fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
+pub use tabletape_api::plays::utc;
 
 /// `owner`, or the seat's player with its number: `Nowa (seat 0)`.
 pub fn actor(actor: &Actor, players: &[String]) -> String {
@@ -195,13 +174,6 @@ mod tests {
             description: None,
             notes: Vec::new(),
         }
-    }
-
-    #[test]
-    fn utc_dates() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00");
-        assert_eq!(utc(1_795_305_157_999), "2026-11-21 23:52:37");
     }
 
     #[test]

@@ -391,6 +391,17 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   });
   for (const p of phones) await p.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
   await table.waitForFunction(() => document.querySelector('#waiting').textContent.includes('over'));
+  // The end, on the first screen of every device: who won, how the story
+  // opens, the play for BG Stats; only the owner is offered a rematch.
+  for (const p of [...phones, table]) {
+    await p.waitForSelector('#result h2');
+    assert.match(await p.textContent('#result h2'), /^(\w+ wins|.+ share the win|Nobody wins)\.$/);
+    assert.ok(await p.$eval('#result', (r) => r.getBoundingClientRect().top < innerHeight), 'the result is on the first screen');
+    assert.ok(await p.$('#result blockquote p'), 'the story opens on the result screen');
+    assert.ok(await p.$('#result a[href*="format=bgstats"]'));
+  }
+  for (const p of phones) assert.equal(await p.$('#rematch'), null, 'a seat is offered a rematch');
+  assert.ok(await table.$('#rematch'));
   await shot(phones[0], 'lostworlds-over-phone');
   await shot(table, 'lostworlds-over-laptop');
   await table.click('#tools a:has-text("Verify")');
@@ -402,6 +413,16 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   await table.click('a:has-text("The story")');
   await table.waitForSelector('.story .chapter figure svg');
   await shot(table, 'lostworlds-story-laptop');
+  // The owner plays again: a new game with the same players, its seats'
+  // join links ready on the owner's screen.
+  await table.goto(`${base}/g/${g.game}`);
+  await live(table);
+  await table.click('#rematch');
+  await table.waitForURL((u) => u.pathname.startsWith('/g/') && !u.pathname.endsWith(g.game));
+  await live(table);
+  const join = await table.textContent('#join');
+  assert.ok(join.includes('Ada') && join.includes('Bo'), join);
+  assert.match(await table.textContent('h1'), /Ada, Bo/);
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 

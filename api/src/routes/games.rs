@@ -31,8 +31,9 @@ use serde_json::Value;
 use tabletape_engine::{Format, LegalAction, Viewer};
 use tabletape_events::{DiceMode, Seat};
 use tabletape_store::{
-    ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal, Listing,
-    NewGame, PackSource, ReplayStep, ShownEvent, StateView, Undone, VerifyReport, GAMES_PAGE_MAX,
+    ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
+    JournalError, Listing, NewGame, PackSource, ReplayStep, ShownEvent, StateView, Undone,
+    VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::request::{
@@ -134,9 +135,38 @@ pub(crate) async fn create_game(
         public: body.public,
     };
     let created: Created = blocking(move || Ok(journal.create(req)?)).await?;
+    created_response(created)
+}
+
+/// A new game's answer: 201, its address, and the tokens (shown only here).
+fn created_response(created: Created) -> Result<Response, AppError> {
     let location = HeaderValue::from_str(&format!("/games/{}", created.game))
         .map_err(|err| AppError::Internal(format!("game id is not a header value: {err}")))?;
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)).into_response())
+}
+
+/// The same game again, for the owner: same players, options, dice and
+/// content, a fresh seed and fresh tokens (answered as a creation is).
+#[utoipa::path(
+    post,
+    path = "/games/{id}/rematch",
+    tag = "games",
+    summary = "Start the same game again: same players, options, dice and pack; new seed and tokens",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
+    responses((status = 201, description = "Created; `Location` names the new game", body = Created), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+pub(crate) async fn rematch(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+) -> Result<Response, AppError> {
+    let created: Created = blocking(move || {
+        let access = write_access(&journal, &id, &bearer)?;
+        Ok(journal.rematch(&id, access)?)
+    })
+    .await?;
+    created_response(created)
 }
 
 /// One game's summary, as the caller may know it: the seed is the owner's
@@ -612,10 +642,56 @@ pub(crate) async fn narrative(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub(crate) struct BranchQuery {
+pub(crate) struct ExportQuery {
     branch: Option<String>,
     #[serde(rename = "as")]
     viewer: Option<String>,
+    /// `jsonl` (the log, the default), or a finished game as one play:
+    /// `bgstats` (BG Stats' import file) or `bgg` (BoardGameGeek's play XML).
+    format: Option<PlayFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum PlayFormat {
+    Jsonl,
+    Bgstats,
+    Bgg,
+}
+
+/// A finished game's line as one play (its result, players and times):
+/// nothing in it is secret once the game is over.
+fn play_of(
+    journal: &Journal,
+    id: &str,
+    branch: Option<String>,
+    viewer: Viewer,
+) -> Result<crate::plays::Play, AppError> {
+    let branch = journal.line(id, branch)?;
+    let state = journal.state(id, &branch, None, viewer)?;
+    let Some(result) = state.result.filter(|_| state.over) else {
+        return Err(JournalError::Rejected(tabletape_engine::Rejection::new(
+            "export.play_not_over",
+            format!("{id} on `{branch}` is still in play: a play is logged once the game is over"),
+        ))
+        .into());
+    };
+    let events = journal.events_as(id, &branch, 1, None, viewer)?;
+    let (Some(first), Some(last)) = (events.first(), events.last()) else {
+        return Err(JournalError::NotFound(format!("{id} has no events")).into());
+    };
+    let summary = journal.summary(id, viewer)?;
+    Ok(crate::plays::Play {
+        game: id.to_string(),
+        title: summary.title,
+        name: tabletape_engine::kind(&summary.kind)
+            .map_or_else(|| summary.kind.clone(), |k| k.info().title.to_string()),
+        bgg_id: 0,
+        players: summary.players,
+        started_at_ms: first.recorded_at_ms,
+        ended_at_ms: last.recorded_at_ms,
+        result,
+    })
 }
 
 /// The game's log as JSON Lines: one branch's whole history, or (with no
@@ -624,23 +700,36 @@ pub(crate) struct BranchQuery {
     get,
     path = "/games/{id}/export",
     tag = "games",
-    summary = "A game's events as JSON Lines, envelope included (what import reads back)",
-    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), BranchQuery),
-    responses((status = 200, description = "One event per line", body = String, content_type = "application/x-ndjson"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    summary = "A game's events as JSON Lines, envelope included (what import reads back), or a finished game as one play for BG Stats or BoardGameGeek",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), ExportQuery),
+    responses((status = 200, description = "One event per line; or the play, as BG Stats' JSON or BoardGameGeek's XML", body = String, content_type = "application/x-ndjson"), (status = 422, description = "A play asked of a game still in play: `rule` names it", body = ErrorBody), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
 pub(crate) async fn export(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
-    Params(q): Params<BranchQuery>,
+    Params(q): Params<ExportQuery>,
 ) -> Result<Response, AppError> {
+    let format = q.format.unwrap_or(PlayFormat::Jsonl);
     let (id, lines) = blocking(move || {
         let access = read_access(&journal, &id, &bearer)?;
         let viewer = viewer_for(&journal, &id, access, q.viewer.as_deref())?;
-        journal.check_export(&id, q.branch.as_deref(), viewer)?;
-        let mut lines = Vec::new();
-        journal.export(&id, q.branch.as_deref(), &mut lines)?;
+        let lines = match format {
+            PlayFormat::Jsonl => {
+                journal.check_export(&id, q.branch.as_deref(), viewer)?;
+                let mut lines = Vec::new();
+                journal.export(&id, q.branch.as_deref(), &mut lines)?;
+                lines
+            }
+            PlayFormat::Bgstats => {
+                let play = play_of(&journal, &id, q.branch, viewer)?;
+                serde_json::to_vec_pretty(&crate::plays::bgstats(&play)).expect("JSON")
+            }
+            PlayFormat::Bgg => {
+                crate::plays::bgg(&play_of(&journal, &id, q.branch, viewer)?).into_bytes()
+            }
+        };
         Ok((id, lines))
     })
     .await?;
@@ -656,14 +745,16 @@ pub(crate) async fn export(
             }
         })
         .collect();
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file}.jsonl\""))
+    let (name, content_type) = match format {
+        PlayFormat::Jsonl => (format!("{file}.jsonl"), "application/x-ndjson"),
+        PlayFormat::Bgstats => (format!("{file}-bgstats.json"), "application/json"),
+        PlayFormat::Bgg => (format!("{file}-bgg.xml"), "application/xml"),
+    };
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
         .map_err(|err| AppError::Internal(format!("game id is not a header value: {err}")))?;
     Ok((
         [
-            (
-                CONTENT_TYPE,
-                HeaderValue::from_static("application/x-ndjson"),
-            ),
+            (CONTENT_TYPE, HeaderValue::from_static(content_type)),
             (CONTENT_DISPOSITION, disposition),
         ],
         lines,

@@ -38,6 +38,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(games::board))
         .route("/games/{id}/live", get(live::live))
         .route("/games/{id}/undo", post(games::undo))
+        .route("/games/{id}/rematch", post(games::rematch))
         .route("/games/{id}/replay", get(games::replay))
         .route(
             "/games/{id}/branches",

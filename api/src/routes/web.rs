@@ -184,6 +184,16 @@ pub struct TableView {
     /// Who made the dice of the line in play, in a sentence (empty when
     /// the table rolls its own or the game has no chance).
     pub dice: String,
+    /// Once the game is over (and the page is at its end): the winners and,
+    /// where the game keeps them, the scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<tabletape_engine::PlayResult>,
+    /// Once it is over: how the story closes (outcome, scores) and how it
+    /// opens (its first lines), for the page's result screen.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ending: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<String>,
 }
 
 /// Who made the dice, in words for the page's status line.
@@ -304,7 +314,22 @@ fn table_view(
         Viewer::Seat(seat) => journal.game_at(id, &branch, Some(seq))?.plays(seat),
         _ => None,
     };
+    let (result, ending, opening) = match state.result.filter(|_| state.over && at_head) {
+        Some(result) => {
+            let story = journal.narrate_as(id, &branch, viewer)?;
+            let opening = story
+                .chapters
+                .first()
+                .map(|c| c.lines.iter().take(2).cloned().collect())
+                .unwrap_or_default();
+            (Some(result), story.epilogue, opening)
+        }
+        None => (None, Vec::new(), Vec::new()),
+    };
     Ok(TableView {
+        result,
+        ending,
+        opening,
         plays,
         deadline,
         server_ms: std::time::SystemTime::now()
@@ -588,11 +613,13 @@ fn story_html(
         title = esc(&story.title)
     );
     // Each chapter ends with the board as it stood after its last event.
-    for c in &story.chapters {
+    // Chapters fold (a phone reads one at a time): the first opens.
+    for (i, c) in story.chapters.iter().enumerate() {
         let _ = write!(
             h,
-            r#"<section class="chapter" id="seq-{first}"><h2>{heading}</h2>"#,
+            r#"<details class="chapter" id="seq-{first}"{open}><summary><h2>{heading}</h2></summary>"#,
             first = c.first,
+            open = if i == 0 { " open" } else { "" },
             heading = esc(&c.heading)
         );
         h += &c.body_html();
@@ -602,7 +629,7 @@ fn story_html(
         };
         let _ = write!(
             h,
-            r#"<figure class="board">{svg}<figcaption>The table after seq {last}. <a href="/g/{game}?at={last}&amp;branch={branch}">Look from here</a></figcaption></figure></section>"#,
+            r#"<figure class="board">{svg}<figcaption>The table after seq {last}. <a href="/g/{game}?at={last}&amp;branch={branch}">Look from here</a></figcaption></figure></details>"#,
             last = c.last,
             game = esc(id),
             branch = esc(&branch),

@@ -12,7 +12,7 @@ fn check_export(table: &dyn Table, a: &ExportArgs) -> Result<()> {
 }
 
 /// A finished game's line as one play, for `--format bgstats` or `bgg`.
-fn play_of(table: &dyn Table, a: &ExportArgs) -> Result<crate::plays::Play> {
+fn play_of(table: &dyn Table, a: &ExportArgs) -> Result<tabletape_api::plays::Play> {
     let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
     let state = table.state(&a.game, &branch, None, viewer)?;
@@ -33,7 +33,7 @@ fn play_of(table: &dyn Table, a: &ExportArgs) -> Result<crate::plays::Play> {
     let name = tabletape_engine::kind(&state.kind)
         .map(|k| k.info().title.to_string())
         .unwrap_or_else(|| state.kind.clone());
-    Ok(crate::plays::Play {
+    Ok(tabletape_api::plays::Play {
         game: a.game.clone(),
         title: table.title(&a.game)?,
         name,
@@ -55,9 +55,10 @@ pub(super) fn export(
         let play = play_of(table, &a)?;
         let text = match a.format {
             ExportFormat::Bgstats => {
-                serde_json::to_string_pretty(&crate::plays::bgstats(&play)).expect("JSON") + "\n"
+                serde_json::to_string_pretty(&tabletape_api::plays::bgstats(&play)).expect("JSON")
+                    + "\n"
             }
-            _ => crate::plays::bgg(&play),
+            _ => tabletape_api::plays::bgg(&play),
         };
         return match &a.out {
             None => Ok(out.write_all(text.as_bytes())?),

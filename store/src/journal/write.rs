@@ -5,6 +5,38 @@
 use super::*;
 
 impl Journal {
+    /// The same game again: a new game with `game`'s kind, players, options,
+    /// dice, content pack, visibility and title, a fresh seed and fresh
+    /// tokens. Only the owner starts one (it hands out new seat links).
+    pub fn rematch(&self, game: &str, by: Access) -> Result<Created, JournalError> {
+        if by != Access::Owner {
+            return Err(JournalError::Forbidden(
+                "a rematch is started with the owner's token: it hands out new seat links".into(),
+            ));
+        }
+        let first = self.log.read(game, &main_branch(), 1, Some(1))?;
+        let created = created_of(&first[0])?;
+        let kind = tabletape_engine::kind(&created.kind).ok_or_else(|| {
+            JournalError::BadInput(EngineError::UnknownKind(created.kind.clone()).to_string())
+        })?;
+        // The table's own pack goes again; the bundled one is taken fresh.
+        let own = self.bundled_pack(kind).ok().as_ref() != Some(&created.pack);
+        self.create(NewGame {
+            kind: created.kind.clone(),
+            players: created.players.clone(),
+            seed: None,
+            dice: created.dice,
+            options: created.options.clone(),
+            pack: own.then(|| PackSource {
+                file: format!("the pack of {game}"),
+                json: created.pack.clone(),
+            }),
+            public: created.public,
+            title: created.title.clone(),
+            id: None,
+        })
+    }
+
     /// Starts a game: checks kind, options, pack and players by laying the
     /// game out before anything is written, then writes its creation at seq 1.
     pub fn create(&self, req: NewGame) -> Result<Created, JournalError> {

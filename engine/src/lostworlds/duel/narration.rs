@@ -543,12 +543,10 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         f if f.on_field() => crate::lostworlds::field::narration::narrate(state, fact),
         // A choice in the clear tells nothing yet: the exchange tells it.
         Fact::ManeuverChosen { .. } => Vec::new(),
-        Fact::ManeuverCommitted { seat, hash, .. } => {
-            vec![format!(
-                "{} seals a maneuver (commitment {}...).",
-                state.seat_name(*seat),
-                &hash[..8.min(hash.len())]
-            )]
+        // The commitment itself is in the log for verify; the story says
+        // only that a choice was sealed.
+        Fact::ManeuverCommitted { seat, .. } => {
+            vec![format!("{} seals a maneuver.", state.seat_name(*seat))]
         }
         Fact::ManeuverRevealed { seat, maneuver, .. } => match maneuver {
             Some(m) => vec![format!(

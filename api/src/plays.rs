@@ -14,7 +14,28 @@ use serde_json::{json, Value};
 use tabletape_engine::PlayResult;
 use uuid::Uuid;
 
-use crate::show;
+/// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
+/// the civil-from-days algorithm (Howard Hinnant) on the day count.
+pub fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
 
 /// Tabletape's namespace for the UUIDs of plays, players, games and places.
 const NAMESPACE: Uuid = Uuid::from_u128(0x5d1c_0a4e_7f0b_4c55_9a53_7461_626c_6574);
@@ -70,8 +91,8 @@ fn uuid(what: &str, name: &str) -> String {
 /// The play as a BG Stats export file: its `games`, `players`, `locations`
 /// and `plays` tables, each row referring to the others by id.
 pub fn bgstats(play: &Play) -> Value {
-    let when = show::utc(play.started_at_ms);
-    let ended = show::utc(play.ended_at_ms);
+    let when = utc(play.started_at_ms);
+    let ended = utc(play.ended_at_ms);
     let players: Vec<Value> = play
         .players
         .iter()
@@ -160,7 +181,7 @@ pub fn bgg(play: &Play) -> String {
     xml.push_str("<plays total=\"1\" page=\"1\">\n");
     xml.push_str(&format!(
         "  <play id=\"0\" date=\"{}\" quantity=\"1\" length=\"{}\" incomplete=\"0\" nowinstats=\"0\" location=\"Tabletape\">\n",
-        &show::utc(play.started_at_ms)[..10],
+        &utc(play.started_at_ms)[..10],
         play.minutes()
     ));
     xml.push_str(&format!(
@@ -235,5 +256,11 @@ mod tests {
             Uuid::parse_str(uuid).is_ok_and(|u| u.get_version_num() == 5),
             "{uuid}"
         );
+    }
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00");
+        assert_eq!(utc(1_795_305_157_999), "2026-11-21 23:52:37");
     }
 }
