@@ -329,14 +329,21 @@
     location.href = '/g/' + g.game;
   }
 
-  // Labels stay legible: on a narrow screen the board is drawn at least
-  // large enough that its smallest label is 11 CSS pixels, and scrolls
-  // sideways within its box when that is wider than the screen.
+  // Labels stay legible: on a phone the board is drawn at least large
+  // enough that its smallest label is 11 CSS pixels, and scrolls sideways
+  // within its box when that is wider than the screen. (A laptop's board
+  // has room; the table screen shows it whole.)
   function legible() {
     const box = $('#board');
     const svg = box.querySelector('svg');
     const vb = svg && svg.viewBox.baseVal;
     if (!vb || !vb.width) return;
+    if (window.innerWidth > 700) {
+      box.classList.remove('zoomed');
+      box.removeAttribute('tabindex');
+      svg.style.width = '';
+      return;
+    }
     let smallest = Infinity;
     for (const t of svg.querySelectorAll('text')) {
       if (t.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize));
