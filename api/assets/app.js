@@ -514,7 +514,9 @@
   function renderTold() {
     const told = $('#told');
     told.textContent = '';
-    for (const t of T.view.recent.slice().reverse()) {
+    // An entry the kind tells nothing of (a token set on a clock, which
+    // the board draws instead) is not listed as an empty line.
+    for (const t of T.view.recent.slice().reverse().filter((t) => t.lines.length)) {
       told.append(el('li', { value: t.seq }, t.lines.map((l) => el('p', { text: l }))));
     }
   }
