@@ -133,12 +133,12 @@ pub enum Command {
     Contribute(ContributeArgs),
     /// Give a branch a title and a description at the table (its name in the log stays).
     #[command(
-        after_help = "Example:\n  tabletape rename g-3f9a1c2e fork-1 'Nowa jumps back' --description 'What if she had?'"
+        after_help = "Example:\n  tabletape rename g-3f9a1c2e owner-at-7 'Nowa jumps back' --description 'What if she had?'"
     )]
     Rename(RenameArgs),
     /// Compare two lines of a game: where they part, each one's story from there and how it
     /// came out, and how their states differ at their heads.
-    #[command(after_help = "Example:\n  tabletape compare g-3f9a1c2e main fork-1")]
+    #[command(after_help = "Example:\n  tabletape compare g-3f9a1c2e main owner-at-7")]
     Compare(CompareArgs),
     /// Write a game's events as JSON Lines (one event per line, envelope included).
     #[command(
@@ -388,7 +388,7 @@ pub struct ForkArgs {
     /// The branch to fork from (default: the game's current line).
     #[arg(long, value_name = "B")]
     pub from: Option<String>,
-    /// The new branch's name (default `fork-N`).
+    /// The new branch's name (default: who forked and where, `owner-at-7`, `ada-at-12`).
     #[arg(long, value_name = "B")]
     pub name: Option<String>,
     /// Draw every die after the fork from this seed instead of continuing the parent's dice.
@@ -455,7 +455,7 @@ pub struct NoteArgs {
 pub struct RenameArgs {
     /// The game id printed by `new`.
     pub game: String,
-    /// The branch to name (as the log knows it: `main`, `fork-1`).
+    /// The branch to name (as the log knows it: `main`, `ada-at-12`).
     pub branch: String,
     /// What the table calls it ("Nowa jumps back").
     pub title: String,

@@ -89,7 +89,7 @@ pub(crate) fn race_attempts() -> impl Iterator<Item = u64> {
 /// The most games one page of a listing holds.
 pub const GAMES_PAGE_MAX: usize = 200;
 
-/// How many generated `fork-N` names a fork tries before giving up.
+/// How many generated fork names (`ada-at-12`, `ada-at-12-2`, …) a fork tries before giving up.
 const FORK_NAME_TRIES: usize = 64;
 
 /// At most this many branch heads are kept folded in memory.

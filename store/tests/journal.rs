@@ -347,10 +347,10 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
         .unwrap();
     assert_eq!(
         (f.name.as_str(), f.fork_seq, f.head_seq, f.reseed),
-        ("fork-1", Some(2), 2, None)
+        ("owner-at-2", Some(2), 2, None)
     );
     let main = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
-    assert_eq!(j.events(&g, "fork-1", 1, None).unwrap(), main[..2]);
+    assert_eq!(j.events(&g, "owner-at-2", 1, None).unwrap(), main[..2]);
     let r = j
         .fork(&g, MAIN_BRANCH, 2, Some("lucky"), Some(9), Access::Owner)
         .unwrap();
@@ -361,10 +361,18 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
     assert_eq!(j.game_at(&g, "lucky", None).unwrap().seed(), 9);
     assert_eq!(play(&j, &g, "lucky", 1), 4);
     assert_eq!(
-        j.fork(&g, MAIN_BRANCH, 1, None, None, Access::Owner)
+        j.fork(&g, MAIN_BRANCH, 2, None, None, Access::Owner)
             .unwrap()
             .name,
-        "fork-2"
+        "owner-at-2-2",
+        "a second fork at the same place"
+    );
+    // A seat's fork says whose it is.
+    assert_eq!(
+        j.fork(&g, MAIN_BRANCH, 1, None, None, Access::Seat(1))
+            .unwrap()
+            .name,
+        "bo-at-1"
     );
     assert!(matches!(
         j.fork(&g, MAIN_BRANCH, 9, None, None, Access::Owner),
@@ -380,7 +388,10 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
         .into_iter()
         .map(|b| b.name)
         .collect();
-    assert_eq!(names, ["main", "fork-1", "lucky", "fork-2"]);
+    assert_eq!(
+        names,
+        ["main", "owner-at-2", "lucky", "owner-at-2-2", "bo-at-1"]
+    );
 }
 
 #[test]

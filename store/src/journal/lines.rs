@@ -5,7 +5,7 @@ use super::*;
 
 impl Journal {
     /// Forks `from` after its seq `at`, copying nothing. The name defaults to
-    /// the first free `fork-N`; with `reseed`, the new branch opens with a
+    /// who forked and where (`ada-at-12`); with `reseed`, the new branch opens with a
     /// reseed event so its chance differs from the parent's from here on.
     ///
     /// Only the owner may inherit the parent's future: a fork made by a seat
@@ -69,8 +69,19 @@ impl Journal {
             let record = self.log.fork(game, from, at, &name, now, first)?;
             return Ok(self.shown_branch(game, record, by.viewer()));
         }
-        // A generated name is the first free `fork-N`; a concurrent fork may
-        // take it between the look and the write, so a taken one is skipped.
+        // A generated name says who forked and where the lines part
+        // (`ada-at-12`, `owner-at-3`; `ada-at-12-2` for a second one there).
+        // A concurrent fork may take it between the look and the write, so
+        // a taken one is skipped.
+        let who = match by {
+            Access::Seat(seat) => {
+                let players = self.meta(game)?.players;
+                slug(players.get(seat as usize).map_or("", String::as_str))
+                    .unwrap_or_else(|| format!("seat-{seat}"))
+            }
+            _ => "owner".to_string(),
+        };
+        let base = format!("{who}-at-{at}");
         let mut taken: Vec<String> = self
             .log
             .branches(game)?
@@ -78,10 +89,10 @@ impl Journal {
             .map(|b| b.name)
             .collect();
         for _ in 0..FORK_NAME_TRIES {
-            let name = (1..)
-                .map(|n| format!("fork-{n}"))
+            let name = std::iter::once(base.clone())
+                .chain((2..).map(|n| format!("{base}-{n}")))
                 .find(|n| !taken.contains(n))
-                .expect("some fork-N is free");
+                .expect("some name is free");
             match self.log.fork(game, from, at, &name, now, first.clone()) {
                 Ok(record) => return Ok(self.shown_branch(game, record, by.viewer())),
                 Err(StoreError::BranchExists { .. }) => taken.push(name),
@@ -253,4 +264,20 @@ impl Journal {
             head_seq,
         })
     }
+}
+
+/// A player's name as a branch name's part: lower-case letters and digits,
+/// anything else a dash (`Ada Lockwood` is `ada-lockwood`); `None` when
+/// nothing of it is left.
+fn slug(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    (!out.is_empty()).then_some(out)
 }
