@@ -608,11 +608,10 @@
     }
     for (const g of groups.values()) g.d.querySelector('summary').append(el('small', { text: `(${g.count})` }));
     box.append(list);
-    // The owner takes back anything; a seat only what it recorded itself.
-    const last = v.recent.length ? v.recent[v.recent.length - 1] : null;
-    const mine = last && last.seq === v.head_seq && last.action && last.actor && last.actor.seat === v.seat;
-    const canTakeBack = v.head_seq > 1 && !v.over && (v.viewer === 'owner' || (v.seat !== null && v.seat !== undefined && mine));
-    if (canTakeBack || (v.over && v.viewer === 'owner')) {
+    // Offered only where the server would record it (`take_back`): the
+    // owner's, or a seat's own last action, and not one that showed what
+    // lay hidden.
+    if (v.take_back) {
       box.append(el('p', {}, el('button', { type: 'button', class: 'quiet', id: 'undo', 'aria-keyshortcuts': 'u', onclick: takeBack }, 'Take back the last entry')));
     }
   }

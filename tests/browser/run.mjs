@@ -381,6 +381,12 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
     await phones[1].click('button.sealable >> nth=0');
     await phones[0].waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head, { timeout: 8000 });
     await phones[1].waitForFunction((h) => Number(document.querySelector('#table').dataset.head) >= h + 4, head, { timeout: 8000 });
+    // The last entry is a reveal, which showed what was sealed: no phone
+    // offers to take it back (the server would refuse).
+    for (const [s, p] of phones.entries()) {
+      assert.equal((await api('GET', `/games/${g.game}/table`, undefined, g.seats[s].token)).take_back, false);
+      assert.equal(await p.$('#undo'), null, `seat ${s} is offered a take-back of a reveal`);
+    }
   }
   assert.ok(exchanges > 1 && exchanges < 60, `the duel ended after ${exchanges} exchanges`);
   // After the fight the journal is closed once, by either fighter; the

@@ -194,6 +194,9 @@ pub struct TableView {
     pub ending: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opening: Vec<String>,
+    /// Whether the reader's token may take back the last action of the
+    /// line in play now (what `POST /games/{id}/undo` would record).
+    pub take_back: bool,
 }
 
 /// Who made the dice, in words for the page's status line.
@@ -297,7 +300,7 @@ fn table_view(
         Vec::new()
     };
     let after = seq.saturating_sub(RECENT_EVENTS);
-    let recent = journal
+    let recent: Vec<Told> = journal
         .follow(id, &branch, after, viewer)?
         .into_iter()
         .take_while(|f| f.seq <= seq)
@@ -326,7 +329,23 @@ fn table_view(
         }
         None => (None, Vec::new(), Vec::new()),
     };
+    // Asked only where the page would offer it: at the head of the line in
+    // play, to the owner or to the seat whose action is the last.
+    let last_mine = |seat: Seat| {
+        recent
+            .last()
+            .is_some_and(|t: &Told| t.action && t.actor == Actor::Seat(seat))
+    };
+    let take_back = at_head
+        && !state.over
+        && branch == journal.current_line(id)?
+        && match access {
+            Access::Owner => journal.may_undo(id, access),
+            Access::Seat(seat) => last_mine(seat) && journal.may_undo(id, access),
+            Access::Public => false,
+        };
     Ok(TableView {
+        take_back,
         result,
         ending,
         opening,

@@ -145,20 +145,20 @@ impl Journal {
         }
     }
 
-    /// Takes back the last action of the current line without deleting
-    /// anything: the line is forked just before that action, the fork
-    /// becomes the current line, and the old line stays in the tree marked
-    /// taken back (closed to play: it shares the dice and hidden cards to
-    /// come with the new line). Notes written after the action are kept on
-    /// the new line, unless they are about the action taken back. The fork
-    /// keeps the old line's dice: the action recorded again meets the same
-    /// rolls. Open to the owner, and to the seat that recorded the action.
-    ///
-    /// Refused once the game is over (everything it hid is out), and for an
-    /// action that showed what lay hidden or started a clock (see
-    /// `Rules::cannot_take_back`): the owner of a game whose chance is not
-    /// Tabletape's (the table's own dice, or none) may still correct it.
-    pub fn undo(&self, game: &str, by: Access) -> Result<Undone, JournalError> {
+    /// Whether `by` may take back the last action of the current line now:
+    /// the checks of [`Journal::undo`], nothing written (a page offers the
+    /// take-back only when it would be recorded).
+    pub fn may_undo(&self, game: &str, by: Access) -> bool {
+        self.take_back_plan(game, by).is_ok()
+    }
+
+    /// What a take-back by `by` would take: the line, its last action, and
+    /// the notes and names written after it; or why it may not.
+    fn take_back_plan(
+        &self,
+        game: &str,
+        by: Access,
+    ) -> Result<(String, Event, Vec<Event>), JournalError> {
         let line = self.current_line(game)?;
         let record = self.record(game, &line)?;
         let head = record.head_seq;
@@ -212,6 +212,25 @@ impl Journal {
                 return Err(JournalError::Rejected(refused));
             }
         }
+        Ok((line, taken, after))
+    }
+
+    /// Takes back the last action of the current line without deleting
+    /// anything: the line is forked just before that action, the fork
+    /// becomes the current line, and the old line stays in the tree marked
+    /// taken back (closed to play: it shares the dice and hidden cards to
+    /// come with the new line). Notes written after the action are kept on
+    /// the new line, unless they are about the action taken back. The fork
+    /// keeps the old line's dice: the action recorded again meets the same
+    /// rolls. Open to the owner, and to the seat that recorded the action.
+    ///
+    /// Refused once the game is over (everything it hid is out), and for an
+    /// action that showed what lay hidden or started a clock (see
+    /// `Rules::cannot_take_back`): the owner of a game whose chance is not
+    /// Tabletape's (the table's own dice, or none) may still correct it.
+    pub fn undo(&self, game: &str, by: Access) -> Result<Undone, JournalError> {
+        let (line, taken, after) = self.take_back_plan(game, by)?;
+        let seq = taken.seq;
         let taken_names: Vec<String> = self
             .log
             .branches(game)?
