@@ -12,6 +12,7 @@
 
 use serde_json::{json, Value};
 use tabletape_engine::PlayResult;
+use tabletape_store::{JournalError, ShownEvent, StateView};
 use uuid::Uuid;
 
 /// `2026-11-21 23:52:37` (UTC) from Unix milliseconds, without a date crate:
@@ -59,6 +60,41 @@ pub struct Play {
 }
 
 impl Play {
+    /// A finished line as one play: the game's title and players, its
+    /// result (the kind's), and the times of its first and last events.
+    /// Refused (`export.play_not_over`) while the line is in play.
+    pub fn of(
+        game: &str,
+        branch: &str,
+        title: Option<String>,
+        players: Vec<String>,
+        state: StateView,
+        events: &[ShownEvent],
+    ) -> Result<Play, JournalError> {
+        let Some(result) = state.result.filter(|_| state.over) else {
+            return Err(JournalError::Rejected(tabletape_engine::Rejection::new(
+                "export.play_not_over",
+                format!(
+                    "{game} on `{branch}` is still in play: a play is logged once the game is over"
+                ),
+            )));
+        };
+        let (Some(first), Some(last)) = (events.first(), events.last()) else {
+            return Err(JournalError::NotFound(format!("{game} has no events")));
+        };
+        Ok(Play {
+            game: game.to_string(),
+            title,
+            name: tabletape_engine::kind(&state.kind)
+                .map_or_else(|| state.kind.clone(), |k| k.info().title.to_string()),
+            bgg_id: 0,
+            players,
+            started_at_ms: first.recorded_at_ms,
+            ended_at_ms: last.recorded_at_ms,
+            result,
+        })
+    }
+
     /// Whole minutes played, at least one.
     fn minutes(&self) -> u64 {
         (self.ended_at_ms.saturating_sub(self.started_at_ms) / 60_000).max(1)

@@ -371,9 +371,11 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
       assert.ok(!newest.includes(maneuver), `${who} reads "${newest}" and learns ${maneuver}`);
     }
     if (exchanges === 0) {
-      // Bo cannot take back what Ada recorded; Ada can.
+      // Bo cannot take back what Ada recorded; Ada can. The table screen,
+      // though the owner's, records nothing: it offers no take-back.
       assert.equal(await phones[1].$('#undo'), null);
       assert.ok(await phones[0].$('#undo'));
+      assert.equal(await table.$('#undo'), null, 'the table screen offers a take-back');
       await shot(phones[1], 'lostworlds-bo-waiting-phone');
       await shot(phones[0], 'lostworlds-ada-sealed-phone');
     }

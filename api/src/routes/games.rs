@@ -659,39 +659,25 @@ pub(crate) enum PlayFormat {
     Bgg,
 }
 
-/// A finished game's line as one play (its result, players and times):
-/// nothing in it is secret once the game is over.
+/// A finished game's line as one play: to a seat, only once the game (its
+/// line in play) is over, as for the log itself.
 fn play_of(
     journal: &Journal,
     id: &str,
     branch: Option<String>,
     viewer: Viewer,
-) -> Result<crate::plays::Play, AppError> {
+) -> Result<crate::plays::Play, JournalError> {
     let branch = journal.line(id, branch)?;
-    let state = journal.state(id, &branch, None, viewer)?;
-    let Some(result) = state.result.filter(|_| state.over) else {
-        return Err(JournalError::Rejected(tabletape_engine::Rejection::new(
-            "export.play_not_over",
-            format!("{id} on `{branch}` is still in play: a play is logged once the game is over"),
-        ))
-        .into());
-    };
-    let events = journal.events_as(id, &branch, 1, None, viewer)?;
-    let (Some(first), Some(last)) = (events.first(), events.last()) else {
-        return Err(JournalError::NotFound(format!("{id} has no events")).into());
-    };
+    journal.check_export(id, Some(&branch), viewer)?;
     let summary = journal.summary(id, viewer)?;
-    Ok(crate::plays::Play {
-        game: id.to_string(),
-        title: summary.title,
-        name: tabletape_engine::kind(&summary.kind)
-            .map_or_else(|| summary.kind.clone(), |k| k.info().title.to_string()),
-        bgg_id: 0,
-        players: summary.players,
-        started_at_ms: first.recorded_at_ms,
-        ended_at_ms: last.recorded_at_ms,
-        result,
-    })
+    crate::plays::Play::of(
+        id,
+        &branch,
+        summary.title,
+        summary.players,
+        journal.state(id, &branch, None, viewer)?,
+        &journal.events_as(id, &branch, 1, None, viewer)?,
+    )
 }
 
 /// The game's log as JSON Lines: one branch's whole history, or (with no

@@ -330,7 +330,8 @@ fn table_view(
         None => (None, Vec::new(), Vec::new()),
     };
     // Asked only where the page would offer it: at the head of the line in
-    // play, to the owner or to the seat whose action is the last.
+    // play, on the owner's own view, or a seat's view whose action is the
+    // last (never on the table screen, which records nothing).
     let last_mine = |seat: Seat| {
         recent
             .last()
@@ -339,10 +340,10 @@ fn table_view(
     let take_back = at_head
         && !state.over
         && branch == journal.current_line(id)?
-        && match access {
-            Access::Owner => journal.may_undo(id, access),
-            Access::Seat(seat) => last_mine(seat) && journal.may_undo(id, access),
-            Access::Public => false,
+        && match (access, viewer) {
+            (Access::Public, _) | (_, Viewer::Public) => false,
+            (_, Viewer::Owner) => journal.may_undo(id, access),
+            (_, Viewer::Seat(seat)) => last_mine(seat) && journal.may_undo(id, access),
         };
     Ok(TableView {
         take_back,

@@ -11,37 +11,23 @@ fn check_export(table: &dyn Table, a: &ExportArgs) -> Result<()> {
     table.check_export(&a.game, a.branch.as_deref(), viewer)
 }
 
-/// A finished game's line as one play, for `--format bgstats` or `bgg`.
+/// A finished game's line as one play, for `--format bgstats` or `bgg`
+/// (to a seat, only once the game is over, as for the log itself).
 fn play_of(table: &dyn Table, a: &ExportArgs) -> Result<tabletape_api::plays::Play> {
     let branch = table.line(&a.game, a.branch.clone())?;
     let viewer = viewer_of(table, &a.game, a.viewer.as_deref())?;
-    let state = table.state(&a.game, &branch, None, viewer)?;
-    let Some(result) = state.result.filter(|_| state.over) else {
-        return Err(JournalError::Rejected(tabletape_engine::Rejection::new(
-            "export.play_not_over",
-            format!(
-                "{} on `{branch}` is still in play: a play is logged once the game is over",
-                a.game
-            ),
-        ))
-        .into());
-    };
-    let events = table.events_as(&a.game, &branch, viewer)?;
-    let (Some(first), Some(last)) = (events.first(), events.last()) else {
-        return Err(JournalError::NotFound(format!("{} has no events", a.game)).into());
-    };
-    let name = tabletape_engine::kind(&state.kind)
-        .map(|k| k.info().title.to_string())
-        .unwrap_or_else(|| state.kind.clone());
+    table.check_export(&a.game, Some(&branch), viewer)?;
+    let play = tabletape_api::plays::Play::of(
+        &a.game,
+        &branch,
+        table.title(&a.game)?,
+        table.players(&a.game)?,
+        table.state(&a.game, &branch, None, viewer)?,
+        &table.events_as(&a.game, &branch, viewer)?,
+    )?;
     Ok(tabletape_api::plays::Play {
-        game: a.game.clone(),
-        title: table.title(&a.game)?,
-        name,
         bgg_id: a.bgg_id,
-        players: table.players(&a.game)?,
-        started_at_ms: first.recorded_at_ms,
-        ended_at_ms: last.recorded_at_ms,
-        result,
+        ..play
     })
 }
 
