@@ -146,12 +146,54 @@
         o.hidden = o.dataset.dice !== dice;
       });
     };
-    kind.addEventListener('change', showOptions);
+    // The last game started on this device: its kind, dice and each kind's
+    // options come back, and its players with the names from earlier games
+    // as chips a tap adds or takes away.
+    const last = store.get('tt:setup') || {};
+    const players = form.elements.players;
+    const restore = () => {
+      for (const [name, value] of Object.entries((last.options || {})[kind.value] || {})) {
+        const input = document.getElementById(`opt.${kind.value}.${name}`);
+        if (input && !input.value) input.value = value;
+      }
+    };
+    if (last.kind && [...kind.options].some((o) => o.value === last.kind)) kind.value = last.kind;
+    if (last.dice) {
+      const radio = form.querySelector(`input[name=dice][value="${last.dice}"]`);
+      if (radio) radio.checked = true;
+    }
+    if (last.public) form.elements.public.checked = true;
+    if (last.players && !players.value) players.value = last.players.join('\n');
+    restore();
+    const named = () => players.value.split('\n').map((p) => p.trim()).filter(Boolean);
+    const known = store.get('tt:players') || [];
+    if (known.length) {
+      const chips = el('p', { class: 'values', id: 'known-players', 'aria-label': 'players from earlier games' });
+      const mark = () => chips.querySelectorAll('button').forEach((b) => {
+        b.setAttribute('aria-pressed', String(named().includes(b.dataset.player)));
+      });
+      for (const name of known) {
+        chips.append(el('button', {
+          type: 'button',
+          class: 'chip',
+          'data-player': name,
+          onclick: () => {
+            const now = named();
+            players.value = (now.includes(name) ? now.filter((p) => p !== name) : [...now, name]).join('\n');
+            mark();
+          },
+        }, name), ' ');
+      }
+      players.closest('label').after(chips);
+      players.addEventListener('input', mark);
+      mark();
+    }
+    kind.addEventListener('change', () => { restore(); showOptions(); });
     form.querySelectorAll('input[name=dice]').forEach((r) => r.addEventListener('change', showOptions));
     // A value chip adds its value to its option (comma-separated: a list
     // option such as one character per seat takes several).
     form.addEventListener('click', (ev) => {
-      const chip = ev.target.closest('button.chip');
+      const chip = ev.target.closest('button.chip[data-for]');
       if (!chip) return;
       const input = document.getElementById(chip.dataset.for);
       const now = input.value.trim();
@@ -187,6 +229,14 @@
         return;
       }
       const g = res.data;
+      store.set('tt:setup', {
+        kind: body.kind,
+        dice: body.dice,
+        public: body.public,
+        players: body.players,
+        options: { ...(last.options || {}), [body.kind]: options },
+      });
+      store.set('tt:players', [...new Set([...body.players, ...known])].slice(0, 24));
       keepToken(g.game, g.owner_token);
       store.set('tt:seats:' + g.game, g.seats);
       remember(g.game, title || body.kind + ' · ' + body.players.join(', '), 'owner');
@@ -1083,11 +1133,19 @@
 
   // ----------------------------------------------------------- joining
 
-  function renderJoin() {
+  // The seats' links: kept by the browser that started the game, and given
+  // again by the server to the owner's token on any other device.
+  async function renderJoin() {
     const box = $('#join');
-    const seats = store.get('tt:seats:' + T.game);
-    if (!box || !T.view.owner || !seats || box.dataset.done) return;
+    if (!box || !T.view.owner || box.dataset.done) return;
     box.dataset.done = '1';
+    let seats = store.get('tt:seats:' + T.game);
+    if (!seats) {
+      const res = await api('GET', `/games/${T.game}/seats`, undefined, { game: T.game, retry: false });
+      if (!res.ok) return;
+      seats = res.data;
+      store.set('tt:seats:' + T.game, seats);
+    }
     const local = /^(127\.|localhost|\[::1\])/.test(location.host);
     const list = el('ul', { class: 'join' });
     for (const s of seats) {
@@ -1099,9 +1157,20 @@
         el('button', {
           type: 'button',
           class: 'quiet',
-          onclick: async () => {
+          'aria-expanded': 'false',
+          // A second tap hides the code again once the seat has joined.
+          onclick: async (ev) => {
+            const button = ev.currentTarget;
+            if (qr.innerHTML) {
+              qr.innerHTML = '';
+              button.textContent = 'Show QR';
+              button.setAttribute('aria-expanded', 'false');
+              return;
+            }
             const res = await api('POST', '/qr', { text: link });
             qr.innerHTML = res.ok ? res.data : '';
+            button.textContent = 'Hide QR';
+            button.setAttribute('aria-expanded', 'true');
           },
         }, 'Show QR'),
         qr));

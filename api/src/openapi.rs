@@ -33,6 +33,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         crate::routes::games::list_games,
         crate::routes::games::create_game,
         crate::routes::games::rematch,
+        crate::routes::games::seat_links,
         crate::routes::games::summary,
         crate::routes::games::legal,
         crate::routes::games::act,

@@ -1372,3 +1372,50 @@ async fn a_finished_game_is_logged_as_a_play_and_its_owner_plays_it_again() {
         (Some(1), Some(false))
     );
 }
+
+#[tokio::test]
+async fn the_owner_gets_the_seats_links_again_on_any_device_and_nobody_else_does() {
+    let api = Api::new();
+    let created = api
+        .post(
+            "/games",
+            None,
+            &json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": 3}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let id = created["game"].as_str().unwrap();
+    let owner = created["owner_token"].as_str().unwrap();
+    let seats = format!("/games/{id}/seats");
+    let again = api.get(&seats, Some(owner)).await.expect(StatusCode::OK);
+    assert_eq!(again.json(), created["seats"]);
+
+    // Each link opens its own seat, and a seat's token gets no other's.
+    let bo = created["seats"][1]["token"].as_str().unwrap();
+    let shown = api
+        .get(&format!("/games/{id}/table"), Some(bo))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    assert_eq!(shown["seat"], 1, "{shown}");
+    api.get(&seats, Some(bo))
+        .await
+        .expect_error(StatusCode::FORBIDDEN, "forbidden");
+    api.get(&seats, None)
+        .await
+        .expect_error(StatusCode::UNAUTHORIZED, "unauthorized");
+    // Another game's owner gets nothing of this one.
+    let other = api
+        .post(
+            "/games",
+            None,
+            &json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"]}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    api.get(&seats, other["owner_token"].as_str())
+        .await
+        .expect_error(StatusCode::FORBIDDEN, "forbidden");
+}

@@ -598,11 +598,11 @@ fn aside_markdown(a: &Aside) -> String {
 fn html_blocks(out: &mut String, lines: &[String]) {
     for b in blocks(lines) {
         match b {
-            Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", escape(p))),
+            Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", prose_html(p))),
             Block::List(items) => {
                 out.push_str("<ul>\n");
                 for i in items {
-                    out.push_str(&format!("<li>{}</li>\n", escape(i)));
+                    out.push_str(&format!("<li>{}</li>\n", prose_html(i)));
                 }
                 out.push_str("</ul>\n");
             }
@@ -683,6 +683,57 @@ fn data_url(svg: &str) -> String {
         }
     }
     out
+}
+
+/// A line of the story as HTML, each aside in brackets that cites a book's
+/// page (a Lost Worlds fight log's "(page 54, Black)") marked as a
+/// reference, so a reading page can keep the page numbers out of the prose
+/// and show them on request. Every other character is only escaped.
+pub fn prose_html(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('(') {
+        // The bracket that closes this one (names such as "Brakka (Bo)"
+        // nest inside a reference).
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(open + i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        });
+        let Some(close) = close else { break };
+        // A reference takes the space before it along, so the prose reads
+        // "goes for Charge." when it is hidden.
+        let open = if cites_a_page(&rest[open..=close]) && rest[..open].ends_with(' ') {
+            open - 1
+        } else {
+            open
+        };
+        let inner = &rest[open..=close];
+        out.push_str(&escape(&rest[..open]));
+        if cites_a_page(inner) {
+            out.push_str(&format!("<span class=\"ref\">{}</span>", escape(inner)));
+        } else {
+            out.push_str(&escape(inner));
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(&escape(rest));
+    out
+}
+
+/// Whether `text` names a page by its number ("page 54").
+fn cites_a_page(text: &str) -> bool {
+    text.match_indices("page ")
+        .any(|(i, w)| text[i + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn escape(s: &str) -> String {
@@ -815,5 +866,20 @@ mod tests {
             .parse::<Format>()
             .unwrap_err()
             .contains("md, txt, html or json"));
+    }
+
+    #[test]
+    fn a_book_page_cited_in_brackets_is_marked_as_a_reference_and_nothing_else_is() {
+        let line =
+            "Brakka closes in (Nowa's guess). (Nowa: page 54 of Brakka (Bo)'s book, picture 45.)";
+        assert_eq!(
+            prose_html(line),
+            "Brakka closes in (Nowa&#39;s guess).<span class=\"ref\"> (Nowa: page 54 of Brakka (Bo)&#39;s book, picture 45.)</span>"
+        );
+        assert_eq!(
+            prose_html("goes for Thrust High (page 54, Black) at <once>"),
+            "goes for Thrust High<span class=\"ref\"> (page 54, Black)</span> at &lt;once&gt;"
+        );
+        assert_eq!(prose_html("an open ( bracket"), "an open ( bracket");
     }
 }

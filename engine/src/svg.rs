@@ -151,6 +151,38 @@ pub fn of_text(title: &str, text: &str) -> String {
     svg.finish()
 }
 
+/// `text` cut to `max` characters, an ellipsis marking the cut.
+pub fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+        out.push('\u{2026}');
+        out
+    }
+}
+
+/// `text` broken at spaces into at most `most` lines of about `n`
+/// characters each, so a long name is read whole on a small card (only a
+/// name longer than every line together is cut).
+pub fn wrapped(text: &str, n: usize, most: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= n => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.len() > most {
+        let rest = lines.split_off(most.saturating_sub(1)).join(" ");
+        lines.push(short(&rest, n));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +195,18 @@ mod tests {
         assert!(!out.contains("<script>"), "{out}");
         assert!(out.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
         assert!(out.starts_with("<svg ") && out.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn a_long_name_is_broken_at_spaces_and_cut_only_past_its_lines() {
+        assert_eq!(
+            wrapped("The Clockmaker's Daughter", 14, 3),
+            ["The", "Clockmaker's", "Daughter"]
+        );
+        assert_eq!(wrapped("A Tough Crowd", 14, 3), ["A Tough Crowd"]);
+        assert_eq!(
+            wrapped("one two three four five", 5, 2),
+            ["one", "two \u{2026}"]
+        );
     }
 }

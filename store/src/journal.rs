@@ -500,6 +500,28 @@ fn new_token() -> Result<String, JournalError> {
     Ok(hex::encode(random::<32>()?))
 }
 
+/// A seat's token, drawn from the owner's: whoever holds the owner's token
+/// can hand out the seats' links again on any device (the store keeps only
+/// hashes, so it cannot), and a seat's token tells nothing of the owner's.
+fn seat_token(owner_token: &str, seat: Seat) -> String {
+    hex::encode(Sha256::digest(
+        format!("tabletape seat token\n{owner_token}\n{seat}").as_bytes(),
+    ))
+}
+
+/// Each player's seat token, drawn from the owner's.
+fn seat_tokens(owner_token: &str, players: &[String]) -> Vec<SeatToken> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(seat, player)| SeatToken {
+            seat: seat as Seat,
+            player: player.clone(),
+            token: seat_token(owner_token, seat as Seat),
+        })
+        .collect()
+}
+
 /// Tokens are stored only as this hash.
 fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))

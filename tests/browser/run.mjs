@@ -205,6 +205,34 @@ test('a game is started from the page and each seat joins from its own phone', a
   await owner.click('#join li:first-child button:has-text("Show QR")');
   await owner.waitForSelector('#join .qr svg');
   await shot(owner, 'ludovia-owner-laptop');
+  // A second tap puts the code away once the seat has joined.
+  await owner.click('#join li:first-child button:has-text("Hide QR")');
+  assert.equal(await owner.$('#join li:first-child .qr svg'), null);
+
+  // The owner's link on another device (nothing kept there) gives the same
+  // join links: the server draws them again from the owner's token.
+  const elsewhere = await context(PHONE);
+  const again = await open(elsewhere, game, await ownerToken(owner, game));
+  await again.click('#join summary');
+  const links = await again.$$eval('#join li', (items) => items.map((li) => li.textContent));
+  assert.equal(links.length, 3);
+  assert.match(links[2], /Cy \(seat 2\)/);
+  const kept = await again.evaluate((g) => JSON.parse(localStorage.getItem('tt:seats:' + g)), game);
+  assert.deepEqual(kept.map((s) => s.token), seats.map((s) => s.token));
+  await elsewhere.close();
+
+  // Back home, the device remembers the table: kind, dice and players come
+  // back, and a tap on a name takes it off the list (or puts it back).
+  const home = await laptop.newPage();
+  await home.goto(base + '/');
+  assert.equal(await home.inputValue('#kind'), 'ludovia');
+  assert.equal(await home.inputValue('textarea[name=players]'), 'Ada\nBo\nCy');
+  await home.click('#known-players button[data-player="Bo"]');
+  assert.equal(await home.inputValue('textarea[name=players]'), 'Ada\nCy');
+  assert.equal(await home.getAttribute('#known-players button[data-player="Bo"]', 'aria-pressed'), 'false');
+  await home.click('#known-players button[data-player="Bo"]');
+  assert.equal(await home.inputValue('textarea[name=players]'), 'Ada\nCy\nBo');
+  await home.close();
 
   // Each seat's page shows its own hand and nobody else's.
   const hands = (await api('GET', `/games/${game}/state`, undefined, await ownerToken(owner, game))).view;
@@ -420,6 +448,12 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   // The story, with a board at each chapter, is readable at once.
   await table.click('a:has-text("The story")');
   await table.waitForSelector('.story .chapter figure svg');
+  // The fight reads as prose: the books' page numbers are there on request.
+  const prose = () => table.$eval('.story details.chapter[open]', (c) => c.innerText);
+  assert.doesNotMatch(await prose(), /page \d/);
+  await table.check('#refs');
+  assert.match(await prose(), /page \d+ of/);
+  await table.uncheck('#refs');
   await shot(table, 'lostworlds-story-laptop');
   // The owner plays again: a new game with the same players, its seats'
   // join links ready on the owner's screen.
@@ -651,6 +685,13 @@ test('every kind\'s board on a phone: labels of 11 pixels or more, targets of 24
     assert.ok(m.labels.length > 0, `${name}: the board has labels`);
     const small = m.labels.filter((l) => l.size < 11);
     assert.deepEqual(small, [], `${name}: labels under 11 pixels`);
+    // Nothing is cut off: not on this seat's board, nor on the owner's,
+    // where every face-down London location is named.
+    const cut = m.labels.filter((l) => l.text.endsWith('\u2026'));
+    assert.deepEqual(cut, [], `${name}: labels cut off`);
+    const res = await fetch(`${base}/games/${g.game}/board.svg`, { headers: { Authorization: 'Bearer ' + g.owner_token } });
+    const ownerCut = (await res.text()).match(/[^>]*\u2026<\/text>/g);
+    assert.equal(ownerCut, null, `${name}: the owner's board cuts off ${ownerCut}`);
     const tiny = m.targets.filter((t) => t.w < 24 || t.h < 24);
     assert.deepEqual(tiny, [], `${name}: targets under 24 pixels`);
     for (const t of m.targets) {

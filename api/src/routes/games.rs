@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION,
+};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -32,8 +34,8 @@ use tabletape_engine::{Format, LegalAction, Viewer};
 use tabletape_events::{DiceMode, Seat};
 use tabletape_store::{
     ActRequest, Acted, BranchInfo, Created, GameSummary, GamesPage, Imported, Journal,
-    JournalError, Listing, NewGame, PackSource, ReplayStep, ShownEvent, StateView, Undone,
-    VerifyReport, GAMES_PAGE_MAX,
+    JournalError, Listing, NewGame, PackSource, ReplayStep, SeatToken, ShownEvent, StateView,
+    Undone, VerifyReport, GAMES_PAGE_MAX,
 };
 
 use crate::request::{
@@ -167,6 +169,39 @@ pub(crate) async fn rematch(
     })
     .await?;
     created_response(created)
+}
+
+/// Each seat's link token again, for the owner's token only (on any device:
+/// they are drawn from it), so the join links and QR codes are not only in
+/// the browser that started the game.
+#[utoipa::path(
+    get,
+    path = "/games/{id}/seats",
+    tag = "games",
+    summary = "Each seat's token, to the owner's token only: the join links on any device",
+    params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
+    responses((status = 200, description = "Each seat's player and token", body = [SeatToken]), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, or one started before its links could be given again", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+pub(crate) async fn seat_links(
+    State(journal): State<Journal>,
+    GameId(id): GameId,
+    bearer: Bearer,
+) -> Result<Response, AppError> {
+    let seats = blocking(move || {
+        let Some(token) = bearer.token() else {
+            return Err(AppError::Unauthorized(format!(
+                "the seats' links of game {id} are given only to its owner's token"
+            )));
+        };
+        Ok(journal.seat_links(&id, token)?)
+    })
+    .await?;
+    Ok((
+        [(CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+        Json(seats),
+    )
+        .into_response())
 }
 
 /// One game's summary, as the caller may know it: the seed is the owner's

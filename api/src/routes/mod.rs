@@ -39,6 +39,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/live", get(live::live))
         .route("/games/{id}/undo", post(games::undo))
         .route("/games/{id}/rematch", post(games::rematch))
+        .route("/games/{id}/seats", get(games::seat_links))
         .route("/games/{id}/replay", get(games::replay))
         .route(
             "/games/{id}/branches",

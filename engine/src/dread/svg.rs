@@ -14,12 +14,14 @@
 
 use super::state::{hour, Area, Face, Phase, Place, Spot, State, AREAS, DREAD_LIMIT};
 use crate::rules::Viewer;
-use crate::svg::Svg;
+use crate::svg::{short, wrapped, Svg};
 
 const PANEL_W: i32 = 300;
-const PANEL_H: i32 = 168;
+/// The area's name, two rows of cards and the streets.
+const PANEL_H: i32 = 22 + 2 * CARD_H + GAP + 24;
 const CARD_W: i32 = 94;
-const CARD_H: i32 = 58;
+/// Tall enough for a three-line name and its difficulty beneath.
+const CARD_H: i32 = 70;
 const GAP: i32 = 6;
 const MARGIN: i32 = 8;
 const WIDTH: i32 = 2 * PANEL_W + 3 * MARGIN;
@@ -72,15 +74,6 @@ fn card_origin(place: Place) -> (i32, i32) {
     )
 }
 
-fn short(text: &str, n: usize) -> String {
-    if text.chars().count() <= n {
-        text.to_string()
-    } else {
-        let s: String = text.chars().take(n - 1).collect();
-        format!("{s}\u{2026}")
-    }
-}
-
 fn initials(name: &str) -> String {
     name.split_whitespace()
         .filter_map(|w| w.chars().next())
@@ -114,25 +107,34 @@ pub fn render(state: &State, viewer: Viewer) -> String {
                 (true, Spot::Down { card }) => {
                     svg.rect(cx, cy, CARD_W as u32, CARD_H as u32, "down");
                     svg.text(cx + 6, cy + 14, "start", "card-s", &spot.to_string());
-                    let mark = match (viewer, card) {
-                        (Viewer::Owner, Some(c)) => match c {
-                            super::state::Card::Placeholder => "plot?".to_string(),
-                            super::state::Card::Dread(n) | super::state::Card::Ally(n) => {
-                                short(n, 12)
+                    match (viewer, card) {
+                        (Viewer::Owner, Some(c)) => {
+                            let name = match c {
+                                super::state::Card::Placeholder => "plot?",
+                                super::state::Card::Dread(n) | super::state::Card::Ally(n) => n,
+                            };
+                            let lines = wrapped(name, 15, 3);
+                            let top = cy + 44 - 6 * (lines.len() as i32 - 1);
+                            for (k, line) in lines.iter().enumerate() {
+                                let y = top + 12 * k as i32;
+                                svg.text(cx + CARD_W / 2, y, "middle", "card-s", line);
                             }
-                        },
-                        _ => "?".into(),
-                    };
-                    let class = if mark == "?" { "q" } else { "card-s" };
-                    svg.text(cx + CARD_W / 2, cy + 38, "middle", class, &mark);
+                        }
+                        _ => {
+                            svg.text(cx + CARD_W / 2, cy + 44, "middle", "q", "?");
+                        }
+                    }
                 }
                 (true, Spot::Up { face }) => {
+                    // A plot's letter goes beside the spot's number, so its
+                    // name has both lines to itself.
+                    let mut corner = spot.to_string();
                     let (class, title, sub) = match face {
                         Face::Dread(name) => {
                             let c = state.cards.dread.get(name);
                             (
                                 "dread",
-                                short(name, 15),
+                                name.clone(),
                                 c.map(|c| {
                                     format!("diff {} \u{2022} dread {}", c.difficulty, c.dread)
                                 })
@@ -141,19 +143,26 @@ pub fn render(state: &State, viewer: Viewer) -> String {
                         }
                         Face::Plot(l) => {
                             let p = state.plot(*l);
+                            corner = format!("{spot} \u{b7} plot {l}");
                             (
                                 "plot",
-                                format!("{l}: {}", short(p.map_or("", |p| p.name.as_str()), 12)),
+                                p.map_or(String::new(), |p| p.name.clone()),
                                 p.map(|p| format!("{} \u{2022} dread {}", p.time.word(), p.dread))
                                     .unwrap_or_default(),
                             )
                         }
-                        Face::Ally(name) => ("ally", short(name, 15), "Ally".to_string()),
+                        Face::Ally(name) => ("ally", name.clone(), "Ally".to_string()),
                     };
                     svg.rect(cx, cy, CARD_W as u32, CARD_H as u32, class);
-                    svg.text(cx + 6, cy + 14, "start", "card-s", &spot.to_string());
-                    svg.text(cx + 6, cy + 30, "start", "card-t", &title);
-                    svg.text(cx + 6, cy + 46, "start", "card-s", &sub);
+                    svg.text(cx + 6, cy + 14, "start", "card-s", &corner);
+                    // A name is read whole: up to three lines, centred
+                    // between the spot's number and the card's figures.
+                    let lines = wrapped(&title, 14, 3);
+                    let top = cy + 40 - 6 * (lines.len() as i32 - 1);
+                    for (k, line) in lines.iter().enumerate() {
+                        svg.text(cx + 6, top + 12 * k as i32, "start", "card-t", line);
+                    }
+                    svg.text(cx + 6, cy + 64, "start", "card-s", &sub);
                 }
             }
             svg.close();

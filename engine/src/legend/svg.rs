@@ -18,7 +18,7 @@ use super::actions::{Category, Outcome};
 use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
 use super::state::{At, Phase, Piece, State, ROUNDS};
-use crate::svg::Svg;
+use crate::svg::{short, Svg};
 
 /// One Small Square's side, in user units.
 const CELL: i32 = 64;
@@ -103,17 +103,6 @@ pub fn render(s: &State) -> String {
 /// The map's north-west corner of square `sq`.
 fn origin(sq: Sq) -> (i32, i32) {
     (MARGIN + CELL * sq.x as i32, MARGIN + CELL * sq.y as i32)
-}
-
-/// `text` cut to `max` characters, an ellipsis marking the cut.
-fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
 }
 
 fn letter(c: Category) -> &'static str {

@@ -27,7 +27,7 @@ use super::board::{Facing, Post, Space, Street};
 use super::content::Special;
 use super::state::{CellKind, Phase, State};
 use crate::rules::Viewer;
-use crate::svg::Svg;
+use crate::svg::{short, Svg};
 
 /// A block space's side.
 const CELL: i32 = 32;
@@ -189,17 +189,6 @@ fn spot(area: Area, i: usize, n: usize) -> (i32, i32) {
         let dx = area.w / per_row;
         let dy = area.h / rows;
         (area.x + dx / 2 + dx * col, area.y + dy / 2 + dy * row)
-    }
-}
-
-/// Text cut to `max` characters.
-fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
-        s.push('…');
-        s
     }
 }
 

@@ -86,6 +86,34 @@ impl Journal {
         }
     }
 
+    /// Each seat's link token again, for the owner on any device: drawn
+    /// from the owner's token, checked against the hashes the store keeps.
+    /// A game whose seat tokens were drawn at random (before they were
+    /// drawn from the owner's) cannot give them again.
+    pub fn seat_links(
+        &self,
+        game: &str,
+        owner_token: &str,
+    ) -> Result<Vec<SeatToken>, JournalError> {
+        let meta = self.meta(game)?;
+        if token_hash(owner_token) != meta.owner_token_hash {
+            return Err(JournalError::Forbidden(format!(
+                "the seats' links of game `{game}` are given only to its owner's token"
+            )));
+        }
+        let seats = seat_tokens(owner_token, &meta.players);
+        let drawn = seats
+            .iter()
+            .zip(&meta.seat_token_hashes)
+            .all(|(s, h)| token_hash(&s.token) == *h);
+        if !drawn || seats.len() != meta.seat_token_hashes.len() {
+            return Err(JournalError::NotFound(format!(
+                "game `{game}` was started before seat links could be given again: they are only where it was started"
+            )));
+        }
+        Ok(seats)
+    }
+
     /// The access of the store's operator (a caller the server vouches for,
     /// such as the CLI beside a running `serve`): the owner of every game
     /// the store holds.

@@ -293,14 +293,10 @@ impl Journal {
         let kept = kept.filter(|k| k.game == game);
         let fresh = || kept.is_none().then(new_token).transpose();
         let owner_token = fresh()?;
-        let mut seats = Vec::with_capacity(created.players.len());
-        for (seat, player) in created.players.iter().enumerate() {
-            seats.push(SeatToken {
-                seat: seat as Seat,
-                player: player.clone(),
-                token: fresh()?.unwrap_or_default(),
-            });
-        }
+        let seats = match &owner_token {
+            Some(owner) => seat_tokens(owner, &created.players),
+            None => Vec::new(),
+        };
         let meta = match kept {
             Some(kept) => GameMeta {
                 over: false,

@@ -72,14 +72,7 @@ impl Journal {
         };
         let started = Game::start(&created).map_err(|e| JournalError::BadInput(e.to_string()))?;
         let owner_token = new_token()?;
-        let mut seats = Vec::with_capacity(created.players.len());
-        for (seat, player) in created.players.iter().enumerate() {
-            seats.push(SeatToken {
-                seat: seat as Seat,
-                player: player.clone(),
-                token: new_token()?,
-            });
-        }
+        let seats = seat_tokens(&owner_token, &created.players);
         let narration = creation_lines(&created, Viewer::Owner);
         let created_at_ms = now_ms();
         let draft = Draft::new(

@@ -14,7 +14,7 @@ use crate::lostworlds::duel::narration::{
 };
 use crate::lostworlds::state::{Pending, Phase, SeatStatus, State};
 use crate::rules::Viewer;
-use crate::svg::Svg;
+use crate::svg::{short, Svg};
 
 const WIDTH: i32 = 360;
 const MARGIN: i32 = 8;
@@ -303,17 +303,6 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
         );
     }
     out
-}
-
-/// `text` cut to `max` characters, an ellipsis marking the cut.
-fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
 }
 
 /// `text` broken into lines of at most `width` characters, at spaces where
