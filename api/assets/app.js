@@ -737,6 +737,9 @@
       const pick = (l.picks || []).find((p) => p.field === field);
       if (pick) {
         input.dataset.many = pick.many ? '1' : '';
+        // Nothing else to ask: the tap that picks the one value (or the
+        // last of as many as the field takes) records.
+        const alone = needs.length === 1 && !may.length && (!pick.many || pick.count > 0);
         const picker = el('div', { class: 'picker', role: 'group', 'aria-label': 'values for ' + field });
         for (const value of pick.values) {
           picker.append(el('button', {
@@ -745,6 +748,8 @@
             onclick: () => {
               const now = input.value.trim();
               input.value = pick.many && now ? now + ', ' + value : value;
+              const picked = input.value.split(',').filter((v) => v.trim()).length;
+              if (alone && (!pick.many || picked >= pick.count)) form.requestSubmit();
             },
           }, value));
         }
@@ -791,7 +796,9 @@
           setPath(action, field, answer.split(',').map((v) => v.trim()).filter(Boolean)
             .map((v) => (/^\d+$/.test(v) ? Number(v) : v)));
         } else if ((l.picks || []).some((p) => p.field === field)) {
-          setPath(action, field, answer.trim());
+          // A die's face goes as a number, a card's name as its name.
+          const v = answer.trim();
+          setPath(action, field, /^\d+$/.test(v) ? Number(v) : v);
         } else {
           setPath(action, field, parseAnswer(answer));
         }

@@ -184,6 +184,32 @@ pub struct Pick {
     /// Whether the field takes a list of them (several cards at once).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub many: bool,
+    /// How many the list takes, where that is known (one face per die
+    /// rolled): a page records once that many are picked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+}
+
+impl Pick {
+    /// One die's face, 1 to 6, as the table read it off a real die (one
+    /// value: a page records it at the tap when nothing else is asked).
+    pub fn die(field: &str) -> Pick {
+        Pick {
+            field: field.into(),
+            values: (1..=6).map(|f: u8| f.to_string()).collect(),
+            many: false,
+            count: None,
+        }
+    }
+
+    /// `dice` faces of 1 to 6, one per die rolled, in order.
+    pub fn dice(field: &str, dice: usize) -> Pick {
+        Pick {
+            many: true,
+            count: Some(dice),
+            ..Pick::die(field)
+        }
+    }
 }
 
 /// How to make a choice without telling anyone, the server included, until

@@ -92,7 +92,37 @@ async function context(size) {
   const ctx = await browser.newContext(size);
   ctx.setDefaultTimeout(8000);
   ctx.on('page', (p) => p.on('pageerror', (e) => { throw e; }));
+  await ctx.addInitScript(countTaps);
   return ctx;
+}
+
+// In every page: the taps on the actions (a button, then what its form
+// asks) that each action the page records took, in `window.taps`. A tap on
+// the board is not counted: it only narrows the list, where the button is
+// without it.
+function countTaps() {
+  let since = 0;
+  window.taps = [];
+  document.addEventListener('click', (e) => {
+    if (e.isTrusted && e.target.closest && e.target.closest('#legal, #form')) since++;
+  }, true);
+  const send = window.fetch;
+  window.fetch = async (url, init) => {
+    const res = await send(url, init);
+    if (res.ok && (init || {}).method === 'POST' && /\/games\/[^/]+\/actions$/.test(String(url))) {
+      window.taps.push(since);
+      since = 0;
+    }
+    return res;
+  };
+}
+
+// No action recorded from these pages took more than two taps.
+async function atMostTwoTaps(pages, flow) {
+  const taps = (await Promise.all(pages.map((p) => p.evaluate(() => window.taps)))).flat();
+  assert.ok(taps.length > 0, `${flow}: no action was recorded by tapping`);
+  assert.ok(taps.every((n) => n <= 2), `${flow}: taps per action ${JSON.stringify(taps)}`);
+  return taps;
 }
 
 // Waits until a page's live stream is open. The first connection of a new
@@ -270,6 +300,7 @@ test('a game is started from the page and each seat joins from its own phone', a
   if (form) await phones[who].click('form.needs button[type=submit]');
   for (const p of phones) await atSeq(p, before + 1);
   await shot(phones[who], 'ludovia-turn-phone');
+  await atMostTwoTaps(phones, 'Ludovia');
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
@@ -437,6 +468,7 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
     assert.ok(await p.$('#result a[href*="format=bgstats"]'));
   }
   for (const p of phones) assert.equal(await p.$('#rematch'), null, 'a seat is offered a rematch');
+  await atMostTwoTaps(phones, 'a Lost Worlds duel');
   assert.ok(await table.$('#rematch'));
   await shot(phones[0], 'lostworlds-over-phone');
   await shot(table, 'lostworlds-over-laptop');
@@ -593,6 +625,7 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   assert.match(told, /rusty key/);
   assert.match(told, /fog rolls in/);
   await shot(phones[1], 'legend-after-turn-phone');
+  await atMostTwoTaps(phones, 'LEGEND');
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
@@ -727,11 +760,9 @@ test('a Legless in London turn on phones: a roll from the die pad, a location ta
     await open(await context(PHONE), g.game, g.seats[1].token)];
   await ada.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
   await shot(ada, 'legless-start-phone');
-  // The roll: one choice, a die pad to answer it.
+  // The roll: one choice, then the face the die shows, and it is recorded.
   await ada.click('button.choice[data-n="1"]');
-  await ada.waitForSelector('form.needs .die');
-  await ada.click('form.needs .die button[aria-label="rolled 2"]');
-  await ada.click('form.needs button[type=submit]');
+  await ada.click('form.needs .picker button:text-is("2")');
   await atSeq(ada, 2);
   // Tap the Artificial Leg Store: only the walk there is offered.
   await ada.click('#board #location-leg-store');
@@ -742,6 +773,7 @@ test('a Legless in London turn on phones: a roll from the die pad, a location ta
   await atSeq(bo, 3);
   assert.match(await bo.textContent('#told'), /Artificial Leg Store/);
   await shot(bo, 'legless-after-move-phone');
+  await atMostTwoTaps([ada, bo], 'Legless in London');
   // Ada's money and health show on every phone's board.
   assert.match(await bo.innerHTML('#board'), /£20/);
   for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
@@ -794,6 +826,7 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   await bo.waitForTimeout(300);
   assert.match(asked.join(''), /Planning ends for the whole team/);
   assert.equal(await seq(bo), planned);
+  await atMostTwoTaps([ada, bo], 'London Dread planning');
   await shot(ada, 'dread-planning-phone');
   await ada.evaluate(() => window.scrollTo(0, 0));
   await ada.screenshot({ path: join(artifacts, 'dread-planning-phone-top.png') });
@@ -818,8 +851,8 @@ test('London Dread with the table\'s own cards: the deal and a card turned up ar
   await atSeq(table, 2);
   await table.click('#board #loc-south-4');
   await table.click('button.choice >> nth=0');
+  // One card, nothing else to ask: the tap that picks it records it.
   await table.click('form.needs .picker button:text-is("placeholder")');
-  await table.click('form.needs button[type=submit]');
   await atSeq(table, 3);
   assert.match(await table.textContent('#told'), /South 4 the trail surfaces: Plot A/);
   assert.deepEqual(table.errors, []);
@@ -868,6 +901,7 @@ test('a Lost Worlds scenario on phones: initiative rolled, a hex tapped on the m
   await atSeq(other, start + 2);
   assert.match(await other.textContent('#told'), new RegExp(`${name} moves to ${space}`));
   await shot(ada, 'lostworlds-scenario-phone');
+  await atMostTwoTaps([ada, bo], 'a Lost Worlds scenario');
   for (const p of [ada, bo]) assert.deepEqual(p.errors, []);
 });
 

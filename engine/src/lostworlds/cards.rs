@@ -402,6 +402,7 @@ pub fn select_line(
         field: "cards".into(),
         values: affordable(state, seat),
         many: true,
+        count: None,
     }];
     line
 }

@@ -50,6 +50,7 @@ fn rolling(state: &State, action: Action, needs: &[&str]) -> Legal<Action> {
             field: "outcomes.rolls".into(),
             values: faces.iter().map(u32::to_string).collect(),
             many: true,
+            count: None,
         });
     }
     l
@@ -64,6 +65,7 @@ fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) ->
             field: "outcomes.drew".into(),
             values: cards,
             many: true,
+            count: None,
         });
     }
     l
@@ -175,6 +177,7 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
                     field: "card".into(),
                     values,
                     many: false,
+                    count: None,
                 });
                 out.push(l);
             } else {

@@ -42,6 +42,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                         field: "drew".into(),
                         values: state.unused.clone(),
                         many: false,
+                        count: None,
                     }];
                     l
                 } else {
@@ -57,7 +58,9 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let mut out = Vec::new();
     let roll = |action: Action, what: &str| {
         if physical {
-            Legal::needing(action, vec![format!("roll: the {what}, 1-6")])
+            let mut l = Legal::needing(action, vec![format!("roll: the {what}, 1-6")]);
+            l.picks.push(Pick::die("roll"));
+            l
         } else {
             Legal::ready(action)
         }
@@ -83,7 +86,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         Stage::Act => {
             let dice = state.move_dice(me);
             out.push(if physical {
-                Legal::needing(
+                let mut l = Legal::needing(
                     Action::Roll { rolls: None },
                     vec![format!(
                         "rolls: {dice} movement {}, 1-6 each",
@@ -93,7 +96,9 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                             "dice (crutches: the best counts)"
                         }
                     )],
-                )
+                );
+                l.picks.push(Pick::dice("rolls", dice as usize));
+                l
             } else {
                 Legal::ready(Action::Roll { rolls: None })
             });
@@ -220,6 +225,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                             .cloned()
                             .collect(),
                         many: true,
+                        count: None,
                     }];
                     l.may = vec!["cards: what your own cards say, in place of `drew`".into()];
                     l

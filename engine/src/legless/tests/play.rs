@@ -179,6 +179,8 @@ fn legal_offers_every_kind_of_turn_and_each_is_accepted() {
     // In physical mode each roll is asked for.
     let roll = legal.iter().find(|l| l.action["type"] == "roll").unwrap();
     assert_eq!(roll.needs, ["rolls: 1 movement die, 1-6 each"]);
+    // Its faces are offered to tap: one face, and the roll is complete.
+    assert_eq!(roll.picks, [crate::rules::Pick::dice("rolls", 1)]);
     moving(&mut s, 3);
     let g = game_of(&s);
     for l in g

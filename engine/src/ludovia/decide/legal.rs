@@ -118,6 +118,7 @@ fn picks(state: &State, action: &Action) -> Vec<Pick> {
         field: field.into(),
         values,
         many,
+        count: None,
     };
     match action {
         Action::Rob { .. } => vec![pick("drew", cards(), false), pick("found", items(), false)],
