@@ -1363,3 +1363,61 @@ fn a_forged_import_is_refused_without_a_backtrace() {
         "{stderr}"
     );
 }
+
+/// A table's own box: `pack show` prints the bundled pack, `pack new` a
+/// starting point that reads as it is, `pack check` names an error by its
+/// place in the table's file, and a game plays on the pack laid over the
+/// bundled one (a character of the table's own, another changed).
+#[test]
+fn a_tables_own_pack_is_laid_over_the_bundled_one() {
+    let cli = Cli::new();
+    for kind in ["legless", "ludovia", "legend", "dread", "lostworlds"] {
+        let bundled: Value = serde_json::from_str(&cli.ok(&["pack", "show", kind])).unwrap();
+        assert!(bundled.is_object(), "{kind}: {bundled}");
+        let start = cli.dir.path().join(format!("{kind}-box.json"));
+        std::fs::write(&start, cli.ok(&["pack", "new", kind])).unwrap();
+        let checked = cli.ok(&["pack", "check", start.to_str().unwrap(), "--kind", kind]);
+        assert!(checked.contains("reads as a"), "{kind}: {checked}");
+    }
+
+    let ours = cli.dir.path().join("our-box.json");
+    let nell = json!({"name": "Nell Hatch", "role": "flower seller", "start": "z99",
+        "money": 7, "health": 6, "goals": [
+            {"at": ["slums"], "kind": "love"},
+            {"at": ["slums", "pawnbroker"], "kind": "property"},
+            {"at": ["workhouse"], "cost": 6, "kind": "personal", "text": "Pay the Workhouse back."}]});
+    let mut pack = json!({"//": "our box", "characters": [
+        {"name": "Albert Pinch", "money": 11, "//": "our printing"}, nell]});
+    std::fs::write(&ours, pack.to_string()).unwrap();
+    let file = ours.to_str().unwrap();
+    // Nell is the second entry of the file (the ninth of the laid pack).
+    let (_, err) = cli.fails(&["pack", "check", file, "--kind", "legless"], 2);
+    assert!(
+        err.contains("characters[1].start: z99 is not a street square"),
+        "{err}"
+    );
+    pack["characters"][1]["start"] = json!("c5");
+    std::fs::write(&ours, pack.to_string()).unwrap();
+    let checked = cli.json(&["pack", "check", file, "--kind", "legless"]);
+    assert_eq!(checked["lists"]["characters"], 9, "{checked}");
+
+    let created = cli.json(&[
+        "new",
+        "legless",
+        "--player",
+        "Ada",
+        "--player",
+        "Bo",
+        "--seed",
+        "3",
+        "--pack",
+        file,
+        "--option",
+        "characters=Nell Hatch,Albert Pinch",
+    ]);
+    let game = created["game"].as_str().unwrap();
+    let state = cli.json(&["state", game]);
+    let londoners = &state["view"]["londoners"];
+    assert_eq!(londoners[0]["character"], "Nell Hatch", "{state}");
+    assert_eq!(londoners[1]["money"], 11, "{state}");
+}

@@ -1419,3 +1419,63 @@ async fn the_owner_gets_the_seats_links_again_on_any_device_and_nobody_else_does
         .await
         .expect_error(StatusCode::FORBIDDEN, "forbidden");
 }
+
+/// The pack a game holds, read from its creation.
+async fn pack_of(api: &Api, game: &str, token: &str) -> Value {
+    let events = api
+        .get(&format!("/games/{game}/events?to=1"), Some(token))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    events[0]["body"]["pack"].clone()
+}
+
+/// A Legless game started with `pack`: its id, owner's token and pack.
+async fn legless_with(api: &Api, pack: Value) -> (String, String, Value) {
+    let body = json!({"kind": "legless", "players": ["Ada", "Bo"], "seed": 3, "pack": pack});
+    let created = api
+        .post("/games", None, &body)
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let game = created["game"].as_str().unwrap().to_string();
+    let owner = created["owner_token"].as_str().unwrap().to_string();
+    let pack = pack_of(api, &game, &owner).await;
+    (game, owner, pack)
+}
+
+#[tokio::test]
+async fn a_tables_pack_is_laid_over_the_bundled_one_and_a_rematch_keeps_it_whole() {
+    let api = Api::new();
+    // Albert Pinch as our box prints him; every other list as bundled.
+    let ours = json!({"characters": [{"name": "Albert Pinch", "money": 11}]});
+    let (_, _, pack) = legless_with(&api, ours).await;
+    let characters = pack["characters"].as_array().unwrap();
+    assert_eq!(characters.len(), 8, "{pack}");
+    let albert = characters
+        .iter()
+        .find(|c| c["name"] == "Albert Pinch")
+        .unwrap();
+    assert_eq!(albert["money"], 11);
+    assert_eq!(albert["start"], "c3", "the bundled fields stay: {albert}");
+
+    // A whole pack is read alone, and its rematch too: the character it
+    // leaves out does not come back from the bundled pack.
+    let mut whole = tabletape_engine::kind("legless").unwrap().default_pack();
+    whole["characters"].as_array_mut().unwrap().pop();
+    whole["whole"] = json!(true);
+    let (game, owner, pack) = legless_with(&api, whole).await;
+    assert_eq!(pack["characters"].as_array().unwrap().len(), 7);
+    let again = api
+        .post(&format!("/games/{game}/rematch"), Some(&owner), &json!({}))
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let rematched = pack_of(
+        &api,
+        again["game"].as_str().unwrap(),
+        again["owner_token"].as_str().unwrap(),
+    )
+    .await;
+    assert_eq!(rematched, pack);
+}

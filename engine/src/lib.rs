@@ -25,6 +25,7 @@ pub mod ludovia;
 pub mod narrative;
 pub mod notes;
 pub mod option_read;
+pub mod pack;
 pub mod registry;
 pub mod rng;
 pub mod rules;

@@ -195,6 +195,18 @@ pub enum Command {
                       database), with appends through one and then two `serve` processes."
     )]
     Bench(BenchArgs),
+    /// Work with content packs: print a kind's bundled pack, write a starting point for your
+    /// own box, or check a pack before a game uses it.
+    #[command(
+        subcommand,
+        after_help = "A pack given to `new --pack` is laid over the kind's bundled pack: an entry \
+                      with the id (or name) of a bundled one changes the fields it gives, a new one \
+                      is added, and the rest stays as bundled. `\"whole\": true` reads a pack alone.\n\n\
+                      Examples:\n  tabletape pack show ludovia > ludovia-box.json\n  \
+                      tabletape pack new legless > our-box.json\n  \
+                      tabletape pack check our-box.json --kind legless"
+    )]
+    Pack(PackCommand),
     /// Print a shell completion script for bash, zsh, fish or PowerShell.
     #[command(
         after_help = "Load it for this shell, or install it where your shell looks for completions:\n  \
@@ -244,7 +256,7 @@ pub struct NewArgs {
     /// (e.g. `--option books=record --option rounds=7`).
     #[arg(long = "option", value_name = "K=V")]
     pub options: Vec<String>,
-    /// Your own content pack (JSON file) instead of the kind's bundled one.
+    /// Your own content pack (JSON file), laid over the kind's bundled one (see `tabletape pack`).
     #[arg(long, value_name = "FILE")]
     pub pack: Option<PathBuf>,
     /// Let anyone read the game over the HTTP API without a token.
@@ -609,6 +621,30 @@ pub struct BenchArgs {
 pub enum LogFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PackCommand {
+    /// Print KIND's bundled pack, as a whole pack to start your own from.
+    Show {
+        /// The kind (`tabletape kinds` lists them).
+        kind: String,
+    },
+    /// Print a starting point for your own box's pack: one entry of each list, to change or
+    /// copy, with comments (`//`) saying how it is read.
+    New {
+        /// The kind (`tabletape kinds` lists them).
+        kind: String,
+    },
+    /// Check a pack as `new --pack` would read it (laid over the bundled pack): the first
+    /// error is named by its place in your file; a good pack is summed up.
+    Check {
+        /// The pack, a JSON file.
+        file: PathBuf,
+        /// The kind it is for.
+        #[arg(long)]
+        kind: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -40,8 +40,8 @@ use crate::args::{
 };
 use crate::cli::{
     ActArgs, BackupArgs, BranchesArgs, Cli, Command, DiceArg, ExportArgs, ExportFormat, ForkArgs,
-    FormatArg, ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PlayArgs,
-    ReplayArgs, RestoreArgs, ServeArgs, ShellArg, StateArgs, UndoArgs, VerifyArgs,
+    FormatArg, ImportArgs, LegalArgs, LogArgs, MigrateArgs, NarrateArgs, NewArgs, PackCommand,
+    PlayArgs, ReplayArgs, RestoreArgs, ServeArgs, ShellArg, StateArgs, UndoArgs, VerifyArgs,
 };
 use crate::error::CliError;
 use crate::paint;
@@ -68,6 +68,7 @@ pub fn run(cli: Cli) -> Result<()> {
     let json = cli.json;
     let result = match cli.command {
         Command::Kinds => about::kinds(&mut out, json),
+        Command::Pack(pack) => about::pack(pack, &mut out, json),
         Command::Completions(args) => about::completions(args.shell, &mut out),
         Command::Man => about::man(&mut out),
         Command::Bench(args) => crate::bench::run(&mut out, json, args.quick, &cli.store),
@@ -199,6 +200,7 @@ fn dispatch(
         Command::Restore(a) => store::restore(table, a, out, json),
         Command::Verify(a) => transfer::verify(table, a, out, json),
         Command::Kinds
+        | Command::Pack(_)
         | Command::Serve(_)
         | Command::Migrate(_)
         | Command::Bench(_)

@@ -148,7 +148,8 @@ pub struct NewGame {
     pub dice: DiceMode,
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
-    /// A table's own content pack; the kind's bundled pack when `None`.
+    /// A table's own content pack, laid over the bundled one (see
+    /// `tabletape_engine::pack`); the kind's bundled pack when `None`.
     #[serde(default)]
     pub pack: Option<PackSource>,
     #[serde(default)]

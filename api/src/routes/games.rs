@@ -97,7 +97,8 @@ pub(crate) struct CreateBody {
     dice: DiceMode,
     #[serde(default)]
     options: BTreeMap<String, Value>,
-    /// A table's own content pack, in full.
+    /// A table's own content pack, laid over the kind's bundled one (`"whole": true`
+    /// reads it alone; see `tabletape pack`).
     pack: Option<Value>,
     /// The file name the pack's errors should name (defaults to `pack`).
     pack_name: Option<String>,

@@ -112,6 +112,61 @@ fn roff_text(text: &str) -> String {
         .join("\n")
 }
 
+/// `tabletape pack`: a kind's bundled pack, a starting point for a table's
+/// own, or a check of one as `new --pack` reads it.
+pub(super) fn pack(command: PackCommand, out: &mut dyn Write, json: bool) -> Result<()> {
+    let kind_of = |kind: &str| {
+        tabletape_engine::kind(kind).ok_or_else(|| {
+            CliError::from(JournalError::BadInput(
+                tabletape_engine::EngineError::UnknownKind(kind.into()).to_string(),
+            ))
+        })
+    };
+    match command {
+        // A file to read and edit: one field a line.
+        PackCommand::Show { kind } => print_pretty(out, &kind_of(&kind)?.default_pack()),
+        PackCommand::New { kind } => print_pretty(
+            out,
+            &tabletape_engine::pack::starting_point(kind_of(&kind)?),
+        ),
+        PackCommand::Check { file, kind } => {
+            let rules = kind_of(&kind)?;
+            let text = std::fs::read_to_string(&file).map_err(|e| CliError::file(&file, e))?;
+            let table: Value = serde_json::from_str(&text).map_err(|e| CliError::File {
+                path: file.display().to_string(),
+                source: io::Error::new(io::ErrorKind::InvalidData, format!("not JSON: {e}")),
+            })?;
+            let read = tabletape_engine::pack::read(rules, &table, &file.display().to_string())
+                .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
+            // What the game would have: each list's entries, counted.
+            let lists: BTreeMap<&String, usize> = read
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, v)| v.as_array().map(|a| (k, a.len())))
+                .collect();
+            if json {
+                return print_json(out, &json!({"ok": true, "kind": kind, "lists": lists}));
+            }
+            let counted: Vec<String> = lists.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            writeln!(
+                out,
+                "{} reads as a {} pack, laid over the bundled one: {}",
+                file.display(),
+                rules.info().title,
+                counted.join(", ")
+            )?;
+            Ok(())
+        }
+    }
+}
+
+fn print_pretty(out: &mut dyn Write, value: &Value) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| CliError::Stdout(e.into()))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
 pub(super) fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
     let infos: Vec<_> = tabletape_engine::kinds().iter().map(|k| k.info()).collect();
     if json {

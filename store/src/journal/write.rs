@@ -27,9 +27,17 @@ impl Journal {
             seed: None,
             dice: created.dice,
             options: created.options.clone(),
-            pack: own.then(|| PackSource {
-                file: format!("the pack of {game}"),
-                json: created.pack.clone(),
+            // The pack the game was played with, whole: not laid over
+            // today's bundled pack again.
+            pack: own.then(|| {
+                let mut json = created.pack.clone();
+                if let Some(o) = json.as_object_mut() {
+                    o.insert(tabletape_engine::pack::WHOLE.into(), true.into());
+                }
+                PackSource {
+                    file: format!("the pack of {game}"),
+                    json,
+                }
             }),
             public: created.public,
             title: created.title.clone(),
@@ -46,8 +54,10 @@ impl Journal {
         check_players(&req.players).map_err(JournalError::BadInput)?;
         // What is stored is the kind's own reading of the pack and options,
         // written back: exactly what every later read gets.
+        // A table's pack is laid over the bundled one (unless it says it is
+        // whole), and an error in it is told by its place in the table's file.
         let pack = match &req.pack {
-            Some(source) => kind.canonical_pack(&source.json, &source.file),
+            Some(source) => tabletape_engine::pack::read(kind, &source.json, &source.file),
             None => self.bundled_pack(kind),
         }
         .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
