@@ -221,6 +221,19 @@
       const seed = String(data.get('seed') || '').trim();
       if (seed !== '') body.seed = Number(seed);
       const out = $('#created');
+      // The table's own box: the file is sent as it is, and the server
+      // names any error by its place in it.
+      const file = form.elements.pack && form.elements.pack.files[0];
+      if (file) {
+        try {
+          body.pack = JSON.parse(await file.text());
+          body.pack_name = file.name;
+        } catch (err) {
+          out.textContent = `Not started: ${file.name} is not JSON (${err.message})`;
+          out.className = 'error';
+          return;
+        }
+      }
       out.textContent = 'Starting…';
       const res = await api('POST', '/games', body, { retry: false });
       if (!res.ok) {

@@ -304,6 +304,30 @@ test('a game is started from the page and each seat joins from its own phone', a
   for (const p of phones) assert.deepEqual(p.errors, []);
 });
 
+test('a table starts a game on its own box: a pack file chosen on the page, an error named by its place in the file', async () => {
+  const page = await (await context(PHONE)).newPage();
+  await page.goto(base + '/');
+  await page.selectOption('#kind', 'legless');
+  await page.fill('textarea[name=players]', 'Ada\nBo');
+  await page.fill('input[name="opt.legless.characters"]', 'Nell Hatch,Albert Pinch');
+  const nell = (start) => ({ characters: [{ name: 'Nell Hatch', role: 'flower seller', start, money: 7, health: 6, goals: [
+    { at: ['slums'], kind: 'love' }, { at: ['slums', 'pawnbroker'], kind: 'property' },
+    { at: ['workhouse'], cost: 6, kind: 'personal', text: 'Pay the Workhouse back.' }] }] });
+  const choose = (pack) => page.setInputFiles('#pack', { name: 'our-box.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+  await page.click('#new-game summary:has-text("Your own box")');
+  await choose(nell('z99'));
+  await page.click('#new-game button[type=submit]');
+  await page.waitForSelector('#created.error');
+  assert.match(await page.textContent('#created'), /our-box\.json: characters\[0\]\.start: z99 is not a street square/);
+  await page.$eval('#created', (e) => e.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(artifacts, 'home-own-box-phone.png') });
+  await choose(nell('c5'));
+  await page.click('#new-game button[type=submit]');
+  await page.waitForURL(/\/g\//);
+  await live(page);
+  assert.match(await page.innerHTML('#board'), /Nell Hatch/);
+});
+
 // Switches the owner's page from the table screen to the owner's view.
 async function asOwner(page) {
   await page.click('#views button[data-as=owner]');

@@ -823,7 +823,8 @@ fn new_game_form() -> String {
         }
         h += "</fieldset>";
     }
-    h += r#"<details><summary>Seed</summary><label>Seed (a number; empty for a secret random one) <input name="seed" inputmode="numeric"></label></details>
+    h += r#"<details><summary>Your own box</summary><label>Content pack (a JSON file, laid over the kind's bundled content: <code>tabletape pack new KIND</code> writes a starting point) <input type="file" name="pack" id="pack" accept=".json,application/json"></label></details>
+<details><summary>Seed</summary><label>Seed (a number; empty for a secret random one) <input name="seed" inputmode="numeric"></label></details>
 <button type="submit">Start the game</button><p id="created" role="status"></p>
 <noscript><p>Starting a game from this page needs JavaScript; <code>tabletape new</code> does it at a terminal.</p></noscript></form>"#;
     h
