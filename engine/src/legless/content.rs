@@ -46,7 +46,10 @@ impl Needs {
 
 /// One thing a street event card or a Risk Booklet story does to the
 /// Londoner who drew or read it. Written `{"money": -3}`, `{"health": 2}`,
-/// `{"go_to": "docks"}`, `{"miss_turns": 1}` or `"claim_love"`.
+/// `{"go_to": "docks"}`, `{"miss_turns": 1}` or `"claim_love"`; anything
+/// else a table's own card says (a leg taken, another player paid, another
+/// card drawn) as `{"by_hand": "..."}`, the card's words, which the table
+/// carries out itself and the story tells as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
@@ -60,7 +63,15 @@ pub enum Effect {
     MissTurns(u32),
     /// Love claimed: a victory token on this location's love space.
     ClaimLove,
+    /// What the table does by hand, in the card's words: Tabletape keeps
+    /// no count of it (the table records what follows, a leg sold, a
+    /// payment, as it happens).
+    ByHand(String),
 }
+
+/// Why an effect done by hand needs words.
+pub(super) const BY_HAND_EMPTY: &str =
+    "an effect done by hand says what the table does, in the card's words";
 
 /// The goal a victory space on the board, or a character's goal, is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -367,6 +378,9 @@ fn check_effects(
                     at,
                     "love is claimed only in a Find Love story of the Risk Booklet",
                 ))
+            }
+            Effect::ByHand(words) if words.trim().is_empty() => {
+                return Err(ContentError::new(file, at, BY_HAND_EMPTY))
             }
             _ => {}
         }

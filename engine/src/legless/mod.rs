@@ -86,6 +86,11 @@
 //! - **Typed cards.** With physical dice a table may say what its own
 //!   street event cards and booklet stories say instead of naming the
 //!   pack's: `cards` on a move, `story` on a risk, each with its effects.
+//!   An effect Tabletape does not count (a leg taken or given, another
+//!   player touched, another card drawn) is written in the card's words,
+//!   `{"by_hand": "..."}`: the story tells it as written and the table
+//!   carries it out, recording what follows (a leg sold, a payment) as it
+//!   happens. Tabletape changes nothing for it.
 //! - **Record mode** (`record=on`, physical dice) is for a table with its
 //!   own box: of the pack only the board is used. Each player types their
 //!   character card first (`draw_character` with `card`, again after a

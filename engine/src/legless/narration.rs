@@ -148,6 +148,7 @@ fn effect(e: &Effect, state: &State) -> String {
         Effect::MissTurns(1) => "miss a turn".into(),
         Effect::MissTurns(n) => format!("miss {n} turns"),
         Effect::ClaimLove => "claim love".into(),
+        Effect::ByHand(words) => format!("\u{201c}{words}\u{201d} (done by hand)"),
     }
 }
 

@@ -32,7 +32,7 @@ pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task)
                     place_token(out, seat, &here, GoalKind::Love, 0);
                 }
             }
-            Effect::ClaimLove => {}
+            Effect::ClaimLove | Effect::ByHand(_) => {}
         }
     }
 }

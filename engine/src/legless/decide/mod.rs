@@ -27,7 +27,7 @@ use super::apply::apply;
 use super::board::{Board, Place};
 use super::content::{
     check_card, check_character, check_leg, CardText, Character, Effect, GoalKind, Leg, LegText,
-    LocationCard, Needs, Pack,
+    LocationCard, Needs, Pack, BY_HAND_EMPTY,
 };
 use super::options::Options;
 use super::state::{Londoner, Phase, Stage, State, Turn, TOKENS};

@@ -227,6 +227,12 @@ pub(super) fn check_told(told: &Told, field: &str, s: &State, love: bool) -> Res
                     format!("{field}.effects[{i}]: at most 10 turns are missed"),
                 )
             }
+            Effect::ByHand(words) if words.trim().is_empty() => {
+                return reject(
+                    "legless.effect",
+                    format!("{field}.effects[{i}]: {BY_HAND_EMPTY}"),
+                )
+            }
             _ => {}
         }
     }

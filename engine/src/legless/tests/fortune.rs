@@ -173,3 +173,41 @@ fn a_missed_turn_is_skipped_whole_and_a_card_may_send_a_londoner_elsewhere() {
     let s = state_of(&g);
     assert_eq!((s.round, s.londoner(0).miss_turns), (2, 0));
 }
+
+#[test]
+fn a_cards_effect_the_table_does_by_hand_is_told_as_written_and_changes_nothing() {
+    let mut s = table();
+    moving(&mut s, 2);
+    let before = s.londoner(0).clone();
+    let mut g = game_of(&s);
+    let card = json!({"name": "Borrowed crutch", "effects": [
+        {"by_hand": "Take a leg from the Londoner nearest you"}, {"money": 2}]});
+    let decided = g
+        .decide(
+            Some(0),
+            &json!({"type": "move", "path": ["b9", "a9"], "cards": [card]}),
+        )
+        .unwrap();
+    let f = decided.body.facts.clone();
+    assert!(types(&f).contains(&"earned"), "{f:?}");
+    let told = decided.narration.clone();
+    let event = testkit::event(g.seq() + 1, 0, Some(0), Body::ActionAccepted(decided.body));
+    g.apply(&event).unwrap();
+    assert!(
+        told.iter().any(|l| l
+            .contains("\u{201c}Take a leg from the Londoner nearest you\u{201d} (done by hand)")),
+        "{told:?}"
+    );
+    let after = state_of(&g);
+    assert_eq!(after.londoner(0).legs, before.legs);
+    // Without its words, it is refused by its place.
+    let g = game_of(&s);
+    let e = rejection(
+        &g,
+        Some(0),
+        json!({"type": "move", "path": ["b9", "a9"], "cards": [
+            {"name": "Blank", "effects": [{"by_hand": " "}]}]}),
+    );
+    assert_eq!(e.rule, "legless.effect");
+    assert!(e.message.contains("cards[0].effects[0]"), "{}", e.message);
+}
