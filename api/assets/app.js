@@ -1355,7 +1355,15 @@
       if (game && token && !sessionStorage.getItem('tt:retried:' + game)) {
         sessionStorage.setItem('tt:retried:' + game, '1');
         keepToken(game, token);
-        location.replace(location.pathname + location.search);
+        // The server sets the read cookie, and the page looks again once it
+        // has: a cookie written by script may reach the network after the
+        // next page's request has left (which then fails again).
+        fetch(`/g/${game}/session`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token }),
+          redirect: 'manual',
+        }).catch(() => {}).then(() => location.replace(location.pathname + location.search));
       }
     }
   });
