@@ -710,19 +710,19 @@ pub fn prose_html(line: &str) -> String {
             None
         });
         let Some(close) = close else { break };
-        // A reference takes the space before it along, so the prose reads
-        // "goes for Charge." when it is hidden.
-        let open = if cites_a_page(&rest[open..=close]) && rest[..open].ends_with(' ') {
-            open - 1
+        if cites_a_page(&rest[open..=close]) {
+            // A reference takes the space before it along, so the prose
+            // reads "goes for Charge." when it is hidden.
+            let open = if rest[..open].ends_with(' ') {
+                open - 1
+            } else {
+                open
+            };
+            out.push_str(&escape(&rest[..open]));
+            let reference = escape(&rest[open..=close]);
+            out.push_str(&format!("<span class=\"ref\">{reference}</span>"));
         } else {
-            open
-        };
-        let inner = &rest[open..=close];
-        out.push_str(&escape(&rest[..open]));
-        if cites_a_page(inner) {
-            out.push_str(&format!("<span class=\"ref\">{}</span>", escape(inner)));
-        } else {
-            out.push_str(&escape(inner));
+            out.push_str(&escape(&rest[..=close]));
         }
         rest = &rest[close + 1..];
     }
