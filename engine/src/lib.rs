@@ -32,8 +32,6 @@ pub mod rules;
 pub mod suggest;
 pub mod svg;
 pub mod tagged;
-#[cfg(test)]
-pub(crate) mod testkit;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};

@@ -101,9 +101,3 @@ macro_rules! options_from_map {
     };
 }
 pub(crate) use options_from_map;
-
-/// A kind's options read from JSON, the error as the table would read it.
-#[cfg(test)]
-pub(crate) fn read_options<O: serde::de::DeserializeOwned>(v: Value) -> Result<O, String> {
-    serde_json::from_value::<O>(v).map_err(|e| e.to_string())
-}

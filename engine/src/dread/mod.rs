@@ -91,17 +91,14 @@
 //!   what turned up (`card`), checked against the placeholder procedure;
 //!   drawn cards, dice and the Trauma die ride in `outcomes`.
 
-mod actions;
+pub mod actions;
 mod apply;
 pub mod content;
-mod decide;
+pub mod decide;
 mod narration;
-mod options;
-mod state;
+pub mod options;
+pub mod state;
 mod svg;
-
-#[cfg(test)]
-mod tests;
 
 use serde_json::{json, Value};
 use tabletape_events::Seat;

@@ -143,7 +143,7 @@
 //!
 //! Not modelled: the larger-map variant for five or more players.
 
-mod actions;
+pub mod actions;
 mod apply;
 pub mod content;
 mod decide;
@@ -151,9 +151,6 @@ mod narration;
 mod options;
 mod state;
 mod svg;
-
-#[cfg(test)]
-mod tests;
 
 use serde_json::Value;
 use tabletape_events::Seat;

@@ -103,18 +103,15 @@
 //!   location whose card is not yet on the table counts as allowing love
 //!   and property when judging whether a goal still has a free space.
 
-mod actions;
-mod apply;
+pub mod actions;
+pub mod apply;
 pub mod board;
 pub mod content;
-mod decide;
+pub mod decide;
 mod narration;
-mod options;
-mod state;
+pub mod options;
+pub mod state;
 mod svg;
-
-#[cfg(test)]
-mod tests;
 
 use serde_json::{json, Value};
 use tabletape_events::Seat;

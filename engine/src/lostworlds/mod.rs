@@ -351,14 +351,14 @@
 //! text; its Jump Back line is not legible there, so it is read as page 62
 //! (the page Jump Away converts to) with modifier -4 (like Dodge).
 
-mod actions;
+pub mod actions;
 mod cards;
 pub mod content;
-mod duel;
-mod field;
-mod options;
+pub mod duel;
+pub mod field;
+pub mod options;
 pub mod restriction;
-mod state;
+pub mod state;
 
 pub use field::content as scenario;
 

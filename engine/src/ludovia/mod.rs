@@ -135,18 +135,15 @@
 //! move a policeman by a die), Bolas (blue, once: knock down a thief on a
 //! neighbouring rooftop of your block).
 
-mod actions;
+pub mod actions;
 mod apply;
 pub mod board;
 pub mod content;
-mod decide;
+pub mod decide;
 mod narration;
-mod options;
-mod state;
+pub mod options;
+pub mod state;
 mod svg;
-
-#[cfg(test)]
-mod tests;
 
 use serde_json::{json, Value};
 use tabletape_events::Seat;

@@ -26,13 +26,13 @@ use crate::chance::Chance;
 use crate::error::{reject, Rejection};
 
 /// Facts decided so far, folded as they come into a scratch state.
-pub(super) struct Out {
-    pub(super) s: State,
+pub struct Out {
+    pub s: State,
     facts: Vec<Fact>,
 }
 
 impl Out {
-    fn new(state: &State) -> Out {
+    pub fn new(state: &State) -> Out {
         Out {
             s: state.clone(),
             facts: Vec::new(),
@@ -70,7 +70,7 @@ impl Out {
 
     /// A Condition for `c`: a second of the same raises dread by 5, or in
     /// the Endgame defeats the character.
-    pub(super) fn afflict(&mut self, c: usize, condition: Condition) {
+    pub fn afflict(&mut self, c: usize, condition: Condition) {
         if self.over() || self.s.characters[c].defeated {
             return;
         }
@@ -347,7 +347,7 @@ fn confidence(
 }
 
 /// Virtue tokens, never more than the box's twelve among the team.
-fn virtues(out: &mut Out, c: usize, n: u32) {
+pub fn virtues(out: &mut Out, c: usize, n: u32) {
     let room = VIRTUES.saturating_sub(out.s.virtues_held());
     let count = n.min(room);
     if count > 0 {
@@ -384,7 +384,7 @@ fn random_item(out: &mut Out, luck: &mut Luck<'_>, c: usize, owed: bool) -> Resu
 
 /// Shares `n` among `present` as evenly as possible, in their order: the
 /// characters first in it get the odd ones.
-fn spread(present: &[usize], n: u32) -> Vec<usize> {
+pub fn spread(present: &[usize], n: u32) -> Vec<usize> {
     (0..n as usize)
         .map(|k| present[k % present.len()])
         .collect()
@@ -547,20 +547,4 @@ fn wrong_phase<T>(state: &State, what: &str) -> Result<T, Rejection> {
         "dread.phase",
         format!("{what} is not possible during {}", phase_words(state)),
     )
-}
-
-/// A scratch fold for rule tests that call a rule directly.
-#[cfg(test)]
-pub(super) mod tests_support {
-    pub(in crate::dread) fn out(state: &super::State) -> super::Out {
-        super::Out::new(state)
-    }
-
-    pub(in crate::dread) fn spread(present: &[usize], n: u32) -> Vec<usize> {
-        super::spread(present, n)
-    }
-
-    pub(in crate::dread) fn virtues(out: &mut super::Out, c: usize, n: u32) {
-        super::virtues(out, c, n)
-    }
 }

@@ -5,9 +5,6 @@
 //! is in [`super::field`].
 
 pub(super) mod apply;
-pub(super) mod decide;
-pub(super) mod narration;
-pub(super) mod svg;
-
-#[cfg(test)]
-mod tests;
+pub mod decide;
+pub mod narration;
+pub mod svg;

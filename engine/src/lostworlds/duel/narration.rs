@@ -803,7 +803,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
     }
 }
 
-pub(in crate::lostworlds) fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
+pub fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
     let names: Vec<String> = victors.iter().map(|&s| state.seat_name(s)).collect();
     match ending {
         Ending::Knockout => format!(

@@ -6,11 +6,8 @@
 
 pub(super) mod apply;
 pub mod content;
-pub(super) mod decide;
+pub mod decide;
 pub(super) mod narration;
-pub(super) mod state;
+pub mod state;
 pub(super) mod svg;
-pub(super) mod tables;
-
-#[cfg(test)]
-mod tests;
+pub mod tables;

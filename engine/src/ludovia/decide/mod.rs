@@ -22,13 +22,11 @@ use fame::*;
 pub use legal::legal;
 pub use moving::moves_from;
 use moving::*;
-#[cfg(test)]
 pub use police::step_policeman;
 use police::*;
 pub use police::{police, Police};
 use robbery::*;
 pub use setup::setup;
-#[cfg(test)]
 pub use setup::turned;
 use setup::*;
 

@@ -18,7 +18,6 @@ mod setup;
 pub(in crate::lostworlds) use aftermath::awards;
 pub use aftermath::{advance_categories, aftermath_open, can_improve};
 pub use choosing::commitment;
-#[cfg(test)]
 pub use exchange::height_adjustment;
 pub use legal::{legal, to_move};
 pub use maneuvers::{check_maneuver, choices};

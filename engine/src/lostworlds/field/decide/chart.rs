@@ -700,7 +700,7 @@ pub(super) fn deed(
 
 /// Spell points a figure has beyond those its spell cards cost and those
 /// it spent casting beyond extended range.
-pub(in crate::lostworlds) fn spare_spell_points(state: &State, seat: Seat) -> u32 {
+pub fn spare_spell_points(state: &State, seat: Seat) -> u32 {
     let fighter = state.seat(seat).fighter();
     let spell = fighter.sheet.abilities.get("spell").copied().unwrap_or(0);
     let cards: u32 = fighter

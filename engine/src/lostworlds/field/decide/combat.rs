@@ -144,11 +144,7 @@ fn end_combat(chain: &mut Chain) -> Result<(), Rejection> {
 
 /// A scenario's fighters' effective heights when they stand on different
 /// levels: the sheet's height plus the level (none on the same level).
-pub(in crate::lostworlds) fn effective_heights(
-    state: &State,
-    a: Seat,
-    d: Seat,
-) -> Option<(i32, i32)> {
+pub fn effective_heights(state: &State, a: Seat, d: Seat) -> Option<(i32, i32)> {
     let b = board(state)?;
     let (la, ld) = (b.seat_level(a), b.seat_level(d));
     (la != ld).then(|| (b.heights[a as usize] + la, b.heights[d as usize] + ld))
@@ -157,7 +153,7 @@ pub(in crate::lostworlds) fn effective_heights(
 /// The height modifier between effective heights: the taller adds the
 /// difference to Orange and Red (the rule text's dwarf on level 4 gains +2
 /// on a troll two shorter), the shorter takes 1 off Orange, as in the books.
-pub(in crate::lostworlds) fn terrain_height_bonus(
+pub fn terrain_height_bonus(
     mine: i32,
     theirs: i32,
     colour: crate::lostworlds::content::Colour,

@@ -5,7 +5,7 @@ use super::*;
 use crate::rules::Legal;
 
 /// Who the scenario waits on outside the combat phase.
-pub(in crate::lostworlds) fn to_move(state: &State) -> Vec<Seat> {
+pub fn to_move(state: &State) -> Vec<Seat> {
     let Some(field) = state.field.as_deref() else {
         return Vec::new();
     };
@@ -25,7 +25,7 @@ pub(in crate::lostworlds) fn to_move(state: &State) -> Vec<Seat> {
 /// tried against `decide` (with throwaway dice: whether an action is open
 /// never depends on what the dice will show), so `legal` and `decide`
 /// cannot disagree.
-pub(in crate::lostworlds) fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
+pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let mut out = moves(state, seat);
     let mine = |s: Seat| seat.is_none_or(|x| x == s);
     // Cards are taken in before the first exchange, on the map as in a duel.

@@ -13,17 +13,16 @@ mod setup;
 mod turn;
 mod victory;
 
-pub(in crate::lostworlds) use chart::spare_spell_points;
+pub use chart::spare_spell_points;
 use chart::{deed, exit_cost};
 use combat::begin_combat;
-pub(in crate::lostworlds) use combat::{
-    after_exchange, effective_heights, obstructions, terrain_height_bonus,
-};
+pub(in crate::lostworlds) use combat::{after_exchange, obstructions};
+pub use combat::{effective_heights, terrain_height_bonus};
 use falls::{landing_spaces, place, placer};
-pub(in crate::lostworlds) use legal::{legal, to_move};
+pub use legal::{legal, to_move};
 pub(in crate::lostworlds) use setup::setup_scenario;
 use turn::{after_movement, is_conscious, legal_roll, roll, rollers};
-pub(in crate::lostworlds) use turn::{board, recovering, stage_words, Chain};
+pub use turn::{board, recovering, stage_words, Chain};
 use victory::end_turn;
 
 use tabletape_events::{DiceMode, Seat};

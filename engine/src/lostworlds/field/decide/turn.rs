@@ -10,7 +10,7 @@ use super::*;
 
 /// Facts decided one after another, each folded into a working copy so the
 /// next is decided on the state the previous left.
-pub(in crate::lostworlds) struct Chain {
+pub struct Chain {
     pub state: State,
     pub facts: Vec<Fact>,
 }
@@ -35,7 +35,7 @@ impl Chain {
 
 /// The board of a scenario in play, read with the characters' heights and
 /// whether each is conscious.
-pub(in crate::lostworlds) fn board(state: &State) -> Option<Board<'_>> {
+pub fn board(state: &State) -> Option<Board<'_>> {
     let field = state.field.as_deref()?;
     Some(Board {
         terrain: field.terrain(),
@@ -78,7 +78,7 @@ pub(super) fn rollers(state: &State) -> Vec<Seat> {
 
 /// The unconscious who roll on the recovery table: not dead, not undead,
 /// not moved this phase and not still carried.
-pub(in crate::lostworlds) fn recovering(state: &State) -> Vec<Seat> {
+pub fn recovering(state: &State) -> Vec<Seat> {
     let field = state.field.as_deref().expect("a scenario");
     (0..state.seats.len() as Seat)
         .filter(|&s| state.seat(s).fighter().condition == Condition::Unconscious)
@@ -263,7 +263,7 @@ pub fn seat_names(state: &State, seats: &[Seat]) -> String {
 }
 
 /// What the scenario waits for now, in words (for refusals).
-pub(in crate::lostworlds) fn stage_words(state: &State) -> String {
+pub fn stage_words(state: &State) -> String {
     let Some(field) = state.field.as_deref() else {
         return String::new();
     };

@@ -1,0 +1,323 @@
+//! Objects and bodies: thrown, examined, carried, and throwing weapons.
+
+use super::*;
+
+#[test]
+fn throwing_checks_range_rolls_to_hit_and_scatters() {
+    let mut s = yard_state();
+    put(&mut s, 0, "b2");
+    put(&mut s, 1, "b5");
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "chest"}),
+    );
+    // A chest goes 3 at most (Nowa's height is 4); b5 is 3 away.
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "f2", "roll": 1}),
+        "lostworlds.movement.throw",
+    );
+    assert!(m.contains("1 to 3 away"), "{m}");
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b5"}),
+        "physical.roll_needed",
+    );
+    let body = s.seat(1).fighter().body;
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b5", "roll": 2}),
+    );
+    let Fact::Stepped {
+        deed: Deed::Threw { landing, .. },
+        ..
+    } = &facts[0]
+    else {
+        panic!("{facts:?}")
+    };
+    assert_eq!(landing.struck, Some(1));
+    assert_eq!(s.seat(1).fighter().body, body - 4, "a chest weighs 4");
+    assert_eq!(position(&s, 1), Position::Down);
+    // A miss at range 3 (roll 3) scatters by the second die.
+    let mut s = yard_state();
+    put(&mut s, 0, "b2");
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "chest"}),
+    );
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b5", "roll": 3}),
+        "physical.roll_needed",
+    );
+    assert!(m.contains("scatter"), "{m}");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b5", "roll": 3, "scatter": 1}),
+    );
+    let chest = s
+        .field
+        .as_ref()
+        .unwrap()
+        .thing("chest")
+        .unwrap()
+        .at
+        .to_string();
+    assert_eq!(chest, "c5", "scatter 1 is the space east of the target");
+}
+
+#[test]
+fn examining_finds_what_the_scenario_hid() {
+    let mut s = yard_state();
+    put(&mut s, 0, "b2");
+    initiative(&mut s, 0);
+    // Until examined, only the owner's view holds what the chest hides.
+    let shows = |s: &State, viewer: Viewer| {
+        LostWorlds::view(s, viewer)
+            .to_string()
+            .contains("map of the hills")
+    };
+    assert!(shows(&s, Viewer::Owner));
+    assert!(!shows(&s, Viewer::Seat(0)) && !shows(&s, Viewer::Seat(1)));
+    assert!(!shows(&s, Viewer::Public));
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "examine", "object": "CHEST"}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("map of the hills"), "{line}");
+    assert_eq!(points(&s, 0), 2);
+    // Once found it is on the table for everyone.
+    assert!(shows(&s, Viewer::Seat(1)) && shows(&s, Viewer::Public));
+}
+
+/// Knocks seat `seat` unconscious where it stands.
+fn knock_out(s: &mut State, seat: Seat) {
+    s.seats[seat as usize].party[0].body = -1;
+    s.seats[seat as usize].party[0].condition = Condition::Unconscious;
+    s.seats[seat as usize].status = SeatStatus::Down;
+    s.field.as_mut().unwrap().pieces[seat as usize].position = Position::Down;
+}
+
+#[test]
+fn an_unconscious_figure_is_carried_laid_down_and_thrown_and_rolls_no_recovery() {
+    let mut s = yard_state();
+    put(&mut s, 0, "e4");
+    put(&mut s, 1, "f4");
+    knock_out(&mut s, 0);
+    // The raiders hold the yard instead, so Nowa down is no victory yet.
+    let f = s.field.as_mut().unwrap();
+    let mut yard = (*f.scenario).clone();
+    yard.sides[1].goal = tabletape_engine::lostworlds::field::content::Goal::Hold;
+    f.scenario = std::sync::Arc::new(yard);
+    ok(&mut s, None, json!({"type": "roll", "dice": [4]}));
+    ok(&mut s, Some(1), json!({"type": "move", "to": "e4"}));
+    // The chest is no body; a body is named by its character or player.
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "Nobody"}),
+        "lostworlds.movement.object",
+    );
+    assert!(m.contains("chest"), "{m}");
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "nowa"}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("hoists Nowa's body"), "{line}");
+    assert_eq!(points(&s, 1), 3);
+    ok(&mut s, Some(1), json!({"type": "move", "to": "d4"}));
+    assert_eq!(at(&s, 0), "d4", "the body goes with its carrier");
+    let drawn = LostWorlds::render_svg(&s, Viewer::Owner);
+    assert!(!drawn.contains("figure-0"), "a carried body is not drawn");
+    assert!(LostWorlds::render(&s, Viewer::Owner).contains("carrying Nowa"));
+    s.field.as_mut().unwrap().things[0].at = Hex::parse("d4").unwrap();
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "chest"}),
+        "lostworlds.movement.pick_up",
+    );
+    assert!(m.contains("carries Nowa already"), "{m}");
+    ok(&mut s, Some(1), json!({"type": "drop", "at": "c4"}));
+    assert_eq!(at(&s, 0), "c4");
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "e4"}),
+    );
+    assert_ne!(stage(&s), Stage::Recovery, "a moved body rolls no recovery");
+    assert_eq!(stage(&s), Stage::Initiative);
+    // Next turn: lifted by its player's name and thrown, it weighs its
+    // height (4) and flies 3 at most.
+    ok(&mut s, None, json!({"type": "roll", "dice": [2]}));
+    ok(&mut s, Some(1), json!({"type": "move", "to": "c4"}));
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "pick_up", "object": "Bo"}),
+        "lostworlds.movement.pick_up",
+    );
+    ok(&mut s, Some(1), json!({"type": "pick_up", "object": "Ada"}));
+    let m = refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw", "at": "f1", "roll": 1}),
+        "lostworlds.movement.throw",
+    );
+    assert!(m.contains("1 to 3 away"), "{m}");
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "throw", "at": "c2", "roll": 1}),
+    );
+    let line = LostWorlds::narrate(&s, &facts[0]).join(" ");
+    assert!(line.contains("heaves Nowa's body at c2"), "{line}");
+    assert_eq!(at(&s, 0), "c2");
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d4"}),
+    );
+    assert_eq!(stage(&s), Stage::Initiative, "thrown: no recovery roll");
+    // Left alone a turn, the body rolls again.
+    ok(&mut s, None, json!({"type": "roll", "dice": [2]}));
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d4"}),
+    );
+    assert_eq!(stage(&s), Stage::Recovery);
+}
+
+#[test]
+fn a_body_weighs_its_height_and_its_carrier_pays_a_point_a_turn() {
+    let mut s = yard_state();
+    put(&mut s, 0, "b4");
+    put(&mut s, 1, "b4");
+    knock_out(&mut s, 1);
+    ok(&mut s, None, json!({"type": "roll", "dice": [3]}));
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "Brakka"}),
+        "lostworlds.movement.pick_up",
+    );
+    assert!(m.contains("weighs 5"), "{m}");
+    // A taller Nowa lifts her, and moves a point short next turn.
+    edit_sheet(&mut s, 0, |sheet| {
+        sheet.height = 6;
+    });
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "Brakka"}),
+    );
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "a4"}),
+    );
+    ok(&mut s, None, json!({"type": "roll", "dice": [3]}));
+    assert_eq!(points(&s, 0), 5);
+    assert_eq!(stage(&s), Stage::Movement);
+}
+
+#[test]
+fn a_thrown_weapon_hits_by_the_range_table_and_lies_where_it_landed() {
+    let mut s = yard_state();
+    put(&mut s, 0, "c4");
+    put(&mut s, 1, "f4");
+    initiative(&mut s, 1);
+    let body = s.seat(0).fighter().body;
+    // Three spaces, Brakka's dagger's effective range: a 1-2 hits.
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0}),
+        "physical.roll_needed",
+    );
+    ok(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 2}),
+    );
+    // Page 19 of Nowa's sample book shows no score: the card's +1 alone.
+    assert_eq!(s.seat(0).fighter().body, body - 1);
+    assert_eq!(position(&s, 0), Position::OffBalance);
+    assert!(s.seat(1).orders.disarmed(), "the dagger is out of hand");
+    let f = s.field.as_ref().unwrap();
+    assert_eq!(f.thing("dagger-1").unwrap().at.to_string(), "c4");
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 1}),
+        "lostworlds.movement.throw_weapon",
+    );
+    // Beyond its height + 2 it cannot be thrown at all: a thrower of
+    // height 3 reaches 5, and a1 is 7 from f5.
+    let mut far = yard_state();
+    put(&mut far, 0, "a1");
+    put(&mut far, 1, "f5");
+    let mut short = (*far.seats[1].party[0].sheet).clone();
+    short.height = 3;
+    far.seats[1].party[0].sheet = std::sync::Arc::new(short);
+    initiative(&mut far, 1);
+    let m = refused(
+        &mut far,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 1}),
+        "lostworlds.movement.throw_weapon",
+    );
+    assert!(
+        m.contains("7 spaces away") && m.contains("5 at most"),
+        "{m}"
+    );
+    // Picking it up again arms its owner.
+    let mut s2 = yard_state();
+    put(&mut s2, 0, "a1");
+    put(&mut s2, 1, "c4");
+    initiative(&mut s2, 1);
+    ok(
+        &mut s2,
+        Some(1),
+        json!({"type": "throw_weapon", "target": 0, "roll": 6}),
+    );
+    assert!(s2.seat(1).orders.disarmed());
+    let dagger = s2
+        .field
+        .as_ref()
+        .unwrap()
+        .thing("dagger-1")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        dagger.at.to_string(),
+        "a1",
+        "a miss lies on the target's space too"
+    );
+    // Nowa steps off it (set by hand) and Brakka walks over to it.
+    put(&mut s2, 0, "a3");
+    put(&mut s2, 1, "b1");
+    ok(&mut s2, Some(1), json!({"type": "move", "to": "a1"}));
+    ok(
+        &mut s2,
+        Some(1),
+        json!({"type": "pick_up", "object": "dagger-1"}),
+    );
+    assert!(!s2.seat(1).orders.disarmed(), "armed again");
+    assert!(s2.field.as_ref().unwrap().thing("dagger-1").is_none());
+    assert_eq!(s2.field.as_ref().unwrap().piece(1).carrying, None);
+}

@@ -1,0 +1,47 @@
+//! Tests of `pack`.
+
+use serde_json::json;
+use tabletape_engine::pack::*;
+
+#[test]
+fn an_entry_with_a_bundled_id_changes_it_and_a_new_one_is_added() {
+    let bundled = json!({"version": 1, "cards": [{"id": "a", "cost": 1, "text": "x"}, {"id": "b", "cost": 2}], "die": [1, 2, 3]});
+    let table = json!({"//": "our box", "cards": [{"id": "n", "cost": 9}, {"id": "b", "cost": 5, "//": "as printed"}], "die": [6]});
+    let laid = lay_over(&bundled, &table);
+    assert_eq!(
+        laid.pack,
+        json!({"version": 1, "cards": [{"id": "a", "cost": 1, "text": "x"}, {"id": "b", "cost": 5}, {"id": "n", "cost": 9}], "die": [6]})
+    );
+    // Errors in the table's entries are told by their place in its file.
+    assert_eq!(laid.file_path("cards[2].cost"), "cards[0].cost");
+    assert_eq!(laid.file_path("cards[1]"), "cards[1]");
+    assert_eq!(laid.file_path("cards[0].text"), "cards[0].text");
+    assert_eq!(laid.file_path("cards[22]"), "cards[22]");
+}
+
+#[test]
+fn a_whole_pack_is_read_alone() {
+    let bundled = json!({"cards": [{"id": "a"}]});
+    let table = json!({"whole": true, "cards": [{"id": "z"}]});
+    assert_eq!(
+        lay_over(&bundled, &table).pack,
+        json!({"cards": [{"id": "z"}]})
+    );
+}
+
+#[test]
+fn lists_without_a_shared_identity_are_the_tables_whole() {
+    let bundled = json!({"steps": [{"n": 1}, {"n": 2}]});
+    let table = json!({"steps": [{"n": 3}]});
+    assert_eq!(
+        lay_over(&bundled, &table).pack,
+        json!({"steps": [{"n": 3}]})
+    );
+}
+
+#[test]
+fn entries_that_share_a_name_are_not_matched_by_it() {
+    let bundled = json!({"cards": [{"name": "Spoons", "edge": "white"}, {"name": "Spoons", "edge": "black"}]});
+    let table = json!({"cards": [{"name": "Spoons", "edge": "red"}]});
+    assert_eq!(lay_over(&bundled, &table).pack, table);
+}

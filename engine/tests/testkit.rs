@@ -1,0 +1,99 @@
+//! What every kind's tests need, written once: a game's creation, an event
+//! around a body, a hand-set table read as the journal reads a game, and one
+//! action decided and folded, or refused.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
+
+use tabletape_engine::error::Rejection;
+use tabletape_engine::game::{Game, Snapshot};
+use tabletape_engine::rules::Rules;
+
+/// The table's players, seat by seat.
+pub const PLAYERS: [&str; 6] = ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"];
+
+/// The creation of a test game of kind `R`: the first `players` of
+/// [`PLAYERS`], the bundled pack, and `options` (a JSON object, as the API
+/// takes them) under today's rules.
+pub fn created<R: Rules>(players: usize, seed: u64, dice: DiceMode, options: Value) -> GameCreated {
+    let options: BTreeMap<String, Value> = match options {
+        Value::Null => BTreeMap::new(),
+        other => serde_json::from_value(other).expect("options are a JSON object"),
+    };
+    GameCreated {
+        title: None,
+        kind: R::KIND.into(),
+        players: PLAYERS[..players].iter().map(|p| p.to_string()).collect(),
+        seed,
+        dice,
+        options,
+        pack: R::default_pack(),
+        public: false,
+        rules_version: Some(R::RULES_VERSION),
+        chance_version: None,
+    }
+}
+
+/// The bundled pack of kind `R`, typed.
+pub fn pack<R: Rules>() -> R::Pack {
+    serde_json::from_value(R::default_pack()).expect("the bundled pack reads")
+}
+
+/// Event `seq` of the test game on its main line, recorded at `at` (ms) by
+/// `by` (the owner when `None`), unhashed.
+pub fn event(seq: u64, at: u64, by: Option<Seat>, body: Body) -> Event {
+    Event {
+        game: "g".into(),
+        branch: MAIN_BRANCH.into(),
+        seq,
+        recorded_at_ms: at,
+        actor: by.map_or(Actor::Owner, Actor::Seat),
+        schema_version: 1,
+        idempotency_key: None,
+        prev_hash: String::new(),
+        hash: String::new(),
+        salt: String::new(),
+        body,
+    }
+}
+
+/// A table set by hand, as a `Game` restored from a snapshot of it (at seq
+/// 10), so a test reads and plays it the way the journal does.
+pub fn restored(created: &GameCreated, state: &impl Serialize) -> Game {
+    let snapshot = Snapshot {
+        seq: 10,
+        seed: 1,
+        chapter: "Round 1".into(),
+        state: serde_json::to_value(state).expect("states serialize"),
+        notes: Default::default(),
+        dice: None,
+    };
+    Game::restore(created, &snapshot).expect("the snapshot restores")
+}
+
+/// Decides `by`'s `action` and folds it into `game`; the event the journal
+/// would store. Panics, naming the action, when the rules refuse it.
+pub fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Event {
+    let decision = game
+        .decide(by, &action)
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+    let event = event(game.seq() + 1, 0, by, Body::ActionAccepted(decision.body));
+    game.apply(&event).expect("a decided action folds");
+    event
+}
+
+/// The rules' refusal of `by`'s `action`. Panics when they accept it.
+pub fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
+    match game.decide(by, &action) {
+        Ok(_) => panic!("{action} was accepted"),
+        Err(e) => e,
+    }
+}
+
+/// Options read as a kind's reader reads them, the error as its words.
+pub fn read_options<O: serde::de::DeserializeOwned>(v: Value) -> Result<O, String> {
+    serde_json::from_value::<O>(v).map_err(|e| e.to_string())
+}
