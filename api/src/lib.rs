@@ -27,12 +27,12 @@
 //! codes, content types, body limits. Journal calls block (sled and fsync), so
 //! each runs on tokio's blocking pool, never on the async workers.
 
-mod openapi;
-mod operator;
+pub mod openapi;
+pub mod operator;
 pub mod plays;
-mod request;
-mod routes;
-mod telemetry;
+pub mod request;
+pub mod routes;
+pub mod telemetry;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 

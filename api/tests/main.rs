@@ -2,11 +2,15 @@
 //! on its own, and linking was most of what a change to them cost.
 
 mod adversary;
+mod auth;
 mod common;
 mod endpoints;
 mod hygiene;
 mod live;
 mod openapi;
+mod operator;
+mod plays;
+mod telemetry;
 mod titles;
 mod viewers;
 mod web;

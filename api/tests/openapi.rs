@@ -373,3 +373,14 @@ async fn every_documented_operation_answers_in_its_documented_shape() {
         );
     }
 }
+
+/// The reference page's prose: quoted names set as code, everything escaped.
+#[test]
+fn quoted_words_are_code_and_everything_is_escaped() {
+    use tabletape_api::openapi::prose;
+    assert_eq!(
+        prose("`rule` names <the> rule"),
+        "<code>rule</code> names &lt;the&gt; rule"
+    );
+    assert_eq!(prose("a ` alone"), "a ` alone");
+}

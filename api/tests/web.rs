@@ -655,3 +655,12 @@ async fn open_live(
         .await
         .unwrap()
 }
+
+#[test]
+fn esc_leaves_no_markup() {
+    use tabletape_api::routes::web::esc;
+    assert_eq!(
+        esc(r#"<b onclick="x">Bo's & "it"</b>"#),
+        "&lt;b onclick=&quot;x&quot;&gt;Bo&#39;s &amp; &quot;it&quot;&lt;/b&gt;"
+    );
+}

@@ -51,7 +51,7 @@ mod dice;
 mod lines;
 mod read;
 mod study;
-mod transfer;
+pub mod transfer;
 mod verify;
 mod write;
 use crate::error::StoreError;

@@ -2,6 +2,12 @@
 //! the log on either backend, the journal service over it, and a full disk.
 
 mod common;
+mod diff;
 mod full_disk;
 mod journal;
+mod location;
 mod log;
+mod schema_doc;
+mod seal;
+mod transfer;
+mod upcast;

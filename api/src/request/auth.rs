@@ -95,7 +95,7 @@ pub fn viewer_for(
 }
 
 /// The `as` parameter: `owner`, `public` or a seat number.
-fn parse_viewer(asked: &str) -> Result<Viewer, AppError> {
+pub fn parse_viewer(asked: &str) -> Result<Viewer, AppError> {
     let asked = asked.trim();
     if asked.eq_ignore_ascii_case("owner") {
         return Ok(Viewer::Owner);
@@ -163,49 +163,5 @@ fn refused(err: JournalError, token: Option<&str>) -> AppError {
         JournalError::Forbidden(message) if token.is_none() => AppError::Unauthorized(message),
         JournalError::Forbidden(message) => AppError::Forbidden(message),
         other => AppError::Journal(other),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seat_tokens_act_only_as_their_seat() {
-        let seat = Access::Seat(1);
-        assert_eq!(acting_seat(&seat, None).unwrap(), (Actor::Seat(1), Some(1)));
-        assert_eq!(
-            acting_seat(&seat, Some(1)).unwrap(),
-            (Actor::Seat(1), Some(1))
-        );
-        assert!(matches!(
-            acting_seat(&seat, Some(0)),
-            Err(AppError::Forbidden(_))
-        ));
-    }
-
-    #[test]
-    fn as_reads_owner_public_or_a_seat_number() {
-        assert_eq!(parse_viewer("owner").unwrap(), Viewer::Owner);
-        assert_eq!(parse_viewer("Public").unwrap(), Viewer::Public);
-        assert_eq!(parse_viewer("2").unwrap(), Viewer::Seat(2));
-        assert!(matches!(parse_viewer("Nowa"), Err(AppError::BadRequest(_))));
-        assert!(matches!(parse_viewer("-1"), Err(AppError::BadRequest(_))));
-    }
-
-    #[test]
-    fn the_owner_acts_for_anyone() {
-        assert_eq!(
-            acting_seat(&Access::Owner, None).unwrap(),
-            (Actor::Owner, None)
-        );
-        assert_eq!(
-            acting_seat(&Access::Owner, Some(3)).unwrap(),
-            (Actor::Owner, Some(3))
-        );
-        assert!(matches!(
-            acting_seat(&Access::Public, None),
-            Err(AppError::Forbidden(_))
-        ));
     }
 }

@@ -105,7 +105,7 @@ impl FromRequestParts<AppState> for Bearer {
     }
 }
 
-fn bearer(headers: &HeaderMap) -> Result<Option<String>, AppError> {
+pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, AppError> {
     let Some(value) = headers.get(AUTHORIZATION) else {
         return Ok(None);
     };
@@ -130,7 +130,7 @@ pub fn cookie_name(game: &str) -> String {
 /// (`EventSource` sends no headers) read as the page's viewer; a write
 /// always needs the `Authorization` header, so a cookie never acts (no
 /// cross-site request can forge an action).
-fn cookie_token(headers: &HeaderMap, path: &str) -> Option<String> {
+pub fn cookie_token(headers: &HeaderMap, path: &str) -> Option<String> {
     let game = path
         .strip_prefix("/games/")
         .or_else(|| path.strip_prefix("/g/"))?
@@ -181,59 +181,5 @@ pub fn idempotency_key(
             "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ"
         ))),
         (header, field) => Ok(header.or(field)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use axum::http::HeaderValue;
-
-    fn headers(auth: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(AUTHORIZATION, HeaderValue::from_str(auth).unwrap());
-        h
-    }
-
-    #[test]
-    fn bearer_reads_the_token() {
-        assert_eq!(bearer(&HeaderMap::new()).unwrap(), None);
-        assert_eq!(
-            bearer(&headers("Bearer abc")).unwrap().as_deref(),
-            Some("abc")
-        );
-        assert_eq!(
-            bearer(&headers("bearer  abc ")).unwrap().as_deref(),
-            Some("abc")
-        );
-    }
-
-    #[test]
-    fn a_games_cookie_opens_only_that_game() {
-        let mut h = HeaderMap::new();
-        h.insert(
-            COOKIE,
-            HeaderValue::from_static("theme=dark; tt_g-1=abc; tt_g-2=def"),
-        );
-        assert_eq!(cookie_token(&h, "/games/g-1/state").as_deref(), Some("abc"));
-        assert_eq!(cookie_token(&h, "/g/g-2/story").as_deref(), Some("def"));
-        assert_eq!(cookie_token(&h, "/games/g-3/state"), None);
-        assert_eq!(cookie_token(&h, "/games"), None);
-    }
-
-    #[test]
-    fn other_schemes_are_refused() {
-        assert!(matches!(
-            bearer(&headers("Basic abc")),
-            Err(AppError::Unauthorized(_))
-        ));
-        assert!(matches!(
-            bearer(&headers("Bearer")),
-            Err(AppError::Unauthorized(_))
-        ));
-        assert!(matches!(
-            bearer(&headers("Bearer ")),
-            Err(AppError::Unauthorized(_))
-        ));
     }
 }

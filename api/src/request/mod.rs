@@ -7,9 +7,9 @@
 //! Handlers (`crate::routes`) import from here and from no other handler;
 //! nothing here imports a handler.
 
-mod auth;
+pub mod auth;
 mod error;
-mod extract;
+pub mod extract;
 mod state;
 
 use axum::http::StatusCode;

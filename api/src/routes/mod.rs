@@ -10,7 +10,7 @@ pub(crate) mod games;
 pub(crate) mod live;
 pub(crate) mod server;
 pub(crate) mod study;
-pub(crate) mod web;
+pub mod web;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
@@ -21,7 +21,7 @@ use crate::request::{AppError, AppState, IMPORT_LIMIT_BYTES};
 
 /// Every route of the API proper, before the journal is attached (`lib.rs`
 /// adds `/metrics`, the OpenAPI document and the web pages).
-pub fn router() -> Router<AppState> {
+pub(crate) fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(server::healthz))
         .route("/kinds", get(server::kinds))

@@ -370,7 +370,7 @@ impl Journal {
 /// raw inside strings, but readers that split lines on them would cut the
 /// event in two, so they are written escaped (the value, and so the hash,
 /// is the same).
-fn export_line(event: &Event) -> String {
+pub fn export_line(event: &Event) -> String {
     let line = serde_json::to_string(event).expect("events serialize");
     if !line.contains(['\u{2028}', '\u{2029}', '\u{85}']) {
         return line;
@@ -378,38 +378,4 @@ fn export_line(event: &Event) -> String {
     line.replace('\u{2028}', "\\u2028")
         .replace('\u{2029}', "\\u2029")
         .replace('\u{85}', "\\u0085")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tabletape_events::ActionAccepted;
-
-    #[test]
-    fn export_lines_escape_the_characters_line_splitting_readers_break_on() {
-        let mut event = Event {
-            game: "g-1".into(),
-            branch: MAIN_BRANCH.into(),
-            seq: 2,
-            recorded_at_ms: 0,
-            actor: Actor::Owner,
-            schema_version: tabletape_events::SCHEMA_VERSION,
-            idempotency_key: None,
-            prev_hash: String::new(),
-            hash: String::new(),
-            salt: "00".repeat(16),
-            body: Body::ActionAccepted(ActionAccepted {
-                action: serde_json::json!({"note": "a\u{2028}b\u{2029}c\u{85}d"}),
-                facts: Vec::new(),
-                chance: Vec::new(),
-            }),
-        };
-        event.hash = event_hash(&event);
-        let line = export_line(&event);
-        assert!(!line.contains(['\u{2028}', '\u{2029}', '\u{85}']), "{line}");
-        assert!(line.contains(r"a\u2028b\u2029c\u0085d"), "{line}");
-        let back: Event = serde_json::from_str(&line).unwrap();
-        assert_eq!(back, event);
-        assert_eq!(event_hash(&back), event.hash);
-    }
 }
