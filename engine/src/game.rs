@@ -1356,6 +1356,14 @@ impl Game {
         self.notes.title_of(branch)
     }
 
+    /// The kind's own state, typed; `None` when `S` is not this game's
+    /// kind's state. For a caller that knows the kind and reads the state
+    /// itself (the engine's tests check their invariants on it after every
+    /// event) without writing it out as JSON and back.
+    pub fn state_as<S: 'static>(&self) -> Option<&S> {
+        self.state.downcast_ref::<S>()
+    }
+
     pub fn view(&self, viewer: Viewer) -> Value {
         self.kind.view(self.state.as_ref(), viewer)
     }

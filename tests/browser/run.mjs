@@ -160,6 +160,14 @@ async function explain(page) {
   });
 }
 
+// Waits until the page's outcome line says `words`; when it never does,
+// says what the page and the server showed instead (a loaded machine runs
+// three test passes at once, so the wait is generous).
+async function outcome(page, words, timeout = 15000) {
+  await page.waitForFunction((w) => document.querySelector('#outcome').textContent.includes(w), words, { timeout })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await explain(page)}\nserver log tail:\n${serverLog.slice(-3000)}`); });
+}
+
 // Taps a line that asks for words and waits for its form; when the form
 // never comes, says what the page showed.
 async function openForm(page, line) {
@@ -893,7 +901,7 @@ test('a mistaken entry is taken back, and the abandoned line stays in the branch
   await atSeq(table, 2);
   table.once('dialog', (d) => d.accept());
   await table.click('#undo');
-  await table.waitForFunction(() => document.querySelector('#outcome').textContent.includes('Took back seq 2'));
+  await outcome(table, 'Took back seq 2');
   await atSeq(table, 1);
   await table.waitForSelector('#branches li:has-text("taken back")');
   const summary = await api('GET', `/games/${g.game}`, undefined, g.owner_token);

@@ -66,7 +66,7 @@ impl Table {
     }
 
     fn state(&self) -> State {
-        serde_json::from_value(self.game.view(Viewer::Owner)).unwrap()
+        self.game.state_as::<State>().expect("a Dread game").clone()
     }
 
     fn try_act(

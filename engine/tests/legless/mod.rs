@@ -102,7 +102,7 @@ fn game_of(s: &State) -> Game {
 }
 
 fn state_of(game: &Game) -> State {
-    serde_json::from_value(game.view(Viewer::Owner)).unwrap()
+    game.state_as::<State>().expect("a Legless game").clone()
 }
 
 /// Decides and folds one action; returns the facts as JSON.

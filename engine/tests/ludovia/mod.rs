@@ -244,7 +244,7 @@ fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
         let ev = event(game.seq() + 1, decision.body);
         game.apply(&ev).unwrap();
         events.push(ev);
-        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
         check_invariants(
             &s,
             &format!("seed {seed}, {players} players, seq {}", game.seq()),

@@ -89,7 +89,7 @@ fn greedy_game_of(created: &GameCreated) -> (Vec<Value>, Game) {
         if game.is_over() {
             break;
         }
-        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
         let legal: Vec<Value> = game.legal(None).into_iter().map(|l| l.action).collect();
         let action = greedy_pick(&s, &legal);
         let decision = game
@@ -213,7 +213,7 @@ fn first_step(s: &State, me: Seat, from: Space, goal: &dyn Fn(Space) -> bool) ->
 fn a_greedy_table_robs_every_rooftop() {
     for (players, seed) in [(3, 2), (5, 4)] {
         let (actions, game) = greedy_game(players, seed);
-        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
         check_invariants(&s, &format!("greedy seed {seed}"));
         assert!(game.is_over(), "seed {seed}: the greedy game did not end");
         assert_eq!(s.pool.len(), 0, "seed {seed}: {:?}", s.outcome);
@@ -259,11 +259,11 @@ fn write_cli_secrets_script() {
                 let d = game.decide(None, action).unwrap();
                 game.apply(&event(game.seq() + 1, d.body)).unwrap();
                 if [20, 30].contains(&game.seq()) {
-                    let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+                    let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
                     held_early.push(s.thieves.iter().flat_map(|t| t.hand.clone()).collect());
                 }
             }
-            let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+            let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
             let bo: std::collections::BTreeSet<&String> = s.thieves[1].hand.iter().collect();
             let others: std::collections::BTreeSet<&String> = [0, 2]
                 .iter()
@@ -292,7 +292,7 @@ fn write_cli_secrets_script() {
     ];
     let last = actions.len() - 1;
     for (i, action) in actions.iter().enumerate() {
-        let s: State = serde_json::from_value(game.view(Viewer::Owner)).unwrap();
+        let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
         let seat = match &s.phase {
             Phase::Placing { seat } => Some(*seat),
             Phase::Playing(t) => Some(t.seat),
