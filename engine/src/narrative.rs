@@ -227,7 +227,21 @@ impl Narrative {
             seq: 1,
             message: "an empty history has no story".into(),
         })?;
-        let mut game = Game::from_first(first)?;
+        Self::tell_from(title, Game::from_first(first)?, events, viewer, variations)
+    }
+
+    /// [`Narrative::tell_with`] from a game already laid out by its
+    /// creation (`start`, at seq 1) and the events after it: a journal
+    /// keeps that start, and need not read and parse the content pack in
+    /// event 1 again for every story it tells.
+    pub fn tell_from<'a>(
+        title: &str,
+        start: Game,
+        events: impl IntoIterator<Item = &'a Event>,
+        viewer: Viewer,
+        variations: Vec<Variation>,
+    ) -> Result<(Narrative, Game), EngineError> {
+        let mut game = start;
         let mut chapters: Vec<Chapter> = Vec::new();
         // The heading of the event before, to see a chapter close; the
         // paragraph the last told lines went into.

@@ -39,12 +39,19 @@ fn walk_values(
             keys.sort();
             keys.dedup();
             for key in keys {
-                walk_values(&child(path, key), x.get(key), y.get(key), out);
+                let (p, q) = (x.get(key), y.get(key));
+                // An equal part (most of a state, step to step) is passed
+                // over without a path made for each of its leaves.
+                if p != q {
+                    walk_values(&child(path, key), p, q, out);
+                }
             }
         }
         (Some(Value::Array(x)), Some(Value::Array(y))) if x.len() == y.len() => {
             for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                walk_values(&format!("{path}[{i}]"), Some(p), Some(q), out);
+                if p != q {
+                    walk_values(&format!("{path}[{i}]"), Some(p), Some(q), out);
+                }
             }
         }
         (a, b) if a == b => {}
@@ -86,11 +93,14 @@ fn walk(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
             keys.sort();
             keys.dedup();
             for key in keys {
-                let p = child(path, key);
+                // An equal part (most of a state, step to step) is passed
+                // over without a path made for each of its leaves.
+                let p = || child(path, key);
                 match (a.get(key), b.get(key)) {
-                    (Some(x), Some(y)) => walk(&p, x, y, out),
-                    (Some(x), None) => out.push(format!("{p}: removed (was {})", shown(x))),
-                    (None, Some(y)) => out.push(format!("{p}: added {}", shown(y))),
+                    (Some(x), Some(y)) if x == y => {}
+                    (Some(x), Some(y)) => walk(&p(), x, y, out),
+                    (Some(x), None) => out.push(format!("{}: removed (was {})", p(), shown(x))),
+                    (None, Some(y)) => out.push(format!("{}: added {}", p(), shown(y))),
                     (None, None) => unreachable!("key came from one of the maps"),
                 }
             }
@@ -98,11 +108,12 @@ fn walk(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
         (Value::Array(a), Value::Array(b)) if a.len() != b.len() => aligned(path, a, b, out),
         (Value::Array(a), Value::Array(b)) => {
             for i in 0..a.len().max(b.len()) {
-                let p = format!("{path}[{i}]");
+                let p = || format!("{path}[{i}]");
                 match (a.get(i), b.get(i)) {
-                    (Some(x), Some(y)) => walk(&p, x, y, out),
-                    (Some(x), None) => out.push(format!("{p}: removed (was {})", shown(x))),
-                    (None, Some(y)) => out.push(format!("{p}: added {}", shown(y))),
+                    (Some(x), Some(y)) if x == y => {}
+                    (Some(x), Some(y)) => walk(&p(), x, y, out),
+                    (Some(x), None) => out.push(format!("{}: removed (was {})", p(), shown(x))),
+                    (None, Some(y)) => out.push(format!("{}: added {}", p(), shown(y))),
                     (None, None) => unreachable!("index is below one of the lengths"),
                 }
             }

@@ -431,11 +431,15 @@ impl Journal {
         variations: Vec<tabletape_engine::narrative::Variation>,
     ) -> Result<Narrative, JournalError> {
         let meta = self.meta(game)?;
-        let events = self.events(game, branch, 1, None)?;
+        // The creation from the cache: event 1 holds the whole content
+        // pack, which each story would otherwise read and parse again.
+        let start = self.started(game, branch, None)?;
+        let events = self.events(game, branch, 2, None)?;
         let kind = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
         let viewer = self.effective_viewer(game, viewer)?;
-        let (mut narrative, folded) = Narrative::tell_with(&kind, &events, viewer, variations)?;
+        let (mut narrative, folded) =
+            Narrative::tell_from(&kind, start, &events, viewer, variations)?;
         // The table's own title, else the one the game gives itself
         // ("Nowa against Brakka"), else the kind's.
         let own = meta.title.clone().or_else(|| folded.story_title());
