@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabletape_events::Seat;
@@ -416,10 +417,12 @@ impl Cards {
     }
 }
 
+/// The story and the box's cards are shared behind `Arc`: every decision
+/// clones the state, and neither changes in play.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
-    pub story: Story,
-    pub cards: Cards,
+    pub story: Arc<Story>,
+    pub cards: Arc<Cards>,
     pub players: usize,
     pub variant: Variant,
     pub minutes: u64,

@@ -4,6 +4,7 @@
 use super::actions::Fact;
 use super::board::Place;
 use super::state::{Outcome, Phase, State, Turn};
+use std::sync::Arc;
 
 fn insert_sorted(list: &mut Vec<String>, name: &str) {
     let at = list.partition_point(|n| n.as_str() < name);
@@ -53,7 +54,7 @@ pub fn apply(s: &mut State, fact: &Fact) {
         } => {
             // A leg the table typed in record mode joins the box.
             if let (false, Some(side)) = (s.legs.contains_key(leg), equipped) {
-                s.legs.insert(
+                Arc::make_mut(&mut s.legs).insert(
                     leg.clone(),
                     super::content::Leg {
                         name: leg.clone(),
@@ -150,7 +151,7 @@ pub fn apply(s: &mut State, fact: &Fact) {
             insert_sorted(&mut s.unused, character);
         }
         Fact::CardLaidOut { card } => {
-            s.cards.insert(card.location.clone(), card.clone());
+            Arc::make_mut(&mut s.cards).insert(card.location.clone(), card.clone());
         }
         Fact::CharacterDrawn {
             seat,
@@ -161,7 +162,7 @@ pub fn apply(s: &mut State, fact: &Fact) {
             health,
         } => {
             if let Some(card) = card {
-                s.characters.insert(card.name.clone(), card.clone());
+                Arc::make_mut(&mut s.characters).insert(card.name.clone(), card.clone());
             }
             remove_one(&mut s.unused, character);
             let l = &mut s.londoners[*seat as usize];

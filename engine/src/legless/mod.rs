@@ -114,6 +114,7 @@ pub mod state;
 mod svg;
 
 use serde_json::{json, Value};
+use std::sync::Arc;
 use tabletape_events::Seat;
 
 pub use actions::{Action, Fact};
@@ -355,7 +356,7 @@ impl Rules for Legless {
             .collect();
         rng.shuffle(&mut sides);
         for (leg, side) in unseen.iter().zip(sides) {
-            if let Some(l) = state.legs.get_mut(leg) {
+            if let Some(l) = Arc::make_mut(&mut state.legs).get_mut(leg) {
                 l.equipped = side;
             }
         }

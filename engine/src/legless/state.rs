@@ -6,6 +6,7 @@
 //! place, money, health, legs and victory tokens, and whose turn it is.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tabletape_events::{DiceMode, Seat};
@@ -82,29 +83,33 @@ pub struct Outcome {
     pub why: String,
 }
 
+/// The box's content (board, locations, cards, legs, street events, the
+/// Risk Booklet, characters) is shared behind `Arc`: every decision clones
+/// the state, and the content hardly ever changes in play (record mode adds
+/// a card as it is typed, through `Arc::make_mut`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub dice: DiceMode,
     /// Record mode: the table types its own cards as they come into play.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub record: bool,
-    pub board: BoardPlan,
-    pub locations: Vec<Location>,
+    pub board: Arc<BoardPlan>,
+    pub locations: Arc<Vec<Location>>,
     /// The card chosen from each pair, by location id.
-    pub cards: BTreeMap<String, LocationCard>,
+    pub cards: Arc<BTreeMap<String, LocationCard>>,
     pub leg_store: String,
     pub sickroom: String,
     /// Every leg card of the box, by name.
-    pub legs: BTreeMap<String, Leg>,
+    pub legs: Arc<BTreeMap<String, Leg>>,
     /// Legs for sale in the Artificial Leg Store, by name (sorted).
     pub pile: Vec<String>,
-    pub street_events: BTreeMap<String, StreetEvent>,
+    pub street_events: Arc<BTreeMap<String, StreetEvent>>,
     /// Street event cards face down, by name (sorted); which comes next is
     /// drawn by chance.
     pub deck: Vec<String>,
     pub discard: Vec<String>,
-    pub booklet: BTreeMap<u32, RiskPage>,
-    pub characters: BTreeMap<String, Character>,
+    pub booklet: Arc<BTreeMap<u32, RiskPage>>,
+    pub characters: Arc<BTreeMap<String, Character>>,
     /// Character cards in the box, by name (sorted).
     pub unused: Vec<String>,
     pub londoners: Vec<Londoner>,

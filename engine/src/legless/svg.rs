@@ -171,7 +171,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
     }
     // Locations, each one block over the squares it covers.
-    for l in &state.locations {
+    for l in state.locations.iter() {
         let cells = board.cells_of(&l.id);
         let (Some(min_r), Some(max_r)) = (
             cells.iter().map(|c| c.row).min(),

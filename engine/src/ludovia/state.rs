@@ -7,6 +7,7 @@
 //! hands, and whose turn it is at which stage.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tabletape_events::{DiceMode, Seat};
@@ -142,6 +143,8 @@ pub struct Outcome {
     pub why: String,
 }
 
+/// The box's rooftop faces and equipment cards are shared behind `Arc`:
+/// every decision clones the state, and neither changes in play.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// The rules version the game was recorded under (see the module docs).
@@ -156,7 +159,7 @@ pub struct State {
     /// Rooftop spaces whose card was taken, as `s<row>.<col>`.
     pub robbed: BTreeSet<Space>,
     /// Every rooftop card face by name.
-    pub faces: BTreeMap<String, Face>,
+    pub faces: Arc<BTreeMap<String, Face>>,
     /// Rooftop cards still face down on the board, by name (sorted). Which
     /// rooftop holds which is drawn when it is robbed.
     pub pool: Vec<String>,
@@ -164,7 +167,7 @@ pub struct State {
     pub rooftop_discard: Vec<String>,
     /// How many rooftop cards this game uses (49 or 70).
     pub rooftop_total: u32,
-    pub items: BTreeMap<String, Item>,
+    pub items: Arc<BTreeMap<String, Item>>,
     /// Equipment cards never yet seen, by name (sorted): the deck's top part.
     pub deck_unseen: Vec<String>,
     /// Equipment cards put under the deck, top first.

@@ -109,11 +109,26 @@ fn a_londoner_left_without_enough_victory_spaces_dies() {
     // Slums, whose card here sells nothing: love and his personal goal at
     // the Factory are the two goals he can still reach.
     let mut s = table();
-    s.characters.get_mut(ADA).unwrap().goals[0].at = vec!["gin-palace".into()];
-    s.characters.get_mut(ADA).unwrap().goals[1].at = vec!["slums".into()];
-    s.cards.get_mut("slums").unwrap().property = None;
+    std::sync::Arc::make_mut(&mut s.characters)
+        .get_mut(ADA)
+        .unwrap()
+        .goals[0]
+        .at = vec!["gin-palace".into()];
+    std::sync::Arc::make_mut(&mut s.characters)
+        .get_mut(ADA)
+        .unwrap()
+        .goals[1]
+        .at = vec!["slums".into()];
+    std::sync::Arc::make_mut(&mut s.cards)
+        .get_mut("slums")
+        .unwrap()
+        .property = None;
     s.londoners[1].at = at("gin-palace");
-    s.characters.get_mut(BO).unwrap().goals[0].at = vec!["gin-palace".into()];
+    std::sync::Arc::make_mut(&mut s.characters)
+        .get_mut(BO)
+        .unwrap()
+        .goals[0]
+        .at = vec!["gin-palace".into()];
     s.phase = Phase::Playing(Turn {
         seat: 1,
         stage: Stage::Act,

@@ -2,6 +2,7 @@
 //! 24 locations dealt by the placeholder procedure.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tabletape_events::DiceMode;
 
@@ -116,7 +117,7 @@ pub fn setup(
     };
     let endgame_pair = variant == Variant::Allies && n_players == 2;
     let mut state = State {
-        story,
+        story: Arc::new(story),
         players: n_players,
         variant,
         minutes: options.difficulty.minutes(),
@@ -150,7 +151,7 @@ pub fn setup(
         challenges: Vec::new(),
         faced: Vec::new(),
         most_challenges: if endgame_pair { 6 } else { 3 },
-        cards,
+        cards: Arc::new(cards),
         outcome: None,
     };
     if dice == DiceMode::Digital {

@@ -2,6 +2,7 @@
 //! for each player, the decks, and the first player after the banker.
 
 use super::*;
+use std::sync::Arc;
 
 pub fn setup(
     players: &[String],
@@ -240,34 +241,38 @@ pub fn setup(
     let mut state = State {
         dice,
         record,
-        board: pack.board.clone(),
-        locations: pack.locations.clone(),
-        cards,
+        board: Arc::new(pack.board.clone()),
+        locations: Arc::new(pack.locations.clone()),
+        cards: Arc::new(cards),
         leg_store: pack.leg_store.clone(),
         sickroom: pack.sickroom.clone(),
-        legs: pack
-            .legs
-            .iter()
-            .map(|l| (l.name.clone(), l.clone()))
-            .collect(),
+        legs: Arc::new(
+            pack.legs
+                .iter()
+                .map(|l| (l.name.clone(), l.clone()))
+                .collect(),
+        ),
         pile,
-        street_events: pack
-            .street_events
-            .iter()
-            .map(|e| (e.name.clone(), e.clone()))
-            .collect(),
+        street_events: Arc::new(
+            pack.street_events
+                .iter()
+                .map(|e| (e.name.clone(), e.clone()))
+                .collect(),
+        ),
         deck,
         discard: Vec::new(),
-        booklet: pack
-            .risk_booklet
-            .iter()
-            .map(|p| (p.page, p.clone()))
-            .collect(),
-        characters: pack
-            .characters
-            .iter()
-            .map(|c| (c.name.clone(), c.clone()))
-            .collect(),
+        booklet: Arc::new(
+            pack.risk_booklet
+                .iter()
+                .map(|p| (p.page, p.clone()))
+                .collect(),
+        ),
+        characters: Arc::new(
+            pack.characters
+                .iter()
+                .map(|c| (c.name.clone(), c.clone()))
+                .collect(),
+        ),
         unused,
         londoners,
         banker: options.banker,

@@ -3,6 +3,7 @@
 //! order of play.
 
 use super::*;
+use std::sync::Arc;
 
 /// The ways a piece may lie: turned clockwise by this many degrees.
 const TURNS: [u32; 4] = [0, 90, 180, 270];
@@ -212,11 +213,11 @@ pub fn setup(
         cols,
         blocks,
         robbed: BTreeSet::new(),
-        faces,
+        faces: Arc::new(faces),
         pool,
         rooftop_discard: Vec::new(),
         rooftop_total,
-        items,
+        items: Arc::new(items),
         deck_unseen: deck,
         deck_bottom: Vec::new(),
         offer,
