@@ -917,12 +917,14 @@ fn run(setup: &Setup, mode: DiceMode, seed: u64) -> usize {
                     .unwrap_or(0);
             lines.push((name, own_from + 1));
         }
+        // No seed, no salt, no other hand's private note.
+        let mut sealed = sealed_values(&a.j, GAME);
+        sealed.extend((1..setup.players).map(|s| format!("secret-note-of-seat-{s}")));
+        sealed.push("secret-note-of-the-owner".into());
+        shared_events_agree(&a.j, &ctx);
         for viewer in [Viewer::Seat(ME), Viewer::Public] {
             let seen = reads_of(&a.j, GAME, viewer, &lines);
-            // No seed, no salt, no other hand's private note.
-            let mut secrets = sealed_values(&a.j, GAME);
-            secrets.extend((1..setup.players).map(|s| format!("secret-note-of-seat-{s}")));
-            secrets.push("secret-note-of-the-owner".into());
+            let mut secrets = sealed.clone();
             if viewer == Viewer::Public {
                 secrets.push("mine-private-".into());
             }
@@ -932,7 +934,6 @@ fn run(setup: &Setup, mode: DiceMode, seed: u64) -> usize {
                 _ => secrets.in_text(&said_a),
             });
             assert_eq!(read, None, "{ctx}: {viewer:?} read a secret");
-            shared_events_agree(&a.j, &ctx);
             if let Some(b) = &b {
                 let theirs = reads_of(&b.j, GAME, viewer, &lines);
                 let (ra, rb) = (normalised(&seen), normalised(&theirs));
