@@ -919,6 +919,10 @@
     if (T.branch) body.branch = T.branch;
     store.set(pendingKey, body);
     say('Recording…');
+    // The narrowing this action was picked under; a tap on the board made
+    // while it was on its way (the live stream may show the new move first)
+    // is the player's next step, and stays.
+    const narrowed = T.filter;
     const res = await api('POST', `/games/${T.game}/actions`, body, {
       game: T.game,
       retry: true,
@@ -930,7 +934,7 @@
     document.body.classList.remove('busy');
     if (res.ok) {
       say(res.data.narration && res.data.narration.length ? res.data.narration : `Recorded as seq ${res.data.seq}.`);
-      T.filter = null;
+      if (T.filter === narrowed) T.filter = null;
       await load();
       return true;
     }

@@ -793,12 +793,26 @@ test('a Legless in London turn on phones: a roll from the die pad, a location ta
   await ada.waitForFunction(() => document.querySelector('#waiting').textContent.includes('Your move'));
   await shot(ada, 'legless-start-phone');
   // The roll: one choice, then the face the die shows, and it is recorded.
+  // Its answer is held back a while, as on a slow connection: the live
+  // stream shows the roll first, and Ada taps on at once.
+  let answered = false;
+  await ada.route('**/actions', async (route) => {
+    const reply = await route.fetch();
+    await new Promise((ok) => setTimeout(ok, 1500));
+    await route.fulfill({ response: reply });
+    answered = true;
+  });
   await ada.click('button.choice[data-n="1"]');
   await ada.click('form.needs .picker button:text-is("2")');
   await atSeq(ada, 2);
-  // Tap the Artificial Leg Store: only the walk there is offered.
+  // Tap the Artificial Leg Store: only the walk there is offered, and the
+  // roll's late answer does not take that away.
   await ada.click('#board #location-leg-store');
   await ada.waitForSelector('.filter');
+  await ada.waitForFunction(() => !document.querySelector('#outcome').textContent.includes('Recording'));
+  assert.ok(answered, 'the roll was answered');
+  assert.ok(await ada.$('.filter'), 'the tap still narrows the list once the roll is answered');
+  await ada.unroute('**/actions');
   const offered = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
   assert.ok(offered.length > 0 && offered.every((t) => t.includes('Artificial Leg Store')), offered.join(' | '));
   await ada.click('button.choice >> nth=0');
