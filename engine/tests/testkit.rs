@@ -9,7 +9,8 @@ use serde_json::Value;
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 
 use tabletape_engine::error::Rejection;
-use tabletape_engine::game::{Game, Snapshot};
+use tabletape_engine::game::{Decision, Game, Snapshot};
+use tabletape_engine::rng::TableRng;
 use tabletape_engine::rules::Rules;
 
 /// The table's players, seat by seat.
@@ -96,4 +97,53 @@ pub fn rejection(game: &Game, by: Option<Seat>, action: Value) -> Rejection {
 /// Options read as a kind's reader reads them, the error as its words.
 pub fn read_options<O: serde::de::DeserializeOwned>(v: Value) -> Result<O, String> {
     serde_json::from_value::<O>(v).map_err(|e| e.to_string())
+}
+
+/// Seeded random legal play from `created` (digital dice) to the game's end,
+/// `limit` actions at the most. A running game must always offer an action,
+/// ask nothing of the table, and accept what it offers; `before` sees each
+/// decision with the game it was made on, `after` the game it led to. The
+/// events after the creation, and the game at its end.
+pub fn random_play(
+    created: &GameCreated,
+    seed: u64,
+    limit: usize,
+    mut before: impl FnMut(&Game, &Decision),
+    mut after: impl FnMut(&Game),
+) -> (Vec<Event>, Game) {
+    let mut game = Game::start(created).expect("the game starts");
+    let mut rng = TableRng::for_event(seed, u64::MAX);
+    let mut events = Vec::new();
+    for _ in 0..limit {
+        if game.is_over() {
+            break;
+        }
+        let legal = game.legal(None);
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: no legal action in a running game"
+        );
+        assert!(
+            legal.iter().all(|l| l.needs.is_empty()),
+            "seed {seed}: digital needs nothing"
+        );
+        let pick = &legal[rng.below(legal.len() as u32) as usize].action;
+        let decision = game
+            .decide(None, pick)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
+        before(&game, &decision);
+        let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(decision.body));
+        game.apply(&ev).expect("a decided action folds");
+        events.push(ev);
+        after(&game);
+    }
+    assert!(game.is_over(), "seed {seed}: the game did not end");
+    (events, game)
+}
+
+/// A whole history: the creation as event 1, then `events`.
+pub fn with_creation(created: &GameCreated, events: Vec<Event>) -> Vec<Event> {
+    let mut all = vec![event(1, 0, None, Body::GameCreated(created.clone()))];
+    all.extend(events);
+    all
 }

@@ -33,7 +33,6 @@ use tabletape_engine::legless::decide;
 use tabletape_engine::legless::options::Options;
 use tabletape_engine::legless::state::{Phase, Stage, State, Token, Turn};
 use tabletape_engine::legless::Legless;
-use tabletape_engine::rng::TableRng;
 use tabletape_engine::rules::{Rules, Viewer};
 
 const ADA: &str = "Ezra Cole";

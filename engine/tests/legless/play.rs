@@ -66,63 +66,46 @@ fn check_invariants(s: &State, total_deck: usize, ctx: &str) {
 
 fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
     let created = created(players, seed, DiceMode::Digital);
-    let mut game = Game::start(&created).unwrap();
-    let total_deck = state_of(&game).deck.len();
-    let mut rng = TableRng::for_event(seed, u64::MAX);
-    let mut events = Vec::new();
-    for _ in 0..20_000 {
-        if game.is_over() {
-            break;
-        }
-        let legal = game.legal(None);
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no legal action in a running game"
-        );
-        assert!(
-            legal.iter().all(|l| l.needs.is_empty()),
-            "seed {seed}: digital needs nothing"
-        );
-        let pick = &legal[rng.below(legal.len() as u32) as usize].action;
-        let decision = game
-            .decide(None, pick)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
+    let total_deck = state_of(&Game::start(&created).unwrap()).deck.len();
+    testkit::random_play(
+        &created,
+        seed,
+        20_000,
         // Money never goes below nothing: every payment is covered when made.
-        let mut before = state_of(&game);
-        for f in &decision.body.facts {
-            let fact: Fact = serde_json::from_value(f.clone()).unwrap();
-            let owed = match &fact {
-                Fact::Paid { seat, amount }
-                | Fact::UpkeepPaid { seat, amount }
-                | Fact::SickroomPaid { seat, fee: amount }
-                | Fact::LegBought {
-                    seat, cost: amount, ..
+        |game, decision| {
+            let mut before = state_of(game);
+            for f in &decision.body.facts {
+                let fact: Fact = serde_json::from_value(f.clone()).unwrap();
+                let owed = match &fact {
+                    Fact::Paid { seat, amount }
+                    | Fact::UpkeepPaid { seat, amount }
+                    | Fact::SickroomPaid { seat, fee: amount }
+                    | Fact::LegBought {
+                        seat, cost: amount, ..
+                    }
+                    | Fact::TokenPlaced {
+                        seat, cost: amount, ..
+                    } => Some((*seat, *amount)),
+                    _ => None,
+                };
+                if let Some((s, amount)) = owed {
+                    let money = before.londoner(s).money;
+                    assert!(
+                        money >= amount,
+                        "seed {seed}: seat {s} pays £{amount} from £{money}: {f}"
+                    );
                 }
-                | Fact::TokenPlaced {
-                    seat, cost: amount, ..
-                } => Some((*seat, *amount)),
-                _ => None,
-            };
-            if let Some((s, amount)) = owed {
-                let money = before.londoner(s).money;
-                assert!(
-                    money >= amount,
-                    "seed {seed}: seat {s} pays £{amount} from £{money}: {f}"
-                );
+                tabletape_engine::legless::apply::apply(&mut before, &fact);
             }
-            tabletape_engine::legless::apply::apply(&mut before, &fact);
-        }
-        let ev = event(game.seq() + 1, decision.body);
-        game.apply(&ev).unwrap();
-        events.push(ev);
-        check_invariants(
-            &state_of(&game),
-            total_deck,
-            &format!("seed {seed}, {players} players, seq {}", game.seq()),
-        );
-    }
-    assert!(game.is_over(), "seed {seed}: the game did not end");
-    (events, game)
+        },
+        |game| {
+            check_invariants(
+                &state_of(game),
+                total_deck,
+                &format!("seed {seed}, {players} players, seq {}", game.seq()),
+            )
+        },
+    )
 }
 
 #[test]
@@ -131,18 +114,7 @@ fn random_legal_play_ends_keeps_every_invariant_and_replays() {
     for seed in 0..8 {
         for players in [2, 3, 5] {
             let (events, game) = random_game(players, seed);
-            let mut all = vec![Event {
-                body: Body::GameCreated(created(players, seed, DiceMode::Digital)),
-                ..event(
-                    1,
-                    ActionAccepted {
-                        action: json!(null),
-                        facts: vec![],
-                        chance: vec![],
-                    },
-                )
-            }];
-            all.extend(events);
+            let all = testkit::with_creation(&created(players, seed, DiceMode::Digital), events);
             let folded = Game::fold(&all).unwrap();
             assert!(folded == game, "seed {seed}: replay differs from live play");
             let s = state_of(&game);

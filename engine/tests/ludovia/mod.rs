@@ -220,36 +220,17 @@ fn check_invariants(s: &State, ctx: &str) {
 /// Plays random legal actions with digital dice to the end; returns the
 /// events and the game.
 fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
-    let created = created(players, seed, DiceMode::Digital);
-    let mut game = Game::start(&created).unwrap();
-    let mut rng = TableRng::for_event(seed, u64::MAX);
-    let mut events = Vec::new();
-    for _ in 0..40_000 {
-        if game.is_over() {
-            break;
-        }
-        let legal = game.legal(None);
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no legal action in a running game"
-        );
-        assert!(
-            legal.iter().all(|l| l.needs.is_empty()),
-            "seed {seed}: digital needs nothing"
-        );
-        let pick = &legal[rng.below(legal.len() as u32) as usize].action;
-        let decision = game
-            .decide(None, pick)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal action {pick} was refused: {e}"));
-        let ev = event(game.seq() + 1, decision.body);
-        game.apply(&ev).unwrap();
-        events.push(ev);
-        let s: State = game.state_as::<State>().expect("a Ludovia game").clone();
-        check_invariants(
-            &s,
-            &format!("seed {seed}, {players} players, seq {}", game.seq()),
-        );
-    }
-    assert!(game.is_over(), "seed {seed}: the game did not end");
-    (events, game)
+    testkit::random_play(
+        &created(players, seed, DiceMode::Digital),
+        seed,
+        40_000,
+        |_, _| {},
+        |game| {
+            let s = game.state_as::<State>().expect("a Ludovia game");
+            check_invariants(
+                s,
+                &format!("seed {seed}, {players} players, seq {}", game.seq()),
+            )
+        },
+    )
 }

@@ -55,19 +55,7 @@ fn random_legal_play_ends_and_keeps_every_invariant() {
     for seed in 0..6 {
         for players in [3, 4, 5, 6] {
             let (events, game) = random_game(players, seed);
-            let mut all = vec![Event {
-                body: Body::GameCreated(created(players, seed, DiceMode::Digital)),
-                seq: 1,
-                ..event(
-                    1,
-                    ActionAccepted {
-                        action: json!(null),
-                        facts: vec![],
-                        chance: vec![],
-                    },
-                )
-            }];
-            all.extend(events);
+            let all = testkit::with_creation(&created(players, seed, DiceMode::Digital), events);
             let folded = Game::fold(&all).unwrap();
             assert!(folded == game, "seed {seed}: replay differs from live play");
         }

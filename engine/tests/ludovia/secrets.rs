@@ -99,18 +99,7 @@ fn redacted_events_hide_treasure_from_other_seats() {
 fn a_seats_story_hides_the_loot_until_the_night_ends() {
     use tabletape_engine::narrative::Narrative;
     let (events, game) = random_game(3, 11);
-    let mut all = vec![Event {
-        body: Body::GameCreated(created(3, 11, DiceMode::Digital)),
-        ..event(
-            1,
-            ActionAccepted {
-                action: json!(null),
-                facts: vec![],
-                chance: vec![],
-            },
-        )
-    }];
-    all.extend(events);
+    let all = testkit::with_creation(&created(3, 11, DiceMode::Digital), events);
     assert!(game.is_over());
     // Mid-game, seat 1 reads secrets as secrets; the owner reads names.
     let cut = all.len() / 2;
