@@ -431,10 +431,11 @@ impl Journal {
         variations: Vec<tabletape_engine::narrative::Variation>,
     ) -> Result<Narrative, JournalError> {
         let meta = self.meta(game)?;
+        // (Read first: it checks that the branch is there.)
+        let events = self.events(game, branch, 2, None)?;
         // The creation from the cache: event 1 holds the whole content
         // pack, which each story would otherwise read and parse again.
         let start = self.started(game, branch, None)?;
-        let events = self.events(game, branch, 2, None)?;
         let kind = tabletape_engine::kind(&meta.kind)
             .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
         let viewer = self.effective_viewer(game, viewer)?;
