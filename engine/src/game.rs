@@ -18,6 +18,7 @@ use crate::dice::{Dice, ShareStep, DEAL_STREAM};
 use crate::error::{ContentError, EngineError, Rejection};
 use crate::legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson, OWN_WORDS};
 use crate::notes::{self, Annotations, LineTitle, NoteMark};
+use crate::read_packs::ReadPacks;
 use crate::rng::TableRng;
 use crate::rules::{Context, KindInfo, OptionValue, Rules, Setup, Viewer};
 
@@ -187,16 +188,34 @@ pub trait DynRules: Send + Sync {
     fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
 }
 
-/// Adapts a typed [`Rules`] to [`DynRules`].
-pub struct Kind<R>(PhantomData<R>);
+/// Adapts a typed [`Rules`] to [`DynRules`], keeping the packs it has read.
+pub struct Kind<R: Rules> {
+    packs: ReadPacks<R::Pack>,
+    rules: PhantomData<R>,
+}
 
-impl<R> Kind<R> {
+impl<R: Rules> Kind<R> {
     pub const fn new() -> Self {
-        Kind(PhantomData)
+        Kind {
+            packs: ReadPacks::new(),
+            rules: PhantomData,
+        }
+    }
+
+    /// `pack` read and checked, or the same JSON's reading from before.
+    fn checked_pack(&self, pack: &Value, file: &str) -> Result<Arc<R::Pack>, ContentError> {
+        if let Some(read) = self.packs.get(pack) {
+            return Ok(read);
+        }
+        let read = parse_pack::<R>(pack, file)?;
+        R::validate_pack(&read, file)?;
+        let read = Arc::new(read);
+        self.packs.keep(pack, Arc::clone(&read), None);
+        Ok(read)
     }
 }
 
-impl<R> Default for Kind<R> {
+impl<R: Rules> Default for Kind<R> {
     fn default() -> Self {
         Self::new()
     }
@@ -345,17 +364,21 @@ impl<R: Rules> DynRules for Kind<R> {
     }
 
     fn check_pack(&self, pack: &Value, file: &str) -> Result<(), ContentError> {
-        let pack = parse_pack::<R>(pack, file)?;
-        R::validate_pack(&pack, file)
+        self.checked_pack(pack, file).map(|_| ())
     }
 
     fn canonical_pack(&self, pack: &Value, file: &str) -> Result<Value, ContentError> {
+        if let Some(canonical) = self.packs.canonical(pack) {
+            return Ok(canonical);
+        }
         let (typed, canonical) = canonical::read::<R::Pack>(pack).map_err(|r| ContentError {
             file: file.to_string(),
             path: r.path,
             message: r.message,
         })?;
         R::validate_pack(&typed, file)?;
+        self.packs
+            .keep(pack, Arc::new(typed), Some(canonical.clone()));
         Ok(canonical)
     }
 
@@ -449,8 +472,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 option: e.path().to_string(),
                 message: e.inner().to_string(),
             })?;
-        let pack = parse_pack::<R>(&created.pack, "<game pack>")?;
-        R::validate_pack(&pack, "<game pack>")?;
+        let pack = R::Pack::clone(&*self.checked_pack(&created.pack, "<game pack>")?);
         // Setup draws from stream 1: the creation's place in the line.
         let mut chance = Chance::keyed(created.dice, key, 1);
         let setup = Setup {

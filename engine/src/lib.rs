@@ -26,6 +26,7 @@ pub mod narrative;
 pub mod notes;
 pub mod option_read;
 pub mod pack;
+mod read_packs;
 pub mod registry;
 pub mod rng;
 pub mod rules;

@@ -298,7 +298,7 @@ pub trait Rules: Send + Sync + 'static {
         true
     }
     type Options: Serialize + DeserializeOwned + Default + Debug;
-    type Pack: Serialize + DeserializeOwned + Debug;
+    type Pack: Serialize + DeserializeOwned + Debug + Clone + Send + Sync + 'static;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Action: Serialize + DeserializeOwned + Debug + Clone;
     /// What happened, in the past tense (`ManeuversRevealed`).

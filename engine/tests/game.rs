@@ -72,3 +72,36 @@ fn only_a_finished_game_lifts_every_secret() {
     assert_eq!(game.effective_viewer(Viewer::Public), Viewer::Public);
     assert_eq!(game.effective_viewer(Viewer::Owner), Viewer::Owner);
 }
+
+/// A pack read once is kept for the next reader of the same JSON (see
+/// `Kind`): another pack is never taken for it, and an error is found again.
+#[test]
+fn a_pack_read_before_is_never_taken_for_another() {
+    let (bundled, _) = duel();
+    let kind = tabletape_engine::registry::kind("lostworlds").unwrap();
+    let mut own = kind.default_pack();
+    own["characters"][0]["name"] = "Our Own Hero".into();
+    let start = |pack: &serde_json::Value| {
+        let (game, _) = duel();
+        let mut created = game.created().clone();
+        created.pack = pack.clone();
+        Game::start(&created)
+    };
+    let name =
+        |game: &Game| game.view(Viewer::Owner)["seats"][0]["party"][0]["sheet"]["name"].clone();
+    let ours = start(&own).unwrap();
+    assert_eq!(name(&ours), "Our Own Hero");
+    assert_ne!(name(&bundled), name(&ours));
+    assert_eq!(name(&start(&kind.default_pack()).unwrap()), name(&bundled));
+    assert_eq!(name(&start(&own).unwrap()), "Our Own Hero");
+    // The canonical form of a pack read before is the one written then.
+    let canonical = kind.canonical_pack(&own, "ours.json").unwrap();
+    assert_eq!(kind.canonical_pack(&own, "ours.json").unwrap(), canonical);
+    assert_eq!(name(&start(&canonical).unwrap()), "Our Own Hero");
+    let mut broken = own.clone();
+    broken["characters"][0]["height"] = "tall".into();
+    let first = start(&broken).unwrap_err().to_string();
+    assert_eq!(start(&broken).unwrap_err().to_string(), first);
+    assert!(first.contains("height"), "{first}");
+    assert!(kind.check_pack(&broken, "ours.json").is_err());
+}

@@ -211,15 +211,35 @@ pub struct Field {
     /// The optional obstruction restrictions are played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub obstructions: bool,
+    /// The scenario's map read into spaces, once: every move and every
+    /// drawing looks at it.
+    #[serde(skip)]
+    pub read_map: ReadMap,
 }
+
+/// A map read once, when first looked at: not stored (a restored state
+/// reads it again), and no part of what makes two fields equal, since it
+/// follows from the scenario.
+#[derive(Debug, Clone, Default)]
+pub struct ReadMap(std::sync::OnceLock<Terrain>);
+
+impl PartialEq for ReadMap {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ReadMap {}
 
 /// Rounds of the book duel in one combat phase.
 pub const ROUNDS_PER_PHASE: u32 = 3;
 
 impl Field {
-    pub fn terrain(&self) -> Terrain {
-        crate::lostworlds::field::content::terrain(&self.scenario, "scenario", "scenario")
-            .expect("a scenario in play was checked when the pack was read")
+    pub fn terrain(&self) -> &Terrain {
+        self.read_map.0.get_or_init(|| {
+            crate::lostworlds::field::content::terrain(&self.scenario, "scenario", "scenario")
+                .expect("a scenario in play was checked when the pack was read")
+        })
     }
 
     pub fn kinds(&self) -> BTreeMap<String, ObjectKind> {
@@ -275,7 +295,7 @@ impl Field {
 /// Reading the board: a view of the field together with the characters.
 pub struct Board<'a> {
     pub field: &'a Field,
-    pub terrain: Terrain,
+    pub terrain: &'a Terrain,
     /// Height on the character sheet, by seat.
     pub heights: Vec<i32>,
     /// Conscious (body above zero and not dead) and on the board (not

@@ -680,7 +680,7 @@ pub(super) fn deed(
             moved.pieces[seat as usize].at = to;
             let after = Board {
                 field: &moved,
-                terrain: b.terrain.clone(),
+                terrain: b.terrain,
                 heights: b.heights.clone(),
                 conscious: b.conscious.clone(),
             };

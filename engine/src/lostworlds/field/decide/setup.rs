@@ -128,5 +128,6 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode, obstructions: bool) -> Field
         winner: None,
         examined: Vec::new(),
         obstructions,
+        read_map: Default::default(),
     }
 }
