@@ -328,6 +328,7 @@ const EARLIER_RULES: &[(&str, u32)] = &[
     ("legend", 1),
     ("lostworlds", 1),
     ("lostworlds", 2),
+    ("lostworlds", 3),
     ("ludovia", 1),
 ];
 

@@ -16,7 +16,10 @@
 //!   fighter starts under "Do only Extended Range next turn".
 //! - **Extended Range only when told.** Extended-range maneuvers are open only
 //!   while some do-only order in force admits one (by "Extended Range", a
-//!   colour such as Black or White, or a name) and no opponent stands close.
+//!   colour such as Black or White, or a name) and no opponent stands close
+//!   (rules 4; "Do only Brown" at close range opened the Brown Extended
+//!   Range Charge under rules 3, which required only that the opponents not
+//!   stand at both ranges).
 //! - **Orders.** Next-turn clauses last one exchange and are replaced by the
 //!   pictures of that exchange; rest-of-combat clauses and cumulative penalties
 //!   stay; a do-only list "until weapon has been retrieved" stays until some
@@ -414,7 +417,9 @@ impl Rules for LostWorlds {
     /// from close range, conditional tells, the sheet's "+" column.
     /// 3: fantasy cards and missiles with effect, targets picked after the
     /// pages are turned.
-    const RULES_VERSION: u32 = 3;
+    /// 4: Extended Range is never open while an opponent stands close, even
+    /// when an order's colour admits it.
+    const RULES_VERSION: u32 = 4;
     type Options = Options;
     type Pack = Pack;
     type State = State;

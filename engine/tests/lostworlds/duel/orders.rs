@@ -30,6 +30,36 @@ fn the_duel_opens_at_extended_range_only() {
     assert_eq!(e.rule, "lostworlds.extended_range");
 }
 
+/// "Do only Brown" at close range admits the Brown Extended Range Charge by
+/// its colour, but Extended Range is for a fight at extended range: an order
+/// opens it only while no opponent stands close.
+#[test]
+fn a_colour_order_at_close_range_never_opens_extended_range() {
+    let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();
+    let mut state = start(&pack, 2, json!({}));
+    close_quarters(&mut state);
+    tell(&mut state, 0, 1, "Do only Brown next turn");
+    let sheet = &state.seats[0].fighter().sheet;
+    let (charge, m) = sheet.maneuver_named("Extended Range Charge").unwrap();
+    assert_eq!(
+        m.colour,
+        Colour::Brown,
+        "the sample sheet's charge is Brown"
+    );
+    let open = choices(&state, 0).open;
+    assert!(
+        !open.is_empty(),
+        "the close-range Brown maneuvers stay open"
+    );
+    assert!(open.iter().all(|&i| !sheet.maneuvers[i].is_extended()));
+    let e = decide::check_maneuver(&state, 0, charge).unwrap_err();
+    assert_eq!(e.rule, "lostworlds.extended_range");
+    assert_eq!(
+        e.message,
+        "Nowa stands close to Brakka: Extended Range is only for a fight at extended range"
+    );
+}
+
 #[test]
 fn every_restriction_kind_is_enforced() {
     let pack: Pack = serde_json::from_value(LostWorlds::default_pack()).unwrap();

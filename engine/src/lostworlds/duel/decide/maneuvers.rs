@@ -35,11 +35,21 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
     let sheet = &st.fighter().sheet.maneuvers;
     let (ext, n_foes) = extended_foes(state, seat);
     let mixed = !ext.is_empty() && ext.len() < n_foes;
+    // Every opponent at extended range: an order that admits an Extended
+    // Range maneuver (by name or only by its colour) may open it. With one
+    // standing close it never does, whatever the order's colour admits.
+    // (Rules 3 and earlier asked only that none stand close while others
+    // are far.)
+    let all_far = if state.rules >= 4 {
+        !ext.is_empty() && ext.len() == n_foes
+    } else {
+        !mixed
+    };
     let layers = st.orders.layers();
     let instructed = layers.iter().any(|t| t.clause.instructs_extended(sheet));
     let disarmed = st.orders.disarmed();
     let mut open: Vec<usize> = (0..sheet.len())
-        .filter(|&i| !sheet[i].is_extended() || (instructed && !mixed))
+        .filter(|&i| !sheet[i].is_extended() || (instructed && all_far))
         .filter(|&i| armed_for(&sheet[i], disarmed))
         .collect();
     let mut set_aside = Vec::new();
@@ -125,6 +135,16 @@ pub fn check_maneuver(state: &State, seat: Seat, idx: usize) -> Result<(), Rejec
             format!(
                 "{name}'s opponents stand at both ranges: pick a close-range maneuver (its X page is used against {})",
                 names(state, &ext)
+            ),
+        );
+    }
+    if m.is_extended() && state.rules >= 4 && extended_foes(state, seat).0.is_empty() {
+        let foes = state.foes(seat);
+        return reject(
+            "lostworlds.extended_range",
+            format!(
+                "{name} stands close to {}: Extended Range is only for a fight at extended range",
+                names(state, &foes)
             ),
         );
     }
