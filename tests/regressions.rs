@@ -448,3 +448,93 @@ fn many_writers_without_an_expected_seq_all_land() {
     });
     assert_eq!(head(&j, &g), 1 + (writers * each) as u64);
 }
+
+/// Lost Worlds rules 4, through the journal: over random duels, a seat whose
+/// opponent stands close is never offered an Extended Range maneuver, and
+/// choosing one by its page is refused with nothing written. The searched
+/// duels reach the case the rule is about: close range under "Do only
+/// Brown", whose colour admits the Brown Extended Range Charge.
+#[test]
+fn lost_worlds_never_opens_extended_range_at_close_range() {
+    let (_dir, j) = journal();
+    let mut under_brown = 0;
+    for seed in tabletape_tests::seeds(8..18) {
+        let game = j
+            .create(NewGame {
+                kind: "lostworlds".into(),
+                players: vec!["Ada".into(), "Bo".into()],
+                seed: Some(seed),
+                ..NewGame::default()
+            })
+            .unwrap()
+            .game;
+        for step in 0..160 {
+            let view = j
+                .state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
+                .unwrap()
+                .view;
+            for (seat, st) in view["seats"].as_array().unwrap().iter().enumerate() {
+                let sights = st["sights"].as_object().unwrap();
+                if sights.is_empty() || sights.values().any(|s| s["range"] != "close") {
+                    continue;
+                }
+                let fighter = &st["party"][st["active"].as_u64().unwrap() as usize];
+                let extended: Vec<u64> = fighter["sheet"]["maneuvers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|m| m["category"] == "Extended Range")
+                    .map(|m| m["page"].as_u64().unwrap())
+                    .collect();
+                let seat = seat as u32;
+                let choices: Vec<Value> = j
+                    .legal(&game, MAIN_BRANCH, Some(seat))
+                    .unwrap()
+                    .into_iter()
+                    .map(|l| l.action)
+                    .filter(|a| a["type"] == "choose")
+                    .collect();
+                if choices.is_empty() {
+                    continue;
+                }
+                for choice in &choices {
+                    let page = choice["page"].as_u64().unwrap_or_default();
+                    assert!(
+                        !extended.contains(&page),
+                        "seed {seed}: {choice} offered at close range"
+                    );
+                }
+                let brown_only = |o: &Value| {
+                    o["clause"]["clause"] == "only"
+                        && o["clause"]["items"]
+                            .as_array()
+                            .is_some_and(|i| i.contains(&json!({"colour": "brown"})))
+                };
+                if ["next_turn", "lasting"].iter().any(|span| {
+                    st["orders"][span]
+                        .as_array()
+                        .is_some_and(|told| told.iter().any(brown_only))
+                }) {
+                    under_brown += 1;
+                }
+                let before = head(&j, &game);
+                for page in &extended {
+                    let r = rejected(act(
+                        &j,
+                        &game,
+                        json!({"type": "choose", "seat": seat, "page": page}),
+                    ));
+                    assert!(r.rule.starts_with("lostworlds."), "{r:?}");
+                }
+                assert_eq!(head(&j, &game), before, "seed {seed}: nothing written");
+            }
+            if tabletape_tests::play_random(&j, &game, MAIN_BRANCH, seed * 1000 + step, 1) == 0 {
+                break;
+            }
+        }
+    }
+    assert!(
+        under_brown > 0,
+        "no searched duel reached close range under \"Do only Brown\""
+    );
+}
