@@ -54,7 +54,7 @@ async fn the_home_page_offers_every_kind_and_loads_only_its_own_assets() {
     // Valid values are offered: characters, block pieces, on/off.
     for kind in tabletape_engine::kinds() {
         for option in kind.info().options {
-            for v in kind.option_values(option.name) {
+            for v in kind.option_values(&option.name) {
                 assert!(
                     page.contains(&format!(
                         r#"data-for="opt.{}.{}" data-value="{}""#,

@@ -21,6 +21,15 @@ impl Rejection {
             message: message.into(),
         }
     }
+
+    /// A take-back refused because the event showed what lay hidden
+    /// (`what`: "a card was drawn"), which taking it back would hide again.
+    pub fn revealed(what: &str) -> Self {
+        Rejection::new(
+            "undo.revealed",
+            format!("{what}: taking it back would hide it again"),
+        )
+    }
 }
 
 /// Shorthand for `Err(Rejection::new(rule, message))`.

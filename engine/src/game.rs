@@ -332,10 +332,7 @@ pub struct Decided {
 
 impl<R: Rules> DynRules for Kind<R> {
     fn info(&self) -> KindInfo {
-        KindInfo {
-            vocabulary: R::vocabulary(),
-            ..R::info()
-        }
+        R::info()
     }
 
     fn rules_version(&self) -> u32 {

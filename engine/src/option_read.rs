@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::rules::About;
+
 /// A list of names: a JSON list of strings, or one comma-separated string.
 /// Each name is trimmed; an empty one is refused.
 pub fn names(option: &str, v: &Value) -> Result<Vec<String>, String> {
@@ -61,26 +63,23 @@ pub fn switch(option: &str, v: &Value) -> Result<bool, String> {
 
 /// A kind's options as a table gives them: a map from option name to value,
 /// each read by the kind's own `set`, over the kind's defaults. A name the
-/// kind does not know is refused, and the error lists those it does.
+/// kind does not know is refused, and the error lists those its
+/// `about.json` names.
 pub trait TableOptions: Default {
-    /// The game's name, as the error says it.
-    const GAME: &'static str;
-    /// Every option the kind knows, in the order the error lists them.
-    const KNOWN: &'static [&'static str];
-
     /// Reads one option into `self`: `Ok(false)` for a name the kind does
     /// not know, an error naming the option for a value it cannot take.
     fn set(&mut self, option: &str, v: &Value) -> Result<bool, String>;
 
     /// The options a map gives, over the kind's defaults.
-    fn from_map(map: &BTreeMap<String, Value>) -> Result<Self, String> {
+    fn from_map(map: &BTreeMap<String, Value>, about: &About) -> Result<Self, String> {
         let mut options = Self::default();
         for (option, v) in map {
             if !options.set(option, v)? {
+                let known: Vec<&str> = about.options.iter().map(|o| o.name.as_str()).collect();
                 return Err(format!(
                     "unknown option `{option}`; {} knows {}",
-                    Self::GAME,
-                    Self::KNOWN.join(", ")
+                    about.title,
+                    known.join(", ")
                 ));
             }
         }
@@ -88,13 +87,15 @@ pub trait TableOptions: Default {
     }
 }
 
-/// Options read from JSON as their map, through [`TableOptions::from_map`].
+/// A kind's options read from JSON as their map, through
+/// [`TableOptions::from_map`]: `options_from_map!(Options, Kind)`.
 macro_rules! options_from_map {
-    ($options:ty) => {
+    ($options:ty, $kind:ty) => {
         impl<'de> serde::Deserialize<'de> for $options {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let map = <std::collections::BTreeMap<String, serde_json::Value>>::deserialize(d)?;
-                <$options as $crate::option_read::TableOptions>::from_map(&map)
+                let about = <$kind as $crate::rules::Rules>::about();
+                <$options as $crate::option_read::TableOptions>::from_map(&map, about)
                     .map_err(<D::Error as serde::de::Error>::custom)
             }
         }

@@ -14,6 +14,18 @@ use serde_json::{json, Map, Value};
 use crate::error::ContentError;
 use crate::game::DynRules;
 
+/// A kind's bundled sample pack named `name`, each of its `parts` taken
+/// from a field of a bundled content file: (the pack's key, the file's
+/// text, the file's field). The files are a part of the build, so they read.
+pub(crate) fn bundled_sample(name: &str, parts: &[(&str, &str, &str)]) -> Value {
+    let mut pack = json!({ "pack": name, "version": 1, "sample": true });
+    for (key, text, field) in parts {
+        let mut file: Value = serde_json::from_str(text).expect("bundled content is valid JSON");
+        pack[*key] = file[*field].take();
+    }
+    pack
+}
+
 /// The key of a pack that asks to be read alone, not over the bundled one.
 pub const WHOLE: &str = "whole";
 

@@ -88,11 +88,40 @@ impl Term {
     }
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct OptionInfo {
-    pub name: &'static str,
-    pub default: &'static str,
-    pub help: &'static str,
+    pub name: String,
+    pub default: String,
+    pub help: String,
+}
+
+/// What a kind says of itself, for the table (`content/<kind>/about.json`):
+/// its title and summary, how many play, its bundled pack's name, and the
+/// options a new game takes with their defaults and help. Words, not
+/// rules, so they live with the kind's other content.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct About {
+    pub title: String,
+    pub summary: String,
+    /// The fewest and the most players.
+    pub players: [usize; 2],
+    pub default_pack: String,
+    /// In the order a new-game form lists them.
+    pub options: Vec<OptionInfo>,
+}
+
+impl About {
+    /// Reads a kind's bundled `about.json`, a part of the build.
+    pub fn read(text: &str) -> About {
+        serde_json::from_str(text).expect("a kind's about.json reads")
+    }
+
+    /// Whether `option` is one of the kind's options.
+    pub fn knows(&self, option: &str) -> bool {
+        self.options.iter().any(|o| o.name == option)
+    }
 }
 
 /// One value an option accepts, as a new-game form offers it.
@@ -282,6 +311,50 @@ pub struct PlayResult {
     pub cooperative: bool,
 }
 
+impl PlayResult {
+    /// A game of rivals won by `winners` (several share the win), with no
+    /// points kept.
+    pub fn won_by(winners: Vec<Seat>) -> PlayResult {
+        PlayResult {
+            winners,
+            scores: None,
+            cooperative: false,
+        }
+    }
+
+    /// The same, with each seat's final score.
+    pub fn scored(self, scores: Vec<u32>) -> PlayResult {
+        PlayResult {
+            scores: Some(scores),
+            ..self
+        }
+    }
+}
+
+/// What the rules make of an action: the facts it yields, or why it is refused.
+pub type Ruling<F> = Result<Vec<F>, Rejection>;
+
+/// Facts decided so far, each folded as it comes into a scratch copy of
+/// the state, so that what is decided next reads the state they leave.
+pub struct Out<R: Rules> {
+    pub s: R::State,
+    pub facts: Vec<R::Fact>,
+}
+
+impl<R: Rules> Out<R> {
+    pub fn new(state: &R::State) -> Self {
+        Out {
+            s: state.clone(),
+            facts: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, fact: R::Fact) {
+        R::apply(&mut self.s, &fact);
+        self.facts.push(fact);
+    }
+}
+
 /// A game kind: the rules of one box.
 pub trait Rules: Send + Sync + 'static {
     /// The kind's name on the command line (`lostworlds`).
@@ -304,7 +377,25 @@ pub trait Rules: Send + Sync + 'static {
     /// What happened, in the past tense (`ManeuversRevealed`).
     type Fact: Serialize + DeserializeOwned + crate::tagged::ByTag + Debug + Clone;
 
-    fn info() -> KindInfo;
+    /// What the kind says of itself (see [`About`]); written by
+    /// `rules_from_modules!` from the kind's `about.json`.
+    fn about() -> &'static About;
+
+    /// What `tabletape kinds` says about the kind.
+    fn info() -> KindInfo {
+        let about = Self::about();
+        KindInfo {
+            kind: Self::KIND,
+            title: &about.title,
+            summary: &about.summary,
+            min_players: about.players[0],
+            max_players: about.players[1],
+            rules_version: Self::RULES_VERSION,
+            options: about.options.clone(),
+            default_pack: &about.default_pack,
+            vocabulary: Self::vocabulary(),
+        }
+    }
 
     /// The bundled content pack, as JSON.
     fn default_pack() -> Value;
@@ -384,7 +475,7 @@ pub trait Rules: Send + Sync + 'static {
         by: Option<Seat>,
         action: &Self::Action,
         chance: &mut Chance,
-    ) -> Result<Vec<Self::Fact>, Rejection>;
+    ) -> Ruling<Self::Fact>;
 
     /// Folds one fact into the state. Never fails: `decide` already checked it.
     fn apply(state: &mut Self::State, fact: &Self::Fact);
@@ -479,10 +570,19 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
-    /// The state as one viewer may see it. Kinds with secrets override this.
-    fn view(state: &Self::State, _viewer: Viewer) -> Value {
-        serde_json::to_value(state).expect("kind states serialize")
+    /// The state as one viewer may see it: all of it, less what
+    /// [`Rules::hide`] takes out for a seat or the public.
+    fn view(state: &Self::State, viewer: Viewer) -> Value {
+        let mut view = serde_json::to_value(state).expect("kind states serialize");
+        if viewer != Viewer::Owner {
+            Self::hide(state, viewer, &mut view);
+        }
+        view
     }
+
+    /// Takes out of a view what `viewer`, a seat or the public, may not
+    /// see. Kinds with secrets override this. Default: nothing is hidden.
+    fn hide(_state: &Self::State, _viewer: Viewer, _view: &mut Value) {}
 
     /// A readable text picture of the state (board, sheets, tracks).
     fn render(state: &Self::State, viewer: Viewer) -> String;
@@ -495,18 +595,47 @@ pub trait Rules: Send + Sync + 'static {
     }
 }
 
-/// The methods every kind answers from its own modules under the same
-/// names: `decide::decide` holds the rules of an action, `apply::apply`
-/// folds a fact, and `narration` tells a fact, a chapter's heading and the
-/// game's end. Written once here, inside each kind's `impl Rules`.
+/// What every kind answers the same way from its own modules, written once
+/// inside each kind's `impl Rules` as `rules_from_modules!("kind")`: the
+/// kind's name, its types (`Options`, `Pack`, `State`, `Action`, `Fact`,
+/// each named so in the kind's module), what it says of itself
+/// (`content/<kind>/about.json`), and the delegations to the modules of
+/// the kind's shape: `content::validate` checks a pack, `decide::decide`
+/// holds the rules of an action,
+/// `apply::apply` folds a fact, and `narration` tells a fact, a chapter's
+/// heading and the game's end.
 macro_rules! rules_from_modules {
-    () => {
+    ($kind:literal) => {
+        const KIND: &'static str = $kind;
+        type Options = Options;
+        type Pack = Pack;
+        type State = State;
+        type Action = Action;
+        type Fact = Fact;
+
+        fn about() -> &'static $crate::rules::About {
+            static ABOUT: ::std::sync::OnceLock<$crate::rules::About> =
+                ::std::sync::OnceLock::new();
+            ABOUT.get_or_init(|| {
+                $crate::rules::About::read(include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/content/",
+                    $kind,
+                    "/about.json"
+                )))
+            })
+        }
+
+        fn validate_pack(pack: &Pack, file: &str) -> Result<(), $crate::error::ContentError> {
+            content::validate(pack, file)
+        }
+
         fn decide(
             state: &Self::State,
             by: Option<::tabletape_events::Seat>,
             action: &Self::Action,
             chance: &mut $crate::chance::Chance,
-        ) -> Result<Vec<Self::Fact>, $crate::error::Rejection> {
+        ) -> $crate::rules::Ruling<Fact> {
             decide::decide(state, by, action, chance)
         }
 

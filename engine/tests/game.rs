@@ -105,3 +105,27 @@ fn a_pack_read_before_is_never_taken_for_another() {
     assert!(first.contains("height"), "{first}");
     assert!(kind.check_pack(&broken, "ours.json").is_err());
 }
+
+/// What every kind's options reader does alike: no options at all read as
+/// the defaults, and an option the kind does not know is refused with the
+/// names its `about.json` lists, so a table sees what it may set.
+#[test]
+fn every_kind_reads_no_options_and_names_its_own_when_given_another() {
+    for kind in tabletape_engine::kinds() {
+        let info = kind.info();
+        let none = Default::default();
+        assert_eq!(
+            kind.canonical_options(&none).unwrap(),
+            none,
+            "{}",
+            info.kind
+        );
+        let stray = [("colour".to_string(), serde_json::json!("red"))].into();
+        let e = kind.canonical_options(&stray).unwrap_err().to_string();
+        assert!(e.contains("unknown option `colour`"), "{}: {e}", info.kind);
+        assert!(e.contains(info.title), "{}: {e}", info.kind);
+        for option in &info.options {
+            assert!(e.contains(&option.name), "{}: {e}", info.kind);
+        }
+    }
+}

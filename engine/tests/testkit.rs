@@ -99,6 +99,15 @@ pub fn read_options<O: serde::de::DeserializeOwned>(v: Value) -> Result<O, Strin
     serde_json::from_value::<O>(v).map_err(|e| e.to_string())
 }
 
+/// Each map refused by the options reader of `O`, with an error that says
+/// the words paired with it (the option at fault, what it takes).
+pub fn options_refused<O: serde::de::DeserializeOwned + std::fmt::Debug>(cases: &[(Value, &str)]) {
+    for (map, words) in cases {
+        let e = read_options::<O>(map.clone()).expect_err(&map.to_string());
+        assert!(e.contains(words), "{map}: {e}");
+    }
+}
+
 /// Seeded random legal play from `created` (digital dice) to the game's end,
 /// `limit` actions at the most. A running game must always offer an action,
 /// ask nothing of the table, and accept what it offers; `before` sees each

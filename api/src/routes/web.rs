@@ -784,7 +784,7 @@ fn new_game_form() -> String {
         for o in &k.options {
             let field = format!("opt.{}.{}", k.kind, o.name);
             // An option for the table's own dice only is shown once they are picked.
-            let only = if rules.is_some_and(|r| r.physical_dice_only(o.name)) {
+            let only = if rules.is_some_and(|r| r.physical_dice_only(&o.name)) {
                 r#" data-dice="physical" hidden"#
             } else {
                 ""
@@ -792,18 +792,18 @@ fn new_game_form() -> String {
             let _ = write!(
                 h,
                 r#"<label{only}>{name} <input name="{field}" id="{field}" placeholder="{default}"><small>{help}</small></label>"#,
-                name = esc(o.name),
+                name = esc(&o.name),
                 field = esc(&field),
-                default = esc(o.default),
-                help = esc(o.help),
+                default = esc(&o.default),
+                help = esc(&o.help),
             );
-            let values = rules.map(|r| r.option_values(o.name)).unwrap_or_default();
+            let values = rules.map(|r| r.option_values(&o.name)).unwrap_or_default();
             if !values.is_empty() {
                 // Each value a tap adds (a list option takes several).
                 let _ = write!(
                     h,
                     r#"<p class="values" aria-label="values {name} accepts"{only}>"#,
-                    name = esc(o.name)
+                    name = esc(&o.name)
                 );
                 for v in values {
                     let shown = if v.label == v.value {

@@ -109,10 +109,8 @@ pub use options::Options;
 pub use state::State;
 
 use crate::chance::Chance;
-use crate::error::{ContentError, Rejection};
-use crate::rules::{
-    rules_from_modules, Deadline, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer,
-};
+use crate::error::Rejection;
+use crate::rules::{rules_from_modules, Deadline, Legal, OptionValue, Rules, Setup, Viewer};
 
 /// The London Dread kind.
 #[derive(Debug)]
@@ -121,72 +119,7 @@ pub struct Dread;
 const PACK: &str = include_str!("../../content/dread/pack.json");
 
 impl Rules for Dread {
-    const KIND: &'static str = "dread";
-    type Options = Options;
-    type Pack = Pack;
-    type State = State;
-    type Action = Action;
-    type Fact = Fact;
-
-    fn info() -> KindInfo {
-        KindInfo {
-            kind: Self::KIND,
-            title: "London Dread",
-            summary: "A cooperative investigation against the clock: plan twelve actions in minutes, play them out, keep the dread down, and face the Antagonist.",
-            min_players: 2,
-            max_players: 4,
-            rules_version: Self::RULES_VERSION,
-            options: vec![
-                OptionInfo {
-                    name: "story",
-                    default: "<the pack's first>",
-                    help: "the story played",
-                },
-                OptionInfo {
-                    name: "difficulty",
-                    default: "normal",
-                    help: "normal, hard or dread: 12, 10 or 8 minutes of planning",
-                },
-                OptionInfo {
-                    name: "timer",
-                    default: "on",
-                    help: "on: Tabletape keeps the planning time; off: the table keeps its own",
-                },
-                OptionInfo {
-                    name: "characters",
-                    default: "<dealt>",
-                    help: "the characters, one per seat (four with variant=pairs); required with physical dice",
-                },
-                OptionInfo {
-                    name: "variant",
-                    default: "allies",
-                    help: "with 2 or 3 players: allies on the board, or pairs (four characters)",
-                },
-                OptionInfo {
-                    name: "impeccable",
-                    default: "on",
-                    help: "off: no Confidence for extra successes at Plot cards (harder)",
-                },
-                OptionInfo {
-                    name: "confidence",
-                    default: "3",
-                    help: "Confidence cards in the Investigation deck at the start: 0, 3 or 5",
-                },
-                OptionInfo {
-                    name: "virtues",
-                    default: "1",
-                    help: "Virtue tokens each character starts with: 0, 1 or 2",
-                },
-                OptionInfo {
-                    name: "items",
-                    default: "1",
-                    help: "Items each character starts with: 0, 1 or 2",
-                },
-            ],
-            default_pack: "dread-default",
-            vocabulary: Vec::new(),
-        }
-    }
+    rules_from_modules!("dread");
 
     fn option_values(option: &str) -> Vec<OptionValue> {
         let pack = Self::default_pack();
@@ -223,18 +156,8 @@ impl Rules for Dread {
         serde_json::from_str(PACK).expect("bundled London Dread content is valid JSON")
     }
 
-    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
-        content::validate(pack, file)
-    }
-
     fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(
-            setup.players,
-            &setup.options,
-            &setup.pack,
-            setup.dice,
-            chance,
-        )
+        decide::setup(setup, chance)
     }
 
     fn plays(state: &State, seat: Seat) -> Option<String> {
@@ -291,8 +214,6 @@ impl Rules for Dread {
         }
         waiting
     }
-
-    rules_from_modules!();
 
     fn is_over(state: &State) -> bool {
         state.over()
@@ -380,17 +301,12 @@ impl Rules for Dread {
         })
     }
 
-    fn view(state: &State, viewer: Viewer) -> Value {
-        let mut v = serde_json::to_value(state).expect("kind states serialize");
-        if viewer == Viewer::Owner {
-            return v;
-        }
-        for spot in v["locations"].as_array_mut().into_iter().flatten() {
+    fn hide(_state: &State, _viewer: Viewer, view: &mut Value) {
+        for spot in view["locations"].as_array_mut().into_iter().flatten() {
             if spot["state"] == json!("down") {
                 *spot = json!({"state": "down"});
             }
         }
-        v
     }
 
     fn render(state: &State, viewer: Viewer) -> String {

@@ -98,28 +98,14 @@ fn word(option: &str, v: &Value) -> Result<String, String> {
 }
 
 impl TableOptions for Options {
-    const GAME: &'static str = "London Dread";
-    const KNOWN: &'static [&'static str] = &[
-        "story",
-        "difficulty",
-        "timer",
-        "characters",
-        "variant",
-        "impeccable",
-        "confidence",
-        "virtues",
-        "items",
-    ];
-
     fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
-        let o = self;
         match key {
             "story" => match v {
-                Value::String(s) if !s.trim().is_empty() => o.story = Some(s.trim().to_string()),
+                Value::String(s) if !s.trim().is_empty() => self.story = Some(s.trim().to_string()),
                 _ => return Err("option `story`: expected a story's name".into()),
             },
             "difficulty" => {
-                o.difficulty = match word(key, v)?.as_str() {
+                self.difficulty = match word(key, v)?.as_str() {
                     "normal" => Difficulty::Normal,
                     "hard" => Difficulty::Hard,
                     "dread" => Difficulty::Dread,
@@ -130,10 +116,10 @@ impl TableOptions for Options {
                     }
                 }
             }
-            "timer" => o.timer = switch(key, v)?,
-            "characters" => o.characters = Some(names(key, v)?),
+            "timer" => self.timer = switch(key, v)?,
+            "characters" => self.characters = Some(names(key, v)?),
             "variant" => {
-                o.variant = match word(key, v)?.as_str() {
+                self.variant = match word(key, v)?.as_str() {
                     "allies" => Variant::Allies,
                     "pairs" => Variant::Pairs,
                     other => {
@@ -143,14 +129,14 @@ impl TableOptions for Options {
                     }
                 }
             }
-            "impeccable" => o.impeccable = switch(key, v)?,
-            "confidence" => o.confidence = one_of(key, v, &[0, 3, 5])?,
-            "virtues" => o.virtues = one_of(key, v, &[0, 1, 2])?,
-            "items" => o.items = one_of(key, v, &[0, 1, 2])?,
+            "impeccable" => self.impeccable = switch(key, v)?,
+            "confidence" => self.confidence = one_of(key, v, &[0, 3, 5])?,
+            "virtues" => self.virtues = one_of(key, v, &[0, 1, 2])?,
+            "items" => self.items = one_of(key, v, &[0, 1, 2])?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 }
 
-options_from_map!(Options);
+options_from_map!(Options, super::Dread);

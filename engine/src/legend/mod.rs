@@ -162,52 +162,22 @@ pub use options::Options;
 pub use state::State;
 
 use crate::chance::Chance;
-use crate::error::{ContentError, Rejection};
-use crate::rules::{
-    rules_from_modules, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term, Viewer,
-};
+use crate::error::Rejection;
+use crate::rules::{rules_from_modules, Legal, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The LEGEND kind.
 #[derive(Debug)]
 pub struct Legend;
 
 impl Rules for Legend {
-    const KIND: &'static str = "legend";
+    rules_from_modules!("legend");
     /// 2: a tie on points is a shared victory, a Monster on any square of a
     /// Monument besieges it, the victor tells the battle's story, an
     /// Obstacle passed once is passed for the player.
     const RULES_VERSION: u32 = 2;
-    type Options = Options;
-    type Pack = Pack;
-    type State = State;
-    type Action = Action;
-    type Fact = Fact;
-
-    fn info() -> KindInfo {
-        KindInfo {
-            kind: Self::KIND,
-            title: "LEGEND",
-            summary: "Found objects become a world: explore, claim, build, and carry a rival's Talisman to a Monument.",
-            min_players: 3,
-            max_players: 4,
-            rules_version: Self::RULES_VERSION,
-            options: vec![
-                OptionInfo { name: "first", default: "0", help: "the seat that goes first; turns then follow seat order (clockwise)" },
-                OptionInfo { name: "voting", default: "off", help: "on: the table may vote down explanations of Item use" },
-                OptionInfo { name: "duels", default: "off", help: "on: Avatars and Heroes on one square may duel" },
-                OptionInfo { name: "abilities", default: "off", help: "on: each player picks an Ability when introduced" },
-            ],
-            default_pack: "legend-default",
-            vocabulary: Vec::new(),
-        }
-    }
 
     fn default_pack() -> Value {
         serde_json::json!({ "pack": "legend-default", "version": 1 })
-    }
-
-    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
-        content::validate(pack, file)
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
@@ -319,8 +289,6 @@ impl Rules for Legend {
         legal
     }
 
-    rules_from_modules!();
-
     fn folded(state: &mut State, _seq: u64) {
         state.telling = state::Telling::default();
     }
@@ -348,11 +316,7 @@ impl Rules for Legend {
     /// table's totals decide, and they are the seats' scores.
     fn result(state: &State) -> Option<crate::PlayResult> {
         Some(match state.outcome.as_ref()? {
-            actions::Outcome::Talisman { winner, .. } => crate::PlayResult {
-                winners: vec![*winner],
-                scores: None,
-                cooperative: false,
-            },
+            actions::Outcome::Talisman { winner, .. } => crate::PlayResult::won_by(vec![*winner]),
             actions::Outcome::Points { scores, winners } => {
                 let mut totals = vec![0; state.seats.len()];
                 for s in scores {
@@ -360,11 +324,7 @@ impl Rules for Legend {
                         *total = s.total;
                     }
                 }
-                crate::PlayResult {
-                    winners: winners.clone(),
-                    scores: Some(totals),
-                    cooperative: false,
-                }
+                crate::PlayResult::won_by(winners.clone()).scored(totals)
             }
         })
     }

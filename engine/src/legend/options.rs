@@ -23,30 +23,26 @@ pub struct Options {
 }
 
 impl TableOptions for Options {
-    const GAME: &'static str = "LEGEND";
-    const KNOWN: &'static [&'static str] = &["first", "voting", "duels", "abilities"];
-
     fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
-        let o = self;
         match key {
             "first" => {
                 let t = match v {
                     Value::String(s) => s.trim().to_string(),
                     other => other.to_string(),
                 };
-                o.first = t.parse().map_err(|_| {
+                self.first = t.parse().map_err(|_| {
                     format!(
                         "option `first`: `{t}` is not a seat number (0 is the first player named)"
                     )
                 })?;
             }
-            "voting" => o.voting = switch(key, v)?,
-            "duels" => o.duels = switch(key, v)?,
-            "abilities" => o.abilities = switch(key, v)?,
+            "voting" => self.voting = switch(key, v)?,
+            "duels" => self.duels = switch(key, v)?,
+            "abilities" => self.abilities = switch(key, v)?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 }
 
-options_from_map!(Options);
+options_from_map!(Options, super::Legend);

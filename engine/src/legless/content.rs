@@ -13,9 +13,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::board::{Board, Cell, Place};
 use crate::error::ContentError;
+use crate::pack::bundled_sample;
 
 /// Location pairs in a box; one card of each pair is used.
 pub const LOCATIONS: usize = 15;
@@ -790,3 +792,27 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
     }
     Ok(())
 }
+
+/// The bundled sample pack, as JSON (a part of the build).
+pub fn bundled() -> Value {
+    bundled_sample(
+        "legless-default",
+        &[
+            ("board", BOARD, "board"),
+            ("locations", BOARD, "locations"),
+            ("location_cards", BOARD, "location_cards"),
+            ("leg_store", BOARD, "leg_store"),
+            ("sickroom", BOARD, "sickroom"),
+            ("legs", LEGS, "legs"),
+            ("street_events", STREET, "street_events"),
+            ("risk_booklet", BOOKLET, "risk_booklet"),
+            ("characters", CHARACTERS, "characters"),
+        ],
+    )
+}
+
+const BOARD: &str = include_str!("../../content/legless/board.json");
+const LEGS: &str = include_str!("../../content/legless/legs.json");
+const STREET: &str = include_str!("../../content/legless/street.json");
+const BOOKLET: &str = include_str!("../../content/legless/booklet.json");
+const CHARACTERS: &str = include_str!("../../content/legless/characters.json");

@@ -123,78 +123,15 @@ pub use options::Options;
 pub use state::State;
 
 use crate::chance::Chance;
-use crate::error::{ContentError, Rejection};
-use crate::rules::{
-    rules_from_modules, Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Viewer,
-};
+use crate::error::Rejection;
+use crate::rules::{rules_from_modules, Context, Legal, OptionValue, Rules, Setup, Viewer};
 
 /// The Legless in London kind.
 #[derive(Debug)]
 pub struct Legless;
 
-const BOARD: &str = include_str!("../../content/legless/board.json");
-const LEGS: &str = include_str!("../../content/legless/legs.json");
-const STREET: &str = include_str!("../../content/legless/street.json");
-const BOOKLET: &str = include_str!("../../content/legless/booklet.json");
-const CHARACTERS: &str = include_str!("../../content/legless/characters.json");
-
-fn bundled(text: &str, field: &str) -> Value {
-    let v: Value = serde_json::from_str(text).expect("bundled Legless content is valid JSON");
-    v[field].clone()
-}
-
 impl Rules for Legless {
-    const KIND: &'static str = "legless";
-    type Options = Options;
-    type Pack = Pack;
-    type State = State;
-    type Action = Action;
-    type Fact = Fact;
-
-    fn info() -> KindInfo {
-        KindInfo {
-            kind: Self::KIND,
-            title: "Legless in London",
-            summary: "Londoners walk Tothil Fields to work, find love and buy property, with artificial legs, street events and the Risk Booklet, until one completes two goals.",
-            min_players: 2,
-            max_players: decide::MAX_PLAYERS,
-            rules_version: Self::RULES_VERSION,
-            options: vec![
-                OptionInfo {
-                    name: "banker",
-                    default: "0",
-                    help: "the seat that keeps the money; the seat after it plays first",
-                },
-                OptionInfo {
-                    name: "characters",
-                    default: "<dealt>",
-                    help: "the character cards as dealt, one per seat (required with physical dice)",
-                },
-                OptionInfo {
-                    name: "locations",
-                    default: "<chosen>",
-                    help: "the location card chosen from each pair, by id (required with physical dice)",
-                },
-                OptionInfo {
-                    name: "record",
-                    default: "off",
-                    help: "record mode, physical dice: only the board comes from the pack, every card is typed as it comes into play",
-                },
-                OptionInfo {
-                    name: "sickroom_fee",
-                    default: "<none>",
-                    help: "record mode: the fee on the table's Sickroom card",
-                },
-                OptionInfo {
-                    name: "round_limit",
-                    default: "100",
-                    help: "rounds after which the game is called for the most victory tokens",
-                },
-            ],
-            default_pack: "legless-default",
-            vocabulary: Vec::new(),
-        }
-    }
+    rules_from_modules!("legless");
 
     fn physical_dice_options() -> &'static [&'static str] {
         &["record"]
@@ -226,34 +163,11 @@ impl Rules for Legless {
     }
 
     fn default_pack() -> Value {
-        json!({
-            "pack": "legless-default",
-            "version": 1,
-            "sample": true,
-            "board": bundled(BOARD, "board"),
-            "locations": bundled(BOARD, "locations"),
-            "location_cards": bundled(BOARD, "location_cards"),
-            "leg_store": bundled(BOARD, "leg_store"),
-            "sickroom": bundled(BOARD, "sickroom"),
-            "legs": bundled(LEGS, "legs"),
-            "street_events": bundled(STREET, "street_events"),
-            "risk_booklet": bundled(BOOKLET, "risk_booklet"),
-            "characters": bundled(CHARACTERS, "characters"),
-        })
-    }
-
-    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
-        content::validate(pack, file)
+        content::bundled()
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
-        decide::setup(
-            setup.players,
-            &setup.options,
-            &setup.pack,
-            setup.dice,
-            chance,
-        )
+        decide::setup(setup, chance)
     }
 
     fn plays(state: &State, seat: Seat) -> Option<String> {
@@ -279,8 +193,6 @@ impl Rules for Legless {
         state.turn().map(|t| vec![t.seat]).unwrap_or_default()
     }
 
-    rules_from_modules!();
-
     fn is_over(state: &State) -> bool {
         matches!(state.phase, state::Phase::Over)
     }
@@ -288,11 +200,7 @@ impl Rules for Legless {
     /// Whoever placed both victory tokens won; the game keeps no points.
     fn result(state: &State) -> Option<crate::PlayResult> {
         let outcome = state.outcome.as_ref()?;
-        Some(crate::PlayResult {
-            winners: outcome.winners.clone(),
-            scores: None,
-            cooperative: false,
-        })
+        Some(crate::PlayResult::won_by(outcome.winners.clone()))
     }
 
     fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
@@ -377,20 +285,13 @@ impl Rules for Legless {
                 Fact::CharacterDrawn { card: None, .. } => "a character card was drawn",
                 _ => return None,
             };
-            Some(Rejection::new(
-                "undo.revealed",
-                format!("{what}: taking it back would hide it again"),
-            ))
+            Some(Rejection::revealed(what))
         })
     }
 
-    fn view(state: &State, viewer: Viewer) -> Value {
-        let mut v = serde_json::to_value(state).expect("kind states serialize");
-        if viewer == Viewer::Owner {
-            return v;
-        }
+    fn hide(state: &State, viewer: Viewer, view: &mut Value) {
         // A leg's Equipped side: its owner's, and everyone's while equipped.
-        for (name, leg) in v["legs"].as_object_mut().into_iter().flatten() {
+        for (name, leg) in view["legs"].as_object_mut().into_iter().flatten() {
             let known = state.londoners.iter().enumerate().any(|(s, l)| {
                 l.legs.contains(name) && narration::sees_leg(state, viewer, s as Seat, name)
             });
@@ -400,13 +301,12 @@ impl Rules for Legless {
                 }
             }
         }
-        for page in v["booklet"].as_object_mut().into_iter().flatten() {
+        for page in view["booklet"].as_object_mut().into_iter().flatten() {
             if let Some(map) = page.1.as_object_mut() {
                 map.remove("entries");
             }
         }
-        v["deck"] = json!({ "face_down": state.deck.len() });
-        v
+        view["deck"] = json!({ "face_down": state.deck.len() });
     }
 
     fn render(state: &State, viewer: Viewer) -> String {

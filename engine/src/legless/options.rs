@@ -52,32 +52,21 @@ impl Default for Options {
 }
 
 impl TableOptions for Options {
-    const GAME: &'static str = "Legless in London";
-    const KNOWN: &'static [&'static str] = &[
-        "banker",
-        "characters",
-        "locations",
-        "record",
-        "sickroom_fee",
-        "round_limit",
-    ];
-
     fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
-        let o = self;
         match key {
             "banker" => {
-                o.banker = Seat::try_from(whole(key, v, 0)?)
+                self.banker = Seat::try_from(whole(key, v, 0)?)
                     .map_err(|_| "option `banker`: not a seat".to_string())?
             }
-            "characters" => o.characters = Some(names(key, v)?),
-            "locations" => o.locations = Some(names(key, v)?),
-            "record" => o.record = switch(key, v)?,
-            "sickroom_fee" => o.sickroom_fee = Some(whole(key, v, 0)?),
-            "round_limit" => o.round_limit = whole(key, v, 1)?,
+            "characters" => self.characters = Some(names(key, v)?),
+            "locations" => self.locations = Some(names(key, v)?),
+            "record" => self.record = switch(key, v)?,
+            "sickroom_fee" => self.sickroom_fee = Some(whole(key, v, 0)?),
+            "round_limit" => self.round_limit = whole(key, v, 1)?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 }
 
-options_from_map!(Options);
+options_from_map!(Options, super::Legless);

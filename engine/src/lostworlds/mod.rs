@@ -379,11 +379,8 @@ pub use state::State;
 use duel::{apply, decide, narration};
 
 use crate::chance::Chance;
-use crate::error::{ContentError, Rejection};
-use crate::rules::{
-    rules_from_modules, Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term,
-    Viewer,
-};
+use crate::error::Rejection;
+use crate::rules::{rules_from_modules, Context, Legal, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The Lost Worlds kind.
 #[derive(Debug)]
@@ -412,7 +409,7 @@ fn parse_bundled(text: &str) -> Value {
 }
 
 impl Rules for LostWorlds {
-    const KIND: &'static str = "lostworlds";
+    rules_from_modules!("lostworlds");
     /// 2: the colour table read from the rule text, weapon state, escape
     /// from close range, conditional tells, the sheet's "+" column.
     /// 3: fantasy cards and missiles with effect, targets picked after the
@@ -420,55 +417,10 @@ impl Rules for LostWorlds {
     /// 4: Extended Range is never open while an opponent stands close, even
     /// when an order's colour admits it.
     const RULES_VERSION: u32 = 4;
-    type Options = Options;
-    type Pack = Pack;
-    type State = State;
-    type Action = Action;
-    type Fact = Fact;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.
     fn draws_chance(options: &Options) -> bool {
         options.scenario.is_some()
-    }
-
-    fn info() -> KindInfo {
-        KindInfo {
-            kind: Self::KIND,
-            title: "Lost Worlds",
-            summary: "Picture-book duels: pick a maneuver, turn to its page in your opponent's book, see what happens.",
-            min_players: 2,
-            max_players: 6,
-            rules_version: Self::RULES_VERSION,
-            options: vec![
-                OptionInfo {
-                    name: "books",
-                    default: "full",
-                    help: "full: the engine looks pages up in the pack's books; record: the table reads physical books and reports what it saw",
-                },
-                OptionInfo {
-                    name: "characters",
-                    default: "nowa,<sample opponent>",
-                    help: "character ids by seat, comma-separated; join ids with + for a party (seat0=..., seat1=... set one seat)",
-                },
-                OptionInfo {
-                    name: "scenario",
-                    default: "",
-                    help: "a miniatures scenario from the pack (well-house, stair-tower): the fight moves onto its map, one player a figure",
-                },
-                OptionInfo {
-                    name: "obstructions",
-                    default: "off",
-                    help: "on: a scenario's optional obstruction restrictions (no side swings, dodging or jumping away where the battle zone is crowded)",
-                },
-                OptionInfo {
-                    name: "exchange_limit",
-                    default: "200",
-                    help: "exchanges after which the fight is called a draw",
-                },
-            ],
-            default_pack: "lostworlds-default",
-            vocabulary: Vec::new(),
-        }
     }
 
     fn option_values(option: &str) -> Vec<OptionValue> {
@@ -562,10 +514,6 @@ impl Rules for LostWorlds {
         })
     }
 
-    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
-        content::validate(pack, file)
-    }
-
     fn setup(setup: Setup<'_, Options, Pack>, _chance: &mut Chance) -> Result<State, Rejection> {
         duel::decide::setup(
             setup.players,
@@ -598,8 +546,6 @@ impl Rules for LostWorlds {
         duel::decide::to_move(state)
     }
 
-    rules_from_modules!();
-
     fn title(state: &State) -> Option<String> {
         Some(duel::narration::title(state))
     }
@@ -615,11 +561,7 @@ impl Rules for LostWorlds {
     /// The fighters left standing won; a duel keeps no points.
     fn result(state: &State) -> Option<crate::PlayResult> {
         let outcome = state.outcome.as_ref()?;
-        Some(crate::PlayResult {
-            winners: outcome.victors.clone(),
-            scores: None,
-            cooperative: false,
-        })
+        Some(crate::PlayResult::won_by(outcome.victors.clone()))
     }
 
     fn redact(fact: &Fact, viewer: Viewer, cx: &Context<'_, State>) -> Fact {

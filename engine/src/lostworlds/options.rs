@@ -81,23 +81,10 @@ fn party(option: &str, s: &str) -> Result<Vec<String>, String> {
 }
 
 impl TableOptions for Options {
-    const GAME: &'static str = "Lost Worlds";
-    const KNOWN: &'static [&'static str] = &[
-        "books",
-        "characters",
-        "seat0",
-        "seat1",
-        "...",
-        "exchange_limit",
-        "scenario",
-        "obstructions",
-    ];
-
     fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
-        let o = self;
         match key {
             "books" => {
-                o.books = match text(key, v)?.to_ascii_lowercase().as_str() {
+                self.books = match text(key, v)?.to_ascii_lowercase().as_str() {
                     "full" => BooksMode::Full,
                     "record" => BooksMode::Record,
                     other => {
@@ -116,12 +103,12 @@ impl TableOptions for Options {
                         .collect(),
                 };
                 for (seat, s) in seats.iter().enumerate() {
-                    o.seats.entry(seat as Seat).or_insert(party(key, s)?);
+                    self.seats.entry(seat as Seat).or_insert(party(key, s)?);
                 }
             }
-            "exchange_limit" => o.exchange_limit = whole(key, v, 1)?,
+            "exchange_limit" => self.exchange_limit = whole(key, v, 1)?,
             "obstructions" => {
-                o.obstructions = match v {
+                self.obstructions = match v {
                     Value::Bool(b) => *b,
                     _ => match text(key, v)?.to_ascii_lowercase().as_str() {
                         "on" | "true" | "yes" => true,
@@ -139,7 +126,7 @@ impl TableOptions for Options {
                 if id.is_empty() {
                     return Err("option `scenario`: name a scenario by its id".into());
                 }
-                o.scenario = Some(id);
+                self.scenario = Some(id);
             }
             seat if seat.starts_with("seat") => {
                 // Plain digits only: `seat01` or `seat+1` would name seat 1
@@ -152,7 +139,7 @@ impl TableOptions for Options {
                     format!("option `{seat}`: name a seat by number, as in seat0 or seat1")
                 })?;
                 // A seat named on its own wins over the `characters` list.
-                o.seats.insert(n, party(key, &text(key, v)?)?);
+                self.seats.insert(n, party(key, &text(key, v)?)?);
             }
             _ => return Ok(false),
         }
@@ -160,4 +147,4 @@ impl TableOptions for Options {
     }
 }
 
-options_from_map!(Options);
+options_from_map!(Options, super::LostWorlds);

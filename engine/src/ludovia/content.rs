@@ -11,8 +11,10 @@
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::ContentError;
+use crate::pack::bundled_sample;
 
 /// Rooftops on every ordinary block piece (49 white cards over 7 blocks, 70 over 10).
 pub const ROOFTOPS_PER_BLOCK: usize = 7;
@@ -435,3 +437,19 @@ fn check_layout(file: &str, block: usize, layout: &[String]) -> Result<(), Conte
     }
     Ok(())
 }
+
+/// The bundled sample pack, as JSON (a part of the build).
+pub fn bundled() -> Value {
+    bundled_sample(
+        "ludovia-default",
+        &[
+            ("blocks", BLOCKS, "blocks"),
+            ("rooftop_cards", ROOFTOPS, "cards"),
+            ("equipment", EQUIPMENT, "items"),
+        ],
+    )
+}
+
+const BLOCKS: &str = include_str!("../../content/ludovia/blocks.json");
+const ROOFTOPS: &str = include_str!("../../content/ludovia/rooftops.json");
+const EQUIPMENT: &str = include_str!("../../content/ludovia/equipment.json");

@@ -154,63 +154,16 @@ pub use options::Options;
 pub use state::State;
 
 use crate::chance::Chance;
-use crate::error::{ContentError, Rejection};
-use crate::rules::{
-    rules_from_modules, Context, KindInfo, Legal, OptionInfo, OptionValue, Rules, Setup, Term,
-    Viewer,
-};
+use crate::error::Rejection;
+use crate::rules::{rules_from_modules, Context, Legal, OptionValue, Rules, Setup, Term, Viewer};
 
 /// The Rooftops of Ludovia kind.
 #[derive(Debug)]
 pub struct Ludovia;
 
-const BLOCKS: &str = include_str!("../../content/ludovia/blocks.json");
-const ROOFTOPS: &str = include_str!("../../content/ludovia/rooftops.json");
-const EQUIPMENT: &str = include_str!("../../content/ludovia/equipment.json");
-
-fn bundled(text: &str, field: &str) -> Value {
-    let v: Value = serde_json::from_str(text).expect("bundled Ludovia content is valid JSON");
-    v[field].clone()
-}
-
 impl Rules for Ludovia {
-    const KIND: &'static str = "ludovia";
+    rules_from_modules!("ludovia");
     const RULES_VERSION: u32 = 2;
-    type Options = Options;
-    type Pack = Pack;
-    type State = State;
-    type Action = Action;
-    type Fact = Fact;
-
-    fn info() -> KindInfo {
-        KindInfo {
-            kind: Self::KIND,
-            title: "The Rooftops of Ludovia",
-            summary: "Thieves rob rooftops by night, dodge policemen moved by dice, and race to 15 Fame and Fortune.",
-            min_players: 3,
-            max_players: 6,
-            rules_version: Self::RULES_VERSION,
-            options: vec![
-                OptionInfo {
-                    name: "layout",
-                    default: "<shuffled>",
-                    help: "physical dice only: block ids row by row as the table laid them (9 or 12), each turned clockwise with @90, @180 or @270 (mint@90)",
-                },
-                OptionInfo {
-                    name: "offer",
-                    default: "<shuffled>",
-                    help: "physical dice only: the three equipment cards turned up first",
-                },
-                OptionInfo {
-                    name: "round_limit",
-                    default: "100",
-                    help: "rounds after which the night ends as if the rooftops had run out",
-                },
-            ],
-            default_pack: "ludovia-default",
-            vocabulary: Vec::new(),
-        }
-    }
 
     fn physical_dice_options() -> &'static [&'static str] {
         &["layout", "offer"]
@@ -278,18 +231,7 @@ impl Rules for Ludovia {
     }
 
     fn default_pack() -> Value {
-        json!({
-            "pack": "ludovia-default",
-            "version": 1,
-            "sample": true,
-            "blocks": bundled(BLOCKS, "blocks"),
-            "rooftop_cards": bundled(ROOFTOPS, "cards"),
-            "equipment": bundled(EQUIPMENT, "items"),
-        })
-    }
-
-    fn validate_pack(pack: &Pack, file: &str) -> Result<(), ContentError> {
-        content::validate(pack, file)
+        content::bundled()
     }
 
     fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
@@ -307,8 +249,6 @@ impl Rules for Ludovia {
         decide::legal(state, seat, state.dice)
     }
 
-    rules_from_modules!();
-
     fn is_over(state: &State) -> bool {
         matches!(state.phase, state::Phase::Over)
     }
@@ -319,11 +259,8 @@ impl Rules for Ludovia {
     /// read off the scores.
     fn result(state: &State) -> Option<crate::PlayResult> {
         let outcome = state.outcome.as_ref()?;
-        Some(crate::PlayResult {
-            winners: outcome.winners.clone(),
-            scores: Some(state.thieves.iter().map(|t| t.fame).collect()),
-            cooperative: false,
-        })
+        let fame = state.thieves.iter().map(|t| t.fame).collect();
+        Some(crate::PlayResult::won_by(outcome.winners.clone()).scored(fame))
     }
 
     fn redact(fact: &Fact, viewer: Viewer, _cx: &Context<'_, State>) -> Fact {
@@ -402,25 +339,17 @@ impl Rules for Ludovia {
                 }
                 _ => return None,
             };
-            Some(Rejection::new(
-                "undo.revealed",
-                format!("{what}: taking it back would hide it again"),
-            ))
+            Some(Rejection::revealed(what))
         })
     }
 
-    fn view(state: &State, viewer: Viewer) -> Value {
-        let mut v = serde_json::to_value(state).expect("kind states serialize");
-        if viewer == Viewer::Owner {
-            return v;
-        }
+    fn hide(state: &State, viewer: Viewer, view: &mut Value) {
         for (i, t) in state.thieves.iter().enumerate() {
             if !viewer.sees(i as Seat) {
-                v["thieves"][i]["hand"] = json!({ "secret": t.hand.len() });
+                view["thieves"][i]["hand"] = json!({ "secret": t.hand.len() });
             }
         }
-        v["pool"] = json!({ "face_down": state.pool.len() });
-        v
+        view["pool"] = json!({ "face_down": state.pool.len() });
     }
 
     fn render(state: &State, viewer: Viewer) -> String {

@@ -39,19 +39,15 @@ impl Default for Options {
 }
 
 impl TableOptions for Options {
-    const GAME: &'static str = "Ludovia";
-    const KNOWN: &'static [&'static str] = &["layout", "offer", "round_limit"];
-
     fn set(&mut self, key: &str, v: &Value) -> Result<bool, String> {
-        let o = self;
         match key {
-            "layout" => o.layout = Some(names(key, v)?),
-            "offer" => o.offer = Some(names(key, v)?),
-            "round_limit" => o.round_limit = whole(key, v, 1)?,
+            "layout" => self.layout = Some(names(key, v)?),
+            "offer" => self.offer = Some(names(key, v)?),
+            "round_limit" => self.round_limit = whole(key, v, 1)?,
             _ => return Ok(false),
         }
         Ok(true)
     }
 }
 
-options_from_map!(Options);
+options_from_map!(Options, super::Ludovia);

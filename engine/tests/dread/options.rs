@@ -19,14 +19,8 @@ fn options_read_words_numbers_and_tweaks() {
     assert!(!o.timer && !o.impeccable);
     assert_eq!((o.confidence, o.virtues, o.items), (5, 2, 0));
     assert_eq!(o.variant, Variant::Pairs);
-    assert_eq!(read(json!({})).unwrap(), Options::default());
-    assert!(read(json!({"confidence": 4}))
-        .unwrap_err()
-        .contains("not one of 0, 3, 5"));
-    assert!(read(json!({"difficulty": "easy"}))
-        .unwrap_err()
-        .contains("difficulty"));
-    assert!(read(json!({"seats": 1}))
-        .unwrap_err()
-        .contains("unknown option `seats`"));
+    crate::testkit::options_refused::<Options>(&[
+        (json!({"confidence": 4}), "not one of 0, 3, 5"),
+        (json!({"difficulty": "easy"}), "difficulty"),
+    ]);
 }

@@ -33,7 +33,7 @@ use tabletape_engine::legless::decide;
 use tabletape_engine::legless::options::Options;
 use tabletape_engine::legless::state::{Phase, Stage, State, Token, Turn};
 use tabletape_engine::legless::Legless;
-use tabletape_engine::rules::{Rules, Viewer};
+use tabletape_engine::rules::{Rules, Setup, Viewer};
 
 const ADA: &str = "Ezra Cole";
 
@@ -76,14 +76,14 @@ fn created(players: usize, seed: u64, dice: DiceMode) -> GameCreated {
 fn table() -> State {
     let players = ["Ada", "Bo"].map(String::from);
     let mut chance = Chance::new(DiceMode::Physical, 1, 1);
-    decide::setup(
-        &players,
-        &options(),
-        &pack(),
-        DiceMode::Physical,
-        &mut chance,
-    )
-    .unwrap()
+    let setup = Setup {
+        players: &players,
+        dice: DiceMode::Physical,
+        options: options(),
+        pack: pack(),
+        rules_version: Legless::RULES_VERSION,
+    };
+    decide::setup(setup, &mut chance).unwrap()
 }
 
 fn event(seq: u64, body: ActionAccepted) -> Event {

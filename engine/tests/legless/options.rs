@@ -17,15 +17,9 @@ fn options_read_seats_lists_and_limits() {
     assert_eq!(o.characters.unwrap(), vec!["A", "B"]);
     assert_eq!(o.locations.unwrap(), vec!["x-1"]);
     assert_eq!(o.round_limit, 9);
-    assert_eq!(read(json!({})).unwrap(), Options::default());
-    assert!(read(json!({"round_limit": 0}))
-        .unwrap_err()
-        .contains("round_limit"));
-    assert!(read(json!({"banker": -1})).unwrap_err().contains("banker"));
-    assert!(read(json!({"characters": "A,,B"}))
-        .unwrap_err()
-        .contains("empty"));
-    assert!(read(json!({"dice": 1}))
-        .unwrap_err()
-        .contains("unknown option `dice`"));
+    crate::testkit::options_refused::<Options>(&[
+        (json!({"round_limit": 0}), "round_limit"),
+        (json!({"banker": -1}), "banker"),
+        (json!({"characters": "A,,B"}), "empty"),
+    ]);
 }

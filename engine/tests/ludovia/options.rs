@@ -14,14 +14,8 @@ fn options_read_lists_and_limits() {
     assert_eq!(o.layout.unwrap(), vec!["lair", "mint"]);
     assert_eq!(o.offer.unwrap(), vec!["Mask"]);
     assert_eq!(o.round_limit, 7);
-    assert_eq!(read(json!({})).unwrap(), Options::default());
-    assert!(read(json!({"round_limit": 0}))
-        .unwrap_err()
-        .contains("round_limit"));
-    assert!(read(json!({"layout": "lair,,mint"}))
-        .unwrap_err()
-        .contains("empty"));
-    assert!(read(json!({"dice": 1}))
-        .unwrap_err()
-        .contains("unknown option `dice`"));
+    crate::testkit::options_refused::<Options>(&[
+        (json!({"round_limit": 0}), "round_limit"),
+        (json!({"layout": "lair,,mint"}), "empty"),
+    ]);
 }

@@ -201,7 +201,7 @@ pub(super) fn kinds(out: &mut dyn Write, json: bool) -> Result<()> {
                 writeln!(out, "    {} (default {}): {}", o.name, o.default, o.help)?;
                 let mut seen = std::collections::BTreeSet::new();
                 let values: Vec<String> = kind
-                    .option_values(o.name)
+                    .option_values(&o.name)
                     .into_iter()
                     .filter(|v| seen.insert(v.value.clone()))
                     .map(|v| {

@@ -19,31 +19,16 @@ pub use setup::setup;
 use tabletape_events::Seat;
 
 use super::actions::{Action, Fact, Outcomes};
-use super::apply::{apply, traumatized};
+use super::apply::traumatized;
 use super::content::{Condition, Effect, Icon, TraumaFace};
 use super::state::{Investigator, Phase, Share, State, DREAD_LIMIT, SUPPLY, VIRTUES};
 use crate::chance::Chance;
 use crate::error::{reject, Rejection};
 
-/// Facts decided so far, folded as they come into a scratch state.
-pub struct Out {
-    pub s: State,
-    facts: Vec<Fact>,
-}
+/// Facts decided so far (see [`crate::rules::Out`]).
+pub type Out = crate::rules::Out<super::Dread>;
 
 impl Out {
-    pub fn new(state: &State) -> Out {
-        Out {
-            s: state.clone(),
-            facts: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, fact: Fact) {
-        apply(&mut self.s, &fact);
-        self.facts.push(fact);
-    }
-
     fn over(&self) -> bool {
         self.s.over()
     }
@@ -390,12 +375,9 @@ pub fn spread(present: &[usize], n: u32) -> Vec<usize> {
         .collect()
 }
 
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     if state.over() {
         return reject("game.over", "the story is over");
     }

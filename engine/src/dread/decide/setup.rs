@@ -10,22 +10,14 @@ use super::*;
 use crate::dread::content::{Pack, FULL_TABLE, LOCATIONS};
 use crate::dread::options::{Options, Variant};
 use crate::dread::state::{Area, Card, Cards, Place, Spot};
+use crate::rules::Setup;
 
 /// Lays out a new game.
-pub fn setup(
-    players: &[String],
-    options: &Options,
-    pack: &Pack,
-    dice: DiceMode,
-    chance: &mut Chance,
-) -> Result<State, Rejection> {
+/// Lays out a new game (the count of players is the kind's `about.json`'s,
+/// checked before).
+pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
+    let (players, options, pack, dice) = (setup.players, &setup.options, &setup.pack, setup.dice);
     let n_players = players.len();
-    if !(2..=FULL_TABLE).contains(&n_players) {
-        return reject(
-            "dread.players",
-            format!("London Dread is for 2 to 4 players, not {n_players}"),
-        );
-    }
     let story = match &options.story {
         Some(name) => pack
             .stories

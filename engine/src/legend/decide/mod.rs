@@ -87,12 +87,9 @@ fn own(s: &State, p: &Piece, seat: Seat) -> Result<(), Rejection> {
     Ok(())
 }
 
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     let mut sim = Sim {
         s: state.clone(),
         facts: Vec::new(),

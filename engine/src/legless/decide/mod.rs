@@ -35,9 +35,6 @@ use crate::chance::Chance;
 use crate::error::{reject, Rejection};
 use crate::rules::{Legal, Pick};
 
-/// Players at one table (the box's pawns).
-pub const MAX_PLAYERS: usize = 6;
-
 /// Facts decided so far, folded as they come into a scratch state.
 struct Out {
     s: State,
@@ -69,12 +66,9 @@ fn acting(state: &State, by: Option<Seat>, seat: Seat) -> Result<(), Rejection> 
     }
 }
 
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     let Phase::Playing(turn) = state.phase else {
         return reject("game.over", "the game is over");
     };

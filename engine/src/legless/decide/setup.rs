@@ -2,22 +2,14 @@
 //! for each player, the decks, and the first player after the banker.
 
 use super::*;
+use crate::rules::Setup;
 use std::sync::Arc;
 
-pub fn setup(
-    players: &[String],
-    options: &Options,
-    pack: &Pack,
-    dice: DiceMode,
-    chance: &mut Chance,
-) -> Result<State, Rejection> {
+/// Lays out a new game (the count of players is the kind's `about.json`'s,
+/// checked before).
+pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
+    let (players, options, pack, dice) = (setup.players, &setup.options, &setup.pack, setup.dice);
     let n = players.len();
-    if !(2..=MAX_PLAYERS).contains(&n) {
-        return reject(
-            "setup.players",
-            format!("Legless in London is for 2 to {MAX_PLAYERS} players, not {n}"),
-        );
-    }
     if options.banker as usize >= n {
         return reject(
             "setup.banker",

@@ -35,7 +35,6 @@ use std::collections::BTreeSet;
 use tabletape_events::{DiceMode, Seat};
 
 use super::actions::{Action, ArrestCause, Fact, FallCause, SeatRoll, Step, TurnEnd};
-use super::apply::apply;
 use super::board::{Facing, Post, Space, Street};
 use super::content::{
     Colour, Edge, Effect, Pack, RooftopEvent, Special, LARGE_ORDINARY, SMALL_ORDINARY,
@@ -55,25 +54,8 @@ pub const MAX_EQUIPMENT: usize = 3;
 /// Action points per turn.
 pub const ACTION_POINTS: u32 = 4;
 
-/// Facts decided so far, folded as they come into a scratch state.
-struct Out {
-    s: State,
-    facts: Vec<Fact>,
-}
-
-impl Out {
-    fn new(state: &State) -> Out {
-        Out {
-            s: state.clone(),
-            facts: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, fact: Fact) {
-        apply(&mut self.s, &fact);
-        self.facts.push(fact);
-    }
-}
+/// Facts decided so far (see [`crate::rules::Out`]).
+type Out = crate::rules::Out<super::Ludovia>;
 
 fn acting(by: Option<Seat>, seat: Seat, state: &State) -> Result<(), Rejection> {
     match by {
@@ -117,12 +99,9 @@ fn names_read(state: &State, action: &Action) -> Option<Action> {
     })
 }
 
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     let read = names_read(state, action);
     let action = read.as_ref().unwrap_or(action);
     let mut out = Out::new(state);

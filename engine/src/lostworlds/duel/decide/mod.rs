@@ -42,12 +42,9 @@ use maneuvers::{check_targets, find_maneuver};
 
 // ---------------------------------------------------------------- decide
 
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     if let Some(field) = state.field.as_deref() {
         let combat = field.in_combat() && state.phase == Phase::Fighting;
         let anytime = matches!(

@@ -150,12 +150,9 @@ fn actor(action: &Action) -> Option<Seat> {
 }
 
 /// Decides a scenario action outside the combat phase.
-pub fn decide(
-    state: &State,
-    by: Option<Seat>,
-    action: &Action,
-    chance: &mut Chance,
-) -> Result<Vec<Fact>, Rejection> {
+type Ruling = crate::rules::Ruling<Fact>;
+
+pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     let field = state.field.as_deref().expect("a scenario");
     if field.stage == Stage::Ended {
         return reject("lostworlds.phase", "the scenario is over");
