@@ -286,11 +286,18 @@ fn table_plays(a: &World, b: Option<&World>, rng: &mut TableRng, diverged: &mut 
         };
         let gb = b.j.game_at(GAME, &line, None).unwrap();
         let wants = [Viewer::Seat(ME), Viewer::Public];
-        let sees = |g: &Game, x: &Value| -> Option<Vec<String>> {
-            wants.iter().map(|&v| seen_by(g, None, x, v)).collect()
-        };
-        let Some(seen_a) = sees(&ga, &xa) else {
+        let seen_a: Option<Vec<String>> =
+            wants.iter().map(|&v| seen_by(&ga, None, &xa, v)).collect();
+        let Some(seen_a) = seen_a else {
             continue;
+        };
+        // Viewer by viewer, stopping at the first that tells them apart:
+        // most candidates differ for the adversary already.
+        let seen_alike = |g: &Game, x: &Value| -> bool {
+            wants
+                .iter()
+                .zip(&seen_a)
+                .all(|(&v, seen)| seen_by(g, None, x, v).as_ref() == Some(seen))
         };
         // Another move the adversary cannot tell apart, preferred; else the same.
         let mut xb = None;
@@ -305,7 +312,7 @@ fn table_plays(a: &World, b: Option<&World>, rng: &mut TableRng, diverged: &mut 
             }
             let o = &same_type[rng.below(same_type.len() as u32) as usize];
             if let Some(x) = filled(&gb, None, o, rng) {
-                if x != xa && sees(&gb, &x).as_ref() == Some(&seen_a) {
+                if x != xa && seen_alike(&gb, &x) {
                     xb = Some(x);
                     break;
                 }
@@ -319,7 +326,7 @@ fn table_plays(a: &World, b: Option<&World>, rng: &mut TableRng, diverged: &mut 
                 }
                 x
             }
-            None if sees(&gb, &xa).as_ref() == Some(&seen_a) => xa.clone(),
+            None if seen_alike(&gb, &xa) => xa.clone(),
             None => continue,
         };
         owner_act(&a.j, &xa).unwrap();

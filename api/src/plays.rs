@@ -86,7 +86,7 @@ impl Play {
             game: game.to_string(),
             title,
             name: tabletape_engine::kind(&state.kind)
-                .map_or_else(|| state.kind.clone(), |k| k.info().title.to_string()),
+                .map_or_else(|| state.kind.clone(), |k| k.game_title().to_string()),
             bgg_id: 0,
             players,
             started_at_ms: first.recorded_at_ms,

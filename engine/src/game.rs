@@ -74,6 +74,12 @@ pub struct Snapshot {
 
 /// The object-safe face of a [`Rules`] implementation.
 pub trait DynRules: Send + Sync {
+    /// The kind's name on the command line (`lostworlds`).
+    fn name(&self) -> &'static str;
+    /// The game's title, as the box has it ("Lost Worlds").
+    fn game_title(&self) -> &'static str;
+    /// All the kind says of itself (its vocabulary may be worked out from
+    /// its pack: for the name or the title, ask for those).
     fn info(&self) -> KindInfo;
     /// The version of the kind's rules this build decides by.
     fn rules_version(&self) -> u32;
@@ -331,6 +337,14 @@ pub struct Decided {
 }
 
 impl<R: Rules> DynRules for Kind<R> {
+    fn name(&self) -> &'static str {
+        R::KIND
+    }
+
+    fn game_title(&self) -> &'static str {
+        &R::about().title
+    }
+
     fn info(&self) -> KindInfo {
         R::info()
     }
@@ -441,25 +455,26 @@ impl<R: Rules> DynRules for Kind<R> {
         created: &GameCreated,
         key: [u8; 32],
     ) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
-        let info = R::info();
+        let about = R::about();
         let rules_version = created.rules_version();
         if rules_version == 0 || rules_version > R::RULES_VERSION {
             return Err(EngineError::Setup(Rejection::new(
                 "setup.rules_version",
                 format!(
                     "recorded under {} rules version {rules_version}; this build knows versions 1 to {}: upgrade Tabletape",
-                    info.title,
+                    about.title,
                     R::RULES_VERSION
                 ),
             )));
         }
         let n = created.players.len();
-        if n < info.min_players || n > info.max_players {
+        let [fewest, most] = about.players;
+        if n < fewest || n > most {
             return Err(EngineError::Setup(Rejection::new(
                 "setup.players",
                 format!(
-                    "{} is played by {} to {} players, not {n}",
-                    info.title, info.min_players, info.max_players
+                    "{} is played by {fewest} to {most} players, not {n}",
+                    about.title
                 ),
             )));
         }

@@ -88,8 +88,8 @@ pub fn starting_point(kind: &dyn DynRules) -> Value {
              an entry with the id (or name) of a bundled one changes the fields it gives, an entry with a new one \
              is added, and every list left out stays as bundled. Add \"whole\": true to read this file alone. \
              Keys named // are comments.",
-            kind.info().title,
-            kind.info().kind
+            kind.game_title(),
+            kind.name()
         )),
     );
     if let Some(pack) = bundled.as_object() {

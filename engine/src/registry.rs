@@ -15,5 +15,5 @@ pub fn kinds() -> Vec<&'static dyn DynRules> {
 
 /// The kind called `name`.
 pub fn kind(name: &str) -> Option<&'static dyn DynRules> {
-    kinds().into_iter().find(|k| k.info().kind == name)
+    kinds().into_iter().find(|k| k.name() == name)
 }

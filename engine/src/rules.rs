@@ -591,7 +591,7 @@ pub trait Rules: Send + Sync + 'static {
     /// web page shows), built with [`crate::svg`]. A kind without a drawing
     /// of its own is shown as its text picture.
     fn render_svg(state: &Self::State, viewer: Viewer) -> String {
-        crate::svg::of_text(Self::info().title, &Self::render(state, viewer))
+        crate::svg::of_text(&Self::about().title, &Self::render(state, viewer))
     }
 }
 

@@ -542,7 +542,7 @@ fn and_list(names: &[String]) -> String {
 /// once the game is over); others are told that it is sealed.
 fn creation_lines(created: &GameCreated, viewer: Viewer) -> Vec<String> {
     let title = tabletape_engine::kind(&created.kind)
-        .map_or_else(|| created.kind.clone(), |k| k.info().title.to_string());
+        .map_or_else(|| created.kind.clone(), |k| k.game_title().to_string());
     let draws =
         tabletape_engine::kind(&created.kind).is_none_or(|k| k.draws_chance(&created.options));
     let dice = match created.dice {
@@ -1029,7 +1029,7 @@ impl Journal {
 
     /// The kind's bundled pack as it reads it (see `bundled`).
     fn bundled_pack(&self, kind: &'static dyn DynRules) -> Result<Value, ContentError> {
-        let name = kind.info().kind;
+        let name = kind.name();
         let bundled = || self.bundled.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(pack) = bundled().get(name) {
             return Ok(pack.clone());

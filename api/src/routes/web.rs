@@ -437,7 +437,7 @@ async fn table_page(
 /// A game as a page names it: its kind's title and its players.
 fn title_of(summary: &GameSummary) -> String {
     let kind = tabletape_engine::kind(&summary.kind)
-        .map(|k| k.info().title)
+        .map(|k| k.game_title())
         .unwrap_or(summary.kind.as_str());
     match &summary.title {
         Some(title) => format!("{title} · {kind}"),

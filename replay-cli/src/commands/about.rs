@@ -153,7 +153,7 @@ pub(super) fn pack(command: PackCommand, out: &mut dyn Write, json: bool) -> Res
                 out,
                 "{} reads as a {} pack, laid over the bundled one: {}",
                 file.display(),
-                rules.info().title,
+                rules.game_title(),
                 counted.join(", ")
             )?;
             Ok(())

@@ -437,7 +437,7 @@ impl Journal {
         // pack, which each story would otherwise read and parse again.
         let start = self.started(game, branch, None)?;
         let kind = tabletape_engine::kind(&meta.kind)
-            .map_or_else(|| meta.kind.clone(), |k| k.info().title.to_string());
+            .map_or_else(|| meta.kind.clone(), |k| k.game_title().to_string());
         let viewer = self.effective_viewer(game, viewer)?;
         let (mut narrative, folded) =
             Narrative::tell_from(&kind, start, &events, viewer, variations)?;
