@@ -326,6 +326,9 @@ fn golden_games_replay_to_their_expected_narrative_and_state() {
 /// recorded, and the rules version those games were decided under.
 const EARLIER_RULES: &[(&str, u32)] = &[
     ("legend", 1),
+    ("legend", 2),
+    ("legless", 1),
+    ("dread", 1),
     ("lostworlds", 1),
     ("lostworlds", 2),
     ("lostworlds", 3),

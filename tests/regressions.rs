@@ -27,6 +27,18 @@ fn duel(j: &Journal) -> String {
     .game
 }
 
+/// A new game of `kind` for `players`, dealt from `seed`.
+fn game_of(j: &Journal, kind: &str, players: &[&str], seed: u64) -> String {
+    j.create(NewGame {
+        kind: kind.into(),
+        players: players.iter().map(|p| p.to_string()).collect(),
+        seed: Some(seed),
+        ..NewGame::default()
+    })
+    .unwrap()
+    .game
+}
+
 fn act(j: &Journal, game: &str, action: Value) -> Result<u64, JournalError> {
     act_keyed(j, game, action, None)
 }
@@ -459,15 +471,7 @@ fn lost_worlds_never_opens_extended_range_at_close_range() {
     let (_dir, j) = journal();
     let mut under_brown = 0;
     for seed in tabletape_tests::seeds(8..18) {
-        let game = j
-            .create(NewGame {
-                kind: "lostworlds".into(),
-                players: vec!["Ada".into(), "Bo".into()],
-                seed: Some(seed),
-                ..NewGame::default()
-            })
-            .unwrap()
-            .game;
+        let game = game_of(&j, "lostworlds", &["Ada", "Bo"], seed);
         for step in 0..160 {
             let view = j
                 .state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
@@ -536,5 +540,64 @@ fn lost_worlds_never_opens_extended_range_at_close_range() {
     assert!(
         under_brown > 0,
         "no searched duel reached close range under \"Do only Brown\""
+    );
+}
+
+/// LEGEND rules 3: a Monster placed in a blank square draws Scenery there,
+/// like any placement; the text spares only a Monster moved into one.
+#[test]
+fn legend_draws_scenery_under_a_placed_monster() {
+    let (_dir, j) = journal();
+    let mut placed = 0;
+    for seed in tabletape_tests::seeds(1..6) {
+        let game = game_of(&j, "legend", &["Ada", "Bo", "Cy"], seed);
+        for step in 0..120 {
+            let offered = j
+                .legal(&game, MAIN_BRANCH, None)
+                .unwrap()
+                .into_iter()
+                .map(|l| l.action)
+                .find(|a| {
+                    a["type"] == "place"
+                        && a["object"]["category"] == "monster"
+                        && a["scenery"].as_object().is_some_and(|s| !s.is_empty())
+                });
+            if let Some(offered) = offered {
+                let squares: Vec<String> = offered["scenery"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .cloned()
+                    .collect();
+                let mut bare = offered.clone();
+                bare["scenery"] = json!({});
+                bare["object"]["name"] = json!("a crow");
+                let before = head(&j, &game);
+                let r = rejected(act(&j, &game, bare.clone()));
+                assert_eq!(r.rule, "legend.placement.scenery", "seed {seed}: {r:?}");
+                assert_eq!(head(&j, &game), before, "seed {seed}: nothing written");
+                let mut drawn = bare;
+                for sq in &squares {
+                    drawn["scenery"][sq] = json!(format!("a dead oak at {sq}"));
+                }
+                act(&j, &game, drawn).unwrap();
+                let view = j
+                    .state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
+                    .unwrap()
+                    .view;
+                for sq in &squares {
+                    assert_eq!(view["scenery"][sq], json!(format!("a dead oak at {sq}")));
+                }
+                placed += 1;
+                break;
+            }
+            if tabletape_tests::play_random(&j, &game, MAIN_BRANCH, seed * 1000 + step, 1) == 0 {
+                break;
+            }
+        }
+    }
+    assert!(
+        placed > 0,
+        "no searched game offered a Monster on a blank square"
     );
 }

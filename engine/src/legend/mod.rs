@@ -18,8 +18,10 @@
 //! victory, sieges from either Monument square, the victor tells the story,
 //! the passage record is the player's, players claim their Corners, Obstacles
 //! also go on boundaries and are described, a Monster needs no Scenery, and
-//! Entropy sends every chosen object to a Stockpile. Games recorded under
-//! rules 1 keep their stored facts and read as before.
+//! Entropy sends every chosen object to a Stockpile. Rules 3 corrected rules
+//! 2: a Monster *placed* in blank squares draws Scenery there like any
+//! placed object; the text spares only a Monster moved into them. Games
+//! recorded under earlier rules keep their stored facts and read as before.
 //!
 //! Readings this module makes, where the rules leave room:
 //!
@@ -174,7 +176,9 @@ impl Rules for Legend {
     /// 2: a tie on points is a shared victory, a Monster on any square of a
     /// Monument besieges it, the victor tells the battle's story, an
     /// Obstacle passed once is passed for the player.
-    const RULES_VERSION: u32 = 2;
+    /// 3: a placed Monster draws Scenery in its blank squares, as every
+    /// placement does (only a Monster moved there is spared).
+    const RULES_VERSION: u32 = 3;
 
     fn default_pack() -> Value {
         serde_json::json!({ "pack": "legend-default", "version": 1 })

@@ -247,6 +247,18 @@ pub fn weaves(s: &State, fact: &Fact) -> bool {
     }
 }
 
+/// A player's words as a whole sentence in quotes, a full stop added
+/// where they end without one: `"It fell."`.
+fn told(text: &str) -> String {
+    let text = text.trim();
+    let stop = if text.ends_with(['.', '!', '?', '…']) {
+        ""
+    } else {
+        "."
+    };
+    format!("\"{text}{stop}\"")
+}
+
 /// A player's explanation in their own words: `"…," says Ada.`
 fn quoted(player: &str, text: &str) -> String {
     let text = text.trim();
@@ -427,10 +439,11 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
         } => {
             let seat = s.piece(*piece).map_or(0, |p| p.controller);
             format!(
-                "{} gets past {} with {}: \"{story}\" From now on {} needs no Item there.",
+                "{} gets past {} with {}: {} From now on {} needs no Item there.",
                 name(s, *piece),
                 name(s, *obstacle),
                 name(s, *item),
+                told(story),
                 s.player(seat)
             )
         }
@@ -481,10 +494,11 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
                 // Before rules 2 the mover typed every story, whoever won.
                 match s.piece(*victor).filter(|_| s.rules >= 2) {
                     Some(v) => l.push_str(&format!(
-                        " {}, whose side won, tells it: \"{t}\"",
-                        s.player(v.controller)
+                        " {}, whose side won, tells it: {}",
+                        s.player(v.controller),
+                        told(t)
                     )),
-                    None => l.push_str(&format!(" The victor tells it: \"{t}\"")),
+                    None => l.push_str(&format!(" The victor tells it: {}", told(t))),
                 }
             }
             l
@@ -648,11 +662,13 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
         } => {
             let count = |id: u32| votes.iter().filter(|v| v.piece == id).count();
             let mut l = format!(
-                "{} and {} duel. {} writes: \"{account}\" {} writes: \"{opponent_account}\" The table votes {}-{}",
+                "{} and {} duel. {} writes: {} {} writes: {} The table votes {}-{}",
                 who(s, *piece),
                 who(s, *opponent),
                 s.piece(*piece).map_or("", |p| s.player(p.controller)),
+                told(account),
                 s.piece(*opponent).map_or("", |p| s.player(p.controller)),
+                told(opponent_account),
                 count(*piece),
                 count(*opponent)
             );
@@ -670,7 +686,7 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
                 .custom_ability
                 .as_ref()
                 .map_or("a custom Ability".to_string(), |c| c.0.clone());
-            format!("{} uses {n}: \"{account}\"", s.player(*seat))
+            format!("{} uses {n}: {}", s.player(*seat), told(account))
         }
         Fact::TurnPassed { seat, skipped } => {
             // The turn's end is the paragraph's end; said only when the

@@ -102,7 +102,7 @@ fn the_victor_tells_the_story_of_a_battle() {
     told["pieces"][0]["their_story"] = json!("the key jams the beast's jaws");
     let lines = t.act(told).join("\n");
     assert!(
-        lines.contains("Bo, whose side won, tells it: \"the key jams the beast's jaws\""),
+        lines.contains("Bo, whose side won, tells it: \"the key jams the beast's jaws.\""),
         "{lines}"
     );
     assert_eq!(t.at(7), json!({"where": "stockpile", "seat": 1}));

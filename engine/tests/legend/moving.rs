@@ -65,6 +65,13 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
         lines.iter().any(|l| l.contains("gets past cables")),
         "{lines:?}"
     );
+    // The player's words are a sentence of their own: a full stop closes them.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(": \"snips the cables.\" From now on")),
+        "{lines:?}"
+    );
     assert_eq!(t.state()["seats"][0]["passed"], json!([7]), "Ada's passage");
     assert_eq!(t.at(8), json!({"where": "stockpile", "seat": 0}));
     // Passing again needs no Item.

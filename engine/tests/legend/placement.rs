@@ -113,8 +113,13 @@ fn obstacles_go_on_boundaries_too_and_are_described() {
         json!({"type": "place", "object": {"name": "a ditch", "category": "obstacle", "description": "deep"}, "at": "|c3"}),
         "legend.placement.obstacle_territory",
     );
-    // A Monster needs no Scenery: a2 stays blank under it.
+    // A placed Monster draws Scenery in a blank square like any placement
+    // (rules 3; only a Monster moved there is spared).
     assert!(t.state()["scenery"].get("a2").is_none());
-    t.act(json!({"type": "place", "object": {"name": "a crow", "category": "monster"}, "squares": ["a2"]}));
-    assert!(t.state()["scenery"].get("a2").is_none());
+    t.refused(
+        json!({"type": "place", "object": {"name": "a crow", "category": "monster"}, "squares": ["a2"]}),
+        "legend.placement.scenery",
+    );
+    t.act(json!({"type": "place", "object": {"name": "a crow", "category": "monster"}, "squares": ["a2"], "scenery": {"a2": "a dead oak"}}));
+    assert_eq!(t.state()["scenery"]["a2"], "a dead oak");
 }

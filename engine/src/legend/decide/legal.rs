@@ -187,7 +187,7 @@ fn turn_candidates(s: &State, seat: Seat) -> Vec<Action> {
     };
     let place = |object: Object, squares: Vec<Sq>, at: Option<Crossing>| Action::Place {
         seat: None,
-        scenery: if object.category == Category::Monster && s.rules >= 2 {
+        scenery: if object.category == Category::Monster && s.rules == 2 {
             BTreeMap::new()
         } else {
             blank_scenery(s, &squares)

@@ -218,9 +218,10 @@ pub(super) fn place(
             At::Crossing { at: c }
         }
     };
-    // A Monster needs no Scenery where it goes (rules 2): its blank squares
-    // stay blank unless the player draws them anyway.
-    let monster_free = object.category == Category::Monster && s.rules >= 2;
+    // Rules 2 let a placed Monster leave its blank squares blank; the text
+    // spares only a Monster *moved* into uncharted squares, so from rules 3
+    // a placement draws Scenery whatever it places.
+    let monster_free = object.category == Category::Monster && s.rules == 2;
     let blank: Vec<Sq> = place_at_squares(&place_at)
         .into_iter()
         .filter(|sq| !s.scenery.contains_key(sq))
