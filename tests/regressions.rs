@@ -291,15 +291,7 @@ fn a_stored_event_that_does_not_fold_is_an_error_naming_its_seq_not_a_crash() {
 #[test]
 fn an_unknown_field_anywhere_in_an_action_is_refused_by_name() {
     let (_d, j) = journal();
-    let thieves = j
-        .create(NewGame {
-            kind: "ludovia".into(),
-            players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
-            seed: Some(5),
-            ..NewGame::default()
-        })
-        .unwrap()
-        .game;
+    let thieves = game_of(&j, "ludovia", &["Ada", "Bo", "Cy"], 5);
     let refused = rejected(act(
         &j,
         &thieves,
@@ -600,4 +592,73 @@ fn legend_draws_scenery_under_a_placed_monster() {
         placed > 0,
         "no searched game offered a Monster on a blank square"
     );
+}
+
+/// Legless in London rules 2: a card that makes a Londoner sick is carried
+/// out to its end (the money it takes is paid), recorded by a table typing
+/// its own cards.
+#[test]
+fn legless_carries_out_a_card_that_makes_a_londoner_sick_to_its_end() {
+    let (_dir, j) = journal();
+    let game = j
+        .create(NewGame {
+            kind: "legless".into(),
+            players: vec!["Ada".into(), "Bo".into()],
+            seed: Some(14),
+            dice: tabletape_events::DiceMode::Physical,
+            options: [
+                ("banker".to_string(), json!(1)),
+                ("record".to_string(), json!("on")),
+                ("sickroom_fee".to_string(), json!(3)),
+            ]
+            .into(),
+            ..NewGame::default()
+        })
+        .unwrap()
+        .game;
+    for (seat, name, start) in [(0, "Hester Crane", "f9"), (1, "Silas Marsh", "c3")] {
+        let card = json!({"name": name, "start": start, "money": 12, "health": 5, "goals": [
+            {"kind": "love", "at": []}, {"kind": "property", "at": []},
+            {"kind": "personal", "at": ["church"], "text": "Ring the bells"}]});
+        act(
+            &j,
+            &game,
+            json!({"type": "draw_character", "seat": seat, "card": card}),
+        )
+        .unwrap();
+    }
+    let mugged =
+        json!({"name": "Mugged", "text": "Footpads", "effects": [{"health": -99}, {"money": -4}]});
+    let view = |j: &Journal| {
+        j.state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
+            .unwrap()
+            .view
+    };
+    for turn in 0..40 {
+        act(&j, &game, json!({"type": "roll", "rolls": [1 + turn % 6]})).unwrap();
+        let moves: Vec<_> = j
+            .legal(&game, MAIN_BRANCH, None)
+            .unwrap()
+            .into_iter()
+            .filter(|l| l.action["type"] == "move")
+            .collect();
+        let crossing = moves
+            .iter()
+            .find(|l| l.needs.iter().any(|n| n.starts_with("cards: what the 1 ")));
+        let Some(crossing) = crossing else {
+            let plain = moves.iter().find(|l| l.needs.is_empty()).expect("a move");
+            act(&j, &game, plain.action.clone()).unwrap();
+            continue;
+        };
+        let seat = view(&j)["phase"]["seat"].as_u64().unwrap() as usize;
+        let money = view(&j)["londoners"][seat]["money"].as_u64().unwrap();
+        let mut action = crossing.action.clone();
+        action["cards"] = json!([mugged]);
+        act(&j, &game, action).unwrap();
+        let after = &view(&j)["londoners"][seat];
+        assert_eq!(after["sick"], true, "{after}");
+        assert_eq!(after["money"], money - 3 - 4, "the fee, then the card's £4");
+        return;
+    }
+    panic!("no move crossed one street event symbol");
 }

@@ -25,8 +25,10 @@
 //! - **Street events.** Each symbol square entered during a move counts once
 //!   per move, in order. The cards are read once the move ends, in the
 //!   order picked up; they are drawn (by chance, from the cards face down)
-//!   as they are read, so a Londoner who falls sick or dies part-way reads
-//!   no more and draws no more. An empty deck is renewed from the discards.
+//!   as they are read: the text has every card picked up read, so a
+//!   Londoner who falls sick part-way reads on (rules 2), and only one who
+//!   dies reads no more and draws no more (under rules 1 sickness stopped
+//!   the reading too). An empty deck is renewed from the discards.
 //! - **Crutches** are leg cards that are never equipped: owning the Single
 //!   Crutch rolls two dice to move, the Pair of Crutches three (the most any
 //!   owned crutches allow), unless the equipped leg is a chair that refuses
@@ -47,10 +49,12 @@
 //!   working gives no token. Requirements are met by the equipped leg's
 //!   scores (all 0 without one).
 //! - **Goals.** A character's three goals are love, property and a
-//!   personal goal, each possibly tied to some locations (content). Each
-//!   completes once, on a free space of its kind at a location where it
-//!   counts; actions towards a goal completed, a space taken or a location
-//!   where the goal does not count are refused.
+//!   personal goal. Each completes once, on a free space of its kind. The
+//!   text limits only the personal goal to the character card's location;
+//!   Love is found and Property bought at any location whose card allows
+//!   it (rules 2; under rules 1 a character card's places bound all three).
+//!   Actions towards a goal completed, a space taken or a location where
+//!   the goal does not count are refused.
 //! - **Debts.** A voluntary purchase needs the money in hand (the player can
 //!   sell a leg first, free). A forced payment (a card, a story, the
 //!   Sickroom) sells legs when money runs short, unequipped ones first,
@@ -61,6 +65,11 @@
 //!   fee again and roll to heal (`recover`); once full they may leave next
 //!   turn. Not paying (even after selling every leg) is death. A healthy
 //!   Londoner at the Sickroom may also pay and roll to heal as their action.
+//!   A card or story that makes a Londoner sick is still carried out to its
+//!   end (rules 2): money owed is paid, turns are missed, but an effect
+//!   that would send them elsewhere is passed over, since the sick stay in
+//!   the Sickroom, and a loss at the bottom of the track does not send
+//!   them there twice (what they owe beyond it is not taken).
 //! - **Death** removes the character's victory tokens, sends their legs back
 //!   to the store and their money to the bank, and puts the card back in the
 //!   box. The player then draws (`draw_character`, before anyone plays on) a
@@ -132,6 +141,11 @@ pub struct Legless;
 
 impl Rules for Legless {
     rules_from_modules!("legless");
+    /// 2: Love and Property wherever a location's card allows them (a
+    /// character card's places bind only its personal goal); falling sick
+    /// no longer drops the rest of a card's or story's effects, nor the
+    /// street event cards still to read.
+    const RULES_VERSION: u32 = 2;
 
     fn physical_dice_options() -> &'static [&'static str] {
         &["record"]

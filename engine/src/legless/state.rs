@@ -89,6 +89,10 @@ pub struct Outcome {
 /// a card as it is typed, through `Arc::make_mut`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The version of Legless in London's rules the game was recorded
+    /// under: an older game is decided as its rules had it.
+    #[serde(default = "first_rules")]
+    pub rules: u32,
     pub dice: DiceMode,
     /// Record mode: the table types its own cards as they come into play.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -247,7 +251,13 @@ impl State {
         };
         self.locations
             .iter()
-            .filter(|l| g.at.is_empty() || g.at.contains(&l.id))
+            // A character card's places bind its personal goal; Love and
+            // Property are found wherever a card allows them (rules 2).
+            .filter(|l| {
+                g.at.is_empty()
+                    || g.at.contains(&l.id)
+                    || (self.rules >= 2 && goal != GoalKind::Personal)
+            })
             .filter(|l| l.spaces.contains(&goal))
             .filter(|l| {
                 // A card not yet on the table (record mode) may allow it.
@@ -274,4 +284,8 @@ impl State {
             })
             .count()
     }
+}
+
+fn first_rules() -> u32 {
+    1
 }

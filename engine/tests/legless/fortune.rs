@@ -109,6 +109,9 @@ fn a_londoner_left_without_enough_victory_spaces_dies() {
     // Slums, whose card here sells nothing: love and his personal goal at
     // the Factory are the two goals he can still reach.
     let mut s = table();
+    // Goals tied to one place each, as rules 1 read every character card
+    // (from rules 2 only the personal goal is).
+    s.rules = 1;
     std::sync::Arc::make_mut(&mut s.characters)
         .get_mut(ADA)
         .unwrap()
@@ -225,4 +228,43 @@ fn a_cards_effect_the_table_does_by_hand_is_told_as_written_and_changes_nothing(
     );
     assert_eq!(e.rule, "legless.effect");
     assert!(e.message.contains("cards[0].effects[0]"), "{}", e.message);
+}
+
+#[test]
+fn a_card_that_makes_a_londoner_sick_is_carried_out_to_its_end() {
+    // Ada has 2 hearts and £7; the Sickroom costs £2.
+    let mut s = table();
+    s.londoners[0].health = 2;
+    moving(&mut s, 2);
+    let card = json!({"name": "Mugged", "effects": [
+        {"health": -5}, {"money": -3}, {"go_to": "docks"}, {"miss_turns": 1}]});
+    let action = json!({"type": "move", "path": ["b9", "a9"], "cards": [card]});
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(0), action.clone());
+    assert_eq!(
+        types(&f)[..7],
+        [
+            "moved",
+            "street_event_read",
+            "health_changed",
+            "fell_sick",
+            "sickroom_paid",
+            "paid",
+            "turns_lost"
+        ],
+        "{f:?}"
+    );
+    let ada = state_of(&g).londoner(0).clone();
+    // The sick stay in the Sickroom: the card's trip to the Docks is passed over.
+    assert_eq!(
+        (ada.at, ada.sick, ada.money),
+        (at("sickroom"), true, 7 - 2 - 3)
+    );
+    assert_eq!(ada.miss_turns, 1);
+    // Under rules 1 sickness ended the card.
+    s.rules = 1;
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(0), action);
+    assert!(!types(&f).contains(&"paid"), "{f:?}");
+    assert_eq!(state_of(&g).londoner(0).money, 7 - 2);
 }

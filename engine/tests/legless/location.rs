@@ -48,13 +48,21 @@ fn love_is_found_by_die_plus_appeal_and_fills_the_love_space() {
     let after = state_of(&g);
     assert_eq!(after.space_taken("gin-palace", GoalKind::Love), Some(0));
 
-    // Bo may not claim the same space, nor love where it does not count for her.
+    // Bo may not claim the same space. Love counts for her wherever a card
+    // allows it (rules 2); under rules 1 her character card's places bound it.
     let mut s2 = after.clone();
     s2.londoners[1].at = at("gin-palace");
     s2.phase = Phase::Playing(Turn {
         seat: 1,
         stage: Stage::Act,
     });
+    let e = rejection(
+        &game_of(&s2),
+        Some(1),
+        json!({"type": "find_love", "roll": 6}),
+    );
+    assert_eq!(e.rule, "legless.space_taken");
+    s2.rules = 1;
     let e = rejection(
         &game_of(&s2),
         Some(1),

@@ -4,13 +4,18 @@
 use super::*;
 
 /// Carries out a card's or story's effects in order; stops once the
-/// Londoner falls sick or dies.
+/// Londoner dies. One who falls sick on the way still takes the rest
+/// (rules 2: "lose 5 hearts, pay £5" costs the £5 too), but stays in the
+/// Sickroom: an effect that sends them elsewhere is passed over. Under
+/// rules 1 sickness ended the card.
 pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task) {
     for e in effects {
-        if out.over() || out.l(seat).dead || out.l(seat).sick {
+        let sick = out.l(seat).sick;
+        if out.over() || out.l(seat).dead || (sick && out.s.rules < 2) {
             return;
         }
         match e {
+            Effect::GoTo(_) if sick => {}
             Effect::Money(v) if *v >= 0 => out.push(Fact::Earned {
                 seat,
                 amount: *v as u32,
@@ -39,12 +44,14 @@ pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task)
 
 pub(super) fn change_health(out: &mut Out, seat: Seat, by: i32) {
     let l = out.l(seat);
-    let from = l.health;
+    let (from, was_sick) = (l.health, l.sick);
     let to = (from as i64 + by as i64).clamp(0, l.max_health as i64) as u32;
     if to != from {
         out.push(Fact::HealthChanged { seat, from, to });
     }
-    if to == 0 {
+    // Already sick (rules 2 reads on after sickness), a loss at the bottom
+    // of the track sends no one to the Sickroom twice.
+    if to == 0 && !(was_sick && out.s.rules >= 2) {
         fall_sick(out, seat);
     }
 }

@@ -159,7 +159,9 @@ pub(super) fn walk(
     });
     // Cards are drawn as they are read, in the order picked up.
     for i in 0..crossed {
-        if out.l(seat).dead || out.l(seat).sick {
+        // Every card picked up is read (rules 2), a sick Londoner's too;
+        // under rules 1 sickness left the rest unread.
+        if out.l(seat).dead || (out.l(seat).sick && out.s.rules < 2) {
             break;
         }
         let (card, text, effects, from_deck) = match cards {

@@ -231,6 +231,7 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
             .collect()
     };
     let mut state = State {
+        rules: setup.rules_version,
         dice,
         record,
         board: Arc::new(pack.board.clone()),
