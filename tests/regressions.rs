@@ -662,3 +662,36 @@ fn legless_carries_out_a_card_that_makes_a_londoner_sick_to_its_end() {
     }
     panic!("no move crossed one street event symbol");
 }
+
+/// Legless in London: `legal` offers a way for every count of Street Event
+/// symbols crossed, so a table recording by line picks the cards it draws.
+#[test]
+fn legless_offers_ways_that_cross_different_street_events() {
+    let (_dir, j) = journal();
+    for seed in tabletape_tests::seeds(1..4) {
+        let game = game_of(&j, "legless", &["Ada", "Bo"], seed);
+        for step in 0..200 {
+            let moves: Vec<Value> = j
+                .legal(&game, MAIN_BRANCH, None)
+                .unwrap()
+                .into_iter()
+                .map(|l| l.action)
+                .filter(|a| a["type"] == "move")
+                .collect();
+            let end = |m: &Value| m["path"].as_array().and_then(|p| p.last()).cloned();
+            let twice = moves.iter().find(|m| {
+                end(m).is_some() && moves.iter().filter(|o| end(o) == end(m)).count() > 1
+            });
+            if let Some(m) = twice {
+                let before = head(&j, &game);
+                act(&j, &game, m.clone()).unwrap();
+                assert_eq!(head(&j, &game), before + 1, "seed {seed}: the way is taken");
+                return;
+            }
+            if tabletape_tests::play_random(&j, &game, MAIN_BRANCH, seed * 1000 + step, 1) == 0 {
+                break;
+            }
+        }
+    }
+    panic!("no move was offered two ways to one place");
+}

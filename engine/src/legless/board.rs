@@ -7,7 +7,7 @@
 //! covers: it is entered from any street square beside it (which ends the
 //! move), and left onto any street square beside it.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::str::FromStr;
 
@@ -265,15 +265,18 @@ impl Board {
         matches!(place, Place::Square(sq) if self.cell(*sq) == Some(&Cell::Street { event: true }))
     }
 
-    /// One shortest path (without the start) from `from` to every place
-    /// reachable in at most `steps` steps, in the order first reached. A
-    /// path ends at the first location it enters.
+    /// The ways (without the start) from `from` to every place reachable in
+    /// at most `steps` steps, in the order first reached: for each place,
+    /// the shortest path for each number of Street Event symbols a way
+    /// there can cross, since a player picks a way by the cards it draws as
+    /// much as by where it ends. A path ends at the first location it enters.
     pub fn reachable(&self, from: &Place, steps: u32) -> Vec<(Place, Vec<Place>)> {
-        let mut seen: Vec<Place> = vec![from.clone()];
+        // Each (place, symbols crossed) is reached first by its shortest path.
+        let mut seen: BTreeSet<(Place, usize)> = BTreeSet::from([(from.clone(), 0)]);
         let mut out: Vec<(Place, Vec<Place>)> = Vec::new();
-        let mut queue: VecDeque<(Place, Vec<Place>)> = VecDeque::new();
-        queue.push_back((from.clone(), Vec::new()));
-        while let Some((at, path)) = queue.pop_front() {
+        let mut queue: VecDeque<(Place, Vec<Place>, usize)> = VecDeque::new();
+        queue.push_back((from.clone(), Vec::new(), 0));
+        while let Some((at, path, crossed)) = queue.pop_front() {
             if path.len() as u32 == steps {
                 continue;
             }
@@ -282,14 +285,16 @@ impl Board {
                 continue;
             }
             for next in self.steps(&at) {
-                if seen.contains(&next) {
+                // A symbol counts once a move, however often it is crossed.
+                let new_symbol = self.has_event(&next) && !path.contains(&next);
+                let crossed = crossed + usize::from(new_symbol);
+                if next == *from || !seen.insert((next.clone(), crossed)) {
                     continue;
                 }
-                seen.push(next.clone());
                 let mut p = path.clone();
                 p.push(next.clone());
                 out.push((next.clone(), p.clone()));
-                queue.push_back((next, p));
+                queue.push_back((next, p, crossed));
             }
         }
         out

@@ -20,8 +20,12 @@
 //!   equipped leg's Mobility (which may be negative) is how many squares the
 //!   Londoner *may* walk: fewer is allowed, none is allowed, and a total of
 //!   0 or less ends the turn at once. Steps are orthogonal; squares may be
-//!   walked again; a location is only ever the last step. `legal` offers one
-//!   shortest path to every place in reach; any other valid path is taken.
+//!   walked again; a location is only ever the last step, and entering it
+//!   from a neighbouring square takes a step like any other (the text says
+//!   only that the move stops there). `legal` offers, for every place in
+//!   reach, the shortest path for each number of Street Event symbols a
+//!   way there can cross, since a player picks a way by the cards it draws
+//!   too; any other valid path is taken.
 //! - **Street events.** Each symbol square entered during a move counts once
 //!   per move, in order. The cards are read once the move ends, in the
 //!   order picked up; they are drawn (by chance, from the cards face down)
@@ -35,13 +39,18 @@
 //!   them (the Bath Chair, the Wheel-Chair). Only moving uses them.
 //! - **Legs.** One equipped at a time; `equip` (or `equip` with no leg) is
 //!   free before the turn's move or action. Selling (`sell_leg`) is free at
-//!   any point of the seller's own turn. A leg's Equipped side (scores,
+//!   any point of the seller's own turn: the text lets a leg be sold from
+//!   anywhere on the board and without using the turn, and says nothing of
+//!   selling while another plays, when the seller has nothing to pay. A leg's Equipped side (scores,
 //!   upkeep, special rule) is seen by its owner from the moment it is
 //!   bought, and by everyone while it is equipped; nobody sees the side of
 //!   a leg in the store. A bought leg is not equipped until the owner says.
 //! - **Upkeep** opens every turn of a Londoner who owns legs with an
 //!   upkeep: `upkeep` pays for the legs kept and sells those listed in
-//!   `sell` (sales first, so their price may pay for the rest).
+//!   `sell` (sales first, so their price may pay for the rest). A missed
+//!   turn is still a turn that begins, so its upkeep is paid (rules 2; rules
+//!   1 let it pass): no one is there to choose, so the legs that cannot be
+//!   kept are sold in the forced order below.
 //! - **Work** offers the card's earnings, or with `risk` the Risk Booklet
 //!   page (die + Efficiency), where a card has both the player chooses.
 //!   **Find Love** reads the page with die + Appeal; the story may let them
@@ -59,7 +68,11 @@
 //!   sell a leg first, free). A forced payment (a card, a story, the
 //!   Sickroom) sells legs when money runs short, unequipped ones first,
 //!   cheapest first, then the equipped one; what is still owed after the
-//!   last leg is paid in hearts, one a pound.
+//!   last leg is paid in hearts, one a pound. The text has the player sell
+//!   "1 or more" legs without saying which; the debt arises while a card is
+//!   read, with no moment to ask, so the order is fixed, and it keeps the
+//!   leg in use to the last. A player who would rather part with another
+//!   sells it first, free, on their turn.
 //! - **Sickness.** At the bottom of the track (0 hearts) the Londoner goes
 //!   to the Sickroom and pays its fee at once; each turn there they pay the
 //!   fee again and roll to heal (`recover`); once full they may leave next

@@ -56,20 +56,28 @@ pub(super) fn describe(state: &State, action: &Action) -> String {
             1 => "Roll to move".into(),
             n => format!("Roll {n} dice to move (crutches: the best counts)"),
         },
-        Action::Move { path, .. } => match path.last() {
-            None => "Stay where you are".into(),
-            Some(Place::Location(id)) => format!(
-                "Walk into the {} ({} {})",
-                state.location_name(id),
-                path.len() - 1,
-                if path.len() == 2 { "square" } else { "squares" }
-            ),
-            Some(to) => format!(
-                "Walk {} {} to {to}",
-                path.len(),
-                if path.len() == 1 { "square" } else { "squares" }
-            ),
-        },
+        Action::Move { path, .. } => {
+            // Ways to one place differ by the cards they pick up: say so.
+            let events = match super::decide::crossings(&state.board(), path) {
+                0 => String::new(),
+                1 => ", over a street event".into(),
+                n => format!(", over {n} street events"),
+            };
+            match path.last() {
+                None => "Stay where you are".into(),
+                Some(Place::Location(id)) => format!(
+                    "Walk into the {} ({} {}{events})",
+                    state.location_name(id),
+                    path.len() - 1,
+                    if path.len() == 2 { "square" } else { "squares" }
+                ),
+                Some(to) => format!(
+                    "Walk {} {} to {to}{events}",
+                    path.len(),
+                    if path.len() == 1 { "square" } else { "squares" }
+                ),
+            }
+        }
         Action::Work { risk: false, .. } => {
             match card.and_then(|c| c.work.as_ref()).and_then(|w| w.earnings) {
                 Some(pay) => format!("Work at the {here} for {}", pounds(pay)),
@@ -420,10 +428,8 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             };
             let tokens = match removed.len() {
                 0 => String::new(),
-                n => format!(
-                    " {n} victory {} come off the board.",
-                    if n == 1 { "token" } else { "tokens" }
-                ),
+                1 => " Their victory token comes off the board.".to_string(),
+                n => format!(" Their {n} victory tokens come off the board."),
             };
             let legs = if state.londoner(*seat).legs.is_empty() {
                 ""

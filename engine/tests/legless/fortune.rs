@@ -268,3 +268,33 @@ fn a_card_that_makes_a_londoner_sick_is_carried_out_to_its_end() {
     assert!(!types(&f).contains(&"paid"), "{f:?}");
     assert_eq!(state_of(&g).londoner(0).money, 7 - 2);
 }
+
+#[test]
+fn a_missed_turn_still_pays_the_upkeep_of_the_legs_kept() {
+    // Ada misses her next turn owning the Kempner (upkeep £1) and £7.
+    let mut s = table();
+    give_leg(&mut s, 0, "Kempner improved", true);
+    s.londoners[0].miss_turns = 1;
+    s.phase = Phase::Playing(Turn {
+        seat: 1,
+        stage: Stage::Act,
+    });
+    s.londoners[1].at = at("market");
+    let before = s.londoners[0].money;
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(1), json!({"type": "work"}));
+    let at_miss = types(&f).iter().position(|t| *t == "turn_missed").unwrap();
+    assert_eq!(types(&f)[at_miss + 1], "upkeep_paid", "{f:?}");
+    assert_eq!(state_of(&g).londoner(0).money, before - 1);
+    // Without the money, the leg is sold as a forced debt sells it.
+    s.londoners[0].money = 0;
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(1), json!({"type": "work"}));
+    assert!(types(&f).contains(&"leg_sold"), "{f:?}");
+    assert!(state_of(&g).londoner(0).legs.is_empty());
+    // Under rules 1 a missed turn paid nothing.
+    s.rules = 1;
+    let mut g = game_of(&s);
+    let f = step(&mut g, Some(1), json!({"type": "work"}));
+    assert!(!types(&f).contains(&"upkeep_paid") && !types(&f).contains(&"leg_sold"));
+}

@@ -184,3 +184,71 @@ fn an_empty_street_deck_is_renewed_from_the_discards() {
         s.deck.len()
     );
 }
+
+/// Every way of walking up to `steps` from `from` (a location ends it), by
+/// brute force: where it ends and how many Street Event symbols it crosses.
+fn every_walk(
+    board: &tabletape_engine::legless::board::Board,
+    from: &Place,
+    steps: u32,
+) -> BTreeSet<(Place, usize, usize)> {
+    let mut out = BTreeSet::new();
+    let mut walks: Vec<Vec<Place>> = vec![Vec::new()];
+    while let Some(path) = walks.pop() {
+        let at = path.last().unwrap_or(from).clone();
+        if !path.is_empty() {
+            let crossed = decide::crossings(board, &path);
+            out.insert((at.clone(), crossed, path.len()));
+            if matches!(at, Place::Location(_)) {
+                continue;
+            }
+        }
+        if path.len() as u32 == steps {
+            continue;
+        }
+        for next in board.steps(&at) {
+            if next != *from {
+                let mut p = path.clone();
+                p.push(next);
+                walks.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn legal_offers_a_way_for_every_count_of_street_events_it_can_cross() {
+    let s = table();
+    let board = s.board();
+    let mut split = 0;
+    for start in ["b9", "e5", "f9", "c3", "h8"] {
+        let from: Place = start.parse().unwrap();
+        let offered = board.reachable(&from, 4);
+        let walks = every_walk(&board, &from, 4);
+        // Each place and count some walk reaches is offered, by a way no
+        // longer than the shortest walk there with that count.
+        for (to, crossed, len) in &walks {
+            let way = offered
+                .iter()
+                .find(|(end, p)| end == to && decide::crossings(&board, p) == *crossed)
+                .unwrap_or_else(|| panic!("from {start}: no way to {to} crossing {crossed}"));
+            assert!(way.1.len() <= *len, "from {start} to {to}: {:?}", way.1);
+        }
+        // And nothing else is offered.
+        for (to, p) in &offered {
+            let crossed = decide::crossings(&board, p);
+            assert!(walks.contains(&(to.clone(), crossed, p.len())), "{p:?}");
+        }
+        split += offered.len()
+            - offered
+                .iter()
+                .map(|(to, _)| to)
+                .collect::<BTreeSet<_>>()
+                .len();
+    }
+    assert!(
+        split > 0,
+        "no place was reached by ways crossing different counts"
+    );
+}

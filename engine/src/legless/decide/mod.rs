@@ -243,6 +243,32 @@ fn upkeep(out: &mut Out, seat: Seat, sold: &[String]) -> Result<(), Rejection> {
     Ok(())
 }
 
+/// The upkeep of a turn its Londoner misses: no one is there to choose, so
+/// the legs they cannot keep are sold as a forced debt sells them
+/// (unequipped first, cheapest first) until the money covers the rest.
+fn missed_upkeep(out: &mut Out, seat: Seat) {
+    while out.l(seat).money < out.s.upkeep_due(seat) {
+        let l = out.l(seat);
+        let costly = |n: &&String| out.s.legs[*n].equipped.maintenance > 0;
+        let next = l
+            .legs
+            .iter()
+            .filter(costly)
+            .filter(|n| l.equipped.as_ref() != Some(*n))
+            .min_by_key(|n| (out.s.legs[*n].cost, (*n).clone()))
+            .or(l.equipped.as_ref().filter(costly))
+            .cloned();
+        match next {
+            Some(leg) => sell(out, seat, &leg, Sale::Upkeep),
+            None => break,
+        }
+    }
+    let due = out.s.upkeep_due(seat);
+    if due > 0 {
+        out.push(Fact::UpkeepPaid { seat, amount: due });
+    }
+}
+
 fn equip(out: &mut Out, seat: Seat, leg: Option<&str>) -> Result<(), Rejection> {
     if out.l(seat).equipped.as_deref() == leg {
         return reject(
@@ -333,6 +359,11 @@ fn end_turn(out: &mut Out, seat: Seat) {
         }
         if out.l(next).miss_turns > 0 && !out.l(next).dead {
             out.push(Fact::TurnMissed { seat: next });
+            // Upkeep is due at the beginning of every turn, a missed one
+            // too (rules 2; rules 1 let it pass).
+            if out.s.rules >= 2 {
+                missed_upkeep(out, next);
+            }
             continue;
         }
         break;

@@ -138,18 +138,25 @@ pub(super) fn walk(
             "record mode: say what the street event cards say (`cards`), not their names",
         );
     }
+    let symbols = match crossed {
+        1 => "one street event symbol".to_string(),
+        n => format!("{n} street event symbols"),
+    };
     let given = cards.map(<[Told]>::len).or(drew.map(<[String]>::len));
     if let Some(n) = given {
         if n != crossed {
             return reject(
                 "legless.street_events",
-                format!("the path crosses {crossed} street event symbols: give {crossed} cards, not {n}"),
+                format!(
+                    "the path crosses {symbols}: give {crossed} {}, not {n}",
+                    if crossed == 1 { "card" } else { "cards" }
+                ),
             );
         }
     } else if chance.mode() == DiceMode::Physical && crossed > 0 {
         return reject(
             "physical.draw_needed",
-            format!("draw needed: the path crosses {crossed} street event symbols; give the cards as `drew` (names) or `cards` (what they say)"),
+            format!("draw needed: the path crosses {symbols}; give the cards as `drew` (names) or `cards` (what they say)"),
         );
     }
     out.push(Fact::Moved {
