@@ -53,9 +53,12 @@
 //!   Supply, refilled from the deck, or the deck's top, which discards the
 //!   Supply and deals it again). A Condition or a healing on a Plot card
 //!   falls on everyone present.
-//! - **Missed Plot cards.** At the end of the Morning, Day and Night, each
+//! - **Missed Plot cards.** At the end of the Morning, Day and Night, a
 //!   face-up Plot card not yet investigated whose time code has come raises
-//!   its dread. A chapter ended early by the Endgame counts no segment.
+//!   its dread if it could have been investigated in that segment: Plots go
+//!   in letter order, so only the next one could (rules 2; under rules 1
+//!   every such card raised its dread, a later letter too while an earlier
+//!   one was open). A chapter ended early by the Endgame counts no segment.
 //! - **Conditions.** A second of the same Condition raises dread by 5
 //!   outside the Endgame (no card is taken) and defeats the character in it.
 //! - **Dread** above 50 loses at once, whenever it happens. Only a card
@@ -120,6 +123,9 @@ const PACK: &str = include_str!("../../content/dread/pack.json");
 
 impl Rules for Dread {
     rules_from_modules!("dread");
+    /// 2: a Plot card raises its dread for a segment only if it could have
+    /// been investigated then (no earlier letter still open).
+    const RULES_VERSION: u32 = 2;
 
     fn option_values(option: &str) -> Vec<OptionValue> {
         let pack = Self::default_pack();

@@ -248,6 +248,10 @@ pub struct Investigator {
     pub out: bool,
 }
 
+fn first_rules() -> u32 {
+    1
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -421,6 +425,10 @@ impl Cards {
 /// clones the state, and neither changes in play.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The version of London Dread's rules the game was recorded under: an
+    /// older game is decided as its rules had it.
+    #[serde(default = "first_rules")]
+    pub rules: u32,
     pub story: Arc<Story>,
     pub cards: Arc<Cards>,
     pub players: usize,

@@ -321,10 +321,17 @@ fn write_dread_golden_games() {
         ("lantern_win", 4, vec![], SENSIBLE, |t| {
             t.state().outcome.is_some_and(|o| o.won)
         }),
-        ("lantern_lost_to_dread", 4, vec![], careless, |t| {
-            t.state()
-                .outcome
-                .is_some_and(|o| o.why.contains("passed 50"))
+        // Plots left face up, each waiting on the one before (rules 2): only
+        // the next raises dread, and the trail runs cold.
+        ("lantern_plots_wait_in_order", 4, vec![], careless, |t| {
+            let waited = facts_of(t)
+                .iter()
+                .any(|f| matches!(f, Fact::SegmentEnded { missed, .. } if missed.len() == 1))
+                && t.state().plots.len() > 1;
+            waited
+                && t.state()
+                    .outcome
+                    .is_some_and(|o| o.why.contains("trail runs cold"))
         }),
         (
             "bell_trail_runs_cold",

@@ -170,3 +170,40 @@ fn the_chapter_ends_counting_face_down_cards_face_up_dread_and_stash_tokens() {
         assert!(o.why.contains("passed 50"), "{}", o.why);
     }
 }
+
+#[test]
+fn a_later_plot_waits_on_an_earlier_one_and_raises_no_dread_meanwhile() {
+    let mut t = started(14);
+    for _ in 0..2 {
+        let p = dealt(&t.state(), &down_placeholder);
+        t.act(json!({"type": "reveal", "location": p.to_string()}));
+    }
+    let s = t.state();
+    let (a, b) = (s.plot('A').unwrap(), s.plot('B').unwrap());
+    assert_eq!((a.time.word(), b.time.word()), ("Morning", "Morning"));
+    let mut rules_1 = t.state().clone();
+    rules_1.rules = 1;
+    let mut old = Table {
+        game: testkit::restored(&created(4, 14, DiceMode::Digital, &[]), &rules_1),
+        events: Vec::new(),
+        now: t.now,
+    };
+    let rose = |t: &mut Table| {
+        t.act(json!({"type": "begin_story", "leader": 0}));
+        let mut rose = Vec::new();
+        for _ in 0..5 {
+            for f in t.act(json!({"type": "next_action"})) {
+                if let Fact::DreadRose { why, .. } = f {
+                    rose.push(why);
+                }
+            }
+        }
+        rose
+    };
+    // Plot B could not be investigated before Plot A: only A is missed.
+    let now = rose(&mut t);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert!(now[0].starts_with("Plot A"), "{now:?}");
+    // Rules 1 raised both.
+    assert_eq!(rose(&mut old).len(), 2);
+}

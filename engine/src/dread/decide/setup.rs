@@ -109,6 +109,7 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
     };
     let endgame_pair = variant == Variant::Allies && n_players == 2;
     let mut state = State {
+        rules: setup.rules_version,
         story: Arc::new(story),
         players: n_players,
         variant,

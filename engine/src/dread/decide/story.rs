@@ -115,13 +115,18 @@ pub(super) fn next_action(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Reje
 }
 
 /// A face-up Plot card whose time has come, left uninvestigated through
-/// a segment, raises its dread.
+/// a segment in which it could have been investigated, raises its dread.
+/// Plots go in letter order, so from rules 2 only the next one could have
+/// been: a later letter waits on an earlier one still open (under rules 1
+/// every such card raised its dread).
 fn end_segment(out: &mut Out, segment: Segment) {
+    let next = out.s.next_plot();
     let missed: Vec<(char, u32)> = out
         .s
         .plots
         .iter()
         .filter(|(l, _)| !out.s.investigated.contains(l))
+        .filter(|(l, _)| out.s.rules < 2 || Some(*l) == next)
         .filter_map(|(l, _)| out.s.plot(*l))
         .filter(|p| p.time <= segment)
         .map(|p| (p.letter, p.dread))
