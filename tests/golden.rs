@@ -332,6 +332,7 @@ const EARLIER_RULES: &[(&str, u32)] = &[
     ("lostworlds", 1),
     ("lostworlds", 2),
     ("lostworlds", 3),
+    ("lostworlds", 4),
     ("ludovia", 1),
 ];
 

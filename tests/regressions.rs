@@ -29,14 +29,29 @@ fn duel(j: &Journal) -> String {
 
 /// A new game of `kind` for `players`, dealt from `seed`.
 fn game_of(j: &Journal, kind: &str, players: &[&str], seed: u64) -> String {
+    game_with(j, kind, players, seed, NewGame::default())
+}
+
+/// The same, with the dice and options of `with`.
+fn game_with(j: &Journal, kind: &str, players: &[&str], seed: u64, with: NewGame) -> String {
     j.create(NewGame {
         kind: kind.into(),
         players: players.iter().map(|p| p.to_string()).collect(),
         seed: Some(seed),
-        ..NewGame::default()
+        ..with
     })
     .unwrap()
     .game
+}
+
+fn options(pairs: &[(&str, Value)]) -> NewGame {
+    NewGame {
+        options: pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        ..NewGame::default()
+    }
 }
 
 fn act(j: &Journal, game: &str, action: Value) -> Result<u64, JournalError> {
@@ -600,22 +615,16 @@ fn legend_draws_scenery_under_a_placed_monster() {
 #[test]
 fn legless_carries_out_a_card_that_makes_a_londoner_sick_to_its_end() {
     let (_dir, j) = journal();
-    let game = j
-        .create(NewGame {
-            kind: "legless".into(),
-            players: vec!["Ada".into(), "Bo".into()],
-            seed: Some(14),
-            dice: tabletape_events::DiceMode::Physical,
-            options: [
-                ("banker".to_string(), json!(1)),
-                ("record".to_string(), json!("on")),
-                ("sickroom_fee".to_string(), json!(3)),
-            ]
-            .into(),
-            ..NewGame::default()
-        })
-        .unwrap()
-        .game;
+    let table = [
+        ("banker", json!(1)),
+        ("record", json!("on")),
+        ("sickroom_fee", json!(3)),
+    ];
+    let with = NewGame {
+        dice: tabletape_events::DiceMode::Physical,
+        ..options(&table)
+    };
+    let game = game_with(&j, "legless", &["Ada", "Bo"], 14, with);
     for (seat, name, start) in [(0, "Hester Crane", "f9"), (1, "Silas Marsh", "c3")] {
         let card = json!({"name": name, "start": start, "money": 12, "health": 5, "goals": [
             {"kind": "love", "at": []}, {"kind": "property", "at": []},
@@ -694,4 +703,91 @@ fn legless_offers_ways_that_cross_different_street_events() {
         }
     }
     panic!("no move was offered two ways to one place");
+}
+
+/// Lost Worlds rules 5: a figure that halted an opponent moves no more that
+/// turn, and may not run for the running bonus when its own move comes.
+#[test]
+fn lost_worlds_a_halter_may_not_run_after_halting() {
+    let (_dir, j) = journal();
+    let (mut own_moves, mut halts) = (0, 0);
+    for seed in tabletape_tests::seeds(1..13) {
+        let scenario = options(&[("scenario", json!("well-house"))]);
+        let game = game_with(&j, "lostworlds", &["Ada", "Bo"], seed, scenario);
+        for step in 0..300 {
+            let view = j
+                .state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
+                .unwrap()
+                .view;
+            let field = &view["field"];
+            let order = field["order"].as_array().cloned().unwrap_or_default();
+            let mover = field["moved"].as_u64().and_then(|m| order.get(m as usize));
+            let pieces = field["pieces"].as_array().cloned().unwrap_or_default();
+            for (seat, p) in pieces.iter().enumerate() {
+                halts += usize::from(p["done"]["halted_one"] == true);
+                if p["done"]["halted_one"] != true || mover != Some(&json!(seat)) {
+                    continue;
+                }
+                own_moves += 1;
+                let offered = j.legal(&game, MAIN_BRANCH, Some(seat as u32)).unwrap();
+                assert!(
+                    offered.iter().all(|l| l.action["type"] != "run"),
+                    "seed {seed}: a run is offered to the halter"
+                );
+                let before = head(&j, &game);
+                let r = rejected(act(&j, &game, json!({"type": "run", "seat": seat})));
+                assert_eq!(r.rule, "lostworlds.movement.running", "seed {seed}: {r:?}");
+                assert_eq!(head(&j, &game), before, "seed {seed}: nothing written");
+            }
+            // The table halts whenever it may, and plays at random otherwise.
+            let halt = j
+                .legal(&game, MAIN_BRANCH, None)
+                .unwrap()
+                .into_iter()
+                .find(|l| l.action["type"] == "halt");
+            if let Some(halt) = halt {
+                act(&j, &game, halt.action).unwrap();
+            } else if tabletape_tests::play_random(&j, &game, MAIN_BRANCH, seed * 1000 + step, 1)
+                == 0
+            {
+                break;
+            }
+        }
+    }
+    assert!(
+        own_moves > 0,
+        "no searched game reached a halter's own move ({halts} halts)"
+    );
+}
+
+/// London Dread rules 2: a token taken from the stash costs its dread even
+/// when put back during planning ("each token taken").
+#[test]
+fn dread_counts_a_stash_token_taken_and_put_back() {
+    let (_dir, j) = journal();
+    let untimed = options(&[("timer", json!("off"))]);
+    let game = game_with(&j, "dread", &["Ada", "Bo"], 4, untimed);
+    let taken = |j: &Journal| {
+        j.state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
+            .unwrap()
+            .view["stash_taken"]
+            .clone()
+    };
+    act(&j, &game, json!({"type": "start_planning"})).unwrap();
+    for (slot, stash) in [(1, false), (2, false), (3, true)] {
+        let place =
+            json!({"type": "place", "character": 0, "slot": slot, "number": 4, "stash": stash});
+        act(&j, &game, place).unwrap();
+    }
+    act(
+        &j,
+        &game,
+        json!({"type": "take_back", "character": 0, "slot": 3}),
+    )
+    .unwrap();
+    assert_eq!(taken(&j), json!([4]), "taken, and put back");
+    // Taken again, the same token counts once.
+    let again = json!({"type": "place", "character": 0, "slot": 3, "number": 4, "stash": true});
+    act(&j, &game, again).unwrap();
+    assert_eq!(taken(&j), json!([4]));
 }

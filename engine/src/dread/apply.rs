@@ -79,6 +79,9 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 if let Some(i) = state.stash.iter().position(|&n| n == token.number) {
                     state.stash.remove(i);
                 }
+                if state.rules >= 2 && !state.stash_taken.contains(&token.number) {
+                    state.stash_taken.push(token.number);
+                }
             }
             state.characters[*character].clock[*slot as usize - 1] = Some(*token);
         }
@@ -290,6 +293,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 c.clock = vec![None; c.clock.len()];
             }
             state.stash = (1..=6).collect();
+            state.stash_taken.clear();
         }
         Fact::ChapterDealt {
             chapter,

@@ -20,9 +20,11 @@
 //! - **Tokens.** Each character has two tokens of each number 1-6; an
 //!   arrow is any token turned over (`place` with `arrow`, the token's
 //!   number saying which one). A stash token (`stash`) may be taken only
-//!   for a number whose two own tokens are both placed; the stash tokens
-//!   on the clocks when the chapter ends are the ones taken (one taken
-//!   and put back during planning costs nothing).
+//!   for a number whose two own tokens are both placed. Each stash token
+//!   taken in a chapter costs a dread at its end, even one put back during
+//!   planning ("each token taken"; a number taken again counts once, as
+//!   the stash holds one of each). Under rules 1 only the stash tokens on
+//!   the clocks at the chapter's end counted.
 //! - **Moving.** At each action a number sends the character to that
 //!   location of their current area, an arrow to the Streets of its area,
 //!   no token to the Streets of the area they are in.
@@ -47,12 +49,17 @@
 //!   that is how a healing comes first when a second Condition looms (the
 //!   rule book's note on timing), since a Trauma's Condition lands with
 //!   the flip.
-//! - **Resources** a Plot card gives are shared as evenly as possible in
-//!   the order the characters stand in the game, the first getting the odd
-//!   ones; chosen Items are taken one at a time (`take_item`: from the
+//! - **Resources** a Plot card gives are shared as evenly as possible among
+//!   the characters present, as the text asks; it does not say who takes
+//!   the odd ones, and they go in the order the characters stand in the
+//!   game, the first getting them. Chosen Items are taken one at a time (`take_item`: from the
 //!   Supply, refilled from the deck, or the deck's top, which discards the
 //!   Supply and deals it again). A Condition or a healing on a Plot card
 //!   falls on everyone present.
+//! - **Score** (a won game only): survivors 4 each, extra fists 3 each,
+//!   and the Items not Depleted (3), Virtue tokens (2), Investigation
+//!   cards in hand (1) and Conditions (1) of the surviving characters only:
+//!   a defeated character is out of the game, and what they held with them.
 //! - **Missed Plot cards.** At the end of the Morning, Day and Night, a
 //!   face-up Plot card not yet investigated whose time code has come raises
 //!   its dread if it could have been investigated in that segment: Plots go
@@ -124,7 +131,8 @@ const PACK: &str = include_str!("../../content/dread/pack.json");
 impl Rules for Dread {
     rules_from_modules!("dread");
     /// 2: a Plot card raises its dread for a segment only if it could have
-    /// been investigated then (no earlier letter still open).
+    /// been investigated then (no earlier letter still open); a token taken
+    /// from the stash costs its dread even if put back during planning.
     const RULES_VERSION: u32 = 2;
 
     fn option_values(option: &str) -> Vec<OptionValue> {

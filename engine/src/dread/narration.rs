@@ -355,10 +355,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             ..
         } => {
             let d = state.cards.dread.get(card).map_or(0, |c| c.difficulty);
+            let points = plural(*points, "point", "points");
             if *beaten {
-                format!("{points} points against {d}: {card} is dealt with, and what it taught goes onto the Investigation deck.")
+                format!("{points} against {d}: {card} is dealt with, and what it taught goes onto the Investigation deck.")
             } else {
-                format!("{points} points against {d}: {card} is too much for them and stays.")
+                format!("{points} against {d}: {card} is too much for them and stays.")
             }
         }
         Fact::WalkedAway { place } => {
@@ -401,9 +402,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         Fact::EndgameTriggered { place, letter, .. } => {
             let mut lines = Vec::new();
             if let Some(p) = state.plot(*letter) {
+                let here = state.at(*place);
                 lines.push(format!(
-                    "{} reach Plot {letter}, {}, at {}.",
-                    names(state, &state.at(*place)),
+                    "{} {} Plot {letter}, {}, at {}.",
+                    names(state, &here),
+                    if here.len() == 1 { "reaches" } else { "reach" },
                     p.name,
                     place.words()
                 ));

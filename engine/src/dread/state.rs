@@ -462,6 +462,10 @@ pub struct State {
     pub allies_dealt: u32,
     /// Numbers of the tokens still in the board's stash.
     pub stash: Vec<u8>,
+    /// Numbers of the stash's tokens taken this chapter, put back or not:
+    /// each costs a dread at the chapter's end (rules 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stash_taken: Vec<u8>,
     /// The Investigation deck (shuffled whenever drawn from).
     pub investigation: Vec<String>,
     /// Confidence cards not yet gained.

@@ -232,7 +232,8 @@
 //!   or `let_pass`), unless it enters the opponent's undefended space. The
 //!   halted mover loses the rest of its move (and may not break off); the
 //!   halter moves no more this turn (if its move is still to come, it has
-//!   none). A halt is offered on entering a zone, not on each step inside,
+//!   none, and from rules 5 it may not run for the running bonus either:
+//!   under rules 4 it could run, then move or shove). A halt is offered on entering a zone, not on each step inside,
 //!   and not to a mover with no points left (it stops there anyway).
 //! - **Other chart entries.** Block: an adjacent opponent still to move this
 //!   turn may only regain balance. Shove: the opponent rolls on the falling
@@ -416,7 +417,8 @@ impl Rules for LostWorlds {
     /// pages are turned.
     /// 4: Extended Range is never open while an opponent stands close, even
     /// when an order's colour admits it.
-    const RULES_VERSION: u32 = 4;
+    /// 5: a figure that halted an opponent may not run (and so move) after.
+    const RULES_VERSION: u32 = 5;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.
     fn draws_chance(options: &Options) -> bool {

@@ -94,9 +94,13 @@ fn tokens_come_two_of_a_number_and_a_third_from_the_stash() {
     );
     assert_eq!(r.rule, "dread.stash", "{}", r.message);
     assert!(!t.state().stash.contains(&4));
-    // Taken back, the stash token goes home and costs nothing.
+    // Taken back, the stash token goes home, and still costs its dread at
+    // the chapter's end: it was taken (rules 2).
     t.act(json!({"type": "take_back", "character": 0, "slot": 3}));
     assert!(t.state().stash.contains(&4));
+    assert_eq!(t.state().stash_taken, [4]);
+    t.act(json!({"type": "place", "character": 0, "slot": 3, "number": 4, "stash": true}));
+    assert_eq!(t.state().stash_taken, [4], "the same token, counted once");
     t.act(json!({"type": "move_token", "character": 0, "from": 1, "to": 7}));
     assert!(t.state().characters[0].clock[6].is_some());
     // A seat plans only its own character.

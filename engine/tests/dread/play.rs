@@ -21,6 +21,26 @@ fn check_invariants(s: &State, before: &State, facts: &[Fact], ctx: &str) {
     );
     stash.sort_unstable();
     assert_eq!(stash, (1..=6).collect::<Vec<u8>>(), "{ctx}: stash tokens");
+    // Every stash token on a clock was taken, and a chapter's end costs a
+    // dread for each taken, put back or not.
+    for c in &s.characters {
+        for t in c.clock.iter().flatten().filter(|t| t.stash) {
+            assert!(
+                s.stash_taken.contains(&t.number),
+                "{ctx}: stash {}",
+                t.number
+            );
+        }
+    }
+    for f in facts {
+        if let Fact::ChapterEnded { stash, .. } = f {
+            assert_eq!(
+                *stash as usize,
+                before.stash_taken.len(),
+                "{ctx}: stash dread"
+            );
+        }
+    }
     assert!(s.virtues_held() <= VIRTUES, "{ctx}: virtues");
     let fell = facts.iter().any(|f| matches!(f, Fact::DreadFell { .. }));
     assert!(

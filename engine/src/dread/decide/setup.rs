@@ -134,6 +134,7 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
         seen: Vec::new(),
         allies_dealt: allies_in_deal(n_players, variant),
         stash: (1..=6).collect(),
+        stash_taken: Vec::new(),
         investigation: Vec::new(),
         confidence: pack.confidence.iter().map(|c| c.name.clone()).collect(),
         item_deck: pack.items.iter().map(|c| c.name.clone()).collect(),

@@ -175,13 +175,18 @@ pub(super) fn end_chapter(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Reje
             _ => None,
         })
         .sum();
-    let stash = out
-        .s
-        .characters
-        .iter()
-        .flat_map(|c| c.clock.iter().flatten())
-        .filter(|t| t.stash)
-        .count() as u32;
+    // Each token taken from the stash, even one put back before the story
+    // began (rules 2: "each token taken"); rules 1 counted those on a clock.
+    let stash = if out.s.rules >= 2 {
+        out.s.stash_taken.len() as u32
+    } else {
+        out.s
+            .characters
+            .iter()
+            .flat_map(|c| c.clock.iter().flatten())
+            .filter(|t| t.stash)
+            .count() as u32
+    };
     let allies = out
         .s
         .characters

@@ -823,12 +823,15 @@ pub fn ending_line(state: &State, ending: Ending, victors: &[u32]) -> String {
                     .first()
                     .map(|&s| &f.scenario.sides[f.pieces[s as usize].side].name)
             });
-            format!(
-                "{} {} the scenario: {}.",
-                side.map_or("The victors", |s| s.as_str()),
-                "win",
-                and_list(&names)
-            )
+            // A side's name may be one figure or many ("The Climber", "The
+            // Guards"): said so that no verb has to agree with it.
+            let side = side.map_or("its victors".to_string(), |s| {
+                match s.strip_prefix("The ") {
+                    Some(rest) => format!("the {rest}"),
+                    None => s.clone(),
+                }
+            });
+            format!("The scenario goes to {side}: {}.", and_list(&names))
         }
         Ending::Stalemate => "The scenario ends with no side winning.".into(),
     }

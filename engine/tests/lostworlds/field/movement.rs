@@ -199,8 +199,18 @@ fn entering_a_battle_zone_lets_the_opponent_halt_the_mover() {
         Some(0),
         json!({"type": "end_move", "undefended": "a4"}),
     );
-    // The halter may not move after halting.
+    // The halter may not move after halting: no points, and no run for
+    // the running bonus either (rules 5).
     assert_eq!(points(&s, 1), 0);
+    refused(
+        &mut s,
+        Some(1),
+        json!({"type": "run"}),
+        "lostworlds.movement.running",
+    );
+    let mut rules_4 = s.clone();
+    rules_4.rules = 4;
+    ok(&mut rules_4, Some(1), json!({"type": "run"}));
     ok(
         &mut s,
         Some(1),

@@ -26,7 +26,7 @@ fn reaching_the_goal_wins_and_the_victory_points_are_experience() {
     assert_eq!(awards[0].victory, 21, "the lone survivor takes every point");
     assert_eq!(stage(&s), Stage::Ended);
     let story = narration::ending_line(&s, outcome.ending, &outcome.victors);
-    assert_eq!(story, "Guard win the scenario: Nowa.");
+    assert_eq!(story, "The scenario goes to Guard: Nowa.");
 }
 
 #[test]

@@ -96,6 +96,14 @@ pub(super) fn deed(
             if p.position == Position::Down || p.done.halted {
                 return refuse("running", format!("{name} cannot run now"));
             }
+            // A halter moves no more this turn, a run's two points included
+            // (rules 5; rules 4 let it run, then move or shove).
+            if p.done.halted_one && state.rules >= 5 {
+                return refuse(
+                    "running",
+                    format!("{name} halted an opponent: it moves no more this turn"),
+                );
+            }
             (0, Deed::Ran)
         }
         Action::JumpDown { to, roll, .. } => {
