@@ -248,7 +248,10 @@
 //!   chart's facing costs nothing and is not recorded: the undefended space
 //!   says all that facing decides.
 //! - **Throwing.** An object goes as far as the lesser of the thrower's
-//!   height and its range, one more downhill and one less uphill; the
+//!   height and its range, the range one more downhill and one less uphill
+//!   (rules 5: the slope moves the range, not the height; under rules 4 it
+//!   was added after the lesser was taken, so a throw downhill went one
+//!   space beyond the thrower's height); the
 //!   range table decides a hit; a miss rolls a second die for the target's
 //!   neighbour (numbered 1 east, clockwise) and lands there if that space
 //!   is no higher than the target, else on the target. A figure it lands on
@@ -417,7 +420,9 @@ impl Rules for LostWorlds {
     /// pages are turned.
     /// 4: Extended Range is never open while an opponent stands close, even
     /// when an order's colour admits it.
-    /// 5: a figure that halted an opponent may not run (and so move) after.
+    /// 5: a figure that halted an opponent may not run (and so move) after;
+    /// a throw downhill reaches one space further than the object's range
+    /// but never beyond the thrower's height.
     const RULES_VERSION: u32 = 5;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.

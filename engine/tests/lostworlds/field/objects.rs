@@ -321,3 +321,44 @@ fn a_thrown_weapon_hits_by_the_range_table_and_lies_where_it_landed() {
     assert!(s2.field.as_ref().unwrap().thing("dagger-1").is_none());
     assert_eq!(s2.field.as_ref().unwrap().piece(1).carrying, None);
 }
+
+#[test]
+fn a_throw_downhill_goes_one_further_than_the_range_but_never_past_the_height() {
+    // Nowa (height 4) on d3, four levels up, with a barrel (range 4), in a
+    // yard wide enough to throw five spaces.
+    let mut yard = yard();
+    yard["map"] = json!([
+        "0 0 0 0 0 0 0 0 0",
+        "0 0 0 0 0 0 0 0 0",
+        "0 0 0 4 0 0 0 0 0",
+        "0 0 0 0 0 0 0 0 0",
+        "0 0 0 0 0 0 0 0 0"
+    ]);
+    yard["objects"] = json!([{"id": "barrel", "kind": "barrel", "at": "d3"}]);
+    let pack = pack_with(Some(yard));
+    let mut s = start(&pack, "yard", DiceMode::Physical);
+    put(&mut s, 0, "d3");
+    put(&mut s, 1, "a5");
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "pick_up", "object": "barrel"}),
+    );
+    let b = tabletape_engine::lostworlds::field::decide::board(&s).unwrap();
+    let from = Hex::parse("d3").unwrap();
+    let five_away = (0..9u8)
+        .flat_map(|c| (1..=5u8).map(move |r| format!("{}{r}", (b'a' + c) as char)))
+        .find(|h| {
+            let h = Hex::parse(h).unwrap();
+            b.distance(from, h) == 5 && b.level(h) == Some(0) && b.open(h)
+        })
+        .expect("a space five away, down on the ground");
+    let throw = json!({"type": "throw", "at": five_away, "roll": 6, "scatter": 1});
+    let mut rules_4 = s.clone();
+    let m = refused(&mut s, Some(0), throw.clone(), "lostworlds.movement.throw");
+    assert!(m.contains("1 to 4 away"), "{m}");
+    // Rules 4 added the slope after the height's cap: five spaces.
+    rules_4.rules = 4;
+    ok(&mut rules_4, Some(0), throw);
+}

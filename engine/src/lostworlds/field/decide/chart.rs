@@ -369,12 +369,20 @@ pub(super) fn deed(
             let target = space(&b, "at", at)?;
             let range = b.distance(from, target);
             let (lt, lf) = (level_of(&b, target), level_of(&b, from));
-            let reach = i32::from(kind.range).min(b.heights[seat as usize])
-                + match lt.cmp(&lf) {
-                    std::cmp::Ordering::Less => 1,
-                    std::cmp::Ordering::Greater => -1,
-                    std::cmp::Ordering::Equal => 0,
-                };
+            let slope = match lt.cmp(&lf) {
+                std::cmp::Ordering::Less => 1,
+                std::cmp::Ordering::Greater => -1,
+                std::cmp::Ordering::Equal => 0,
+            };
+            let height = b.heights[seat as usize];
+            // The slope moves the object's maximum range, and the height
+            // still caps it (rules 5); rules 4 added it after the cap, so a
+            // figure threw one space beyond its height downhill.
+            let reach = if state.rules >= 5 {
+                (i32::from(kind.range) + slope).min(height)
+            } else {
+                i32::from(kind.range).min(height) + slope
+            };
             if range == 0 || range as i32 > reach || !b.open(target) {
                 return refuse(
                     "throw",
