@@ -124,7 +124,9 @@
 //!   after `exchange_limit` exchanges (default 200) as a draw. Falling on both
 //!   sides in one exchange is a mutual knockout with no victor.
 //! - **Experience.** Whoever landed damage in the exchange a fighter fell gains
-//!   that fighter's maximum body points (the dead gain nothing). Each 50 body
+//!   that fighter's maximum body points (the dead gain nothing), once for
+//!   each opponent defeated: one that comes to and falls again is not
+//!   defeated twice (rules 5; rules 4 counted every fall). Each 50 body
 //!   points of defeated opponents (counting earlier fights carried on the
 //!   sheet) earn an advancement: +1 body or an ability already on the sheet.
 //!   Raising a modifier by 1 costs experience equal to the character's maximum
@@ -422,7 +424,8 @@ impl Rules for LostWorlds {
     /// when an order's colour admits it.
     /// 5: a figure that halted an opponent may not run (and so move) after;
     /// a throw downhill reaches one space further than the object's range
-    /// but never beyond the thrower's height.
+    /// but never beyond the thrower's height; an opponent who falls twice
+    /// gives its victors experience once.
     const RULES_VERSION: u32 = 5;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.

@@ -2,22 +2,19 @@
 
 use super::*;
 
+/// Nowa steps onto the Guard's goal and both end their moves: the end.
+fn reach_the_goal(s: &mut State) -> Vec<Fact> {
+    put(s, 0, "e1");
+    initiative(s, 0);
+    ok(s, Some(0), json!({"type": "move", "to": "f1"}));
+    ok(s, Some(0), json!({"type": "end_move", "undefended": "e1"}));
+    ok(s, Some(1), json!({"type": "end_move", "undefended": "e4"}))
+}
+
 #[test]
 fn reaching_the_goal_wins_and_the_victory_points_are_experience() {
     let mut s = yard_state();
-    put(&mut s, 0, "e1");
-    initiative(&mut s, 0);
-    ok(&mut s, Some(0), json!({"type": "move", "to": "f1"}));
-    ok(
-        &mut s,
-        Some(0),
-        json!({"type": "end_move", "undefended": "e1"}),
-    );
-    let facts = ok(
-        &mut s,
-        Some(1),
-        json!({"type": "end_move", "undefended": "e4"}),
-    );
+    let facts = reach_the_goal(&mut s);
     let Some(Fact::FightEnded { outcome, awards }) = facts.last() else {
         panic!("{facts:?}")
     };
@@ -87,4 +84,29 @@ fn random_scenarios_with_wraiths_and_regenerating_magic_users_end() {
     for fact in ["Dematerialized", "Regenerated"] {
         assert!(seen.contains(fact), "random play reached {fact}: {seen:?}");
     }
+}
+
+#[test]
+fn an_opponent_who_falls_twice_is_defeated_once() {
+    // Brakka fell to Nowa, came to, and fell to her again.
+    let fall = tabletape_engine::lostworlds::actions::Fall {
+        seat: 1,
+        member: 0,
+        body: 0,
+        condition: tabletape_engine::lostworlds::actions::Condition::Unconscious,
+        max_body: 12,
+        victors: vec![(0, 0)],
+    };
+    let points = |rules: u32| {
+        let mut s = yard_state();
+        s.rules = rules;
+        s.falls = vec![fall.clone(), fall.clone()];
+        let facts = reach_the_goal(&mut s);
+        let Some(Fact::FightEnded { awards, .. }) = facts.last() else {
+            panic!("{facts:?}")
+        };
+        awards[0].points
+    };
+    assert_eq!(points(5), 12);
+    assert_eq!(points(4), 24, "rules 4 counted every fall");
 }

@@ -5,6 +5,7 @@ use super::*;
 use crate::lostworlds::actions::{Award, Ending, Fall, Outcome, Resolution};
 use crate::lostworlds::content::Maneuver;
 use crate::lostworlds::state::Fighter;
+use std::collections::BTreeSet;
 
 /// Experience from defeated body points buys one advancement per this many.
 pub const BODY_POINTS_PER_ADVANCEMENT: u32 = 50;
@@ -69,7 +70,8 @@ pub(super) fn fight_end(state: &State, r: &Resolution) -> Result<Option<Fact>, R
 }
 
 /// Experience at the end: the fallen's maximum body points to whoever
-/// landed damage on them in the exchange they fell (the dead gain nothing),
+/// landed damage on them in the exchange they fell, once for each fallen
+/// figure however often it fell (the dead gain nothing),
 /// plus a scenario's victory points by seat (its active member).
 pub(in crate::lostworlds) fn awards(
     state: &State,
@@ -77,13 +79,19 @@ pub(in crate::lostworlds) fn awards(
     victory: &BTreeMap<Seat, u32>,
 ) -> Result<Vec<Award>, Rejection> {
     let mut points: BTreeMap<(Seat, usize), (u32, u32)> = BTreeMap::new();
+    // An opponent who falls, comes to, and falls again is one opponent
+    // defeated: its body points count once for each victor (rules 5; rules
+    // 4 counted every fall).
+    let mut counted: BTreeSet<((Seat, usize), (Seat, usize))> = BTreeSet::new();
     for fall in state.falls.iter().chain(new_falls) {
         for &(s, mi) in &fall.victors {
             let dead = new_falls
                 .iter()
                 .chain(&state.falls)
                 .any(|f| f.seat == s && f.member == mi && f.condition == Condition::Dead);
-            if !dead {
+            let again = !counted.insert(((s, mi), (fall.seat, fall.member)));
+            let counts = !dead && (state.rules < 5 || !again);
+            if counts {
                 let p = &mut points.entry((s, mi)).or_default().0;
                 *p = p
                     .checked_add(fall.max_body.max(0) as u32)
