@@ -277,7 +277,9 @@
 //!   Orange. On one level the books' rule stands.
 //! - **Falls.** After the combat phase a figure that ran or fought rolls if
 //!   it shares a space with an object or stands beside a drop of two levels
-//!   or more (+1 off balance, +2 down). A fall is set down by an opponent
+//!   or more (+1 off balance, +2 down). A runner or hard shover who fought
+//!   no one ends the combat phase off balance, as it began it (rules 5;
+//!   rules 4 left it standing, without the +1). A fall is set down by an opponent
 //!   it fought, else the nearest conscious one, beside its space on its
 //!   level or lower where no conscious figure stands (hemmed in, it falls
 //!   in place): one damage a level, or the score on page 41 of its book for
@@ -425,7 +427,8 @@ impl Rules for LostWorlds {
     /// 5: a figure that halted an opponent may not run (and so move) after;
     /// a throw downhill reaches one space further than the object's range
     /// but never beyond the thrower's height; an opponent who falls twice
-    /// gives its victors experience once.
+    /// gives its victors experience once; a runner who fought no one is
+    /// still off balance when the falls are checked.
     const RULES_VERSION: u32 = 5;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.

@@ -29,9 +29,11 @@ fn shoving_rolls_the_falling_table_and_the_shover_places_the_fall() {
     assert!(s.field.as_ref().unwrap().piece(0).done.shoved_hard);
 }
 
-#[test]
-fn falls_are_checked_after_running_beside_a_drop() {
+/// Nowa runs onto c3 (level 2, with level-0 neighbours) and both end their
+/// moves, with no one to fight: the falls are checked.
+fn run_beside_a_drop(rules: u32) -> State {
     let mut s = yard_state();
+    s.rules = rules;
     put(&mut s, 0, "c2");
     initiative(&mut s, 0);
     ok(&mut s, Some(0), json!({"type": "run"}));
@@ -48,7 +50,18 @@ fn falls_are_checked_after_running_beside_a_drop() {
         json!({"type": "end_move", "undefended": "e4"}),
     );
     assert_eq!(stage(&s), Stage::Falls);
-    assert_eq!(s.field.as_ref().unwrap().at_risk, vec![(0, 0)]);
+    s
+}
+
+#[test]
+fn falls_are_checked_after_running_beside_a_drop() {
+    // The runner began the combat phase off balance and fought no one: it
+    // still is, +1 on the falls roll (rules 5; rules 4 gave nothing).
+    let old = run_beside_a_drop(4);
+    assert_eq!(old.field.as_ref().unwrap().at_risk, vec![(0, 0)]);
+    let mut s = run_beside_a_drop(5);
+    assert_eq!(s.field.as_ref().unwrap().at_risk, vec![(0, 1)]);
+    assert_eq!(position(&s, 0), Position::OffBalance);
     ok(&mut s, None, json!({"type": "roll", "dice": [6]}));
     let body = s.seat(0).fighter().body;
     // Brakka, the nearest opponent, sets Nowa down two levels lower.

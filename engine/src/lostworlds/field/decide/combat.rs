@@ -111,12 +111,28 @@ fn end_combat(chain: &mut Chain) -> Result<(), Rejection> {
     let state = &chain.state;
     let b = board(state).expect("a scenario");
     let field = b.field;
-    let positions: Vec<(Seat, Position)> = field
+    let mut positions: Vec<(Seat, Position)> = field
         .engaged
         .keys()
         .filter(|&&s| b.conscious[s as usize])
         .map(|&s| (s, stands_after(state, s)))
         .collect();
+    // A runner or hard shover starts the combat phase off balance, and one
+    // who fought no one is still so when the falls are checked (rules 5;
+    // rules 4 counted it off balance only in a fight).
+    if state.rules >= 5 {
+        for s in 0..state.seats.len() as Seat {
+            let p = field.piece(s);
+            let unsteady = p.done.ran || p.done.shoved_hard;
+            if b.conscious[s as usize]
+                && unsteady
+                && p.position == Position::Standing
+                && !field.engaged.contains_key(&s)
+            {
+                positions.push((s, Position::OffBalance));
+            }
+        }
+    }
     let position = |s: Seat| {
         positions
             .iter()
