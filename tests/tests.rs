@@ -5,6 +5,7 @@
 mod adversary;
 mod cli;
 mod crash;
+mod faithful;
 mod fuzz;
 mod golden;
 mod properties;
