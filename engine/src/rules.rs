@@ -117,11 +117,6 @@ impl About {
     pub fn read(text: &str) -> About {
         serde_json::from_str(text).expect("a kind's about.json reads")
     }
-
-    /// Whether `option` is one of the kind's options.
-    pub fn knows(&self, option: &str) -> bool {
-        self.options.iter().any(|o| o.name == option)
-    }
 }
 
 /// One value an option accepts, as a new-game form offers it.

@@ -60,19 +60,25 @@ pub(super) fn change_health(out: &mut Out, seat: Seat, by: i32) {
 /// then the equipped one, until the money is there or no leg is left.
 pub(super) fn sell_for(out: &mut Out, seat: Seat, amount: u32) {
     while out.l(seat).money < amount {
-        let l = out.l(seat);
-        let next = l
-            .legs
-            .iter()
-            .filter(|n| l.equipped.as_ref() != Some(*n))
-            .min_by_key(|n| (out.s.legs[*n].cost, (*n).clone()))
-            .or(l.equipped.as_ref())
-            .cloned();
-        match next {
+        match forced_sale(&out.s, seat, |_| true) {
             Some(leg) => sell(out, seat, &leg, Sale::Shortfall),
             None => return,
         }
     }
+}
+
+/// The next of `seat`'s legs that `which` allows to go in a forced sale:
+/// the unequipped ones first, cheapest first, then the equipped one.
+pub(super) fn forced_sale(s: &State, seat: Seat, which: impl Fn(&Leg) -> bool) -> Option<String> {
+    let l = s.londoner(seat);
+    let sold = |n: &&String| which(&s.legs[*n]);
+    l.legs
+        .iter()
+        .filter(sold)
+        .filter(|n| l.equipped.as_ref() != Some(*n))
+        .min_by_key(|n| (s.legs[*n].cost, (*n).clone()))
+        .or(l.equipped.as_ref().filter(sold))
+        .cloned()
 }
 
 /// A debt the Londoner cannot refuse: legs are sold if money runs short,

@@ -23,7 +23,6 @@ use std::collections::BTreeSet;
 use tabletape_events::{DiceMode, Seat};
 
 use super::actions::{Action, Death, Fact, Sale, Task, Told};
-use super::apply::apply;
 use super::board::{Board, Place};
 use super::content::{
     check_card, check_character, check_leg, CardText, Character, Effect, GoalKind, Leg, LegText,
@@ -35,18 +34,10 @@ use crate::chance::Chance;
 use crate::error::{reject, Rejection};
 use crate::rules::{Legal, Pick};
 
-/// Facts decided so far, folded as they come into a scratch state.
-struct Out {
-    s: State,
-    facts: Vec<Fact>,
-}
+/// Facts decided so far (see [`crate::rules::Out`]).
+type Out = crate::rules::Out<super::Legless>;
 
 impl Out {
-    fn push(&mut self, fact: Fact) {
-        apply(&mut self.s, &fact);
-        self.facts.push(fact);
-    }
-
     fn l(&self, seat: Seat) -> &Londoner {
         self.s.londoner(seat)
     }
@@ -72,10 +63,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
     let Phase::Playing(turn) = state.phase else {
         return reject("game.over", "the game is over");
     };
-    let mut out = Out {
-        s: state.clone(),
-        facts: Vec::new(),
-    };
+    let mut out = Out::new(state);
     let waiting: Vec<Seat> = (0..state.londoners.len() as Seat)
         .filter(|&s| state.londoner(s).dead)
         .collect();
@@ -248,16 +236,7 @@ fn upkeep(out: &mut Out, seat: Seat, sold: &[String]) -> Result<(), Rejection> {
 /// (unequipped first, cheapest first) until the money covers the rest.
 fn missed_upkeep(out: &mut Out, seat: Seat) {
     while out.l(seat).money < out.s.upkeep_due(seat) {
-        let l = out.l(seat);
-        let costly = |n: &&String| out.s.legs[*n].equipped.maintenance > 0;
-        let next = l
-            .legs
-            .iter()
-            .filter(costly)
-            .filter(|n| l.equipped.as_ref() != Some(*n))
-            .min_by_key(|n| (out.s.legs[*n].cost, (*n).clone()))
-            .or(l.equipped.as_ref().filter(costly))
-            .cloned();
+        let next = forced_sale(&out.s, seat, |leg| leg.equipped.maintenance > 0);
         match next {
             Some(leg) => sell(out, seat, &leg, Sale::Upkeep),
             None => break,
