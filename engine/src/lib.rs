@@ -22,6 +22,7 @@ pub mod legend;
 pub mod legless;
 pub mod lostworlds;
 pub mod ludovia;
+pub mod memo;
 pub mod narrative;
 pub mod notes;
 pub mod option_read;

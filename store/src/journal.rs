@@ -28,7 +28,7 @@
 //! nearest ancestor that owns the fork seq (same seq, same history; only the
 //! parent's name differs).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -59,7 +59,7 @@ use crate::log::{
     breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Log,
     Receipt,
 };
-use crate::seal::{check_shown, event_hash, ShownEvent};
+use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
 pub use access::Access;
 pub use dice::{commitment_to, new_share, ShareRequest};
 pub use study::{Comparison, Difference, LineOutcome, NameRequest, NoteRequest};
@@ -95,6 +95,9 @@ const FORK_NAME_TRIES: usize = 64;
 /// At most this many branch heads are kept folded in memory.
 const HEAD_CACHE_MAX: usize = 256;
 
+/// Events whose seals are kept (about a kilobyte each).
+const SEALS_CACHE_MAX: usize = 16_384;
+
 /// Events read per batch while folding, verifying or exporting, to bound
 /// memory on long games.
 const FOLD_CHUNK: u64 = 4096;
@@ -125,6 +128,11 @@ pub struct Journal {
     /// game and viewer): reading a game's events decoded, redacted, turned
     /// into JSON and sealed its whole content pack again on every read.
     firsts: Arc<Mutex<HashMap<String, Arc<ShownEvent>>>>,
+    /// The seals of recently shown events, by event hash: a part's salt and
+    /// commitment follow from the stored event alone, and the same events
+    /// are read again and again (a page's every refresh, a replay, a
+    /// story). Only reads use it; `verify` works every seal out anew.
+    seals: Arc<Mutex<HashMap<String, Arc<[Seal]>>>>,
     /// Each kind's bundled content pack as the kind reads it, worked out
     /// once: a new game with the bundled pack copies it instead of parsing
     /// and checking the same 30 KB again.
@@ -751,6 +759,7 @@ impl Journal {
             creations: Arc::default(),
             starts: Arc::default(),
             firsts: Arc::default(),
+            seals: Arc::default(),
             bundled: Arc::default(),
             importing: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
@@ -877,13 +886,36 @@ impl Journal {
                 })
             })?;
             if viewer == Viewer::Owner {
-                return Ok(ShownEvent::full(first));
+                return Ok(ShownEvent::full_sealed(first, self.seals_of(first)));
             }
             let redacted = self
                 .started(game, branch, Some(first))?
                 .redact_event(first, viewer)?;
-            Ok(ShownEvent::partial(first, &redacted))
+            Ok(ShownEvent::partial_sealed(
+                first,
+                &redacted,
+                self.seals_of(first),
+            ))
         })
+    }
+
+    /// The seals of `event` (none for an unsalted one), from the cache when
+    /// it was shown before.
+    pub(super) fn seals_of(&self, event: &Event) -> Vec<Seal> {
+        if event.salt.is_empty() {
+            return Vec::new();
+        }
+        let lock = || self.seals.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(kept) = lock().get(&event.hash) {
+            return kept.to_vec();
+        }
+        let made = crate::seal::seals(event);
+        let mut kept = lock();
+        if kept.len() >= SEALS_CACHE_MAX {
+            kept.clear();
+        }
+        kept.insert(event.hash.clone(), made.as_slice().into());
+        made
     }
 
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is

@@ -108,10 +108,26 @@ pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
 
 /// The salt of one part, derived from the event's salt.
 pub fn part_salt(event_salt: &str, part: &str) -> String {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(event_salt.as_bytes()).expect("HMAC takes any key length");
-    mac.update(part.as_bytes());
-    hex::encode(mac.finalize().into_bytes())
+    PartSalts::new(event_salt).of(part)
+}
+
+/// The salts of one event's parts: the HMAC is keyed with the event's salt
+/// once, not again for every part (half of each part salt's hashing).
+struct PartSalts(Hmac<Sha256>);
+
+impl PartSalts {
+    fn new(event_salt: &str) -> Self {
+        PartSalts(
+            Hmac::<Sha256>::new_from_slice(event_salt.as_bytes())
+                .expect("HMAC takes any key length"),
+        )
+    }
+
+    fn of(&self, part: &str) -> String {
+        let mut mac = self.0.clone();
+        mac.update(part.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
 }
 
 /// The commitment to one part's value under its salt.
@@ -128,10 +144,11 @@ pub fn commitment(part_salt: &str, part: &str, value: &Value) -> String {
 
 /// Every part of a salted event, committed, each with its salt.
 pub fn seals(event: &Event) -> Vec<Seal> {
+    let salts = PartSalts::new(&event.salt);
     parts(&event.body)
         .into_iter()
         .map(|(part, value)| {
-            let salt = part_salt(&event.salt, &part);
+            let salt = salts.of(&part);
             Seal {
                 commitment: commitment(&salt, &part, &value),
                 part,
@@ -249,13 +266,19 @@ impl ShownEvent {
 
     /// The whole event, nothing hidden.
     pub fn full(event: &Event) -> ShownEvent {
+        ShownEvent::full_sealed(event, seals(event))
+    }
+
+    /// [`ShownEvent::full`] with the event's seals already worked out
+    /// ([`seals`] of this very event).
+    pub fn full_sealed(event: &Event, seals: Vec<Seal>) -> ShownEvent {
         ShownEvent {
             salt: (!event.salt.is_empty()).then(|| event.salt.clone()),
             body: serde_json::to_value(&event.body).expect("bodies serialize"),
             seals: if event.salt.is_empty() {
                 Vec::new()
             } else {
-                seals(event)
+                seals
             },
             ..ShownEvent::envelope_of(event, body_type(&event.body))
         }
@@ -267,6 +290,12 @@ impl ShownEvent {
     /// differs in `redacted` is hidden: its value is left out of the body
     /// and its seal keeps no salt.
     pub fn partial(event: &Event, redacted: &Event) -> ShownEvent {
+        ShownEvent::partial_sealed(event, redacted, seals(event))
+    }
+
+    /// [`ShownEvent::partial`] with the event's seals already worked out
+    /// ([`seals`] of this very event).
+    pub fn partial_sealed(event: &Event, redacted: &Event, mut seals: Vec<Seal>) -> ShownEvent {
         if event.salt.is_empty() {
             // Schema 1: the clear hash would give every secret away to a
             // guess, and always has; the redacted body is all that is shown.
@@ -288,7 +317,6 @@ impl ShownEvent {
             Some(_) => (Vec::new(), Vec::new()),
             None => (parts(&redacted.body), parts(&event.body)),
         };
-        let mut seals = seals(event);
         let mut body = serde_json::to_value(&redacted.body).expect("bodies serialize");
         for seal in &mut seals {
             let stored = stored_parts

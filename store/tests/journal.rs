@@ -562,6 +562,38 @@ fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
     assert!(reports[1].problem.is_none());
 }
 
+/// A fork's past is checked once, on its parent, and its report still
+/// names the fault it holds there: verify skips only what it found whole.
+#[test]
+fn verify_finds_a_hand_edit_in_a_forks_shared_past_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 4);
+        j.fork(&g, MAIN_BRANCH, 4, Some("later"), Some(3), Access::Owner)
+            .unwrap();
+        play(&j, &g, "later", 1);
+        g
+    };
+    tamper(&dir, 3, |v| v["recorded_at_ms"] = json!(1));
+    let j = journal(&dir);
+    for reports in [
+        j.verify(Some(&g)).unwrap(),
+        j.verify_as(&g, Viewer::Owner).unwrap(),
+    ] {
+        assert_eq!(reports.len(), 2);
+        for report in &reports {
+            let problem = report
+                .problem
+                .as_ref()
+                .unwrap_or_else(|| panic!("{report:?}"));
+            assert_eq!(problem.seq, 3, "{report:?}");
+            assert!(problem.what.contains("hash"), "{report:?}");
+        }
+    }
+}
+
 #[test]
 fn verify_finds_rehashed_facts_by_strict_replay() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@
 //
 // TABLETAPE_BIN names the binary (default: target/debug/tabletape).
 
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -200,6 +200,12 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
   });
+});
+
+// Each test's pages are closed when it ends: a page left open keeps its
+// live stream, its timers and its renderer busy through every later test.
+afterEach(async () => {
+  await Promise.all(browser.contexts().map((c) => c.close()));
 });
 
 after(async () => {

@@ -58,7 +58,7 @@ pub(super) fn describe(state: &State, action: &Action) -> String {
         },
         Action::Move { path, .. } => {
             // Ways to one place differ by the cards they pick up: say so.
-            let events = match super::decide::crossings(&state.board(), path) {
+            let events = match super::decide::crossings(state.board(), path) {
                 0 => String::new(),
                 1 => ", over a street event".into(),
                 n => format!(", over {n} street events"),

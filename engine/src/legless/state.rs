@@ -15,6 +15,7 @@ use super::board::{Board, Place};
 use super::content::{
     BoardPlan, Character, GoalKind, Leg, Location, LocationCard, Needs, RiskPage, StreetEvent,
 };
+use crate::memo::Memo;
 
 /// Victory tokens each player has; placing both wins.
 pub const TOKENS: usize = 2;
@@ -123,6 +124,10 @@ pub struct State {
     pub phase: Phase,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// The board read from its plan, once: every step and every drawing
+    /// looks at it.
+    #[serde(skip)]
+    pub read_board: Memo<Board>,
 }
 
 impl State {
@@ -134,8 +139,10 @@ impl State {
         &self.londoners[seat as usize]
     }
 
-    pub fn board(&self) -> Board {
-        Board::read(&self.board, &self.locations).expect("a game's board was checked at setup")
+    pub fn board(&self) -> &Board {
+        self.read_board.get_or_init(|| {
+            Board::read(&self.board, &self.locations).expect("a game's board was checked at setup")
+        })
     }
 
     pub fn turn(&self) -> Option<Turn> {

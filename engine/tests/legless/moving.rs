@@ -225,19 +225,19 @@ fn legal_offers_a_way_for_every_count_of_street_events_it_can_cross() {
     for start in ["b9", "e5", "f9", "c3", "h8"] {
         let from: Place = start.parse().unwrap();
         let offered = board.reachable(&from, 4);
-        let walks = every_walk(&board, &from, 4);
+        let walks = every_walk(board, &from, 4);
         // Each place and count some walk reaches is offered, by a way no
         // longer than the shortest walk there with that count.
         for (to, crossed, len) in &walks {
             let way = offered
                 .iter()
-                .find(|(end, p)| end == to && decide::crossings(&board, p) == *crossed)
+                .find(|(end, p)| end == to && decide::crossings(board, p) == *crossed)
                 .unwrap_or_else(|| panic!("from {start}: no way to {to} crossing {crossed}"));
             assert!(way.1.len() <= *len, "from {start} to {to}: {:?}", way.1);
         }
         // And nothing else is offered.
         for (to, p) in &offered {
-            let crossed = decide::crossings(&board, p);
+            let crossed = decide::crossings(board, p);
             assert!(walks.contains(&(to.clone(), crossed, p.len())), "{p:?}");
         }
         split += offered.len()

@@ -165,7 +165,7 @@ fn legal_offers_every_kind_of_turn_and_each_is_accepted() {
     {
         let mut action = l.action.clone();
         let crossed = decide::crossings(
-            &state_of(&g).board(),
+            state_of(&g).board(),
             &serde_json::from_value::<Vec<Place>>(action["path"].clone()).unwrap(),
         );
         if crossed > 0 {

@@ -182,7 +182,11 @@ impl Journal {
         let events = self.log.read(game, branch, from, to_seq)?;
         shown.reserve(events.len());
         if viewer == Viewer::Owner {
-            shown.extend(events.iter().map(ShownEvent::full));
+            shown.extend(
+                events
+                    .iter()
+                    .map(|e| ShownEvent::full_sealed(e, self.seals_of(e))),
+            );
             return Ok(shown);
         }
         let mut judges = Judges::default();
@@ -190,7 +194,7 @@ impl Journal {
             let redacted = judges
                 .head(self, game, &e.branch)?
                 .redact_event(e, viewer)?;
-            shown.push(ShownEvent::partial(e, &redacted));
+            shown.push(ShownEvent::partial_sealed(e, &redacted, self.seals_of(e)));
         }
         Ok(shown)
     }

@@ -319,12 +319,13 @@ impl Journal {
         // says: a history the rules never produced is refused at its first
         // bad seq, whatever its hashes.
         self.log.import_branches(&game, &records)?;
+        let mut whole = super::verify::Whole::default();
         for record in &records {
             let staged = BranchRecord {
                 order: 0,
                 ..record.clone()
             };
-            if let Some(problem) = self.verify_branch(&game, &staged)?.problem {
+            if let Some(problem) = self.verify_branch(&game, &staged, &mut whole)?.problem {
                 return Err(JournalError::BadInput(format!(
                     "import: branch `{}` seq {}: {}",
                     record.name, problem.seq, problem.what

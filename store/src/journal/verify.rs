@@ -72,8 +72,9 @@ impl Journal {
         };
         let mut reports = Vec::new();
         for meta in games {
+            let mut whole = Whole::default();
             for branch in self.log.branches(&meta.game)? {
-                let checked = self.verify_branch(&meta.game, &branch)?;
+                let checked = self.verify_branch(&meta.game, &branch, &mut whole)?;
                 reports.push(VerifyReport {
                     game: meta.game.clone(),
                     branch: branch.name,
@@ -95,10 +96,11 @@ impl Journal {
     pub fn verify_as(&self, game: &str, viewer: Viewer) -> Result<Vec<VerifyReport>, JournalError> {
         let meta = self.meta(game)?;
         let mut reports = Vec::new();
+        let mut whole = Whole::default();
         for branch in self.log.branches(&meta.game)? {
             let full = self.effective_viewer(game, viewer)? == Viewer::Owner;
             let checked = if full {
-                self.verify_branch(&meta.game, &branch)?
+                self.verify_branch(&meta.game, &branch, &mut whole)?
             } else {
                 let (events, problem) = self.verify_shown(&meta.game, &branch, viewer)?;
                 BranchCheck {
@@ -174,9 +176,10 @@ impl Journal {
         &self,
         game: &str,
         branch: &BranchRecord,
+        whole: &mut Whole,
     ) -> Result<BranchCheck, JournalError> {
         let mut earlier_rules = None;
-        let (events, problem) = self.check_branch(game, branch, &mut earlier_rules)?;
+        let (events, problem) = self.check_branch(game, branch, &mut earlier_rules, whole)?;
         Ok(BranchCheck {
             events,
             problem,
@@ -191,6 +194,7 @@ impl Journal {
         game: &str,
         branch: &BranchRecord,
         earlier: &mut Option<EarlierRules>,
+        whole: &mut Whole,
     ) -> Result<(u64, Option<Problem>), JournalError> {
         let problem =
             |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
@@ -216,7 +220,10 @@ impl Journal {
                         "prev_hash does not match the hash of the event before it".into(),
                     );
                 }
-                if event_hash(event) != event.hash {
+                // An event a branch shares with one checked before (a
+                // fork's past) was hashed and decided again there.
+                let checked_before = whole.0.contains(&event.hash);
+                if !checked_before && event_hash(event) != event.hash {
                     return problem(
                         seq,
                         "the hash does not match the event's content (tampered or corrupt)".into(),
@@ -233,35 +240,49 @@ impl Journal {
                             return problem(seq, format!("the game cannot be laid out again: {e}"))
                         }
                     }
-                    if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
-                        return problem(seq, why);
+                    if !checked_before {
+                        if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
+                            return problem(seq, why);
+                        }
+                        whole.0.insert(event.hash.clone());
                     }
                     continue;
                 };
                 if let Some(why) = annotation_fault(event, g.created().players.len()) {
                     return problem(seq, why);
                 }
-                if let Body::ActionAccepted(stored) = &event.body {
-                    let by = match event.actor {
-                        Actor::Seat(s) => Some(s),
-                        Actor::Owner => None,
-                    };
-                    if let Some(what) = redecided_differently(g, by, event, stored) {
-                        match g.earlier_rules() {
-                            Some((recorded, today)) => earlier
-                                .get_or_insert_with(|| EarlierRules {
-                                    recorded,
-                                    today,
-                                    decided_differently: Vec::new(),
-                                })
-                                .decided_differently
-                                .push(Problem { seq, what }),
-                            None => return problem(seq, what),
+                let mut found_whole = true;
+                match &event.body {
+                    _ if checked_before => {}
+                    Body::ActionAccepted(stored) => {
+                        let by = match event.actor {
+                            Actor::Seat(s) => Some(s),
+                            Actor::Owner => None,
+                        };
+                        if let Some(what) = redecided_differently(g, by, event, stored) {
+                            found_whole = false;
+                            match g.earlier_rules() {
+                                Some((recorded, today)) => earlier
+                                    .get_or_insert_with(|| EarlierRules {
+                                        recorded,
+                                        today,
+                                        decided_differently: Vec::new(),
+                                    })
+                                    .decided_differently
+                                    .push(Problem { seq, what }),
+                                None => return problem(seq, what),
+                            }
                         }
                     }
+                    _ => {}
                 }
                 if let Err(e) = g.apply(event) {
                     return problem(seq, format!("cannot be folded: {e}"));
+                }
+                // Listed only whole: what earlier rules decided otherwise is
+                // listed again on every branch that holds it.
+                if found_whole && !checked_before {
+                    whole.0.insert(event.hash.clone());
                 }
             }
             next = upto + 1;
@@ -275,6 +296,12 @@ impl Journal {
         Ok((branch.head_seq, None))
     }
 }
+
+/// The events of one game found whole so far, by hash (a hash covers the
+/// event's branch and seq): hashed right, and decided again to what is
+/// stored. A fork's past is its parent's events, checked once.
+#[derive(Default)]
+pub(super) struct Whole(HashSet<String>);
 
 /// What a line's history so far says of the events that may follow it: no
 /// event is recorded before the one it follows, an idempotency key names one

@@ -181,7 +181,7 @@ pub(super) fn draw_character(
                     "record mode: the character card is typed (`card`), not named (`drew`)",
                 );
             }
-            check_character(c, &out.s.board(), &out.s.locations, "card", "card").map_err(|e| {
+            check_character(c, out.s.board(), &out.s.locations, "card", "card").map_err(|e| {
                 Rejection::new("legless.card", format!("{}: {}", e.path, e.message))
             })?;
             let in_play = out

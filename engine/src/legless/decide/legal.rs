@@ -193,7 +193,7 @@ pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
             let mut paths = vec![Vec::new()];
             paths.extend(board.reachable(from, steps).into_iter().map(|(_, p)| p));
             for path in paths {
-                let crossed = crossings(&board, &path);
+                let crossed = crossings(board, &path);
                 let action = Action::Move {
                     path,
                     drew: None,

@@ -112,8 +112,8 @@ pub(super) fn walk(
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
     let board = out.s.board();
-    check_path(&out.s, &board, seat, steps, path)?;
-    let crossed = crossings(&board, path);
+    check_path(&out.s, board, seat, steps, path)?;
+    let crossed = crossings(board, path);
     if cards.is_some() && drew.is_some() {
         return reject(
             "legless.cards",

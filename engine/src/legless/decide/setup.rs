@@ -2,6 +2,7 @@
 //! for each player, the decks, and the first player after the banker.
 
 use super::*;
+use crate::memo::Memo;
 use crate::rules::Setup;
 use std::sync::Arc;
 
@@ -273,6 +274,7 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
         round_limit: options.round_limit,
         phase: Phase::Over,
         outcome: None,
+        read_board: Memo::default(),
     };
     let first = state.first();
     state.phase = Phase::Playing(Turn {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabletape_events::{DiceMode, Seat};
 
 use crate::lostworlds::field::content::{Ground, Hex, ObjectKind, Scenario, Terrain};
+use crate::memo::Memo;
 
 impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -214,29 +215,15 @@ pub struct Field {
     /// The scenario's map read into spaces, once: every move and every
     /// drawing looks at it.
     #[serde(skip)]
-    pub read_map: ReadMap,
+    pub read_map: Memo<Terrain>,
 }
-
-/// A map read once, when first looked at: not stored (a restored state
-/// reads it again), and no part of what makes two fields equal, since it
-/// follows from the scenario.
-#[derive(Debug, Clone, Default)]
-pub struct ReadMap(std::sync::OnceLock<Terrain>);
-
-impl PartialEq for ReadMap {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for ReadMap {}
 
 /// Rounds of the book duel in one combat phase.
 pub const ROUNDS_PER_PHASE: u32 = 3;
 
 impl Field {
     pub fn terrain(&self) -> &Terrain {
-        self.read_map.0.get_or_init(|| {
+        self.read_map.get_or_init(|| {
             crate::lostworlds::field::content::terrain(&self.scenario, "scenario", "scenario")
                 .expect("a scenario in play was checked when the pack was read")
         })
