@@ -154,8 +154,9 @@ pub struct State {
     pub dice: DiceMode,
     pub rows: u32,
     pub cols: u32,
-    /// Row-major, `rows * cols`.
-    pub blocks: Vec<Block>,
+    /// Row-major, `rows * cols`. Laid at setup and never changed, so a
+    /// clone of the state (one per decision) shares it.
+    pub blocks: Arc<Vec<Block>>,
     /// Rooftop spaces whose card was taken, as `s<row>.<col>`.
     pub robbed: BTreeSet<Space>,
     /// Every rooftop card face by name.

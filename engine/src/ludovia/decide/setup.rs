@@ -211,7 +211,7 @@ pub fn setup(
         dice,
         rows,
         cols,
-        blocks,
+        blocks: Arc::new(blocks),
         robbed: BTreeSet::new(),
         faces: Arc::new(faces),
         pool,
