@@ -9,18 +9,32 @@ use std::fmt::Write;
 
 /// Escapes text for SVG content and attribute values.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+    Escaped(text).to_string()
+}
+
+/// Text written escaped straight into a drawing, with no string of its own
+/// on the way: a board writes thousands of names, classes and ids.
+#[derive(Debug, Clone, Copy)]
+pub struct Escaped<'a>(pub &'a str);
+
+impl std::fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.0;
+        // Runs of plain text are written whole, each special byte as its
+        // entity (all five are ASCII, so a cut there is a char boundary).
+        while let Some(at) = rest.bytes().position(|b| b"&<>\"'".contains(&b)) {
+            f.write_str(&rest[..at])?;
+            f.write_str(match rest.as_bytes()[at] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                _ => "&#39;",
+            })?;
+            rest = &rest[at + 1..];
         }
+        f.write_str(rest)
     }
-    out
 }
 
 /// One drawing being written.
@@ -36,7 +50,7 @@ impl Svg {
         let _ = write!(
             out,
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{t}"><title>{t}</title>"#,
-            t = escape(title)
+            t = Escaped(title)
         );
         Svg { out }
     }
@@ -53,7 +67,7 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" class="{}"/>"#,
-            escape(class)
+            Escaped(class)
         );
         self
     }
@@ -62,7 +76,7 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<circle cx="{cx}" cy="{cy}" r="{r}" class="{}"/>"#,
-            escape(class)
+            Escaped(class)
         );
         self
     }
@@ -74,7 +88,7 @@ impl Svg {
             self.out,
             r#"<polygon points="{}" class="{}"/>"#,
             pts.join(" "),
-            escape(class)
+            Escaped(class)
         );
         self
     }
@@ -83,7 +97,7 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="{}"/>"#,
-            escape(class)
+            Escaped(class)
         );
         self
     }
@@ -93,9 +107,9 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<text x="{x}" y="{y}" text-anchor="{}" class="{}">{}</text>"#,
-            escape(anchor),
-            escape(class),
-            escape(text)
+            Escaped(anchor),
+            Escaped(class),
+            Escaped(text)
         );
         self
     }
@@ -105,8 +119,8 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<g id="{}" class="{}">"#,
-            escape(id),
-            escape(class)
+            Escaped(id),
+            Escaped(class)
         );
         self
     }
@@ -119,9 +133,9 @@ impl Svg {
         let _ = write!(
             self.out,
             r#"<g id="{}" class="{}" data-pick="{}">"#,
-            escape(id),
-            escape(class),
-            escape(&pick.to_string())
+            Escaped(id),
+            Escaped(class),
+            Escaped(&pick.to_string())
         );
         self
     }
