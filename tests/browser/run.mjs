@@ -645,8 +645,10 @@ test('a LEGEND turn: a square tapped on the map, scenery and an explanation type
   }
   const ada = phones[0];
   await atSeq(ada, start + 3);
-  // Tap square c3 on the map: only what involves c3 is offered.
-  await ada.click('#board #sq-c3');
+  // Tap square c3 on the map: only what involves c3 is offered. (A spot is
+  // a target once the list offers something there: a tap before, while
+  // the page still asks what may follow the new head, narrows nothing.)
+  await ada.click('#board #sq-c3.target');
   await ada.waitForSelector('.filter');
   const offered = await ada.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
   assert.ok(offered.length > 0 && offered.every((t) => t.includes('c3')), offered.join(' | '));
@@ -850,7 +852,7 @@ test('London Dread planning on phones: one countdown on every device, a card tur
   const first = await ada.textContent('#countdown');
   await ada.waitForFunction((was) => document.querySelector('#countdown').textContent !== was, first, { timeout: 3000 });
   // Bo taps a face-down card on the board and turns it.
-  await bo.click('#board #loc-north-3');
+  await bo.click('#board #loc-north-3.target');
   await bo.waitForSelector('.filter');
   const offered = await bo.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
   assert.ok(offered.length === 1 && /Turn up the card at North 3/.test(offered[0]), offered.join(' | '));
@@ -901,7 +903,7 @@ test('London Dread with the table\'s own cards: the deal and a card turned up ar
   }
   await table.click('form.needs button[type=submit]');
   await atSeq(table, 2);
-  await table.click('#board #loc-south-4');
+  await table.click('#board #loc-south-4.target');
   await table.click('button.choice >> nth=0');
   // One card, nothing else to ask: the tap that picks it records it.
   await table.click('form.needs .picker button:text-is("placeholder")');
