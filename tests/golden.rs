@@ -25,7 +25,9 @@ use tabletape_engine::{Format, Game, Viewer};
 use tabletape_events::{Actor, DiceMode, Seat};
 use tabletape_store::scratch::test_store;
 use tabletape_store::Access;
-use tabletape_store::{ActRequest, Journal, JournalError, NameRequest, NewGame, NoteRequest};
+use tabletape_store::{
+    ActRequest, Journal, JournalError, NameRequest, NewGame, NoteRequest, PackSource,
+};
 use tabletape_tests::{data_dir, expect_file};
 
 #[derive(Deserialize)]
@@ -44,6 +46,9 @@ struct NewSpec {
     dice: DiceMode,
     #[serde(default)]
     options: BTreeMap<String, Value>,
+    /// A table's own pack: a file beside the game, laid over the bundled one.
+    #[serde(default)]
+    pack: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -144,6 +149,19 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
         .filter(|(_, l)| !l.trim().is_empty());
     let (_, first) = lines.next().ok_or("empty golden file")?;
     let opening: Opening = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
+    let pack = match &opening.new.pack {
+        Some(file) => {
+            let beside = path.with_file_name(file);
+            let text = std::fs::read_to_string(&beside)
+                .map_err(|e| format!("line 1: pack {}: {e}", beside.display()))?;
+            let json = serde_json::from_str(&text).map_err(|e| format!("pack {file}: {e}"))?;
+            Some(PackSource {
+                file: file.clone(),
+                json,
+            })
+        }
+        None => None,
+    };
     let created = journal
         .create(NewGame {
             id: None,
@@ -153,7 +171,7 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
             seed: Some(opening.new.seed),
             dice: opening.new.dice,
             options: opening.new.options,
-            pack: None,
+            pack,
             public: false,
         })
         .map_err(|e| format!("line 1: {e}"))?;

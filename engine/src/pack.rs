@@ -2,7 +2,9 @@
 //! with its own box writes only what differs: an entry with the `id` (or
 //! `name`, or `page`) of a bundled one changes the fields it gives, a new
 //! one is added, and everything else stays as bundled. A pack that says
-//! `"whole": true` is read alone instead. Keys named `//` are comments, for
+//! `"whole": true` is read alone instead, and `"whole": ["locations", ...]`
+//! reads just those lists as the table gives them (a board of the table's
+//! own has its own locations, not the bundled ones and more). Keys named `//` are comments, for
 //! the table's own notes in the file (`tabletape pack new` writes some).
 //!
 //! The kind then reads the laid pack as it reads any (see
@@ -86,7 +88,8 @@ pub fn starting_point(kind: &dyn DynRules) -> Value {
         json!(format!(
             "Your own box's content for {}. It is laid over the bundled pack (`tabletape pack show {}` prints it): \
              an entry with the id (or name) of a bundled one changes the fields it gives, an entry with a new one \
-             is added, and every list left out stays as bundled. Add \"whole\": true to read this file alone. \
+             is added, and every list left out stays as bundled. Add \"whole\": true to read this file alone, \
+             or \"whole\": [\"locations\", ...] to give just those lists (or objects) whole, as your box has them. \
              Keys named // are comments.",
             kind.game_title(),
             kind.name()
@@ -133,8 +136,34 @@ pub fn lay_over(bundled: &Value, table: &Value) -> Laid {
             from_file: Vec::new(),
         };
     }
+    // `"whole": ["locations", ...]`: those lists are the table's own,
+    // read as given; the rest is laid over the bundled pack.
+    let own: Vec<String> = table
+        .get(WHOLE)
+        .and_then(Value::as_array)
+        .map(|keys| {
+            keys.iter()
+                .filter_map(|k| k.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut over = table;
+    if let Some(o) = over.as_object_mut() {
+        o.remove(WHOLE);
+    }
     let mut from_file = Vec::new();
-    let pack = merge(bundled, &table, "", "", &mut from_file);
+    let mut pack = merge(bundled, &over, "", "", &mut from_file);
+    for key in own {
+        if let (Some(given), Some(p)) = (over.get(&key), pack.as_object_mut()) {
+            p.insert(key.clone(), given.clone());
+            from_file.retain(|(laid, _)| {
+                !laid
+                    .strip_prefix(key.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            });
+            from_file.push((key.clone(), key));
+        }
+    }
     Laid { pack, from_file }
 }
 

@@ -30,6 +30,23 @@ fn a_whole_pack_is_read_alone() {
 }
 
 #[test]
+fn lists_named_whole_are_read_as_given_and_the_rest_laid_over() {
+    let bundled = json!({"places": [{"id": "a"}, {"id": "b"}], "cards": [{"id": "c", "cost": 1}]});
+    let table = json!({"whole": ["places"], "places": [{"id": "b", "x": 1}, {"id": "z"}], "cards": [{"id": "d"}]});
+    let laid = lay_over(&bundled, &table);
+    assert_eq!(
+        laid.pack,
+        json!({"places": [{"id": "b", "x": 1}, {"id": "z"}], "cards": [{"id": "c", "cost": 1}, {"id": "d"}]})
+    );
+    // The table's own list keeps its places in the file.
+    assert_eq!(laid.file_path("places[1].id"), "places[1].id");
+    assert_eq!(laid.file_path("cards[1]"), "cards[0]");
+    // A key named whole that the file does not give changes nothing.
+    let laid = lay_over(&bundled, &json!({"whole": ["cards"]}));
+    assert_eq!(laid.pack, bundled);
+}
+
+#[test]
 fn lists_without_a_shared_identity_are_the_tables_whole() {
     let bundled = json!({"steps": [{"n": 1}, {"n": 2}]});
     let table = json!({"steps": [{"n": 3}]});

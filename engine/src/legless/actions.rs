@@ -150,6 +150,8 @@ pub enum Sale {
     Shortfall,
     /// Its owner died.
     Death,
+    /// A card or story took it (for nothing).
+    Taken,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -252,6 +254,19 @@ crate::by_tag! {
         Paid {
             seat: Seat,
             amount: u32,
+        },
+        /// Money from one Londoner to another, as a card or story says.
+        Handed {
+            from: Seat,
+            to: Seat,
+            amount: u32,
+        },
+        /// A card or story moves the Londoner on: up to `steps` squares
+        /// now (every such move read this turn, added up), and the turn
+        /// goes on until they are walked.
+        MoveGranted {
+            seat: Seat,
+            steps: u32,
         },
         /// The Sickroom's fee, paid on arriving sick, each turn there, or to
         /// recover health by choice.

@@ -26,6 +26,18 @@ pub fn apply(s: &mut State, fact: &Fact) {
                 stage: *stage,
             });
         }
+        Fact::MoveGranted { seat, steps } => {
+            s.phase = Phase::Playing(Turn {
+                seat: *seat,
+                stage: super::state::Stage::Moving { steps: *steps },
+            })
+        }
+        Fact::Handed { from, to, amount } => {
+            let l = &mut s.londoners[*from as usize];
+            l.money = l.money.saturating_sub(*amount);
+            let l = &mut s.londoners[*to as usize];
+            l.money = l.money.saturating_add(*amount);
+        }
         Fact::StageSet { seat, stage } => {
             s.phase = Phase::Playing(Turn {
                 seat: *seat,

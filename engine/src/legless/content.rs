@@ -48,10 +48,15 @@ impl Needs {
 
 /// One thing a street event card or a Risk Booklet story does to the
 /// Londoner who drew or read it. Written `{"money": -3}`, `{"health": 2}`,
-/// `{"go_to": "docks"}`, `{"miss_turns": 1}` or `"claim_love"`; anything
-/// else a table's own card says (a leg taken, another player paid, another
-/// card drawn) as `{"by_hand": "..."}`, the card's words, which the table
-/// carries out itself and the story tells as written.
+/// `{"go_to": "docks"}`, `{"miss_turns": 1}`, `"claim_love"`,
+/// `{"move": 3}` (a move of up to 3 squares, taken at once), `{"draw": 1}`
+/// (another street event card, read next), `"lose_leg"` (the leg in use,
+/// or the dearest owned, back to the Store for nothing), `{"collect": 2}`
+/// (£2 from every other Londoner), `{"pay_each": 1}` (£1 to every other
+/// Londoner) and `{"others": [...]}` (what befalls every other Londoner);
+/// anything else a table's own card says as `{"by_hand": "..."}`, the
+/// card's words, which the table carries out itself and the story tells as
+/// written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
@@ -65,11 +70,41 @@ pub enum Effect {
     MissTurns(u32),
     /// Love claimed: a victory token on this location's love space.
     ClaimLove,
+    /// A move of up to this many squares, taken at once: the turn goes on
+    /// until it is walked (street events on the way are drawn as usual).
+    Move(u32),
+    /// This many more street event cards, drawn and read next (a street
+    /// event card's effect only).
+    Draw(u32),
+    /// The leg in use, or with none in use the dearest owned, goes back to
+    /// the Store and pays nothing.
+    LoseLeg,
+    /// Pounds from every other Londoner in play, a debt they cannot refuse.
+    Collect(u32),
+    /// Pounds to every other Londoner in play, a debt the reader cannot refuse.
+    PayEach(u32),
+    /// What befalls every other Londoner in play: money, hearts, turns, a
+    /// go-to, a leg lost, or words done by hand.
+    Others(Vec<Effect>),
     /// What the table does by hand, in the card's words: Tabletape keeps
     /// no count of it (the table records what follows, a leg sold, a
     /// payment, as it happens).
     ByHand(String),
 }
+
+/// Where an effect is read, which decides what it may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// A street event card: it may draw more cards, never claim love.
+    StreetEvent,
+    /// A Risk Booklet story: it may claim love when read to find love
+    /// (`love`), and draws no card.
+    Story { love: bool },
+}
+
+/// The most squares a card's move gives, and the most cards it draws.
+pub const MAX_CARD_MOVE: u32 = 12;
+pub const MAX_CARD_DRAW: u32 = 3;
 
 /// Why an effect done by hand needs words.
 pub(super) const BY_HAND_EMPTY: &str =
@@ -351,38 +386,72 @@ fn check_pounds(file: &str, path: String, v: u32) -> Result<(), ContentError> {
     Ok(())
 }
 
-fn check_effects(
+/// Checks what a card or story does, in a pack or as a table typed it;
+/// an error names the effect by its place (`{path}[{i}]`).
+pub fn check_effects(
     file: &str,
     path: &str,
     effects: &[Effect],
     locations: &BTreeSet<&str>,
-    love_allowed: bool,
+    read: Read,
 ) -> Result<(), ContentError> {
     for (i, e) in effects.iter().enumerate() {
         let at = format!("{path}[{i}]");
+        let refuse = |message: String| Err(ContentError::new(file, at.clone(), message));
         match e {
             Effect::Money(v) | Effect::Health(v) if v.unsigned_abs() > MAX_POUNDS => {
-                return Err(ContentError::new(file, at, format!("{v} is out of range")))
+                return refuse(format!("{v} is out of range"))
+            }
+            Effect::Collect(v) | Effect::PayEach(v) if *v > MAX_POUNDS => {
+                return refuse(format!("{v} is out of range"))
             }
             Effect::GoTo(l) if !locations.contains(l.as_str()) => {
-                return Err(ContentError::new(
-                    file,
-                    at,
-                    format!("no location `{l}` on the board"),
-                ))
+                return refuse(format!("no location `{l}` on the board"))
             }
             Effect::MissTurns(n) if *n > 10 => {
-                return Err(ContentError::new(file, at, "a card skips at most 10 turns"))
+                return refuse("a card skips at most 10 turns".into())
             }
-            Effect::ClaimLove if !love_allowed => {
-                return Err(ContentError::new(
-                    file,
-                    at,
-                    "love is claimed only in a Find Love story of the Risk Booklet",
+            Effect::ClaimLove if read != (Read::Story { love: true }) => {
+                return refuse(
+                    "love is claimed only in a Find Love story of the Risk Booklet".into(),
+                )
+            }
+            Effect::Move(0) => return refuse("a move is of 1 square or more".into()),
+            Effect::Move(n) if *n > MAX_CARD_MOVE => {
+                return refuse(format!(
+                    "a card moves a Londoner {MAX_CARD_MOVE} squares at most"
                 ))
             }
+            Effect::Draw(_) if read != Read::StreetEvent => {
+                return refuse("only a street event card draws another card".into())
+            }
+            Effect::Draw(n) if *n == 0 || *n > MAX_CARD_DRAW => {
+                return refuse(format!("a card draws 1 to {MAX_CARD_DRAW} more cards"))
+            }
+            Effect::Others(list) => {
+                let inner = format!("{at}.others");
+                for (j, o) in list.iter().enumerate() {
+                    let for_others = matches!(
+                        o,
+                        Effect::Money(_)
+                            | Effect::Health(_)
+                            | Effect::GoTo(_)
+                            | Effect::MissTurns(_)
+                            | Effect::LoseLeg
+                            | Effect::ByHand(_)
+                    );
+                    if !for_others {
+                        return Err(ContentError::new(
+                            file,
+                            format!("{inner}[{j}]"),
+                            "what befalls the others is money, health, go_to, miss_turns, lose_leg or by_hand",
+                        ));
+                    }
+                }
+                check_effects(file, &inner, list, locations, read)?;
+            }
             Effect::ByHand(words) if words.trim().is_empty() => {
-                return Err(ContentError::new(file, at, BY_HAND_EMPTY))
+                return refuse(BY_HAND_EMPTY.into())
             }
             _ => {}
         }
@@ -721,7 +790,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             &format!("street_events[{i}].effects"),
             &e.effects,
             &ids,
-            false,
+            Read::StreetEvent,
         )?;
     }
     if cards == 0 {
@@ -761,7 +830,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
                 &format!("risk_booklet[{i}].entries[{j}].effects"),
                 &s.effects,
                 &ids,
-                true,
+                Read::Story { love: true },
             )?;
         }
     }

@@ -108,11 +108,30 @@
 //! - **Typed cards.** With physical dice a table may say what its own
 //!   street event cards and booklet stories say instead of naming the
 //!   pack's: `cards` on a move, `story` on a risk, each with its effects.
-//!   An effect Tabletape does not count (a leg taken or given, another
-//!   player touched, another card drawn) is written in the card's words,
-//!   `{"by_hand": "..."}`: the story tells it as written and the table
-//!   carries it out, recording what follows (a leg sold, a payment) as it
-//!   happens. Tabletape changes nothing for it.
+//! - **Effects** (a pack's cards and stories, or typed ones) are read in
+//!   order: money to or from the bank, hearts, a go-to, turns missed,
+//!   love claimed (a Find Love story only), and:
+//!   - `{"move": N}`: the reader moves on at once, up to N squares (1 to
+//!     12), as the turn's next step; street event symbols on the way are
+//!     drawn as on any move. Two moves read in one turn add up. A reader
+//!     who falls sick or dies meanwhile does not move, and the turn ends.
+//!   - `{"draw": N}`: N more street event cards (1 to 3), read right after
+//!     this one, and only on a street event card: a story draws none, since
+//!     the text has cards drawn only by moving over a symbol. With named or
+//!     typed cards the table gives them in the order read, after the card
+//!     that drew them. One move reads 30 cards at most.
+//!   - `"lose_leg"`: the leg in use goes back to the Store, or, with none
+//!     in use, the dearest owned (crutches too; the first by name among
+//!     equals), for nothing.
+//!   - `{"collect": N}` and `{"pay_each": N}`: £N from, or to, every other
+//!     Londoner in play, in seat order. A debt between players is paid as
+//!     any forced one (legs sold, then hearts); only money changes hands.
+//!   - `{"others": [...]}`: what befalls every other Londoner in play
+//!     (money, hearts, a go-to, turns missed, a leg lost, or words by hand).
+//!   - `{"by_hand": "..."}`: anything else, in the card's words. The story
+//!     tells it as written and the table carries it out, recording what
+//!     follows (a leg sold, a payment) as it happens. Tabletape changes
+//!     nothing for it.
 //! - **Record mode** (`record=on`, physical dice) is for a table with its
 //!   own box: of the pack only the board is used. Each player types their
 //!   character card first (`draw_character` with `card`, again after a

@@ -156,6 +156,14 @@ fn effect(e: &Effect, state: &State) -> String {
         Effect::MissTurns(1) => "miss a turn".into(),
         Effect::MissTurns(n) => format!("miss {n} turns"),
         Effect::ClaimLove => "claim love".into(),
+        Effect::Move(1) => "move 1 square".into(),
+        Effect::Move(n) => format!("move {n} squares"),
+        Effect::Draw(1) => "draw another card".into(),
+        Effect::Draw(n) => format!("draw {n} more cards"),
+        Effect::LoseLeg => "lose a leg".into(),
+        Effect::Collect(n) => format!("take £{n} from every other player"),
+        Effect::PayEach(n) => format!("pay every other player £{n}"),
+        Effect::Others(list) => format!("every other player: {}", effects(list, state)),
         Effect::ByHand(words) => format!("\u{201c}{words}\u{201d} (done by hand)"),
     }
 }
@@ -219,6 +227,12 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 Sale::Upkeep => " rather than pay its upkeep",
                 Sale::Shortfall => " to cover a debt",
                 Sale::Death => "",
+                Sale::Taken => {
+                    return vec![format!(
+                        "{} loses the {leg}: it goes back to the store, and pays nothing.",
+                        name(seat)
+                    )]
+                }
             };
             format!(
                 "{} sells the {leg} back to the store for {}{why}.",
@@ -308,6 +322,14 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             pounds(*amount)
         ),
         Fact::Paid { seat, amount } => format!("{} pays {}.", name(seat), pounds(*amount)),
+        Fact::Handed { from, to, amount } => {
+            format!("{} hands {} {}.", name(from), name(to), pounds(*amount))
+        }
+        Fact::MoveGranted { seat, steps } => format!(
+            "{} moves on: up to {steps} {} more this turn.",
+            name(seat),
+            if *steps == 1 { "square" } else { "squares" }
+        ),
         Fact::SickroomPaid { seat, fee } => {
             format!("{} pays the Sickroom {}.", name(seat), pounds(*fee))
         }

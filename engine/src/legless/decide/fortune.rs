@@ -15,12 +15,12 @@ pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task)
             return;
         }
         match e {
-            Effect::GoTo(_) if sick => {}
+            Effect::GoTo(_) | Effect::Move(_) if sick => {}
             Effect::Money(v) if *v >= 0 => out.push(Fact::Earned {
                 seat,
                 amount: *v as u32,
             }),
-            Effect::Money(v) => pay_forced(out, seat, v.unsigned_abs()),
+            Effect::Money(v) => pay_forced(out, seat, v.unsigned_abs(), None),
             Effect::Health(v) => change_health(out, seat, *v),
             Effect::GoTo(l) => out.push(Fact::WentTo {
                 seat,
@@ -37,9 +37,73 @@ pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task)
                     place_token(out, seat, &here, GoalKind::Love, 0);
                 }
             }
-            Effect::ClaimLove | Effect::ByHand(_) => {}
+            Effect::Move(n) => {
+                // Two moves read in one turn make one longer move.
+                let before = out.facts.iter().rev().find_map(|f| match f {
+                    Fact::MoveGranted { seat: s, steps } if *s == seat => Some(*steps),
+                    _ => None,
+                });
+                out.push(Fact::MoveGranted {
+                    seat,
+                    steps: before.unwrap_or(0) + n,
+                });
+            }
+            Effect::LoseLeg => {
+                if let Some(leg) = leg_taken(&out.s, seat) {
+                    out.push(Fact::LegSold {
+                        seat,
+                        leg,
+                        price: 0,
+                        why: Sale::Taken,
+                    });
+                }
+            }
+            Effect::Collect(n) => {
+                for other in others(&out.s, seat) {
+                    pay_forced(out, other, *n, Some(seat));
+                }
+            }
+            Effect::PayEach(n) => {
+                for other in others(&out.s, seat) {
+                    if out.l(seat).dead {
+                        break;
+                    }
+                    pay_forced(out, seat, *n, Some(other));
+                }
+            }
+            Effect::Others(list) => {
+                for other in others(&out.s, seat) {
+                    resolve(out, other, list, Task::Work);
+                }
+            }
+            // What draws more cards is read by the move (`walk`).
+            Effect::ClaimLove | Effect::Draw(_) | Effect::ByHand(_) => {}
         }
     }
+}
+
+/// Every other Londoner in play (not dead), in seat order.
+fn others(s: &State, seat: Seat) -> Vec<Seat> {
+    (0..s.londoners.len() as Seat)
+        .filter(|&o| o != seat && !s.londoner(o).dead)
+        .collect()
+}
+
+/// The leg a card takes: the one in use, else the dearest owned (crutches
+/// included), the first by name among equals.
+fn leg_taken(s: &State, seat: Seat) -> Option<String> {
+    let l = s.londoner(seat);
+    l.equipped.clone().or_else(|| {
+        l.legs
+            .iter()
+            .max_by_key(|n| {
+                (
+                    s.legs.get(*n).map_or(0, |leg| leg.cost),
+                    std::cmp::Reverse(*n),
+                )
+            })
+            .cloned()
+    })
 }
 
 pub(super) fn change_health(out: &mut Out, seat: Seat, by: i32) {
@@ -81,14 +145,22 @@ pub(super) fn forced_sale(s: &State, seat: Seat, which: impl Fn(&Leg) -> bool) -
         .cloned()
 }
 
-/// A debt the Londoner cannot refuse: legs are sold if money runs short,
-/// and what is still owed is paid a heart a pound.
-pub(super) fn pay_forced(out: &mut Out, seat: Seat, amount: u32) {
+/// A debt the Londoner cannot refuse, to the bank or to another Londoner
+/// (`to`, who gets what is paid in money): legs are sold if money runs
+/// short, and what is still owed is paid a heart a pound.
+pub(super) fn pay_forced(out: &mut Out, seat: Seat, amount: u32, to: Option<Seat>) {
     sell_for(out, seat, amount);
     let money = out.l(seat).money;
     let paid = money.min(amount);
     if paid > 0 {
-        out.push(Fact::Paid { seat, amount: paid });
+        out.push(match to {
+            Some(to) => Fact::Handed {
+                from: seat,
+                to,
+                amount: paid,
+            },
+            None => Fact::Paid { seat, amount: paid },
+        });
     }
     if paid < amount {
         let owed = amount - paid;

@@ -204,7 +204,7 @@ pub fn check_action(state: &State, seat: Seat, action: &Action) -> Result<(), Re
                 "dice.digital",
                 "this game reads its own Risk Booklet (digital mode): leave out `story`",
             ),
-            Some(t) => check_told(t, "story", state, love),
+            Some(t) => check_told(t, "story", state, Read::Story { love }),
             None => Ok(()),
         }
     };

@@ -25,8 +25,8 @@ use tabletape_events::{DiceMode, Seat};
 use super::actions::{Action, Death, Fact, Sale, Task, Told};
 use super::board::{Board, Place};
 use super::content::{
-    check_card, check_character, check_leg, CardText, Character, Effect, GoalKind, Leg, LegText,
-    LocationCard, Needs, Pack, BY_HAND_EMPTY,
+    check_card, check_character, check_effects, check_leg, CardText, Character, Effect, GoalKind,
+    Leg, LegText, LocationCard, Needs, Pack, Read,
 };
 use super::options::Options;
 use super::state::{Londoner, Phase, Stage, State, Turn, TOKENS};
@@ -153,7 +153,11 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
         (Stage::Moving { steps }, _) => {
             return reject(
                 "legless.moving",
-                format!("{} rolled {steps}: say the path (`move`)", state.name(seat)),
+                format!(
+                    "{} may walk {steps} {} now: say the path (`move`)",
+                    state.name(seat),
+                    if steps == 1 { "square" } else { "squares" }
+                ),
             )
         }
     }
@@ -308,6 +312,16 @@ fn place_token(out: &mut Out, seat: Seat, location: &str, goal: GoalKind, cost: 
 /// the game for whoever placed most victory tokens.
 fn end_turn(out: &mut Out, seat: Seat) {
     if out.over() {
+        return;
+    }
+    // A card or story read this turn moved the Londoner on: the turn goes
+    // on with that move, unless they fell sick or died since.
+    let moving_on = out
+        .facts
+        .iter()
+        .any(|f| matches!(f, Fact::MoveGranted { seat: s, .. } if *s == seat));
+    let l = out.l(seat);
+    if moving_on && !l.dead && !l.sick {
         return;
     }
     let n = out.s.londoners.len();

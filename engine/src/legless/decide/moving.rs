@@ -128,7 +128,7 @@ pub(super) fn walk(
             );
         }
         for (i, c) in cards.iter().enumerate() {
-            check_told(c, &format!("cards[{i}]"), &out.s, false)?;
+            check_told(c, &format!("cards[{i}]"), &out.s, Read::StreetEvent)?;
         }
     }
     chance.check_supplied("street event cards", "drew", &drew)?;
@@ -142,14 +142,29 @@ pub(super) fn walk(
         1 => "one street event symbol".to_string(),
         n => format!("{n} street event symbols"),
     };
+    // Cards that draw more are answered by more cards, given in the order read.
+    let drawn = match (cards, drew) {
+        (Some(cards), _) => cards.iter().map(|c| draws(&c.effects)).sum(),
+        (None, Some(names)) => names
+            .iter()
+            .filter_map(|n| out.s.street_events.get(n))
+            .map(|e| draws(&e.effects))
+            .sum(),
+        (None, None) => 0,
+    };
     let given = cards.map(<[Told]>::len).or(drew.map(<[String]>::len));
     if let Some(n) = given {
-        if n != crossed {
+        let wanted = (crossed + drawn).min(MAX_CARDS_READ);
+        if n != wanted {
+            let more = match drawn {
+                0 => String::new(),
+                d => format!(" and its cards draw {d} more"),
+            };
             return reject(
                 "legless.street_events",
                 format!(
-                    "the path crosses {symbols}: give {crossed} {}, not {n}",
-                    if crossed == 1 { "card" } else { "cards" }
+                    "the path crosses {symbols}{more}: give {wanted} {}, not {n}",
+                    if wanted == 1 { "card" } else { "cards" }
                 ),
             );
         }
@@ -164,8 +179,11 @@ pub(super) fn walk(
         path: path.to_vec(),
         picked_up: crossed as u32,
     });
-    // Cards are drawn as they are read, in the order picked up.
-    for i in 0..crossed {
+    // Cards are drawn as they are read, in the order picked up; a card that
+    // draws more has them read next.
+    let mut to_read = crossed;
+    let mut i = 0;
+    while i < to_read.min(MAX_CARDS_READ) {
         // Every card picked up is read (rules 2), a sick Londoner's too;
         // under rules 1 sickness left the rest unread.
         if out.l(seat).dead || (out.l(seat).sick && out.s.rules < 2) {
@@ -196,6 +214,7 @@ pub(super) fn walk(
                 (e.name.clone(), e.text.clone(), e.effects.clone(), true)
             }
         };
+        to_read += draws(&effects);
         out.push(Fact::StreetEventRead {
             seat,
             card,
@@ -204,46 +223,30 @@ pub(super) fn walk(
             from_deck,
         });
         resolve(out, seat, &effects, Task::Work);
+        i += 1;
     }
     Ok(())
 }
 
-/// Checks what the table typed for a card or a story.
-pub(super) fn check_told(told: &Told, field: &str, s: &State, love: bool) -> Result<(), Rejection> {
-    for (i, e) in told.effects.iter().enumerate() {
-        match e {
-            Effect::GoTo(l) if s.location(l).is_none() => {
-                return reject(
-                    "legless.effect",
-                    format!("{field}.effects[{i}]: no location `{l}` on the board"),
-                )
-            }
-            Effect::ClaimLove if !love => {
-                return reject(
-                    "legless.effect",
-                    format!("{field}.effects[{i}]: love is claimed only when finding love"),
-                )
-            }
-            Effect::Money(v) | Effect::Health(v) if v.unsigned_abs() > 10_000 => {
-                return reject(
-                    "legless.effect",
-                    format!("{field}.effects[{i}]: {v} is out of range"),
-                )
-            }
-            Effect::MissTurns(n) if *n > 10 => {
-                return reject(
-                    "legless.effect",
-                    format!("{field}.effects[{i}]: at most 10 turns are missed"),
-                )
-            }
-            Effect::ByHand(words) if words.trim().is_empty() => {
-                return reject(
-                    "legless.effect",
-                    format!("{field}.effects[{i}]: {BY_HAND_EMPTY}"),
-                )
-            }
-            _ => {}
-        }
-    }
-    Ok(())
+/// Checks what the table typed for a card or a story, by the same rules
+/// as a pack's cards and stories; an error names the effect's place.
+pub(super) fn check_told(told: &Told, field: &str, s: &State, read: Read) -> Result<(), Rejection> {
+    let ids: BTreeSet<&str> = s.locations.iter().map(|l| l.id.as_str()).collect();
+    check_effects("", &format!("{field}.effects"), &told.effects, &ids, read)
+        .map_err(|e| Rejection::new("legless.effect", format!("{}: {}", e.path, e.message)))
 }
+
+/// How many more street event cards these effects draw.
+pub(super) fn draws(effects: &[Effect]) -> usize {
+    effects
+        .iter()
+        .map(|e| match e {
+            Effect::Draw(n) => *n as usize,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The most street event cards one move reads, its draws included: a deck
+/// of cards that each draw another would otherwise never end.
+pub const MAX_CARDS_READ: usize = 30;
