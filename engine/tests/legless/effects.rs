@@ -62,11 +62,11 @@ fn a_card_that_draws_another_wants_it_named_and_both_are_read() {
         Some(0),
         json!({"type": "move", "path": ["b9", "a9"], "drew": ["Bundle"]}),
     );
-    assert_eq!(e.rule, "legless.street_events");
-    assert!(
-        e.message.contains("its cards draw 1 more: give 2 cards"),
-        "{}",
-        e.message
+    let wanted =
+        "the path crosses one street event symbol and its cards draw 1 more: give 2 cards, not 1";
+    assert_eq!(
+        (e.rule.as_str(), e.message.as_str()),
+        ("legless.street_events", wanted)
     );
     let facts = step(
         &mut g,
