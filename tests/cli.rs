@@ -1365,8 +1365,8 @@ fn a_forged_import_is_refused_without_a_backtrace() {
 }
 
 /// A table's own box: `pack show` prints the bundled pack, `pack new` a
-/// starting point that reads as it is, `pack check` names an error by its
-/// place in the table's file, and a game plays on the pack laid over the
+/// starting point that reads as it is, `pack check` names every error by
+/// its place in the table's file, and a game plays on the pack laid over the
 /// bundled one (a character of the table's own, another changed).
 #[test]
 fn a_tables_own_pack_is_laid_over_the_bundled_one() {
@@ -1396,6 +1396,14 @@ fn a_tables_own_pack_is_laid_over_the_bundled_one() {
         err.contains("characters[1].start: z99 is not a street square"),
         "{err}"
     );
+    // Every error is named, each by its place in the file.
+    let mut two = pack.clone();
+    two["characters"][0]["goals"] = json!([{"at": ["nowhere"], "kind": "love"}]);
+    std::fs::write(&ours, two.to_string()).unwrap();
+    let (_, err) = cli.fails(&["pack", "check", file, "--kind", "legless"], 2);
+    assert!(err.contains("2 errors"), "{err}");
+    assert!(err.contains("characters[1].start: z99"), "{err}");
+    assert!(err.contains("characters[0].goals"), "{err}");
     pack["characters"][1]["start"] = json!("c5");
     std::fs::write(&ours, pack.to_string()).unwrap();
     let checked = cli.json(&["pack", "check", file, "--kind", "legless"]);

@@ -77,6 +77,57 @@ pub fn read(kind: &dyn DynRules, table: &Value, file: &str) -> Result<Value, Con
         })
 }
 
+/// The most errors [`check_all`] names in one file.
+pub const MOST_ERRORS: usize = 50;
+
+/// Every error in a table's pack that can be named, in the order found:
+/// after each, the entry of the table's file at fault is set aside and the
+/// rest read again. An error that only follows from an entry set aside (a
+/// card naming a location that was at fault) is named too. The reading
+/// stops at an error outside the file's lists (a board, a bundled entry),
+/// or at [`MOST_ERRORS`]. Empty when the pack reads.
+pub fn check_all(kind: &dyn DynRules, table: &Value, file: &str) -> Vec<ContentError> {
+    let mut table = table.clone();
+    // For each list trimmed so far, the file's index of each entry left.
+    let mut kept: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    let mut errors = Vec::new();
+    while errors.len() < MOST_ERRORS {
+        let Err(mut e) = read(kind, &table, file) else {
+            break;
+        };
+        let entry = list_entry(&e.path).filter(|(key, at, _)| {
+            table
+                .get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|list| *at < list.len())
+        });
+        let Some((key, at, rest)) = entry else {
+            errors.push(e);
+            break;
+        };
+        let (key, rest) = (key.to_string(), rest.to_string());
+        let list = table[&key].as_array_mut().expect("checked to be a list");
+        let indices = kept
+            .entry(key.clone())
+            .or_insert_with(|| (0..list.len()).collect());
+        list.remove(at);
+        e.path = format!("{key}[{}]{rest}", indices.remove(at));
+        errors.push(e);
+    }
+    errors
+}
+
+/// `key`, the index and what follows, when `path` names an entry of a
+/// top-level list of the file (`characters[1].start`).
+fn list_entry(path: &str) -> Option<(&str, usize, &str)> {
+    let (key, tail) = path.split_once('[')?;
+    if key.is_empty() || key.contains('.') {
+        return None;
+    }
+    let (digits, rest) = tail.split_once(']')?;
+    Some((key, digits.parse().ok()?, rest))
+}
+
 /// A starting point for a table's own pack of `kind`: the first bundled
 /// entry of each list whose entries are named, to change or copy, with
 /// comments saying how the file is read.

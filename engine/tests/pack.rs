@@ -62,3 +62,28 @@ fn entries_that_share_a_name_are_not_matched_by_it() {
     let table = json!({"cards": [{"name": "Spoons", "edge": "red"}]});
     assert_eq!(lay_over(&bundled, &table).pack, table);
 }
+
+#[test]
+fn check_all_names_every_faulty_entry_by_its_place_in_the_file() {
+    let legless = tabletape_engine::kind("legless").unwrap();
+    let good = |name: &str, start: &str| {
+        json!({"name": name, "role": "r", "start": start, "money": 5, "health": 5, "goals": [
+            {"at": ["slums"], "kind": "love"}, {"at": ["slums"], "kind": "property"},
+            {"at": ["workhouse"], "kind": "personal", "text": "Home."}]})
+    };
+    let table = json!({"characters": [
+        good("A", "z99"), good("B", "c5"), good("C", "q1"), good("D", "c3")]});
+    let errors = check_all(legless, &table, "box.json");
+    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["characters[0].start", "characters[2].start"]);
+    assert!(errors.iter().all(|e| e.file == "box.json"));
+    assert!(check_all(
+        legless,
+        &json!({"characters": [good("B", "c5")]}),
+        "box.json"
+    )
+    .is_empty());
+    // An error outside the file's lists ends the reading there.
+    let board = json!({"board": {"rows": ["xx"]}, "characters": [good("A", "z99")]});
+    assert_eq!(check_all(legless, &board, "box.json").len(), 1);
+}

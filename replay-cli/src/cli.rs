@@ -201,7 +201,8 @@ pub enum Command {
         subcommand,
         after_help = "A pack given to `new --pack` is laid over the kind's bundled pack: an entry \
                       with the id (or name) of a bundled one changes the fields it gives, a new one \
-                      is added, and the rest stays as bundled. `\"whole\": true` reads a pack alone.\n\n\
+                      is added, and the rest stays as bundled. `\"whole\": true` reads a pack alone; \
+                      `\"whole\": [\"board\", \"locations\"]` takes just those as the file gives them.\n\n\
                       Examples:\n  tabletape pack show ludovia > ludovia-box.json\n  \
                       tabletape pack new legless > our-box.json\n  \
                       tabletape pack check our-box.json --kind legless"
@@ -636,7 +637,7 @@ pub enum PackCommand {
         /// The kind (`tabletape kinds` lists them).
         kind: String,
     },
-    /// Check a pack as `new --pack` would read it (laid over the bundled pack): the first
+    /// Check a pack as `new --pack` would read it (laid over the bundled pack): every
     /// error is named by its place in your file; a good pack is summed up.
     Check {
         /// The pack, a JSON file.

@@ -98,7 +98,8 @@ pub(crate) struct CreateBody {
     #[serde(default)]
     options: BTreeMap<String, Value>,
     /// A table's own content pack, laid over the kind's bundled one (`"whole": true`
-    /// reads it alone; see `tabletape pack`).
+    /// reads it alone, `"whole": ["board", ...]` takes just those keys as given; see
+    /// `tabletape pack`).
     pack: Option<Value>,
     /// The file name the pack's errors should name (defaults to `pack`).
     pack_name: Option<String>,

@@ -136,7 +136,26 @@ pub(super) fn pack(command: PackCommand, out: &mut dyn Write, json: bool) -> Res
                 path: file.display().to_string(),
                 source: io::Error::new(io::ErrorKind::InvalidData, format!("not JSON: {e}")),
             })?;
-            let read = tabletape_engine::pack::read(rules, &table, &file.display().to_string())
+            let name = file.display().to_string();
+            // Every error that can be named, not only the first.
+            let errors = tabletape_engine::pack::check_all(rules, &table, &name);
+            match errors.as_slice() {
+                [] => {}
+                [one] => return Err(JournalError::BadInput(format!("content pack {one}")).into()),
+                many => {
+                    let each: Vec<String> = many
+                        .iter()
+                        .map(|e| format!("  {}: {}", e.path, e.message))
+                        .collect();
+                    return Err(JournalError::BadInput(format!(
+                        "content pack {name}: {} errors (each entry at fault set aside to read on):\n{}",
+                        many.len(),
+                        each.join("\n")
+                    ))
+                    .into());
+                }
+            }
+            let read = tabletape_engine::pack::read(rules, &table, &name)
                 .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
             // What the game would have: each list's entries, counted.
             let lists: BTreeMap<&String, usize> = read
