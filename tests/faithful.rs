@@ -333,3 +333,86 @@ fn dread_counts_a_stash_token_taken_and_put_back() {
     act(&j, &game, again).unwrap();
     assert_eq!(taken(&j), json!([4]));
 }
+
+/// A scenario of the table's own, laid over the bundled pack: an open yard
+/// with a platform (c3 at level 2, d3 at 4) and a chest on b1, Nowa and a second
+/// Guard on c1 against one Raider far off, with the table's dice.
+fn yard_game(j: &Journal) -> String {
+    let yard = json!({"scenarios": [{
+        "id": "yard", "title": "The Yard", "text": "A yard of our own.",
+        "map": ["0 0 0 0 0 0", "0 0 0 0 0 0", "0 0 2 4 0 0", "0 0 0 0 0 0", "0 0 0 0 0 W"],
+        "objects": [{"id": "chest", "kind": "chest", "at": "b1"}],
+        "sides": [
+            {"name": "Guard", "figures": [{"character": "nowa", "at": "a1"}, {"character": "brakka", "at": "c1"}],
+             "goal": {"kind": "defeat_all"}, "points": 21},
+            {"name": "Raiders", "figures": [{"character": "brakka", "at": "f4"}],
+             "goal": {"kind": "defeat_all"}, "points": 20}
+        ],
+        "turn_limit": 5
+    }]});
+    let with = NewGame {
+        dice: tabletape_events::DiceMode::Physical,
+        pack: Some(tabletape_store::PackSource {
+            file: "yard.json".into(),
+            json: yard,
+        }),
+        ..options(&[("scenario", json!("yard"))])
+    };
+    let game = game_with(j, "lostworlds", &["Ada", "Bo", "Cy"], 3, with);
+    act(j, &game, json!({"type": "roll", "dice": [6, 1, 1]})).unwrap();
+    game
+}
+
+/// Lost Worlds rules 6: a figure that passes into a friend's space keeps
+/// the points to step out again, so two conscious figures never end the
+/// movement phase on one space; and a missed throw's scatter die numbers
+/// only the target's neighbours on its level or lower.
+#[test]
+fn lost_worlds_keeps_one_figure_a_space_and_scatters_downhill_only() {
+    let (_dir, j) = journal();
+    let game = yard_game(&j);
+    for step in [
+        json!({"type": "move", "seat": 0, "to": "b1"}),
+        json!({"type": "move", "seat": 0, "to": "c1"}),
+        json!({"type": "fall_prone", "seat": 0}),
+    ] {
+        act(&j, &game, step).unwrap();
+    }
+    let before = head(&j, &game);
+    let r = rejected(act(&j, &game, json!({"type": "stand_up", "seat": 0})));
+    assert_eq!(r.rule, "lostworlds.movement.crowded", "{r:?}");
+    assert_eq!(head(&j, &game), before, "nothing written");
+    act(&j, &game, json!({"type": "crawl", "seat": 0, "to": "d1"})).unwrap();
+
+    // Beside the platform, only the five sides no higher than b3 scatter.
+    let game = yard_game(&j);
+    act(&j, &game, json!({"type": "move", "seat": 0, "to": "b1"})).unwrap();
+    act(
+        &j,
+        &game,
+        json!({"type": "pick_up", "seat": 0, "object": "chest"}),
+    )
+    .unwrap();
+    let r = rejected(act(
+        &j,
+        &game,
+        json!({"type": "throw", "seat": 0, "at": "b3", "roll": 4, "scatter": 6}),
+    ));
+    assert_eq!(r.rule, "physical.impossible_roll", "{r:?}");
+    assert!(
+        r.message.contains("d5") && !r.message.contains(" c3"),
+        "{}",
+        r.message
+    );
+    act(
+        &j,
+        &game,
+        json!({"type": "throw", "seat": 0, "at": "b3", "roll": 4, "scatter": 5}),
+    )
+    .unwrap();
+    let story = j
+        .narrate(&game, MAIN_BRANCH)
+        .unwrap()
+        .render(tabletape_engine::Format::Markdown);
+    assert!(story.contains("the scatter die shows 5"), "{story}");
+}

@@ -351,6 +351,7 @@ const EARLIER_RULES: &[(&str, u32)] = &[
     ("lostworlds", 2),
     ("lostworlds", 3),
     ("lostworlds", 4),
+    ("lostworlds", 5),
     ("ludovia", 1),
 ];
 

@@ -762,7 +762,8 @@ pub struct Start {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Landing {
     pub roll: u32,
-    /// The scatter die when it missed.
+    /// The scatter die when it missed (0: no space beside the target lay
+    /// on its level or lower, so none was rolled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scatter: Option<u32>,
     pub at: Hex,

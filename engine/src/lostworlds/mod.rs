@@ -254,10 +254,16 @@
 //!   (rules 5: the slope moves the range, not the height; under rules 4 it
 //!   was added after the lesser was taken, so a throw downhill went one
 //!   space beyond the thrower's height); the
-//!   range table decides a hit; a miss rolls a second die for the target's
-//!   neighbour (numbered 1 east, clockwise) and lands there if that space
-//!   is no higher than the target, else on the target. A figure it lands on
-//!   takes its weight in damage, falls down and drops its load.
+//!   range table decides a hit. On a miss only the target's neighbours on
+//!   its level or lower are numbered, clockwise from the east, and a second
+//!   die names where it lands (rules 6). The text numbers no more spaces
+//!   than that, so a die beyond them is rolled again: with the table's dice
+//!   the table gives the die that named a space, and Tabletape's dice roll
+//!   one with that many faces, which comes to the same. With no such
+//!   neighbour it comes down on the target. (Under rules 5 the six sides
+//!   were numbered, and a higher side, a wall or the map's edge dropped it
+//!   on the target.) A figure it lands on takes its weight in damage, falls
+//!   down and drops its load.
 //! - **Combat phase.** Every conscious figure fights every opponent in its
 //!   battle zone (adjacent, and the lower figure's height more than the
 //!   difference in levels), through the books, so the books' several-
@@ -429,7 +435,10 @@ impl Rules for LostWorlds {
     /// but never beyond the thrower's height; an opponent who falls twice
     /// gives its victors experience once; a runner who fought no one is
     /// still off balance when the falls are checked.
-    const RULES_VERSION: u32 = 5;
+    /// 6: a figure passing through a friend's space keeps the points to
+    /// step out again; a missed throw's scatter die numbers only the
+    /// target's neighbours on its level or lower.
+    const RULES_VERSION: u32 = 6;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.
     fn draws_chance(options: &Options) -> bool {

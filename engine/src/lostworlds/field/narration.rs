@@ -583,6 +583,10 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
 fn flight_words(state: &State, landing: &crate::lostworlds::actions::Landing) -> String {
     let flight = match landing.scatter {
         None => format!("a {}, and it lands there", landing.roll),
+        Some(0) => format!(
+            "a {}, a miss, but no space beside {} lies level with it or lower: it comes down there",
+            landing.roll, landing.at
+        ),
         Some(s) => format!(
             "a {}, a miss; the scatter die shows {s} and it comes down on {}",
             landing.roll, landing.at

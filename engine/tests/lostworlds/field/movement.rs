@@ -253,3 +253,41 @@ fn a_block_leaves_the_opponent_only_regaining_balance() {
     );
     assert!(m.contains("regaining balance"), "{m}");
 }
+
+/// The yard with a second Guard (Brakka) standing on c1, Nowa's friend.
+fn yard_with_a_friend() -> State {
+    let mut yard = yard();
+    yard["sides"][0]["figures"] = json!([
+        {"character": "nowa", "at": "a1"},
+        {"character": "brakka", "at": "c1"}
+    ]);
+    let pack = pack_with(Some(yard));
+    start(&pack, "yard", DiceMode::Physical)
+}
+
+#[test]
+fn a_figure_in_a_friends_space_keeps_the_points_to_step_out() {
+    let mut s = yard_with_a_friend();
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "move", "to": "b1"}));
+    ok(&mut s, Some(0), json!({"type": "move", "to": "c1"}));
+    assert_eq!(points(&s, 0), 2);
+    // Down, it crawls out for 2: still free to go.
+    ok(&mut s, Some(0), json!({"type": "fall_prone"}));
+    // Standing up would spend them and strand it beside its friend.
+    let before = s.clone();
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "stand_up"}),
+        "lostworlds.movement.crowded",
+    );
+    assert!(m.contains("keeps the points to step out again"), "{m}");
+    ok(&mut s, Some(0), json!({"type": "crawl", "to": "d1"}));
+    assert_eq!(at(&s, 0), "d1");
+    // Under rules 5 a deed there could spend them, and the move ended so.
+    let mut old = before;
+    old.rules = 5;
+    ok(&mut old, Some(0), json!({"type": "stand_up"}));
+    assert_eq!((at(&old, 0), points(&old, 0)), ("c1".to_string(), 0));
+}

@@ -2,17 +2,23 @@
 
 use super::*;
 
-#[test]
-fn throwing_checks_range_rolls_to_hit_and_scatters() {
+/// Nowa on b2, the chest in her hands, her move to make; Brakka on `foe`.
+fn holding_the_chest(foe: &str) -> State {
     let mut s = yard_state();
     put(&mut s, 0, "b2");
-    put(&mut s, 1, "b5");
+    put(&mut s, 1, foe);
     initiative(&mut s, 0);
     ok(
         &mut s,
         Some(0),
         json!({"type": "pick_up", "object": "chest"}),
     );
+    s
+}
+
+#[test]
+fn throwing_checks_range_rolls_to_hit_and_scatters() {
+    let mut s = holding_the_chest("b5");
     // A chest goes 3 at most (Nowa's height is 4); b5 is 3 away.
     let m = refused(
         &mut s,
@@ -44,14 +50,7 @@ fn throwing_checks_range_rolls_to_hit_and_scatters() {
     assert_eq!(s.seat(1).fighter().body, body - 4, "a chest weighs 4");
     assert_eq!(position(&s, 1), Position::Down);
     // A miss at range 3 (roll 3) scatters by the second die.
-    let mut s = yard_state();
-    put(&mut s, 0, "b2");
-    initiative(&mut s, 0);
-    ok(
-        &mut s,
-        Some(0),
-        json!({"type": "pick_up", "object": "chest"}),
-    );
+    let mut s = holding_the_chest("f4");
     let m = refused(
         &mut s,
         Some(0),
@@ -361,4 +360,53 @@ fn a_throw_downhill_goes_one_further_than_the_range_but_never_past_the_height() 
     // Rules 4 added the slope after the height's cap: five spaces.
     rules_4.rules = 4;
     ok(&mut rules_4, Some(0), throw);
+}
+
+#[test]
+fn a_missed_throw_scatters_only_to_spaces_no_higher_than_the_target() {
+    let mut s = holding_the_chest("f4");
+    let before = s.clone();
+    // b3 lies beside the platform's c3 (level 2): that side is not numbered.
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b3", "roll": 4, "scatter": 6}),
+        "physical.impossible_roll",
+    );
+    let numbered = m
+        .split("numbered clockwise from the east: ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("{m}"));
+    let spaces: Vec<&str> = numbered
+        .split(", ")
+        .map(|n| n.split(' ').nth(1).unwrap())
+        .collect();
+    assert!(!spaces.contains(&"c3") && spaces.len() == 5, "{m}");
+    assert!(m.contains("not a face of a d5"), "{m}");
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "throw", "at": "b3", "roll": 4, "scatter": 1}),
+    );
+    let chest = |s: &State| {
+        s.field
+            .as_ref()
+            .unwrap()
+            .thing("chest")
+            .unwrap()
+            .at
+            .to_string()
+    };
+    assert_eq!(chest(&s), spaces[0]);
+    // Under rules 5 all six sides were numbered, and the higher one dropped
+    // it on the target.
+    let mut old = before;
+    old.rules = 5;
+    ok(
+        &mut old,
+        Some(0),
+        json!({"type": "throw", "at": "b3", "roll": 4, "scatter": 1}),
+    );
+    assert_eq!(chest(&old), "b3");
 }

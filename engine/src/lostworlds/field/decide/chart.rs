@@ -398,12 +398,40 @@ pub(super) fn deed(
             let (at, scatter) = if tables::throw_lands(range, roll) {
                 (target, None)
             } else {
-                let die = chance.roll("scatter", 6, "scatter", *scatter)?;
                 let level = level_of(&b, target);
-                let spot = b.neighbours(target)[die as usize - 1]
-                    .filter(|&h| b.open(h) && level_of(&b, h) <= level)
-                    .unwrap_or(target);
-                (spot, Some(die))
+                let around = b.neighbours(target);
+                let lower = |h: &Hex| b.open(*h) && level_of(&b, *h) <= level;
+                if state.rules >= 6 {
+                    // Only the spaces beside the target on its level or
+                    // lower are numbered, clockwise from the east; a die
+                    // beyond them is rolled again (the table gives the one
+                    // that names a space). With none, it drops on the target
+                    // (a scatter of 0: no die was rolled).
+                    let numbered: Vec<Hex> = around.into_iter().flatten().filter(lower).collect();
+                    if numbered.is_empty() {
+                        (target, Some(0))
+                    } else {
+                        let list: Vec<String> = numbered
+                            .iter()
+                            .enumerate()
+                            .map(|(i, h)| format!("{} {h}", i + 1))
+                            .collect();
+                        let what = format!(
+                            "scatter die (the spaces beside {target} on its level or lower, numbered clockwise from the east: {}; a higher number is rolled again)",
+                            list.join(", ")
+                        );
+                        let n = numbered.len() as u32;
+                        let die = chance.roll(&what, n, "scatter", *scatter)?;
+                        (numbered[die as usize - 1], Some(die))
+                    }
+                } else {
+                    // Rules 5 and before: the six sides numbered, and a side
+                    // that is higher, a wall or off the map dropped it on the
+                    // target.
+                    let die = chance.roll("scatter", 6, "scatter", *scatter)?;
+                    let spot = around[die as usize - 1].filter(lower).unwrap_or(target);
+                    (spot, Some(die))
+                }
             };
             let struck = (0..state.seats.len() as Seat)
                 .find(|&s| s != seat && field.piece(s).at == at && b.conscious[s as usize]);

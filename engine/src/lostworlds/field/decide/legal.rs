@@ -280,7 +280,7 @@ fn candidates(state: &State, seat: Seat) -> Vec<(Action, Vec<String>)> {
                         },
                         vec![
                             "roll: the throw (a d6)".into(),
-                            "scatter: a d6 when the throw misses (1-3 hit at one space, 1-2 at two or three, 1 beyond)".into(),
+                            "scatter: when the throw misses (it hits on 1-3 at one space, 1-2 at two or three, 1 beyond), a die naming a space beside the target on its level or lower, numbered clockwise from the east".into(),
                         ],
                     ));
                 }

@@ -187,7 +187,26 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
     let mut chain = Chain::new(state);
     let b = board(state).expect("a scenario");
     let before = b.zone_foes(seat);
+    let could_leave = crowded(&b, seat).is_some() && can_leave(&b, seat);
     chain.push(Fact::Stepped { seat, cost, deed });
+    // A figure passing through a friend's space keeps the points to step
+    // out again: whatever else it does there, two conscious figures never
+    // end the movement phase on one space (rules 6; under rules 5 a shove
+    // there could spend them).
+    if could_leave && state.rules >= 6 {
+        let after = board(&chain.state).expect("a scenario");
+        if let Some(other) = crowded(&after, seat).filter(|_| !can_leave(&after, seat)) {
+            return refuse(
+                "crowded",
+                format!(
+                    "{} shares {} with {}: it keeps the points to step out again",
+                    state.seat_name(seat),
+                    after.field.piece(seat).at,
+                    state.seat_name(other)
+                ),
+            );
+        }
+    }
     // Entering an opponent's battle zone, not by its undefended space, lets
     // it halt the mover (if it still can).
     let b = board(&chain.state).expect("a scenario");
@@ -288,11 +307,8 @@ fn end_move(state: &State, seat: Seat, undefended: &str) -> Result<Vec<Fact>, Re
     };
     // Sharing a space is refused while the mover can still step out (a
     // halt can leave it stranded in a friend's space).
-    let can_leave = exit_cost(&b, seat, p.at).is_some_and(|c| c <= p.points);
-    if b.conscious[seat as usize] && can_leave {
-        if let Some(other) = (0..state.seats.len() as Seat)
-            .find(|&o| o != seat && b.conscious[o as usize] && b.field.piece(o).at == p.at)
-        {
+    if can_leave(&b, seat) {
+        if let Some(other) = crowded(&b, seat) {
             return refuse(
                 "crowded",
                 format!(
@@ -310,4 +326,20 @@ fn end_move(state: &State, seat: Seat, undefended: &str) -> Result<Vec<Fact>, Re
         after_movement(&mut chain)?;
     }
     Ok(chain.facts)
+}
+
+/// Another conscious figure on the space of `seat`, itself conscious.
+fn crowded(b: &Board<'_>, seat: Seat) -> Option<Seat> {
+    let at = b.field.piece(seat).at;
+    if !b.conscious[seat as usize] {
+        return None;
+    }
+    (0..b.field.pieces.len() as Seat)
+        .find(|&o| o != seat && b.conscious[o as usize] && b.field.piece(o).at == at)
+}
+
+/// Whether `seat` has the points to step out of its space now.
+fn can_leave(b: &Board<'_>, seat: Seat) -> bool {
+    let p = b.field.piece(seat);
+    exit_cost(b, seat, p.at).is_some_and(|c| c <= p.points)
 }
