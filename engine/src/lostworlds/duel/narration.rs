@@ -865,10 +865,19 @@ pub fn epilogue(state: &State) -> Vec<String> {
             state.exchanges
         ),
     }];
-    for st in &state.seats {
+    for (seat, st) in state.seats.iter().enumerate() {
+        // On a scenario's map a fit figure may still be off balance or down.
+        let stance = state
+            .field
+            .as_deref()
+            .and_then(|f| f.pieces.get(seat))
+            .map(|p| p.position);
         for f in &st.party {
+            use crate::lostworlds::field::state::Position;
             let condition = match f.condition {
                 Condition::Fit if st.status == SeatStatus::Escaped => "escaped",
+                Condition::Fit if stance == Some(Position::OffBalance) => "off balance",
+                Condition::Fit if stance == Some(Position::Down) => "down",
                 Condition::Fit => "on their feet",
                 Condition::Unconscious => "unconscious",
                 Condition::Dead => "dead",
