@@ -353,10 +353,17 @@ pub enum Action {
         seat: Option<Seat>,
     },
     /// Sets down an opponent who fell, in a space beside where it stood.
+    /// A space another figure stands in (rules 6) is jumping down onto it:
+    /// `roll` is the die of that move, and `land` the space beside it,
+    /// on its level or lower, where the faller ends.
     Place {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        land: Option<String>,
     },
 }
 
@@ -669,6 +676,21 @@ crate::by_tag! {
             body: i32,
             condition: Condition,
         },
+        /// A fallen figure set down on another's space (rules 6): the fall
+        /// is jumping down onto it. The faller ends on `land`, off balance
+        /// and unhurt if it struck, down and hurt by the levels if it
+        /// missed (`damage`, `body`, `condition` are the faller's).
+        FellOnto {
+            seat: Seat,
+            by: Seat,
+            onto: Seat,
+            land: Hex,
+            roll: u32,
+            result: Pounce,
+            damage: i32,
+            body: i32,
+            condition: Condition,
+        },
         TurnEnded {
             turn: u32,
         },
@@ -790,6 +812,7 @@ impl Fact {
                 | Fact::CombatEnded { .. }
                 | Fact::FallsRolled { .. }
                 | Fact::FallenPlaced { .. }
+                | Fact::FellOnto { .. }
                 | Fact::TurnEnded { .. }
                 | Fact::Dematerialized { .. }
                 | Fact::Touched { .. }

@@ -287,9 +287,18 @@
 //!   no one ends the combat phase off balance, as it began it (rules 5;
 //!   rules 4 left it standing, without the +1). A fall is set down by an opponent
 //!   it fought, else the nearest conscious one, beside its space on its
-//!   level or lower where no conscious figure stands (hemmed in, it falls
-//!   in place): one damage a level, or the score on page 41 of its book for
-//!   a fall on the same level; it starts next turn down.
+//!   level or lower (hemmed in, it falls in place): one damage a level, or
+//!   the score on page 41 of its book for a fall on the same level; it
+//!   starts next turn down. Set down on a space another conscious figure
+//!   stands in (rules 6; rules 5 allowed only free spaces), the fall is the
+//!   movement chart's jumping down onto that figure, whoever's side it is
+//!   on: the placer names where the faller ends (`land`, beside it on its
+//!   level or lower, free, not the space it fell from) and the jump's die
+//!   decides. On a hit (1-4) the one below is flattened, disarmed or
+//!   staggered as the chart says and the faller ends off balance and
+//!   unhurt, since it landed on someone; on a miss (5-6) it ends down,
+//!   hurt a point for each level between where it stood and where it ends.
+//!   Only a space with room to end beside it is offered.
 //! - **Recovery.** After the movement phase each unconscious figure (not
 //!   dead, not undead, not moved) rolls on the recovery table; coming to,
 //!   it lies down.
@@ -437,7 +446,8 @@ impl Rules for LostWorlds {
     /// still off balance when the falls are checked.
     /// 6: a figure passing through a friend's space keeps the points to
     /// step out again; a missed throw's scatter die numbers only the
-    /// target's neighbours on its level or lower.
+    /// target's neighbours on its level or lower; a fall set down on a
+    /// figure is jumping down onto it.
     const RULES_VERSION: u32 = 6;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.

@@ -368,6 +368,43 @@ pub fn apply(state: &mut State, fact: &Fact) {
             }
             field(state).at_risk.clear();
         }
+        Fact::FellOnto {
+            seat,
+            onto,
+            land,
+            result,
+            body,
+            condition,
+            ..
+        } => {
+            place(state, *seat, *land);
+            match result {
+                Pounce::Flattened => {
+                    set(state, *seat, Position::OffBalance);
+                    set(state, *onto, Position::Down);
+                    hurt(
+                        state,
+                        *onto,
+                        crate::lostworlds::field::tables::POUNCE_DAMAGE,
+                    );
+                }
+                Pounce::Disarmed => {
+                    set(state, *seat, Position::OffBalance);
+                    set(state, *onto, Position::OffBalance);
+                    disarm(state, *onto, *seat);
+                }
+                Pounce::Staggered => {
+                    set(state, *seat, Position::OffBalance);
+                    set(state, *onto, Position::OffBalance);
+                }
+                Pounce::Missed => set(state, *seat, Position::Down),
+            }
+            wounded(state, *seat, *body, *condition);
+            let f = field(state);
+            if !f.placing.is_empty() {
+                f.placing.remove(0);
+            }
+        }
         Fact::FallenPlaced {
             seat,
             to,

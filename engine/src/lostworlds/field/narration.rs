@@ -101,7 +101,18 @@ pub fn describe(state: &State, action: &Action) -> Option<String> {
         }
         Action::Halt { seat } => format!("{}: halt the one passing", who(seat)),
         Action::LetPass { seat } => format!("{}: let them pass", who(seat)),
-        Action::Place { seat, to } => format!("{}: set the fallen foe down on {to}", who(seat)),
+        Action::Place {
+            seat,
+            to,
+            land: Some(land),
+            ..
+        } => format!(
+            "{}: drop the fallen foe onto whoever stands on {to}, to end on {land}",
+            who(seat)
+        ),
+        Action::Place { seat, to, .. } => {
+            format!("{}: set the fallen foe down on {to}", who(seat))
+        }
         _ => return None,
     })
 }
@@ -258,22 +269,7 @@ fn deed_words(state: &State, seat: Seat, cost: u32, deed: &Deed) -> String {
             ..
         } => {
             let t = name(state, *target);
-            let what = match result {
-                Pounce::Flattened => format!(
-                    "flattens {t}, who is knocked down; {who} lands off balance on {land}.{}",
-                    hurt_words(state, *target, *damage)
-                ),
-                Pounce::Disarmed => format!(
-                    "crashes into {t}: both off balance, and {t} drops the weapon. {who} lands on {land}."
-                ),
-                Pounce::Staggered => {
-                    format!("crashes into {t}: both reel off balance. {who} lands on {land}.")
-                }
-                Pounce::Missed => format!(
-                    "misses and lands down on {land}.{}",
-                    hurt_words(state, seat, *damage)
-                ),
-            };
+            let what = pounce_words(state, seat, *target, *land, *result, *damage);
             format!("{who} jumps down onto {t} and rolls {roll}: {what}")
         }
         Deed::JumpedOver { over, to, .. } => {
@@ -500,6 +496,29 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 hurt_words(state, *seat, *damage)
             )]
         }
+        Fact::FellOnto {
+            seat,
+            onto,
+            land,
+            roll,
+            result,
+            damage,
+            ..
+        } => {
+            // The one below takes the chart's damage when flattened; the
+            // faller, its fall's when it misses.
+            let hurt = if *result == Pounce::Flattened {
+                crate::lostworlds::field::tables::POUNCE_DAMAGE
+            } else {
+                *damage
+            };
+            let what = pounce_words(state, *seat, *onto, *land, *result, hurt);
+            vec![format!(
+                "{} falls onto {} and rolls {roll}: {what}",
+                name(state, *seat),
+                name(state, *onto)
+            )]
+        }
         Fact::TurnEnded { turn } => vec![format!("Turn {turn} ends.")],
         Fact::Dematerialized { seat } => vec![format!(
             "{} fades from {} to another plane, to return as the movement phase ends.",
@@ -711,4 +730,34 @@ pub fn board_lines(state: &State) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// What jumping (or falling) down onto a figure did, by the chart's
+/// result: `damage` is the one below's when flattened, the jumper's when
+/// it missed.
+fn pounce_words(
+    state: &State,
+    jumper: Seat,
+    target: Seat,
+    land: Hex,
+    result: Pounce,
+    damage: i32,
+) -> String {
+    let (who, t) = (name(state, jumper), name(state, target));
+    match result {
+        Pounce::Flattened => format!(
+            "flattens {t}, who is knocked down; {who} lands off balance on {land}.{}",
+            hurt_words(state, target, damage)
+        ),
+        Pounce::Disarmed => format!(
+            "crashes into {t}: both off balance, and {t} drops the weapon. {who} lands on {land}."
+        ),
+        Pounce::Staggered => {
+            format!("crashes into {t}: both reel off balance. {who} lands on {land}.")
+        }
+        Pounce::Missed => format!(
+            "misses and lands down on {land}.{}",
+            hurt_words(state, jumper, damage)
+        ),
+    }
 }

@@ -111,3 +111,75 @@ fn the_unconscious_roll_to_recover_and_slaying_adds_three() {
     assert_eq!(s.seat(1).fighter().condition, Condition::Fit);
     assert_eq!(position(&s, 1), Position::Down, "it comes to where it lay");
 }
+
+/// Nowa on b4 has shoved the Raider on c4 down; her friend stands on d4.
+fn shoved_beside_a_friend(rules: u32) -> State {
+    let mut yard = yard();
+    yard["sides"][0]["figures"] = json!([
+        {"character": "nowa", "at": "a1"},
+        {"character": "brakka", "at": "c1"}
+    ]);
+    let mut s = start(&pack_with(Some(yard)), "yard", DiceMode::Physical);
+    s.rules = rules;
+    put(&mut s, 0, "b4");
+    put(&mut s, 2, "c4");
+    put(&mut s, 1, "d4");
+    initiative(&mut s, 0);
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "shove", "seat": 0, "target": 2, "hard": true, "roll": 5}),
+    );
+    assert_eq!(s.field.as_ref().unwrap().placing.len(), 1);
+    s
+}
+
+#[test]
+fn a_fall_onto_a_figure_is_jumping_down_onto_it() {
+    let mut s = shoved_beside_a_friend(6);
+    // d4 is taken: the fall comes down on the friend there, and the faller
+    // ends beside it.
+    let m = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "place", "seat": 0, "to": "d4"}),
+        "lostworlds.movement.place",
+    );
+    assert!(m.contains("say where it ends (`land`)"), "{m}");
+    let offered: Vec<Value> = LostWorlds::legal(&s, Some(0))
+        .into_iter()
+        .map(|l| serde_json::to_value(l.action).unwrap())
+        .filter(|a| a["to"] == "d4")
+        .collect();
+    assert!(
+        !offered.is_empty() && offered.iter().all(|a| a["land"].is_string()),
+        "{offered:?}"
+    );
+    let body = s.seat(1).fighter().body;
+    let facts = ok(
+        &mut s,
+        Some(0),
+        json!({"type": "place", "seat": 0, "to": "d4", "land": offered[0]["land"], "roll": 1}),
+    );
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::FellOnto { .. })),
+        "{facts:?}"
+    );
+    // A 1 flattens the one below: down, 2 body points lost; the faller
+    // lands off balance, unhurt, beside it.
+    assert_eq!(position(&s, 1), Position::Down);
+    assert_eq!(s.seat(1).fighter().body, body - 2);
+    assert_eq!(position(&s, 2), Position::OffBalance);
+    assert_eq!(at(&s, 2), offered[0]["land"].as_str().unwrap());
+    assert_eq!(at(&s, 1), "d4");
+
+    // Under rules 5 an occupied space was no place to fall.
+    let mut old = shoved_beside_a_friend(5);
+    let m = refused(
+        &mut old,
+        Some(0),
+        json!({"type": "place", "seat": 0, "to": "d4"}),
+        "lostworlds.movement.place",
+    );
+    assert!(m.contains("with no one standing in it"), "{m}");
+}

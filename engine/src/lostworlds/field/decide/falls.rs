@@ -4,7 +4,14 @@
 use super::*;
 use crate::lostworlds::field::state::Placing;
 
-pub(super) fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Rejection> {
+pub(super) fn place(
+    state: &State,
+    seat: Seat,
+    to: &str,
+    roll: Option<u32>,
+    land: Option<&str>,
+    chance: &mut Chance,
+) -> Result<Vec<Fact>, Rejection> {
     let field = state.field.as_deref().expect("a scenario");
     let Some(p) = field.placing.first() else {
         return refuse("place", "no fallen figure waits to be set down");
@@ -33,10 +40,15 @@ pub(super) fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Re
         } else {
             "on its level or lower"
         };
+        let anyone = if p.touched || state.rules < 6 {
+            ", with no one standing in it"
+        } else {
+            ""
+        };
         return refuse(
             "place",
             format!(
-                "{} {rule} {}, {levels}, with no one standing in it: {}",
+                "{} {rule} {}, {levels}{anyone}: {}",
                 state.seat_name(p.seat),
                 p.from,
                 hexes(&spaces)
@@ -45,7 +57,63 @@ pub(super) fn place(state: &State, seat: Seat, to: &str) -> Result<Vec<Fact>, Re
     }
     let levels = (level_of(&b, p.from) - level_of(&b, to)).max(0) as u32;
     let mut chain = Chain::new(state);
-    if p.touched {
+    let onto = b.figure_at(to).filter(|&o| o != p.seat);
+    if let (Some(onto), false) = (onto, p.touched) {
+        // Falling onto a figure is jumping down onto it (the movement
+        // chart's move 7): its die decides, and the faller ends beside it.
+        let (d, faller) = (&b, p.seat);
+        let land = match land.map(|l| space(d, "land", l)) {
+            Some(l) => l?,
+            None => {
+                return refuse(
+                    "place",
+                    format!(
+                        "{} falls onto {}: say where it ends (`land`), beside them on their level or lower: {}",
+                        state.seat_name(faller),
+                        state.seat_name(onto),
+                        hexes(&beside(d, faller, to))
+                    ),
+                )
+            }
+        };
+        if !beside(d, faller, to).contains(&land) {
+            return refuse(
+                "place",
+                format!(
+                    "`land`: {} ends beside {} on their level or lower, in a space no one stands in: {}",
+                    state.seat_name(faller),
+                    state.seat_name(onto),
+                    hexes(&beside(d, faller, to))
+                ),
+            );
+        }
+        let what = format!("fall onto {}", state.seat_name(onto));
+        let roll = chance.roll(&what, 6, "roll", roll)?;
+        let result = tables::pounce(roll);
+        let levels = (level_of(d, p.from) - level_of(d, land)).max(0) as u32;
+        let damage = if result == tables::Pounce::Missed {
+            levels as i32
+        } else {
+            0
+        };
+        let (body, condition) = hurt(state, faller, damage);
+        chain.push(Fact::FellOnto {
+            seat: faller,
+            by: seat,
+            onto,
+            land,
+            roll,
+            result,
+            damage,
+            body,
+            condition,
+        });
+    } else if land.is_some() || roll.is_some() {
+        return refuse(
+            "place",
+            format!("{to} is free: `land` and `roll` are for a fall onto another figure"),
+        );
+    } else if p.touched {
         let fell = levels >= 2;
         let damage = if fell { levels as i32 } else { 0 };
         let (body, condition) = hurt(state, p.seat, damage);
@@ -125,12 +193,18 @@ pub(super) fn landing_spaces(state: &State, placing: &Placing) -> Vec<Hex> {
     let from = b.field.piece(placing.seat).at;
     let level = b.level(from).unwrap_or(0);
     let highest = if placing.touched { level + 1 } else { level };
+    // A fall may come down on a figure (rules 6) where there is room to end
+    // beside it; a touched figure is only moved off to a free space.
+    let onto_allowed = !placing.touched && state.rules >= 6;
     let spaces: Vec<Hex> = b
         .neighbours(from)
         .into_iter()
         .flatten()
         .filter(|&h| b.level(h).is_some_and(|l| l <= highest))
-        .filter(|&h| b.figure_at(h).is_none())
+        .filter(|&h| match b.figure_at(h) {
+            None => true,
+            Some(_) => onto_allowed && !beside(&b, placing.seat, h).is_empty(),
+        })
         .collect();
     // Hemmed in all round: it falls (or stays) where it stands.
     if spaces.is_empty() {
@@ -138,4 +212,17 @@ pub(super) fn landing_spaces(state: &State, placing: &Placing) -> Vec<Hex> {
     } else {
         spaces
     }
+}
+
+/// Where a figure that fell onto the one on `at` may end: a free open
+/// space beside it, on its level or lower, not where the faller fell from.
+pub(super) fn beside(b: &Board<'_>, faller: Seat, at: Hex) -> Vec<Hex> {
+    let from = b.field.piece(faller).at;
+    let level = level_of(b, at);
+    b.neighbours(at)
+        .into_iter()
+        .flatten()
+        .filter(|&h| h != from && b.open(h) && level_of(b, h) <= level)
+        .filter(|&h| b.figure_at(h).is_none_or(|o| o == faller))
+        .collect()
 }

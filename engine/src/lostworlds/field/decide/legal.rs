@@ -53,11 +53,31 @@ fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     }
     if let Some(p) = field.placing.first() {
         if mine(p.by) {
+            let b = board(state).expect("a scenario");
+            let physical = field.dice == DiceMode::Physical;
             for h in landing_spaces(state, p) {
-                out.push(Legal::ready(Action::Place {
+                let place = |land: Option<Hex>| Action::Place {
                     seat: Some(p.by),
                     to: h.to_string(),
-                }));
+                    roll: None,
+                    land: land.map(|l| l.to_string()),
+                };
+                let onto = b.figure_at(h).filter(|&o| o != p.seat && !p.touched);
+                if onto.is_none() {
+                    out.push(Legal::ready(place(None)));
+                    continue;
+                }
+                // Onto another figure: where the faller ends, and the die.
+                for land in beside(&b, p.seat, h) {
+                    out.push(if physical {
+                        Legal::needing(
+                            place(Some(land)),
+                            vec!["roll: the fall onto a figure (a d6)".into()],
+                        )
+                    } else {
+                        Legal::ready(place(Some(land)))
+                    });
+                }
             }
         }
         return out;

@@ -18,7 +18,7 @@ use chart::{deed, exit_cost};
 use combat::begin_combat;
 pub(in crate::lostworlds) use combat::{after_exchange, obstructions};
 pub use combat::{effective_heights, terrain_height_bonus};
-use falls::{landing_spaces, place, placer};
+use falls::{beside, landing_spaces, place, placer};
 pub use legal::{legal, to_move};
 pub(in crate::lostworlds) use setup::setup_scenario;
 use turn::{after_movement, is_conscious, legal_roll, roll, rollers};
@@ -166,7 +166,9 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
     let seat = acting_seat(state, by, actor(action))?;
     match action {
         Action::Halt { .. } | Action::LetPass { .. } => return halt(state, seat, action),
-        Action::Place { to, .. } => return place(state, seat, to),
+        Action::Place { to, roll, land, .. } => {
+            return place(state, seat, to, *roll, land.as_deref(), chance)
+        }
         _ => {}
     }
     if field.offer.is_some() || !field.placing.is_empty() {
