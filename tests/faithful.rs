@@ -333,6 +333,65 @@ fn dread_counts_a_stash_token_taken_and_put_back() {
     assert_eq!(taken(&j), json!([4]));
 }
 
+/// London Dread: the optional Investigation tokens are laid on a face-up
+/// card while planning, told in the story, seen by every seat, and change
+/// nothing else.
+#[test]
+fn dread_lays_investigation_tokens_on_face_up_cards() {
+    let (_dir, j) = journal();
+    let untimed = options(&[("timer", json!("off"))]);
+    let game = game_with(&j, "dread", &["Ada", "Bo"], 4, untimed);
+    act(&j, &game, json!({"type": "start_planning"})).unwrap();
+    // Turn cards up until a Dread card shows, then mark it.
+    let mut marked = None;
+    for l in j.legal(&game, MAIN_BRANCH, None).unwrap() {
+        if l.action["type"] != "reveal" {
+            continue;
+        }
+        let location = l.action["location"].clone();
+        act(&j, &game, l.action).unwrap();
+        let offered = j.legal(&game, MAIN_BRANCH, None).unwrap();
+        if offered
+            .iter()
+            .any(|o| o.action["type"] == "mark" && o.action["location"] == location)
+        {
+            marked = Some(location);
+            break;
+        }
+    }
+    let at = marked.expect("a Dread or Plot card turned up");
+    let state = |viewer| j.state(&game, MAIN_BRANCH, None, viewer).unwrap().view;
+    let before = state(tabletape_engine::Viewer::Owner);
+    act(
+        &j,
+        &game,
+        json!({"type": "mark", "location": at, "token": "white"}),
+    )
+    .unwrap();
+    for viewer in [
+        tabletape_engine::Viewer::Seat(1),
+        tabletape_engine::Viewer::Public,
+    ] {
+        assert_eq!(state(viewer)["marks"], json!([[at, "white"]]));
+    }
+    let story = j
+        .narrate(&game, MAIN_BRANCH)
+        .unwrap()
+        .render(tabletape_engine::Format::Markdown);
+    assert!(
+        story.contains("A white Investigation token goes on the card"),
+        "{story}"
+    );
+    let r = rejected(act(
+        &j,
+        &game,
+        json!({"type": "mark", "location": "west streets", "token": "red"}),
+    ));
+    assert_eq!(r.rule, "dread.mark", "{r:?}");
+    act(&j, &game, json!({"type": "unmark", "location": at})).unwrap();
+    assert_eq!(state(tabletape_engine::Viewer::Owner), before);
+}
+
 /// A scenario of the table's own, laid over the bundled pack: an open yard
 /// with a platform (c3 at level 2, d3 at 4) and a chest on b1, Nowa and a second
 /// Guard on c1 against one Raider far off, with the table's dice.

@@ -459,7 +459,11 @@
       node.classList.add('target');
       const offers = hits.length === 1 ? first : `${first}, and ${hits.length - 1} more`;
       // What the target shows in words starts its name, as a reader sees it.
-      const shown = [...node.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
+      // Its lines are separate texts: each ends in a space (which SVG does
+      // not draw) so that read as one they stay words apart.
+      const texts = [...node.querySelectorAll('text')];
+      for (const t of texts) if (!/\s$/.test(t.textContent)) t.append(' ');
+      const shown = texts.map((t) => t.textContent.trim()).filter(Boolean).join(' ');
       node.setAttribute('aria-label', shown ? `${shown}: ${offers}` : offers);
       reachable(node);
     }

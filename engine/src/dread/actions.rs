@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::content::{Condition, Icon, Segment, TraumaFace};
-use super::state::{Area, Card, Face, Place, Target, Token};
+use super::state::{Area, Card, Face, InvestigationToken, Place, Target, Token};
 
 /// Chance as the table's own dice and cards gave it (physical dice).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,16 @@ pub enum Action {
         character: usize,
         slots: Vec<Option<Token>>,
     },
+    /// Lays an Investigation token on a face-up Dread or Plot card while
+    /// planning (one a card; a new one replaces it): how the table means
+    /// to solve it. Optional, and no rule reads it.
+    Mark {
+        location: Place,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<InvestigationToken>,
+    },
+    /// Takes an Investigation token off a card.
+    Unmark { location: Place },
     /// Planning is over; `leader` (a character) guides the story phase.
     BeginStory { leader: usize },
     /// Turns an arrow still to come towards another area (1 dread).
@@ -181,6 +191,12 @@ crate::by_tag! {
         Revealed {
             place: Place,
             face: Face,
+        },
+        /// An Investigation token laid on (or, `None`, taken off) a card.
+        Marked {
+            place: Place,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            token: Option<InvestigationToken>,
         },
         TokenPlaced {
             character: usize,

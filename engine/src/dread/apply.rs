@@ -61,6 +61,12 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 ends_at_ms: *ends_at_ms,
             }
         }
+        Fact::Marked { place, token } => {
+            state.marks.retain(|(p, _)| p != place);
+            if let Some(t) = token {
+                state.marks.push((*place, *t));
+            }
+        }
         Fact::Revealed { place, face } => {
             if let Some(i) = place.index() {
                 state.locations[i] = Spot::Up { face: face.clone() };
@@ -314,6 +320,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             state.investigated.clear();
             state.seen.clear();
             state.met.clear();
+            state.marks.clear();
             state.allies_dealt = *allies;
             state.leader = None;
             state.phase = Phase::Planning {
@@ -338,6 +345,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             state.encounter = None;
             state.locations = vec![Spot::Empty; super::content::LOCATIONS];
             state.plots.clear();
+            state.marks.clear();
             state.challenges = state
                 .story
                 .challenges

@@ -25,6 +25,14 @@
 //!   planning ("each token taken"; a number taken again counts once, as
 //!   the stash holds one of each). Under rules 1 only the stash tokens on
 //!   the clocks at the chapter's end counted.
+//! - **Investigation tokens** (optional in the box): while planning is
+//!   open, `mark` lays one on a face-up Dread or Plot card to say how the
+//!   table means to solve it (green solved, yellow with an Item, white
+//!   with a Virtue token, red with Investigation cards), one a card, a new
+//!   colour replacing the old; `unmark` takes it off. They are the table's
+//!   notes: no rule reads them, they are seen by all, and they come off
+//!   when the next chapter (or the Endgame) is dealt. `legal` offers the
+//!   colour as a pick, so nothing lays one unasked.
 //! - **Moving.** At each action a number sends the character to that
 //!   location of their current area, an arrow to the Streets of its area,
 //!   no token to the Streets of the area they are in.

@@ -36,6 +36,21 @@ pub(super) fn describe(state: &State, action: &Action) -> Option<String> {
         Action::Reveal { location, .. } => {
             format!("Turn up the card at {}", location.words())
         }
+        Action::Mark {
+            location,
+            token: Some(token),
+        } => format!(
+            "Lay a {} Investigation token at {} ({})",
+            token.word(),
+            location.words(),
+            token.meaning()
+        ),
+        Action::Mark { location, .. } => {
+            format!("Lay an Investigation token at {}", location.words())
+        }
+        Action::Unmark { location } => {
+            format!("Take the Investigation token off {}", location.words())
+        }
         Action::Place {
             character,
             slot,
@@ -162,6 +177,21 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             state.minutes
         ),
         Fact::PlanningStarted { .. } => "Big Ben strikes. The team plans on its own clock.".into(),
+        Fact::Marked {
+            place,
+            token: Some(t),
+        } => format!(
+            "A {} Investigation token goes on the card at {}: {}.",
+            t.word(),
+            place.words(),
+            t.meaning()
+        ),
+        Fact::Marked { place, token: None } => {
+            format!(
+                "The Investigation token comes off the card at {}.",
+                place.words()
+            )
+        }
         Fact::Revealed { place, face } => {
             let place = place.words();
             match face {

@@ -421,6 +421,50 @@ impl Cards {
     }
 }
 
+/// An optional Investigation token, laid on a face-up Dread or Plot card
+/// while planning to say how the table means to solve it. A note for the
+/// players: no rule reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvestigationToken {
+    /// Solved.
+    Green,
+    /// Solved with an Item.
+    Yellow,
+    /// Solved with a Virtue token.
+    White,
+    /// Solved with cards from the Investigation deck.
+    Red,
+}
+
+impl InvestigationToken {
+    pub const ALL: [InvestigationToken; 4] = [
+        InvestigationToken::Green,
+        InvestigationToken::Yellow,
+        InvestigationToken::White,
+        InvestigationToken::Red,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            InvestigationToken::Green => "green",
+            InvestigationToken::Yellow => "yellow",
+            InvestigationToken::White => "white",
+            InvestigationToken::Red => "red",
+        }
+    }
+
+    /// What the token says of the plan.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            InvestigationToken::Green => "solved",
+            InvestigationToken::Yellow => "solved with an Item",
+            InvestigationToken::White => "solved with a Virtue token",
+            InvestigationToken::Red => "solved with Investigation cards",
+        }
+    }
+}
+
 /// The story and the box's cards are shared behind `Arc`: every decision
 /// clones the state, and neither changes in play.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -458,6 +502,9 @@ pub struct State {
     pub met: Vec<Place>,
     /// Names of the Dread cards and Allies turned up this chapter.
     pub seen: Vec<String>,
+    /// The Investigation tokens laid this chapter, by location.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<(Place, InvestigationToken)>,
     /// Allies shuffled into this chapter's deal.
     pub allies_dealt: u32,
     /// Numbers of the tokens still in the board's stash.

@@ -137,3 +137,56 @@ fn placeholders_are_covered_by_the_plot_cards_in_letter_order() {
     let placeholders = s.locations.iter().filter(|l| down_placeholder(l)).count();
     assert_eq!(placeholders, 5);
 }
+
+#[test]
+fn investigation_tokens_mark_a_face_up_card_and_change_nothing_else() {
+    let mut t = started(3);
+    let p = dealt(&t.state(), &down_dread);
+    // Face down, a card takes no token.
+    let r = t.refused(
+        None,
+        json!({"type": "mark", "location": p, "token": "green"}),
+    );
+    assert_eq!(r.rule, "dread.mark");
+    t.act(json!({"type": "reveal", "location": p}));
+    // The line is offered with its colours to pick, never ready as it is.
+    let offered = t.game.legal_at(None, t.now);
+    let line = offered
+        .iter()
+        .find(|l| l.action["type"] == "mark" && l.action["location"] == json!(p))
+        .expect("a face-up Dread card can be marked");
+    assert!(!line.needs.is_empty());
+    assert_eq!(line.picks[0].values, ["green", "yellow", "white", "red"]);
+    let r = t.refused(None, json!({"type": "mark", "location": p}));
+    assert!(
+        r.message.contains("green, yellow, white or red"),
+        "{}",
+        r.message
+    );
+
+    let before = t.state();
+    let facts = t.act(json!({"type": "mark", "location": p, "token": "yellow"}));
+    assert_eq!(t.state().marks.len(), 1);
+    let told: String = facts
+        .iter()
+        .flat_map(|f| <Dread as tabletape_engine::rules::Rules>::narrate(&before, f))
+        .collect();
+    assert!(
+        told.contains("A yellow Investigation token goes on the card at"),
+        "{told}"
+    );
+    assert!(told.contains("solved with an Item"), "{told}");
+    // A new colour replaces it; taking it off leaves the state as it was.
+    t.act(json!({"type": "mark", "location": p, "token": "red"}));
+    assert_eq!(
+        t.state().marks,
+        vec![(p, tabletape_engine::dread::state::InvestigationToken::Red)]
+    );
+    t.act(json!({"type": "unmark", "location": p}));
+    let mut after = t.state();
+    assert!(after.marks.is_empty());
+    let r = t.refused(None, json!({"type": "unmark", "location": p}));
+    assert_eq!(r.rule, "dread.mark");
+    after.marks = before.marks.clone();
+    assert_eq!(after, before, "a token is a note: nothing else changed");
+}

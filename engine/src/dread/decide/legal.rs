@@ -3,7 +3,9 @@
 use super::*;
 use crate::dread::actions::Source;
 use crate::dread::content::{Segment, LOCATIONS};
-use crate::dread::state::{Encounter, Endgame, Face, Place, Spot, Target, Token, ACTIONS, AREAS};
+use crate::dread::state::{
+    Encounter, Endgame, Face, InvestigationToken, Place, Spot, Target, Token, ACTIONS, AREAS,
+};
 use crate::rules::{Legal, Pick};
 
 /// The actions open at `now_ms`: once the planning deadline has passed,
@@ -262,6 +264,7 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
         );
         l
     }));
+    investigation_tokens(state, out);
 }
 
 fn story(state: &State, action: u8, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Action>>) {
@@ -615,6 +618,40 @@ fn rolls(
                     ));
                 }
                 boosts(state, s.character, Reach::Rolled, out);
+            }
+        }
+    }
+}
+
+/// The optional Investigation tokens, after the clocks (the planning's real
+/// work): one line a face-up Dread or Plot card, the colour picked (a line
+/// that needs it, so random play and "next" never lay one unasked).
+fn investigation_tokens(state: &State, out: &mut Vec<Legal<Action>>) {
+    for i in 0..LOCATIONS {
+        if let Spot::Up {
+            face: Face::Dread(_) | Face::Plot(_),
+        } = &state.locations[i]
+        {
+            let location = Place::of_index(i);
+            let mut l = Legal::needing(
+                Action::Mark {
+                    location,
+                    token: None,
+                },
+                vec!["token: green (solved), yellow (with an Item), white (with a Virtue token) or red (with Investigation cards)".into()],
+            );
+            l.picks.push(Pick {
+                field: "token".into(),
+                values: InvestigationToken::ALL
+                    .iter()
+                    .map(|t| t.word().to_string())
+                    .collect(),
+                many: false,
+                count: None,
+            });
+            out.push(l);
+            if state.marks.iter().any(|(p, _)| *p == location) {
+                out.push(Legal::ready(Action::Unmark { location }));
             }
         }
     }

@@ -407,6 +407,25 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
         Action::SetClock { character, slots } => {
             planning::set_clock(&mut out, by, *character, slots, chance)?
         }
+        Action::Mark {
+            token: None,
+            location,
+        } => {
+            return reject(
+                "dread.mark",
+                format!(
+                "say which Investigation token goes at {} (`token`): green, yellow, white or red",
+                location.words()
+            ),
+            )
+        }
+        Action::Mark {
+            location,
+            token: Some(token),
+        } => planning::mark(&mut out, *location, Some(*token), chance.recorded_at_ms())?,
+        Action::Unmark { location } => {
+            planning::mark(&mut out, *location, None, chance.recorded_at_ms())?
+        }
         Action::BeginStory { leader } => planning::begin_story(&mut out, *leader)?,
         Action::Detour {
             character,

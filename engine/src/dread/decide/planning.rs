@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::dread::content::LOCATIONS;
-use crate::dread::state::{Area, Card, Face, Place, Spot, Token, ACTIONS, AREAS};
+use crate::dread::state::{
+    Area, Card, Face, InvestigationToken, Place, Spot, Token, ACTIONS, AREAS,
+};
 
 /// `ms` since the epoch as a time of day, UTC (`21:04:09`).
 pub fn clock_time(ms: u64) -> String {
@@ -388,5 +390,47 @@ pub(super) fn begin_story(out: &mut Out, leader: usize) -> Result<(), Rejection>
     plays(&out.s, None, leader)
         .map_err(|r| Rejection::new(r.rule, format!("`leader`: {}", r.message)))?;
     out.push(Fact::StoryBegan { leader });
+    Ok(())
+}
+
+/// An Investigation token laid on, or taken off, a face-up Dread or Plot
+/// card while planning is open.
+pub(super) fn mark(
+    out: &mut Out,
+    place: Place,
+    token: Option<InvestigationToken>,
+    now_ms: u64,
+) -> Result<(), Rejection> {
+    open(&out.s, now_ms)?;
+    let card = place.index().map(|i| &out.s.locations[i]);
+    if !matches!(
+        card,
+        Some(Spot::Up {
+            face: Face::Dread(_) | Face::Plot(_)
+        })
+    ) {
+        return reject(
+            "dread.mark",
+            format!(
+                "`location`: Investigation tokens go on a face-up Dread or Plot card, and {} holds none",
+                place.words()
+            ),
+        );
+    }
+    let laid = out
+        .s
+        .marks
+        .iter()
+        .find(|(p, _)| *p == place)
+        .map(|(_, t)| *t);
+    if token.is_none() && laid.is_none() {
+        return reject(
+            "dread.mark",
+            format!("no Investigation token lies at {}", place.words()),
+        );
+    }
+    if laid != token {
+        out.push(Fact::Marked { place, token });
+    }
     Ok(())
 }

@@ -132,6 +132,7 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
         investigated: Vec::new(),
         met: Vec::new(),
         seen: Vec::new(),
+        marks: Vec::new(),
         allies_dealt: allies_in_deal(n_players, variant),
         stash: (1..=6).collect(),
         stash_taken: Vec::new(),
