@@ -4,10 +4,12 @@
 //! on first run; `UPDATE_EXPECT=1` rewrites them.
 //!
 //! A game file's first line creates the game:
-//! `{"new": {"kind": "lostworlds", "players": ["Ada", "Bo"], "seed": 7, "dice": "digital", "options": {}}}`.
-//! Every other line is an action, played by the owner or `"as"` a seat:
-//! `{"as": 1, "act": {...}}`; a line with `"rejected": "<rule>"` must be refused
-//! for that rule, and nothing may be written for it.
+//! `{"new": {"kind": "lostworlds", "players": ["Ada", "Bo"], "seed": 7, "dice": "digital", "options": {}}}`;
+//! `"pack": "yard.pack.json"` there lays a table's own pack, a file beside
+//! the game, over the bundled one. Every other line is an action, played by
+//! the owner or `"as"` a seat: `{"as": 1, "act": {...}}`; a line with
+//! `"rejected": "<rule>"` must be refused for that rule, and nothing may be
+//! written for it.
 //!
 //! A game can be studied too: `{"fork": {"at": 7, "name": "jump-back"}}` forks
 //! `main`, `"on": "jump-back"` sends a line's action, note or name to that
