@@ -537,22 +537,35 @@ fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     db.flush().unwrap();
 }
 
-#[test]
-fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
+/// A game of four actions on main, forked at `at` (as `name`), `then` done
+/// on the open journal, and seq 3 of main edited by hand afterwards.
+fn forked_and_tampered(
+    at: u64,
+    name: Option<&str>,
+    then: impl FnOnce(&Journal, &str),
+) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let g = {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 4);
-        j.fork(&g, MAIN_BRANCH, 2, None, Some(3), Access::Owner)
+        j.fork(&g, MAIN_BRANCH, at, name, Some(3), Access::Owner)
             .unwrap();
+        then(&j, &g);
+        g
+    };
+    tamper(&dir, 3, |v| v["recorded_at_ms"] = json!(1));
+    (dir, g)
+}
+
+#[test]
+fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
+    let (dir, g) = forked_and_tampered(2, None, |j, _| {
         let reports = j.verify(None).unwrap();
         assert_eq!(reports.len(), 2);
         assert!(reports.iter().all(|r| r.problem.is_none()), "{reports:?}");
         assert_eq!(reports[0].events, 5);
-        g
-    };
-    tamper(&dir, 3, |v| v["recorded_at_ms"] = json!(1));
+    });
     let j = journal(&dir);
     let reports = j.verify(Some(&g)).unwrap();
     let main = &reports[0];
@@ -566,17 +579,9 @@ fn verify_passes_a_clean_store_and_finds_a_hand_edit() {
 /// names the fault it holds there: verify skips only what it found whole.
 #[test]
 fn verify_finds_a_hand_edit_in_a_forks_shared_past_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let g = {
-        let j = journal(&dir);
-        let g = new_game(&j).game;
-        play(&j, &g, MAIN_BRANCH, 4);
-        j.fork(&g, MAIN_BRANCH, 4, Some("later"), Some(3), Access::Owner)
-            .unwrap();
-        play(&j, &g, "later", 1);
-        g
-    };
-    tamper(&dir, 3, |v| v["recorded_at_ms"] = json!(1));
+    let (dir, g) = forked_and_tampered(4, Some("later"), |j, g| {
+        play(j, g, "later", 1);
+    });
     let j = journal(&dir);
     for reports in [
         j.verify(Some(&g)).unwrap(),

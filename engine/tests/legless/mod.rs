@@ -9,7 +9,6 @@
 //! This file holds the hand-set table and the helpers every topic uses;
 //! each topic has its own file.
 
-mod effects;
 mod fortune;
 mod legs;
 mod location;

@@ -253,8 +253,7 @@ impl Journal {
                 }
                 let mut found_whole = true;
                 match &event.body {
-                    _ if checked_before => {}
-                    Body::ActionAccepted(stored) => {
+                    Body::ActionAccepted(stored) if !checked_before => {
                         let by = match event.actor {
                             Actor::Seat(s) => Some(s),
                             Actor::Owner => None,

@@ -61,8 +61,8 @@ pub(super) fn place(
     if let (Some(onto), false) = (onto, p.touched) {
         // Falling onto a figure is jumping down onto it (the movement
         // chart's move 7): its die decides, and the faller ends beside it.
-        let (d, faller) = (&b, p.seat);
-        let land = match land.map(|l| space(d, "land", l)) {
+        let faller = p.seat;
+        let land = match land.map(|l| space(&b, "land", l)) {
             Some(l) => l?,
             None => {
                 return refuse(
@@ -71,26 +71,26 @@ pub(super) fn place(
                         "{} falls onto {}: say where it ends (`land`), beside them on their level or lower: {}",
                         state.seat_name(faller),
                         state.seat_name(onto),
-                        hexes(&beside(d, faller, to))
+                        hexes(&beside(&b, faller, to))
                     ),
                 )
             }
         };
-        if !beside(d, faller, to).contains(&land) {
+        if !beside(&b, faller, to).contains(&land) {
             return refuse(
                 "place",
                 format!(
                     "`land`: {} ends beside {} on their level or lower, in a space no one stands in: {}",
                     state.seat_name(faller),
                     state.seat_name(onto),
-                    hexes(&beside(d, faller, to))
+                    hexes(&beside(&b, faller, to))
                 ),
             );
         }
         let what = format!("fall onto {}", state.seat_name(onto));
         let roll = chance.roll(&what, 6, "roll", roll)?;
         let result = tables::pounce(roll);
-        let levels = (level_of(d, p.from) - level_of(d, land)).max(0) as u32;
+        let levels = (level_of(&b, p.from) - level_of(&b, land)).max(0) as u32;
         let damage = if result == tables::Pounce::Missed {
             levels as i32
         } else {
@@ -223,6 +223,6 @@ pub(super) fn beside(b: &Board<'_>, faller: Seat, at: Hex) -> Vec<Hex> {
         .into_iter()
         .flatten()
         .filter(|&h| h != from && b.open(h) && level_of(b, h) <= level)
-        .filter(|&h| b.figure_at(h).is_none_or(|o| o == faller))
+        .filter(|&h| b.figure_at(h).is_none())
         .collect()
 }
