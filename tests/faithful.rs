@@ -5,7 +5,7 @@
 //! they run once, on sled.
 
 use serde_json::{json, Value};
-use tabletape_events::MAIN_BRANCH;
+use tabletape_events::{Body, MAIN_BRANCH};
 use tabletape_store::{Journal, NewGame};
 
 use crate::regressions::{act, game_of, game_with, head, journal, options, rejected};
@@ -21,6 +21,12 @@ fn lost_worlds_never_opens_extended_range_at_close_range() {
     let mut under_brown = 0;
     for seed in tabletape_tests::seeds(8..18) {
         let game = game_of(&j, "lostworlds", &["Ada", "Bo"], seed);
+        // The sheets' maneuvers are the pack's: the creation holds it.
+        let created = &j.events(&game, MAIN_BRANCH, 1, Some(1)).unwrap()[0];
+        let Body::GameCreated(created) = &created.body else {
+            panic!("event 1 creates the game")
+        };
+        let pack = created.pack.clone();
         for step in 0..160 {
             let view = j
                 .state(&game, MAIN_BRANCH, None, tabletape_engine::Viewer::Owner)
@@ -32,7 +38,13 @@ fn lost_worlds_never_opens_extended_range_at_close_range() {
                     continue;
                 }
                 let fighter = &st["party"][st["active"].as_u64().unwrap() as usize];
-                let extended: Vec<u64> = fighter["sheet"]["maneuvers"]
+                let sheet = pack["characters"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["id"] == fighter["sheet"]["id"])
+                    .unwrap();
+                let extended: Vec<u64> = sheet["maneuvers"]
                     .as_array()
                     .unwrap()
                     .iter()

@@ -388,6 +388,8 @@ pub mod state;
 
 pub use field::content as scenario;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 use tabletape_events::Seat;
 
@@ -748,14 +750,45 @@ impl Rules for LostWorlds {
     /// The state with the books named by character id: they are pack content
     /// (tens of kilobytes each) that never change in play, and every state
     /// view would otherwise carry them. The fold keeps them for look-ups.
-    /// Another seat's held choice shows only as made.
+    /// A sheet shows without its maneuvers (the pack's, in the creation),
+    /// listing under `raised` those experience improved, with their
+    /// modifiers now. Another seat's held choice shows only as made.
     fn view(state: &State, viewer: Viewer) -> Value {
         // The books are the box's, not the fight's: a view names them only,
         // and never writes them out just to drop them (a clone shares them).
         let mut bare = state.clone();
         let books = std::mem::take(&mut bare.books);
         let cards = std::mem::take(&mut bare.cards);
+        // So are a sheet's maneuvers (nine tenths of a view): the sheet
+        // keeps its name and numbers, and of its maneuvers only those whose
+        // modifier experience raised.
+        let mut raised = Vec::new();
+        for (i, seat) in bare.seats.iter_mut().enumerate() {
+            for (j, f) in seat.party.iter_mut().enumerate() {
+                let maneuvers = std::mem::take(&mut Arc::make_mut(&mut f.sheet).maneuvers);
+                let improved: Vec<Value> = maneuvers
+                    .iter()
+                    .filter(|m| m.raised > 0)
+                    .map(|m| {
+                        serde_json::json!({
+                            "maneuver": m.full_name(),
+                            "mod": m.modifier,
+                            "raised": m.raised,
+                        })
+                    })
+                    .collect();
+                raised.push((i, j, improved));
+            }
+        }
         let mut view = serde_json::to_value(&bare).expect("Lost Worlds states serialize");
+        for (i, j, improved) in raised {
+            if let Some(sheet) = view["seats"][i]["party"][j]["sheet"].as_object_mut() {
+                sheet.remove("maneuvers");
+                if !improved.is_empty() {
+                    sheet.insert("raised".into(), improved.into());
+                }
+            }
+        }
         let samples: Vec<&String> = books
             .iter()
             .filter(|(_, b)| b.sample)
