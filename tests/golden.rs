@@ -354,6 +354,7 @@ const EARLIER_RULES: &[(&str, u32)] = &[
     ("lostworlds", 3),
     ("lostworlds", 4),
     ("lostworlds", 5),
+    ("lostworlds", 6),
     ("ludovia", 1),
 ];
 

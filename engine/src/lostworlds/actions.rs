@@ -352,6 +352,15 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
     },
+    /// Says, as the combat phase opens, which opponents in the figure's
+    /// battle zone it engages (rules 7): none holds it back. A pair fights
+    /// when either engages the other, or when one halted the other.
+    Engage {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default)]
+        foes: Vec<Seat>,
+    },
     /// Sets down an opponent who fell, in a space beside where it stood.
     /// A space another figure stands in (rules 6) is jumping down onto it:
     /// `roll` is the die of that move, and `land` the space beside it,
@@ -645,6 +654,16 @@ crate::by_tag! {
         LetPass {
             seat: Seat,
         },
+        /// The combat phase opens with a choice (rules 7): `waiting` say
+        /// whom they engage; the pairs in `forced` fight anyway (a halt).
+        EngagementOffered {
+            waiting: Vec<Seat>,
+            forced: Vec<(Seat, Seat)>,
+        },
+        Engaged {
+            seat: Seat,
+            foes: Vec<Seat>,
+        },
         MoveEnded {
             seat: Seat,
             undefended: Hex,
@@ -806,6 +825,8 @@ impl Fact {
                 | Fact::HaltOffered { .. }
                 | Fact::Halted { .. }
                 | Fact::LetPass { .. }
+                | Fact::EngagementOffered { .. }
+                | Fact::Engaged { .. }
                 | Fact::MoveEnded { .. }
                 | Fact::Recovered { .. }
                 | Fact::CombatBegun { .. }

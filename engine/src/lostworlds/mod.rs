@@ -264,9 +264,17 @@
 //!   were numbered, and a higher side, a wall or the map's edge dropped it
 //!   on the target.) A figure it lands on takes its weight in damage, falls
 //!   down and drops its load.
-//! - **Combat phase.** Every conscious figure fights every opponent in its
+//! - **Combat phase.** A conscious figure may engage the opponents in its
 //!   battle zone (adjacent, and the lower figure's height more than the
-//!   difference in levels), through the books, so the books' several-
+//!   difference in levels) or hold back (rules 7; rules 6 and before made
+//!   every such pair fight). As the phase opens each figure with such an
+//!   opponent says whom it engages (`engage`, `foes` by seat; none holds
+//!   back), in any order and openly, as a table would say it aloud. A pair
+//!   fights when either engages the other, since the one engaged cannot
+//!   decline a fight that comes to it; a figure halted this turn and its
+//!   halter fight unasked, since the halt demanded battle. When no pair is
+//!   left to fight the phase passes without a round. The engaged fight
+//!   through the books, so the books' several-
 //!   opponent rules (X pages, attacks, targets) apply as they are. Each
 //!   pair starts at the situation table's picture (a figure that ran or
 //!   shoved hard counts as off balance); in full mode the picture's order
@@ -450,7 +458,9 @@ impl Rules for LostWorlds {
     /// step out again; a missed throw's scatter die numbers only the
     /// target's neighbours on its level or lower; a fall set down on a
     /// figure is jumping down onto it.
-    const RULES_VERSION: u32 = 6;
+    /// 7: combat is a choice: figures face to face say whom they engage, and
+    /// only a halted pair must fight.
+    const RULES_VERSION: u32 = 7;
 
     /// A book duel draws no chance; a scenario rolls initiative and more.
     fn draws_chance(options: &Options) -> bool {

@@ -208,9 +208,27 @@ pub fn apply(state: &mut State, fact: &Fact) {
             let m = &mut f.pieces[*mover as usize];
             m.points = 0;
             m.done.halted = true;
+            m.done.halted_by = Some(*seat);
             let h = &mut f.pieces[*seat as usize];
             h.done.halted_one = true;
             h.points = 0;
+        }
+        Fact::EngagementOffered { waiting, forced } => {
+            field(state).engaging = Some(crate::lostworlds::field::state::Engaging {
+                waiting: waiting.clone(),
+                pairs: forced.clone(),
+            });
+        }
+        Fact::Engaged { seat, foes } => {
+            if let Some(e) = &mut field(state).engaging {
+                e.waiting.retain(|s| s != seat);
+                for &foe in foes {
+                    let pair = ((*seat).min(foe), (*seat).max(foe));
+                    if !e.pairs.contains(&pair) {
+                        e.pairs.push(pair);
+                    }
+                }
+            }
         }
         Fact::LetPass { seat } => {
             let f = field(state);
@@ -337,10 +355,13 @@ pub fn apply(state: &mut State, fact: &Fact) {
             }
             let f = field(state);
             f.engaged = engaged.clone();
+            f.engaging = None;
             f.rounds = 0;
             f.stage = Stage::Combat;
         }
         Fact::CombatEnded { positions, at_risk } => {
+            // Everyone held back, or the phase is fought out.
+            field(state).engaging = None;
             for &(s, p) in positions {
                 set(state, s, p);
             }

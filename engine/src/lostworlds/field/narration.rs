@@ -101,6 +101,13 @@ pub fn describe(state: &State, action: &Action) -> Option<String> {
         }
         Action::Halt { seat } => format!("{}: halt the one passing", who(seat)),
         Action::LetPass { seat } => format!("{}: let them pass", who(seat)),
+        Action::Engage { seat, foes } if foes.is_empty() => {
+            format!("{}: hold back from combat", who(seat))
+        }
+        Action::Engage { seat, foes } => {
+            let names: Vec<String> = foes.iter().map(foe).collect();
+            format!("{}: engage {}", who(seat), and_list(&names))
+        }
         Action::Place {
             seat,
             to,
@@ -421,6 +428,40 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             name(state, *mover)
         )],
         Fact::LetPass { seat } => vec![format!("{} lets them pass.", name(state, *seat))],
+        Fact::EngagementOffered { waiting, forced } => {
+            let mut lines: Vec<String> = forced
+                .iter()
+                .map(|&(a, b)| {
+                    format!(
+                        "The halt holds {} and {} to battle.",
+                        name(state, a),
+                        name(state, b)
+                    )
+                })
+                .collect();
+            let names: Vec<String> = waiting.iter().map(|&s| name(state, s)).collect();
+            lines.push(format!(
+                "Opponents face each other: {} {} whom to engage.",
+                and_list(&names),
+                if waiting.len() == 1 {
+                    "chooses"
+                } else {
+                    "choose"
+                }
+            ));
+            lines
+        }
+        Fact::Engaged { seat, foes } if foes.is_empty() => {
+            vec![format!("{} holds back.", name(state, *seat))]
+        }
+        Fact::Engaged { seat, foes } => {
+            let names: Vec<String> = foes.iter().map(|&f| name(state, f)).collect();
+            vec![format!(
+                "{} engages {}.",
+                name(state, *seat),
+                and_list(&names)
+            )]
+        }
         Fact::MoveEnded { seat, undefended } => vec![format!(
             "{} ends the move on {}, leaving {undefended} undefended.",
             name(state, *seat),

@@ -115,6 +115,9 @@ pub struct Done {
     pub entered: u32,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub halted: bool,
+    /// Who halted the figure: the two fight the coming combat phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halted_by: Option<Seat>,
     /// Halted an opponent: one a turn, and no moving after.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub halted_one: bool,
@@ -165,6 +168,30 @@ pub struct HaltOffer {
     pub by: Vec<Seat>,
 }
 
+/// The opening of a combat phase (rules 7): the figures still to say whom
+/// they engage, and the pairs that fight so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Engaging {
+    pub waiting: Vec<Seat>,
+    pub pairs: Vec<(Seat, Seat)>,
+}
+
+impl Engaging {
+    /// The pairs as each figure's opponents, as the combat phase keeps them.
+    pub fn engaged(&self) -> BTreeMap<Seat, Vec<Seat>> {
+        let mut engaged: BTreeMap<Seat, Vec<Seat>> = BTreeMap::new();
+        for &(a, b) in &self.pairs {
+            engaged.entry(a).or_default().push(b);
+            engaged.entry(b).or_default().push(a);
+        }
+        for foes in engaged.values_mut() {
+            foes.sort_unstable();
+            foes.dedup();
+        }
+        engaged
+    }
+}
+
 /// A figure that fell, waiting for an opponent to set it down, or one
 /// touched by a returning Airi or Wraith, waiting to be moved off its space.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,6 +224,8 @@ pub struct Field {
     pub rounds: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offer: Option<HaltOffer>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engaging: Option<Engaging>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placing: Vec<Placing>,
     /// Figures that will roll on the falling down table, with their bonus.
@@ -248,7 +277,7 @@ impl Field {
     /// The combat phase is on: the books' maneuvers are open. (A figure
     /// touched as the movement phase ends is moved off first.)
     pub fn in_combat(&self) -> bool {
-        self.stage == Stage::Combat && self.placing.is_empty()
+        self.stage == Stage::Combat && self.placing.is_empty() && self.engaging.is_none()
     }
 
     /// The seat whose move it is.

@@ -24,6 +24,11 @@ fn the_combat_phase_starts_by_the_situation_table_and_lasts_three_rounds() {
         Some(1),
         json!({"type": "end_move", "undefended": "b4"}),
     );
+    // Each may engage the other or hold back (rules 7): one engaging is
+    // enough.
+    assert_eq!(waiting_to_engage(&s), vec![0, 1]);
+    ok(&mut s, Some(1), json!({"type": "engage", "foes": []}));
+    ok(&mut s, Some(0), json!({"type": "engage", "foes": [1]}));
     assert_eq!(stage(&s), Stage::Combat);
     // Nowa is off balance: picture 1. Brakka sees Nowa in its undefended
     // space and off balance: the first that applies is 23.
@@ -61,15 +66,44 @@ fn the_combat_phase_starts_by_the_situation_table_and_lasts_three_rounds() {
 
 #[test]
 fn a_carrier_drops_its_load_when_combat_begins() {
+    let mut s = side_by_side(LostWorlds::RULES_VERSION, true);
+    // Still carrying while the two make up their minds.
+    assert_eq!(
+        s.field.as_ref().unwrap().piece(0).carrying.as_deref(),
+        Some("chest")
+    );
+    ok(&mut s, Some(1), json!({"type": "engage", "foes": [0]}));
+    ok(&mut s, Some(0), json!({"type": "engage", "foes": []}));
+    assert_eq!(stage(&s), Stage::Combat);
+    let f = s.field.as_ref().unwrap();
+    assert_eq!(f.piece(0).carrying, None);
+    assert_eq!(f.thing("chest").unwrap().at.to_string(), "b2");
+}
+
+/// Who the opening combat phase still waits on to say whom they engage.
+fn waiting_to_engage(s: &State) -> Vec<Seat> {
+    let f = s.field.as_ref().unwrap();
+    f.engaging
+        .as_ref()
+        .map_or(Vec::new(), |e| e.waiting.clone())
+}
+
+/// Nowa (seat 0) and Brakka (seat 1) end their moves side by side under
+/// `rules`, neither halting the other; Nowa picks up the chest first when
+/// `carrying`.
+fn side_by_side(rules: u32, carrying: bool) -> State {
     let mut s = yard_state();
+    s.rules = rules;
     put(&mut s, 0, "b2");
     put(&mut s, 1, "c1");
     initiative(&mut s, 0);
-    ok(
-        &mut s,
-        Some(0),
-        json!({"type": "pick_up", "object": "chest"}),
-    );
+    if carrying {
+        ok(
+            &mut s,
+            Some(0),
+            json!({"type": "pick_up", "object": "chest"}),
+        );
+    }
     ok(
         &mut s,
         Some(0),
@@ -80,10 +114,120 @@ fn a_carrier_drops_its_load_when_combat_begins() {
         Some(1),
         json!({"type": "end_move", "undefended": "d1"}),
     );
+    s
+}
+
+#[test]
+fn figures_in_each_others_battle_zones_may_both_hold_back() {
+    let mut s = side_by_side(LostWorlds::RULES_VERSION, false);
+    assert_eq!(waiting_to_engage(&s), vec![0, 1]);
+    assert!(!s.field.as_ref().unwrap().in_combat());
+    assert_eq!(LostWorlds::to_move(&s, 2), vec![0, 1]);
+    // Each is offered its opponent or nothing, in words from the box.
+    let offered: Vec<String> = LostWorlds::legal(&s, Some(0))
+        .into_iter()
+        .filter(|l| matches!(l.action, Action::Engage { .. }))
+        .map(|l| LostWorlds::describe(&s, &l.action).unwrap())
+        .collect();
+    assert_eq!(
+        offered,
+        vec!["Nowa: engage Brakka", "Nowa: hold back from combat"]
+    );
+    // Maneuvers and moves wait for the answers.
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "move", "to": "a2"}),
+        "lostworlds.movement.turn",
+    );
+    let told = ok(&mut s, Some(0), json!({"type": "engage", "foes": []}));
+    assert_eq!(
+        told,
+        vec![Fact::Engaged {
+            seat: 0,
+            foes: vec![]
+        }]
+    );
+    assert_eq!(
+        LostWorlds::narrate(&s, &told[0]).last().map(String::as_str),
+        Some("Nowa holds back.")
+    );
+    assert_eq!(waiting_to_engage(&s), vec![1]);
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "engage", "foes": [1]}),
+        "lostworlds.scenario.engage",
+    );
+    let facts = ok(&mut s, Some(1), json!({"type": "engage", "foes": []}));
+    assert!(
+        !facts.iter().any(|f| matches!(f, Fact::CombatBegun { .. })),
+        "{facts:?}"
+    );
+    assert!(s.field.as_ref().unwrap().engaged.is_empty());
+    assert_ne!(stage(&s), Stage::Combat, "no one fought: the phase passed");
+    assert_eq!(waiting_to_engage(&s), Vec::<Seat>::new());
+    // And the next turn goes on: its initiative is open.
+    assert!(
+        LostWorlds::legal(&s, None)
+            .iter()
+            .any(|l| matches!(l.action, Action::Roll { .. })),
+        "{}",
+        narration::render(&s, Viewer::Owner)
+    );
+}
+
+#[test]
+fn one_may_engage_only_an_opponent_in_its_battle_zone() {
+    let mut s = side_by_side(LostWorlds::RULES_VERSION, false);
+    let why = refused(
+        &mut s,
+        Some(0),
+        json!({"type": "engage", "foes": [0]}),
+        "lostworlds.scenario.engage",
+    );
+    assert!(why.contains("Brakka"), "{why}");
+    refused(
+        &mut s,
+        Some(0),
+        json!({"type": "engage", "foes": [7]}),
+        "lostworlds.scenario.engage",
+    );
+    assert_eq!(waiting_to_engage(&s), vec![0, 1], "nothing was written");
+}
+
+#[test]
+fn a_halt_demands_battle_without_asking() {
+    let mut s = yard_state();
+    put(&mut s, 0, "a4");
+    put(&mut s, 1, "c4");
+    initiative(&mut s, 0);
+    ok(&mut s, Some(0), json!({"type": "move", "to": "b4"}));
+    ok(&mut s, Some(1), json!({"type": "halt"}));
+    ok(
+        &mut s,
+        Some(0),
+        json!({"type": "end_move", "undefended": "a4"}),
+    );
+    let facts = ok(
+        &mut s,
+        Some(1),
+        json!({"type": "end_move", "undefended": "d4"}),
+    );
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::CombatBegun { .. })),
+        "{facts:?}"
+    );
+    assert_eq!(waiting_to_engage(&s), Vec::<Seat>::new());
     assert_eq!(stage(&s), Stage::Combat);
-    let f = s.field.as_ref().unwrap();
-    assert_eq!(f.piece(0).carrying, None);
-    assert_eq!(f.thing("chest").unwrap().at.to_string(), "b2");
+    assert!(s.field.as_ref().unwrap().in_combat());
+}
+
+#[test]
+fn under_rules_6_every_pair_in_reach_fought() {
+    let s = side_by_side(6, false);
+    assert_eq!(waiting_to_engage(&s), Vec::<Seat>::new());
+    assert!(s.field.as_ref().unwrap().in_combat());
 }
 
 #[test]

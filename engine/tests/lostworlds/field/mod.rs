@@ -176,15 +176,27 @@ fn play(
     let players: Vec<String> = (0..players).map(|i| format!("p{i}")).collect();
     let options =
         serde_json::from_value(json!({ "scenario": id, "obstructions": obstructions })).unwrap();
-    let mut state = decide::setup(&players, &options, pack, 3, DiceMode::Digital).unwrap();
+    let mut state = decide::setup(
+        &players,
+        &options,
+        pack,
+        LostWorlds::RULES_VERSION,
+        DiceMode::Digital,
+    )
+    .unwrap();
     for step in 0..20_000u64 {
         if LostWorlds::is_over(&state) {
             return state;
         }
-        let legal: Vec<_> = LostWorlds::legal(&state, None)
+        let mut legal: Vec<_> = LostWorlds::legal(&state, None)
             .into_iter()
             .filter(|l| l.needs.is_empty())
             .collect();
+        // Opponents face to face mostly fight: lean on engaging.
+        let engages = |l: &tabletape_engine::rules::Legal<Action>| matches!(&l.action, Action::Engage { foes, .. } if !foes.is_empty());
+        if !seed.is_multiple_of(4) && legal.iter().any(engages) {
+            legal.retain(engages);
+        }
         assert!(
             !legal.is_empty(),
             "nothing legal in an open game:\n{}",

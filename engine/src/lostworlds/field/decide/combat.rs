@@ -4,29 +4,123 @@
 
 use std::collections::BTreeMap;
 
+use super::turn::seat_names;
 use super::*;
 use crate::lostworlds::actions::Start;
 use crate::lostworlds::content::Range;
 use crate::lostworlds::field::state::ROUNDS_PER_PHASE;
 use crate::lostworlds::state::SeatStatus;
 
+/// The combat phase opens. Under rules 7 a figure with an opponent in its
+/// battle zone may engage it or hold back, so each such figure first says
+/// whom it engages (`engage`), and a pair fights when either engages the
+/// other; a halt demanded battle, so the halter and the halted fight
+/// unasked. Before, every pair in each other's battle zones fought.
 pub(super) fn begin_combat(chain: &mut Chain) -> Result<(), Rejection> {
     let state = &chain.state;
     let b = board(state).expect("a scenario");
-    let field = b.field;
-    let mut engaged: BTreeMap<Seat, Vec<Seat>> = BTreeMap::new();
+    let mut zones: BTreeMap<Seat, Vec<Seat>> = BTreeMap::new();
     for s in 0..state.seats.len() as Seat {
         if !b.conscious[s as usize] {
             continue;
         }
         let foes = b.zone_foes(s);
         if !foes.is_empty() {
-            engaged.insert(s, foes);
+            zones.insert(s, foes);
         }
     }
-    if engaged.is_empty() {
+    if zones.is_empty() {
         return end_combat(chain);
     }
+    if state.rules < 7 {
+        return open_combat(chain, zones);
+    }
+    let pair = |a: Seat, b: Seat| (a.min(b), a.max(b));
+    let mut forced: Vec<(Seat, Seat)> = Vec::new();
+    for (&s, foes) in &zones {
+        if let Some(h) = b.field.piece(s).done.halted_by.filter(|h| foes.contains(h)) {
+            if !forced.contains(&pair(s, h)) {
+                forced.push(pair(s, h));
+            }
+        }
+    }
+    let waiting: Vec<Seat> = zones
+        .iter()
+        .filter(|(&s, foes)| foes.iter().any(|&f| !forced.contains(&pair(s, f))))
+        .map(|(&s, _)| s)
+        .collect();
+    if waiting.is_empty() {
+        let engaged = crate::lostworlds::field::state::Engaging {
+            waiting,
+            pairs: forced,
+        }
+        .engaged();
+        return open_combat(chain, engaged);
+    }
+    chain.push(Fact::EngagementOffered { waiting, forced });
+    Ok(())
+}
+
+/// A figure says whom it engages as the combat phase opens (rules 7);
+/// the phase begins once every figure asked has answered.
+pub(super) fn engage(state: &State, seat: Seat, foes: &[Seat]) -> Result<Vec<Fact>, Rejection> {
+    let field = state.field.as_deref().expect("a scenario");
+    let name = state.seat_name(seat);
+    let Some(e) = &field.engaging else {
+        return reject(
+            "lostworlds.scenario.engage",
+            format!("no one is asked to engage now: {}", stage_words(state)),
+        );
+    };
+    if !e.waiting.contains(&seat) {
+        return reject(
+            "lostworlds.scenario.engage",
+            format!("{name} is not asked: {}", stage_words(state)),
+        );
+    }
+    let zone = board(state).expect("a scenario").zone_foes(seat);
+    let mut chosen: Vec<Seat> = Vec::new();
+    for &foe in foes {
+        if !zone.contains(&foe) {
+            let them = match state.seats.get(foe as usize) {
+                Some(_) => state.seat_name(foe),
+                None => format!("seat {foe}"),
+            };
+            return reject(
+                "lostworlds.scenario.engage",
+                format!(
+                    "{them} is not an opponent in {name}'s battle zone (there: {})",
+                    seat_names(state, &zone)
+                ),
+            );
+        }
+        if !chosen.contains(&foe) {
+            chosen.push(foe);
+        }
+    }
+    let mut chain = Chain::new(state);
+    chain.push(Fact::Engaged { seat, foes: chosen });
+    let answered = chain
+        .field()
+        .engaging
+        .as_ref()
+        .is_some_and(|e| e.waiting.is_empty());
+    if answered {
+        let engaged = chain.field().engaging.clone().unwrap_or_default().engaged();
+        if engaged.is_empty() {
+            end_combat(&mut chain)?;
+        } else {
+            open_combat(&mut chain, engaged)?;
+        }
+    }
+    Ok(chain.facts)
+}
+
+/// The combat phase begins between the pairs engaged, each from the picture
+/// the situation table gives it.
+fn open_combat(chain: &mut Chain, engaged: BTreeMap<Seat, Vec<Seat>>) -> Result<(), Rejection> {
+    let state = &chain.state;
+    let field = chain.field();
     // Runners and hard shovers start the phase off balance.
     let stance = |s: Seat| {
         let p = field.piece(s);

@@ -15,6 +15,9 @@ pub fn to_move(state: &State) -> Vec<Seat> {
     if let Some(p) = field.placing.first() {
         return vec![p.by];
     }
+    if let Some(e) = &field.engaging {
+        return e.waiting.clone();
+    }
     match field.mover() {
         Some(m) => vec![m],
         None => rollers(state),
@@ -79,6 +82,26 @@ fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
                     });
                 }
             }
+        }
+        return out;
+    }
+    // As the combat phase opens: every opponent in the battle zone, none,
+    // or (with more than one there) each alone.
+    if let Some(e) = &field.engaging {
+        let b = board(state).expect("a scenario");
+        for &s in e.waiting.iter().filter(|&&s| mine(s)) {
+            let zone = b.zone_foes(s);
+            let engage = |foes: Vec<Seat>| {
+                Legal::ready(Action::Engage {
+                    seat: Some(s),
+                    foes,
+                })
+            };
+            out.push(engage(zone.clone()));
+            if zone.len() > 1 {
+                out.extend(zone.iter().map(|&f| engage(vec![f])));
+            }
+            out.push(engage(Vec::new()));
         }
         return out;
     }

@@ -112,6 +112,7 @@ pub fn is_field_action(action: &Action) -> bool {
             | EndMove { .. }
             | Halt { .. }
             | LetPass { .. }
+            | Engage { .. }
             | Place { .. }
     )
 }
@@ -144,6 +145,7 @@ fn actor(action: &Action) -> Option<Seat> {
         | EndMove { seat, .. }
         | Halt { seat }
         | LetPass { seat }
+        | Engage { seat, .. }
         | Place { seat, .. } => *seat,
         _ => None,
     }
@@ -158,7 +160,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
         return reject("lostworlds.phase", "the scenario is over");
     }
     if let Action::Roll { dice } = action {
-        if field.offer.is_some() || !field.placing.is_empty() {
+        if field.offer.is_some() || !field.placing.is_empty() || field.engaging.is_some() {
             return refuse("waiting", stage_words(state));
         }
         return roll(state, dice, chance);
@@ -166,6 +168,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
     let seat = acting_seat(state, by, actor(action))?;
     match action {
         Action::Halt { .. } | Action::LetPass { .. } => return halt(state, seat, action),
+        Action::Engage { foes, .. } => return combat::engage(state, seat, foes),
         Action::Place { to, roll, land, .. } => {
             return place(state, seat, to, *roll, land.as_deref(), chance)
         }

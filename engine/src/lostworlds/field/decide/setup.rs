@@ -123,6 +123,7 @@ pub fn lay_out(scenario: &Scenario, dice: DiceMode, obstructions: bool) -> Field
         engaged: BTreeMap::new(),
         rounds: 0,
         offer: None,
+        engaging: None,
         placing: Vec::new(),
         at_risk: Vec::new(),
         winner: None,

@@ -274,6 +274,12 @@ pub fn stage_words(state: &State) -> String {
             state.seat_name(o.mover)
         );
     }
+    if let Some(e) = &field.engaging {
+        return format!(
+            "the combat phase opens: {} say whom they engage (`engage`)",
+            seat_names(state, &e.waiting)
+        );
+    }
     if let Some(p) = field.placing.first() {
         let what = if p.touched { "touched" } else { "fallen" };
         return format!(
