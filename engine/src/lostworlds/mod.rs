@@ -240,7 +240,12 @@
 //! - **Other chart entries.** Block: an adjacent opponent still to move this
 //!   turn may only regain balance. Shove: the opponent rolls on the falling
 //!   down table at once (+1 for two more points); on a fall the shover sets
-//!   it down; a hard shover starts the combat phase off balance. Slay: the
+//!   it down; a hard shover starts the combat phase off balance. What the
+//!   roll says holds at once, though the table says "next turn": a shove
+//!   comes in the movement phase, so the next thing the figure does is this
+//!   turn's combat, which it starts off balance (4, 5) or down (a fall),
+//!   unless its own move, later in the turn, regains balance or stands it
+//!   up. Slay: the
 //!   whole move, untouched, on an unconscious opponent's space, adding 3 to
 //!   its next recovery roll. Break off: a free step within one level that
 //!   leaves every opponent's battle zone. Pick up an object on the figure's

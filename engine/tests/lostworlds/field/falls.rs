@@ -29,6 +29,46 @@ fn shoving_rolls_the_falling_table_and_the_shover_places_the_fall() {
     assert!(s.field.as_ref().unwrap().piece(0).done.shoved_hard);
 }
 
+/// Shove timing: the shoved figure rolls at once and the roll holds at once.
+/// A 4 or 5 leaves it off balance for this very turn's combat phase, unless
+/// its own move, later in the turn, regains its balance.
+#[test]
+fn a_shoved_figure_is_off_balance_at_once_until_its_own_move_regains_it() {
+    for regains in [false, true] {
+        let mut s = yard_state();
+        put(&mut s, 0, "b4");
+        put(&mut s, 1, "c4");
+        initiative(&mut s, 0);
+        ok(
+            &mut s,
+            Some(0),
+            json!({"type": "shove", "target": 1, "roll": 4}),
+        );
+        assert_eq!(position(&s, 1), Position::OffBalance);
+        assert!(s.field.as_ref().unwrap().placing.is_empty(), "no fall");
+        ok(
+            &mut s,
+            Some(0),
+            json!({"type": "end_move", "undefended": "a4"}),
+        );
+        if regains {
+            ok(&mut s, Some(1), json!({"type": "regain_balance"}));
+            assert_eq!(position(&s, 1), Position::Standing);
+        }
+        ok(
+            &mut s,
+            Some(1),
+            json!({"type": "end_move", "undefended": "d4"}),
+        );
+        ok(&mut s, Some(0), json!({"type": "engage", "foes": [1]}));
+        ok(&mut s, Some(1), json!({"type": "engage", "foes": [0]}));
+        assert_eq!(stage(&s), Stage::Combat);
+        // The situation table starts an off-balance fighter on picture 1.
+        let own = s.seat(1).sights[&0].picture;
+        assert_eq!(own == 1, !regains, "regains {regains}: picture {own}");
+    }
+}
+
 /// Nowa runs onto c3 (level 2, with level-0 neighbours) and both end their
 /// moves, with no one to fight: the falls are checked.
 fn run_beside_a_drop(rules: u32) -> State {
