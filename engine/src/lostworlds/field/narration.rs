@@ -204,7 +204,7 @@ fn fall_words(state: &State, r: &FallRoll) -> String {
     let who = name(state, r.seat);
     match r.footing {
         Footing::Steady => format!("{who} rolls {sum} and keeps their footing."),
-        Footing::Unsteady => format!("{who} rolls {sum} and totters: off balance next turn."),
+        Footing::Unsteady => format!("{who} rolls {sum} and totters, off balance."),
         Footing::Fall => format!(
             "{who} rolls {sum} and falls! {} sets them down.",
             r.placer.map_or_else(|| who.clone(), |p| name(state, p))
@@ -407,11 +407,18 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 .map(|(s, r)| format!("{} {r}", name(state, *s)))
                 .collect();
             let order: Vec<String> = order.iter().map(|&s| name(state, s)).collect();
-            vec![format!(
-                "Turn {turn}. Initiative: {}. {} move in that order.",
-                and_list(&rolled),
-                and_list(&order)
-            )]
+            // One figure up alone moves; two or more move in turn.
+            vec![match order.as_slice() {
+                [one] => format!(
+                    "Turn {turn}. Initiative: {}. {one} moves alone.",
+                    and_list(&rolled)
+                ),
+                _ => format!(
+                    "Turn {turn}. Initiative: {}. {} move in that order.",
+                    and_list(&rolled),
+                    and_list(&order)
+                ),
+            }]
         }
         Fact::Stepped { seat, cost, deed } => vec![deed_words(state, *seat, *cost, deed)],
         Fact::HaltOffered { mover, by } => {
