@@ -1377,7 +1377,7 @@ fn a_tables_own_pack_is_laid_over_the_bundled_one() {
         let start = cli.dir.path().join(format!("{kind}-box.json"));
         std::fs::write(&start, cli.ok(&["pack", "new", kind])).unwrap();
         let checked = cli.ok(&["pack", "check", start.to_str().unwrap(), "--kind", kind]);
-        assert!(checked.contains("reads as a"), "{kind}: {checked}");
+        assert!(checked.contains("reads as a pack for"), "{kind}: {checked}");
     }
 
     let ours = cli.dir.path().join("our-box.json");

@@ -903,7 +903,13 @@ test('London Dread with the table\'s own cards: the deal and a card turned up ar
   }
   await table.click('form.needs button[type=submit]');
   await atSeq(table, 2);
+  // Under load the board of seq 2 can be up before its list: a tap then
+  // narrows nothing. Tap once the list offers the place.
+  await table.waitForSelector('button.choice:has-text("South 4")');
   await table.click('#board #loc-south-4.target');
+  await table.waitForSelector('.filter');
+  const offered = await table.$$eval('button.choice', (bs) => bs.map((b) => b.textContent));
+  assert.ok(offered.length > 0 && offered.every((t) => t.includes('South 4')), offered.join(' | '));
   await table.click('button.choice >> nth=0');
   // One card, nothing else to ask: the tap that picks it records it.
   await table.click('form.needs .picker button:text-is("placeholder")');

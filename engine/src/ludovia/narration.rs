@@ -365,6 +365,12 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             let who = state.name(*seat);
             let at = place(state, *rooftop);
             match (event, name) {
+                // A box of the table's own names its event cards its own
+                // way ("Smuggler's Crate"): the story says both.
+                (Some(e), Some(n)) if !event_words(*e).contains(n.as_str()) => format!(
+                    "{who} robs the house under {at} and finds a {n}: {}! The turn is over.",
+                    event_words(*e)
+                ),
                 (Some(e), _) => format!(
                     "{who} robs the house under {at} and finds {}! The turn is over.",
                     event_words(*e)

@@ -170,7 +170,7 @@ pub(super) fn pack(command: PackCommand, out: &mut dyn Write, json: bool) -> Res
             let counted: Vec<String> = lists.iter().map(|(k, n)| format!("{k} {n}")).collect();
             writeln!(
                 out,
-                "{} reads as a {} pack, laid over the bundled one: {}",
+                "{} reads as a pack for {}, laid over the bundled one: {}",
                 file.display(),
                 rules.game_title(),
                 counted.join(", ")
