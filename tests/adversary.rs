@@ -27,7 +27,7 @@ use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, Seat, MAIN_
 use tabletape_store::{Access, ActRequest, Journal, JournalError, NameRequest, NewGame};
 use tabletape_tests::seeds;
 
-use crate::trust::{journal, note, reads_of, sealed_values, Secrets};
+use crate::trust::{journal, note, reads_of, sealed_values, text, Secrets};
 
 /// The adversary's seat.
 const ME: Seat = 0;
@@ -212,7 +212,7 @@ fn seen_by(game: &Game, by: Option<Seat>, action: &Value, seat: Viewer) -> Optio
         body,
     };
     let shown = next.redact_event(&event, seat).ok()?;
-    Some(json!([decision.narration, shown.body, next.view(seat)]).to_string())
+    Some(text(&(&decision.narration, &shown.body, &next.view(seat))))
 }
 
 fn owner_act(j: &Journal, action: &Value) -> Result<(), JournalError> {
@@ -771,15 +771,12 @@ fn shared_events_agree(j: &Journal, ctx: &str) {
 fn line_in_play(j: &Journal, viewer: Viewer) -> String {
     let line = j.current_line(GAME).unwrap();
     [
-        json!(j.events_as(GAME, &line, 1, None, viewer).unwrap()),
-        json!(j.state(GAME, &line, None, viewer).unwrap()),
-        json!(j.replay(GAME, &line, None, viewer).unwrap()),
-        json!(j.narrate_as(GAME, &line, viewer).unwrap()),
-        json!(j.board_svg(GAME, &line, None, viewer).unwrap()),
+        text(&j.events_as(GAME, &line, 1, None, viewer).unwrap()),
+        text(&j.state(GAME, &line, None, viewer).unwrap()),
+        text(&j.replay(GAME, &line, None, viewer).unwrap()),
+        text(&j.narrate_as(GAME, &line, viewer).unwrap()),
+        text(&j.board_svg(GAME, &line, None, viewer).unwrap()),
     ]
-    .iter()
-    .map(Value::to_string)
-    .collect::<Vec<_>>()
     .join("\n")
 }
 

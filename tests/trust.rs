@@ -125,34 +125,41 @@ pub(crate) fn reads(j: &Journal, game: &str, viewer: Viewer) -> String {
     reads_of(j, game, viewer, &lines)
 }
 
+/// A read as the JSON text a client gets.
+pub(crate) fn text<T: serde::Serialize>(read: &T) -> String {
+    serde_json::to_string(read).expect("reads serialize")
+}
+
 /// What `viewer` can read of the game as a whole, and of each line named
 /// from the seq given on (its events, and what follows them live; its
 /// state, replay, story, board, legal moves and comparison whole).
 pub(crate) fn reads_of(j: &Journal, game: &str, viewer: Viewer, lines: &[(String, u64)]) -> String {
     let mut out = Vec::new();
-    let mut push = |v: Value| out.push(v.to_string());
-    push(json!(j.summary(game, viewer).unwrap()));
-    push(json!(j.branches_as(game, viewer).unwrap()));
-    push(json!(j.verify_as(game, viewer).unwrap()));
+    // Each read written straight to text: building a JSON value of it
+    // first copied every view and event once more for nothing.
+    let mut push = |text: String| out.push(text);
+    push(text(&j.summary(game, viewer).unwrap()));
+    push(text(&j.branches_as(game, viewer).unwrap()));
+    push(text(&j.verify_as(game, viewer).unwrap()));
     let varied = j
         .narrate_with_variations(game, MAIN_BRANCH, viewer)
         .unwrap();
-    push(json!(varied.render(Format::Markdown)));
+    push(text(&varied.render(Format::Markdown)));
     for (name, from) in lines {
         let name = name.as_str();
-        push(json!(j.events_as(game, name, *from, None, viewer).unwrap()));
-        push(json!(j.follow(game, name, from - 1, viewer).unwrap()));
-        push(json!(j.state(game, name, None, viewer).unwrap()));
-        push(json!(j.replay(game, name, None, viewer).unwrap()));
+        push(text(&j.events_as(game, name, *from, None, viewer).unwrap()));
+        push(text(&j.follow(game, name, from - 1, viewer).unwrap()));
+        push(text(&j.state(game, name, None, viewer).unwrap()));
+        push(text(&j.replay(game, name, None, viewer).unwrap()));
         let told = j.narrate_as(game, name, viewer).unwrap();
-        push(json!(told.render(Format::Markdown)));
-        push(json!(told));
-        push(json!(j.board_svg(game, name, None, viewer).unwrap()));
+        push(text(&told.render(Format::Markdown)));
+        push(text(&told));
+        push(text(&j.board_svg(game, name, None, viewer).unwrap()));
         if let Viewer::Seat(s) = viewer {
-            push(json!(j.legal(game, name, Some(s)).unwrap()));
+            push(text(&j.legal(game, name, Some(s)).unwrap()));
         }
         if name != MAIN_BRANCH {
-            push(json!(j.compare(game, MAIN_BRANCH, name, viewer).unwrap()));
+            push(text(&j.compare(game, MAIN_BRANCH, name, viewer).unwrap()));
         }
     }
     out.join("\n")

@@ -197,6 +197,52 @@ fn is_zero(n: &u32) -> bool {
 }
 
 impl Character {
+    /// The sheet without its maneuvers, for a view (the pack holds them),
+    /// copied field by field so the maneuvers are never copied just to be
+    /// dropped. The pattern names every field: one added is not forgotten.
+    pub fn without_maneuvers(&self) -> Character {
+        let Character {
+            id,
+            name,
+            title,
+            sample,
+            height,
+            body_points,
+            attacks,
+            abilities,
+            maneuvers: _,
+            experience,
+            defeated_body_points,
+            undead,
+            thrown_weapon,
+            extended_range_damage,
+            regeneration,
+            spell_regeneration,
+            dematerializes,
+            touch_damage,
+        } = self;
+        Character {
+            id: id.clone(),
+            name: name.clone(),
+            title: title.clone(),
+            sample: *sample,
+            height: *height,
+            body_points: *body_points,
+            attacks: *attacks,
+            abilities: abilities.clone(),
+            maneuvers: Vec::new(),
+            experience: *experience,
+            defeated_body_points: *defeated_body_points,
+            undead: *undead,
+            thrown_weapon: thrown_weapon.clone(),
+            extended_range_damage: *extended_range_damage,
+            regeneration: *regeneration,
+            spell_regeneration: *spell_regeneration,
+            dematerializes: *dematerializes,
+            touch_damage: *touch_damage,
+        }
+    }
+
     pub fn maneuver_at(&self, page: u32) -> Option<(usize, &Maneuver)> {
         self.maneuvers
             .iter()

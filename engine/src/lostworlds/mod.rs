@@ -780,8 +780,9 @@ impl Rules for LostWorlds {
         let mut raised = Vec::new();
         for (i, seat) in bare.seats.iter_mut().enumerate() {
             for (j, f) in seat.party.iter_mut().enumerate() {
-                let maneuvers = std::mem::take(&mut Arc::make_mut(&mut f.sheet).maneuvers);
-                let improved: Vec<Value> = maneuvers
+                let improved: Vec<Value> = f
+                    .sheet
+                    .maneuvers
                     .iter()
                     .filter(|m| m.raised > 0)
                     .map(|m| {
@@ -792,6 +793,7 @@ impl Rules for LostWorlds {
                         })
                     })
                     .collect();
+                f.sheet = Arc::new(f.sheet.without_maneuvers());
                 raised.push((i, j, improved));
             }
         }
