@@ -218,6 +218,11 @@ crate::by_tag! {
             price: u32,
             why: Sale,
         },
+        /// A card gave the reader this leg from the Store, for nothing.
+        LegGiven {
+            seat: Seat,
+            leg: String,
+        },
         RolledToMove {
             seat: Seat,
             rolls: Vec<u32>,

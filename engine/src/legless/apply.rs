@@ -81,6 +81,10 @@ pub fn apply(s: &mut State, fact: &Fact) {
             l.money = l.money.saturating_sub(*cost);
             l.legs.push(leg.clone());
         }
+        Fact::LegGiven { seat, leg } => {
+            remove_one(&mut s.pile, leg);
+            s.londoners[*seat as usize].legs.push(leg.clone());
+        }
         Fact::LegEquipped { seat, leg, .. } => s.londoners[*seat as usize].equipped = leg.clone(),
         Fact::LegSold {
             seat, leg, price, ..

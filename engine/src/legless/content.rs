@@ -51,7 +51,8 @@ impl Needs {
 /// `{"go_to": "docks"}`, `{"miss_turns": 1}`, `"claim_love"`,
 /// `{"move": 3}` (a move of up to 3 squares, taken at once), `{"draw": 1}`
 /// (another street event card, read next), `"lose_leg"` (the leg in use,
-/// or the dearest owned, back to the Store for nothing), `{"collect": 2}`
+/// or the dearest owned, back to the Store for nothing), `{"gain_leg":
+/// "Peg leg"}` (that leg from the Store, free), `{"collect": 2}`
 /// (£2 from every other Londoner), `{"pay_each": 1}` (£1 to every other
 /// Londoner) and `{"others": [...]}` (what befalls every other Londoner);
 /// anything else a table's own card says as `{"by_hand": "..."}`, the
@@ -79,6 +80,9 @@ pub enum Effect {
     /// The leg in use, or with none in use the dearest owned, goes back to
     /// the Store and pays nothing.
     LoseLeg,
+    /// This leg, by name, comes from the Store to the reader for nothing
+    /// (while the Store still holds it; else nothing happens).
+    GainLeg(String),
     /// Pounds from every other Londoner in play, a debt they cannot refuse.
     Collect(u32),
     /// Pounds to every other Londoner in play, a debt the reader cannot refuse.
@@ -393,6 +397,7 @@ pub fn check_effects(
     path: &str,
     effects: &[Effect],
     locations: &BTreeSet<&str>,
+    legs: &BTreeSet<&str>,
     read: Read,
 ) -> Result<(), ContentError> {
     for (i, e) in effects.iter().enumerate() {
@@ -407,6 +412,11 @@ pub fn check_effects(
             }
             Effect::GoTo(l) if !locations.contains(l.as_str()) => {
                 return refuse(format!("no location `{l}` on the board"))
+            }
+            Effect::GainLeg(l) if !legs.contains(l.as_str()) => {
+                return refuse(format!(
+                    "no leg `{l}` in the box (a leg the table types is known once bought)"
+                ))
             }
             Effect::MissTurns(n) if *n > 10 => {
                 return refuse("a card skips at most 10 turns".into())
@@ -448,7 +458,7 @@ pub fn check_effects(
                         ));
                     }
                 }
-                check_effects(file, &inner, list, locations, read)?;
+                check_effects(file, &inner, list, locations, legs, read)?;
             }
             Effect::ByHand(words) if words.trim().is_empty() => {
                 return refuse(BY_HAND_EMPTY.into())
@@ -766,6 +776,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
         }
         check_leg(leg, file, &format!("legs[{i}]"))?;
     }
+    let leg_names = names;
 
     let mut events = BTreeSet::new();
     let mut cards = 0u64;
@@ -790,6 +801,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
             &format!("street_events[{i}].effects"),
             &e.effects,
             &ids,
+            &leg_names,
             Read::StreetEvent,
         )?;
     }
@@ -830,6 +842,7 @@ pub fn validate(pack: &Pack, file: &str) -> Result<(), ContentError> {
                 &format!("risk_booklet[{i}].entries[{j}].effects"),
                 &s.effects,
                 &ids,
+                &leg_names,
                 Read::Story { love: true },
             )?;
         }

@@ -123,6 +123,11 @@
 //!   - `"lose_leg"`: the leg in use goes back to the Store, or, with none
 //!     in use, the dearest owned (crutches too; the first by name among
 //!     equals), for nothing.
+//!   - `{"gain_leg": "Peg leg"}`: that leg comes from the Store to the
+//!     reader for nothing, while the Store still holds it (once bought by
+//!     someone, nothing happens). The leg is one the box knows: the pack's,
+//!     or one the table typed when it was bought. No upkeep is paid for it
+//!     until the reader's next turn begins.
 //!   - `{"collect": N}` and `{"pay_each": N}`: £N from, or to, every other
 //!     Londoner in play, in seat order. A debt between players is paid as
 //!     any forced one (legs sold, then hearts); only money changes hands.

@@ -161,6 +161,7 @@ fn effect(e: &Effect, state: &State) -> String {
         Effect::Draw(1) => "draw another card".into(),
         Effect::Draw(n) => format!("draw {n} more cards"),
         Effect::LoseLeg => "lose a leg".into(),
+        Effect::GainLeg(leg) => format!("take the {leg} from the Store, free"),
         Effect::Collect(n) => format!("take £{n} from every other player"),
         Effect::PayEach(n) => format!("pay every other player £{n}"),
         Effect::Others(list) => format!("every other player: {}", effects(list, state)),
@@ -238,6 +239,12 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 "{} sells the {leg} back to the store for {}{why}.",
                 name(seat),
                 pounds(*price)
+            )
+        }
+        Fact::LegGiven { seat, leg } => {
+            format!(
+                "{} takes the {leg} from the store, for nothing.",
+                name(seat)
             )
         }
         Fact::RolledToMove {

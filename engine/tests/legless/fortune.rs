@@ -488,6 +488,31 @@ fn a_card_takes_the_leg_in_use_or_else_the_dearest() {
 }
 
 #[test]
+fn a_card_gives_a_leg_from_the_store_while_the_store_holds_it() {
+    let s = table();
+    let money = s.londoner(0).money;
+    let (g, facts) = read_card(&s, json!([{"gain_leg": "Peg leg"}]));
+    let given: Vec<&Value> = facts.iter().filter(|f| f["type"] == "leg_given").collect();
+    assert_eq!(given.len(), 1, "{facts:?}");
+    assert_eq!(given[0]["leg"], "Peg leg");
+    let after = state_of(&g);
+    assert_eq!(after.londoner(0).legs, vec!["Peg leg".to_string()]);
+    assert_eq!(after.londoner(0).money, money, "for nothing");
+    let in_store = |s: &State| s.pile.iter().filter(|l| *l == "Peg leg").count();
+    assert_eq!(in_store(&after), in_store(&s) - 1);
+    let fact: Fact = serde_json::from_value(given[0].clone()).unwrap();
+    assert_eq!(
+        <Legless as Rules>::narrate(&s, &fact),
+        vec!["Ada takes the Peg leg from the store, for nothing."]
+    );
+    // Once the Store holds none, the card gives nothing.
+    let mut empty = s.clone();
+    empty.pile.retain(|l| l != "Peg leg");
+    let (_, facts) = read_card(&empty, json!([{"gain_leg": "Peg leg"}]));
+    assert!(!types(&facts).contains(&"leg_given"), "{facts:?}");
+}
+
+#[test]
 fn money_passes_between_londoners_and_a_debt_unpaid_costs_hearts() {
     let mut s = table();
     s.londoners[0].money = 5;
@@ -576,6 +601,11 @@ fn effects_are_refused_where_they_cannot_stand() {
             json!(["claim_love"]),
             "cards[0].effects[0]",
             "love is claimed only",
+        ),
+        (
+            json!([{"gain_leg": "Golden leg"}]),
+            "cards[0].effects[0]",
+            "no leg `Golden leg` in the box",
         ),
     ] {
         let e = rejection(

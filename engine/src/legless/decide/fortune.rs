@@ -58,6 +58,14 @@ pub(super) fn resolve(out: &mut Out, seat: Seat, effects: &[Effect], task: Task)
                     });
                 }
             }
+            Effect::GainLeg(leg) => {
+                if out.s.pile.contains(leg) {
+                    out.push(Fact::LegGiven {
+                        seat,
+                        leg: leg.clone(),
+                    });
+                }
+            }
             Effect::Collect(n) => {
                 for other in others(&out.s, seat) {
                     pay_forced(out, other, *n, Some(seat));

@@ -232,8 +232,16 @@ pub(super) fn walk(
 /// as a pack's cards and stories; an error names the effect's place.
 pub(super) fn check_told(told: &Told, field: &str, s: &State, read: Read) -> Result<(), Rejection> {
     let ids: BTreeSet<&str> = s.locations.iter().map(|l| l.id.as_str()).collect();
-    check_effects("", &format!("{field}.effects"), &told.effects, &ids, read)
-        .map_err(|e| Rejection::new("legless.effect", format!("{}: {}", e.path, e.message)))
+    let legs: BTreeSet<&str> = s.legs.keys().map(String::as_str).collect();
+    check_effects(
+        "",
+        &format!("{field}.effects"),
+        &told.effects,
+        &ids,
+        &legs,
+        read,
+    )
+    .map_err(|e| Rejection::new("legless.effect", format!("{}: {}", e.path, e.message)))
 }
 
 /// How many more street event cards these effects draw.
