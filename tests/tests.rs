@@ -8,6 +8,7 @@ mod crash;
 mod faithful;
 mod fuzz;
 mod golden;
+mod grammar;
 mod properties;
 mod regressions;
 mod served;
