@@ -54,8 +54,9 @@ fn slips(line: &str) -> Vec<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut found = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        // A count: a whole number standing alone (not "£3", "p3.3", "-1").
-        if let Ok(n) = w.trim_end_matches([',', ':', ';']).parse::<u64>() {
+        // A count: a whole number standing alone (not "£3", "p3.3", "-1",
+        // nor "6," ending a list of rolls).
+        if let Ok(n) = w.parse::<u64>() {
             // A policeman's number, a seat's or a page's is no count.
             let before = i.checked_sub(1).map(|j| bare(words[j]).to_lowercase());
             if matches!(
@@ -76,18 +77,15 @@ fn slips(line: &str) -> Vec<String> {
                 j += 1;
             }
             let Some(next) = words.get(j) else { continue };
-            if w.ends_with([',', ':', ';']) {
-                continue;
-            }
             let noun = bare(next);
-            for (one, many) in COUNTED {
-                let wrong = (n == 1 && noun == *many) || (n != 1 && noun == *one);
-                if wrong {
-                    found.push(format!(
-                        "`{}`: the count and its noun disagree",
-                        words[i..=j].join(" ")
-                    ));
-                }
+            let wrong = COUNTED
+                .iter()
+                .any(|(one, many)| (n == 1 && noun == *many) || (n != 1 && noun == *one));
+            if wrong {
+                found.push(format!(
+                    "`{}`: the count and its noun disagree",
+                    words[i..=j].join(" ")
+                ));
             }
         }
         // "Plot A, The Shuttered Shop" is a letter, not an article, and

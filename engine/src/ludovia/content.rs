@@ -67,6 +67,18 @@ pub enum RooftopEvent {
     Trap,
 }
 
+impl RooftopEvent {
+    /// The event as the rule text names its card.
+    pub fn name(self) -> &'static str {
+        match self {
+            RooftopEvent::Dog => "Dog",
+            RooftopEvent::Equipment => "Equipment",
+            RooftopEvent::StakeOut => "Stake-out",
+            RooftopEvent::Trap => "Trap",
+        }
+    }
+}
+
 /// A kind of rooftop card and how many of it the box holds with this edge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RooftopCard {

@@ -367,7 +367,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             match (event, name) {
                 // A box of the table's own names its event cards its own
                 // way ("Smuggler's Crate"): the story says both.
-                (Some(e), Some(n)) if !event_words(*e).contains(n.as_str()) => format!(
+                (Some(e), Some(n)) if n != e.name() => format!(
                     "{who} robs the house under {at} and finds a {n}: {}! The turn is over.",
                     event_words(*e)
                 ),

@@ -207,7 +207,6 @@ pub fn apply(state: &mut State, fact: &Fact) {
             f.offer = None;
             let m = &mut f.pieces[*mover as usize];
             m.points = 0;
-            m.done.halted = true;
             m.done.halted_by = Some(*seat);
             let h = &mut f.pieces[*seat as usize];
             h.done.halted_one = true;
@@ -223,10 +222,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
             if let Some(e) = &mut field(state).engaging {
                 e.waiting.retain(|s| s != seat);
                 for &foe in foes {
-                    let pair = ((*seat).min(foe), (*seat).max(foe));
-                    if !e.pairs.contains(&pair) {
-                        e.pairs.push(pair);
-                    }
+                    e.join(*seat, foe);
                 }
             }
         }

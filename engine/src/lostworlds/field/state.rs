@@ -113,9 +113,8 @@ pub struct Done {
     /// Spaces entered this turn (a jump over a space needs two first).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub entered: u32,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub halted: bool,
-    /// Who halted the figure: the two fight the coming combat phase.
+    /// Who halted the figure (it moves no more this turn): the two fight
+    /// the coming combat phase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub halted_by: Option<Seat>,
     /// Halted an opponent: one a turn, and no moving after.
@@ -177,6 +176,18 @@ pub struct Engaging {
 }
 
 impl Engaging {
+    /// A pair fights, whoever engaged whom: kept once, lower seat first.
+    pub fn join(&mut self, a: Seat, b: Seat) {
+        let pair = (a.min(b), a.max(b));
+        if !self.pairs.contains(&pair) {
+            self.pairs.push(pair);
+        }
+    }
+
+    pub fn fight(&self, a: Seat, b: Seat) -> bool {
+        self.pairs.contains(&(a.min(b), a.max(b)))
+    }
+
     /// The pairs as each figure's opponents, as the combat phase keeps them.
     pub fn engaged(&self) -> BTreeMap<Seat, Vec<Seat>> {
         let mut engaged: BTreeMap<Seat, Vec<Seat>> = BTreeMap::new();

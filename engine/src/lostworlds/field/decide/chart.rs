@@ -93,7 +93,7 @@ pub(super) fn deed(
                     format!("{name} did something this turn that is not done on a run"),
                 );
             }
-            if p.position == Position::Down || p.done.halted {
+            if p.position == Position::Down || p.done.halted_by.is_some() {
                 return refuse("running", format!("{name} cannot run now"));
             }
             // A halter moves no more this turn, a run's two points included
@@ -706,7 +706,7 @@ pub(super) fn deed(
                     format!("{name} is in no opponent's battle zone: just `move`"),
                 );
             }
-            if p.done.halted {
+            if p.done.halted_by.is_some() {
                 return refuse("break_off", format!("{name} was halted"));
             }
             enterable(&b, seat, from, to)?;

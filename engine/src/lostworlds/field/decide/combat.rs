@@ -8,7 +8,7 @@ use super::turn::seat_names;
 use super::*;
 use crate::lostworlds::actions::Start;
 use crate::lostworlds::content::Range;
-use crate::lostworlds::field::state::ROUNDS_PER_PHASE;
+use crate::lostworlds::field::state::{Engaging, ROUNDS_PER_PHASE};
 use crate::lostworlds::state::SeatStatus;
 
 /// The combat phase opens. Under rules 7 a figure with an opponent in its
@@ -35,29 +35,25 @@ pub(super) fn begin_combat(chain: &mut Chain) -> Result<(), Rejection> {
     if state.rules < 7 {
         return open_combat(chain, zones);
     }
-    let pair = |a: Seat, b: Seat| (a.min(b), a.max(b));
-    let mut forced: Vec<(Seat, Seat)> = Vec::new();
+    // A halt demanded battle: those pairs fight unasked.
+    let mut opening = Engaging::default();
     for (&s, foes) in &zones {
         if let Some(h) = b.field.piece(s).done.halted_by.filter(|h| foes.contains(h)) {
-            if !forced.contains(&pair(s, h)) {
-                forced.push(pair(s, h));
-            }
+            opening.join(s, h);
         }
     }
     let waiting: Vec<Seat> = zones
         .iter()
-        .filter(|(&s, foes)| foes.iter().any(|&f| !forced.contains(&pair(s, f))))
+        .filter(|(&s, foes)| foes.iter().any(|&f| !opening.fight(s, f)))
         .map(|(&s, _)| s)
         .collect();
     if waiting.is_empty() {
-        let engaged = crate::lostworlds::field::state::Engaging {
-            waiting,
-            pairs: forced,
-        }
-        .engaged();
-        return open_combat(chain, engaged);
+        return open_combat(chain, opening.engaged());
     }
-    chain.push(Fact::EngagementOffered { waiting, forced });
+    chain.push(Fact::EngagementOffered {
+        waiting,
+        forced: opening.pairs,
+    });
     Ok(())
 }
 
@@ -104,9 +100,9 @@ pub(super) fn engage(state: &State, seat: Seat, foes: &[Seat]) -> Result<Vec<Fac
         .field()
         .engaging
         .as_ref()
-        .is_some_and(|e| e.waiting.is_empty());
-    if answered {
-        let engaged = chain.field().engaging.clone().unwrap_or_default().engaged();
+        .filter(|e| e.waiting.is_empty())
+        .map(Engaging::engaged);
+    if let Some(engaged) = answered {
         if engaged.is_empty() {
             end_combat(&mut chain)?;
         } else {
