@@ -523,13 +523,19 @@ impl<R: Rules> DynRules for Kind<R> {
             let mut needs = l.needs;
             // Free text is the table's to write; say so for each field.
             // (A field the kind already explains keeps its own words.)
-            let said: Vec<String> = needs.clone();
-            needs.extend(
-                placeholders(&action)
-                    .into_iter()
-                    .filter(|(path, _)| !said.iter().any(|n| n.starts_with(&format!("{path}:"))))
-                    .map(|(path, p)| format!("{path}: {OWN_WORDS}{p}")),
-            );
+            let free = placeholders(&action);
+            if !free.is_empty() {
+                let said = needs.len();
+                for (path, p) in free {
+                    let explained = needs[..said].iter().any(|n| {
+                        n.strip_prefix(path.as_str())
+                            .is_some_and(|rest| rest.starts_with(':'))
+                    });
+                    if !explained {
+                        needs.push(format!("{path}: {OWN_WORDS}{p}"));
+                    }
+                }
+            }
             let seal = l.seal.map(|seal| SealJson {
                 commit: serde_json::to_value(&seal.commit).expect("actions serialize"),
                 preimage: seal.preimage,

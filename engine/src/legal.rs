@@ -102,19 +102,35 @@ fn is_placeholder(s: &str) -> bool {
 /// Every placeholder `legal` left in an action, with its path
 /// (`avatar.name`), in document order: free text the table must write.
 pub fn placeholders(action: &Value) -> Vec<(String, String)> {
-    fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
+    // The path is kept as borrowed steps and joined only at a placeholder:
+    // `legal` asks this of every action it offers, and most have none.
+    enum Step<'a> {
+        Key(&'a str),
+        Index(usize),
+    }
+    fn walk<'a>(value: &'a Value, path: &mut Vec<Step<'a>>, out: &mut Vec<(String, String)>) {
         match value {
-            Value::String(s) if is_placeholder(s) => out.push((path.join("."), s.clone())),
+            Value::String(s) if is_placeholder(s) => {
+                let joined = path
+                    .iter()
+                    .map(|step| match step {
+                        Step::Key(k) => k.to_string(),
+                        Step::Index(i) => i.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(".");
+                out.push((joined, s.clone()))
+            }
             Value::Array(items) => {
                 for (i, v) in items.iter().enumerate() {
-                    path.push(i.to_string());
+                    path.push(Step::Index(i));
                     walk(v, path, out);
                     path.pop();
                 }
             }
             Value::Object(map) => {
                 for (k, v) in map {
-                    path.push(k.clone());
+                    path.push(Step::Key(k));
                     walk(v, path, out);
                     path.pop();
                 }

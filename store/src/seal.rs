@@ -138,7 +138,29 @@ pub fn commitment(part_salt: &str, part: &str, value: &Value) -> String {
     h.update(b"\0");
     h.update(part.as_bytes());
     h.update(b"\0");
-    h.update(serde_json::to_vec(value).expect("JSON values serialize"));
+    serde_json::to_writer(Hashing(&mut h), value).expect("JSON values serialize");
+    hex::encode(h.finalize())
+}
+
+/// Writes JSON straight into a hash, so that hashing a part or an envelope
+/// builds no copy of its text (every append, import and verify hashes).
+struct Hashing<'a>(&'a mut Sha256);
+
+impl std::io::Write for Hashing<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Hex SHA-256 of a value's JSON text.
+fn json_hash(value: &impl Serialize) -> String {
+    let mut h = Sha256::new();
+    serde_json::to_writer(Hashing(&mut h), value).expect("hashed forms serialize");
     hex::encode(h.finalize())
 }
 
@@ -181,7 +203,7 @@ struct HashForm<'a> {
 
 /// Hex SHA-256 of the envelope and the commitments.
 fn sealed_hash(envelope: &ShownEvent, commitments: Vec<&str>) -> String {
-    let form = HashForm {
+    json_hash(&HashForm {
         game: &envelope.game,
         branch: &envelope.branch,
         seq: envelope.seq,
@@ -192,10 +214,7 @@ fn sealed_hash(envelope: &ShownEvent, commitments: Vec<&str>) -> String {
         prev_hash: &envelope.prev_hash,
         body: envelope.body_type(),
         seals: commitments,
-    };
-    hex::encode(Sha256::digest(
-        serde_json::to_vec(&form).expect("hash forms serialize"),
-    ))
+    })
 }
 
 /// The hash an event must carry: over its sealed form when it has a salt,
@@ -205,16 +224,22 @@ pub fn event_hash(event: &Event) -> String {
         let mut clear = event.clone();
         clear.hash = String::new();
         clear.schema_version = 1;
-        return hex::encode(Sha256::digest(
-            serde_json::to_vec(&clear).expect("events serialize"),
-        ));
+        return json_hash(&clear);
     }
     let seals = seals(event);
-    let envelope = ShownEvent::envelope_of(event, body_type(&event.body));
-    sealed_hash(
-        &envelope,
-        seals.iter().map(|s| s.commitment.as_str()).collect(),
-    )
+    // The envelope is read in place, not copied into a `ShownEvent`.
+    json_hash(&HashForm {
+        game: &event.game,
+        branch: &event.branch,
+        seq: event.seq,
+        recorded_at_ms: event.recorded_at_ms,
+        actor: event.actor,
+        schema_version: event.schema_version,
+        idempotency_key: event.idempotency_key.as_deref(),
+        prev_hash: &event.prev_hash,
+        body: body_type(&event.body),
+        seals: seals.iter().map(|s| s.commitment.as_str()).collect(),
+    })
 }
 
 /// An event as one reader may see it: the envelope, the body with what the
