@@ -689,10 +689,37 @@
     return i < 0 ? [need, ''] : [need.slice(0, i), need.slice(i + 2)];
   }
 
+  // A list typed or picked: split at the commas between its items, not
+  // those inside a card typed whole as JSON ({"item": {...}}), and each
+  // item read as a number, a typed card or a name.
+  function splitList(text) {
+    const items = [];
+    let depth = 0, quoted = false, start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (quoted) { if (c === '\\') i++; else if (c === '"') quoted = false; continue; }
+      if (c === '"') quoted = true;
+      else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      else if (c === ',' && depth === 0) { items.push(text.slice(start, i)); start = i + 1; }
+    }
+    items.push(text.slice(start));
+    return items.map((v) => v.trim()).filter(Boolean).map(parseItem);
+  }
+
+  function parseItem(v) {
+    if (/^\d+$/.test(v)) return Number(v);
+    if (/^[{[]/.test(v)) { try { return JSON.parse(v); } catch (_) { return v; } }
+    return v;
+  }
+
   function parseAnswer(text) {
     const t = text.trim();
     if (/^\d+(\s*[, ]\s*\d+)+$/.test(t)) return t.split(/[\s,]+/).map(Number);
-    try { return JSON.parse(t); } catch (_) { return t; }
+    try { return JSON.parse(t); } catch (_) { /* several items, or words */ }
+    // Cards typed whole, one after another: a list.
+    const items = splitList(t);
+    return items.length > 1 && items.some((v) => typeof v === 'object') ? items : t;
   }
 
   function setPath(obj, path, value) {
@@ -809,13 +836,15 @@
           const parsed = parseAnswer(answer);
           if (parsed && typeof parsed === 'object') Object.assign(action, parsed);
         } else if ($('#need-' + i, form).dataset.many) {
-          // Picked numbers (fists on dice) go as numbers.
-          setPath(action, field, answer.split(',').map((v) => v.trim()).filter(Boolean)
-            .map((v) => (/^\d+$/.test(v) ? Number(v) : v)));
+          // Picked numbers (fists on dice) go as numbers, typed cards as
+          // themselves.
+          const t = answer.trim();
+          const whole = t.startsWith('[') ? parseAnswer(t) : null;
+          setPath(action, field, Array.isArray(whole) ? whole : splitList(t));
         } else if ((l.picks || []).some((p) => p.field === field)) {
-          // A die's face goes as a number, a card's name as its name.
-          const v = answer.trim();
-          setPath(action, field, /^\d+$/.test(v) ? Number(v) : v);
+          // A die's face goes as a number, a card's name as its name, a
+          // card typed whole as itself.
+          setPath(action, field, parseItem(answer.trim()));
         } else {
           setPath(action, field, parseAnswer(answer));
         }

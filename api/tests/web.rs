@@ -46,6 +46,7 @@ async fn the_home_page_offers_every_kind_and_loads_only_its_own_assets() {
                 .replace('&', "&amp;")
                 .replace('<', "&lt;")
                 .replace('>', "&gt;")
+                .replace('"', "&quot;")
                 .replace('\'', "&#39;");
             assert!(page.contains(&help), "{}", option.name);
         }

@@ -400,24 +400,28 @@ impl<R: Rules> DynRules for Kind<R> {
         // Options are read leniently ("7" or 7, "a,b" or ["a","b"]) and their
         // typed form need not read back, so they are kept as given once they
         // read, each a plain value: a string, a whole number, a flag, or a
-        // list of those (no float that would not read back, no nesting).
+        // list or object of those (a card a table types for record mode),
+        // with no float that would not read back.
         let given = Value::Object(options.clone().into_iter().collect());
         canonical::check_text(&given).map_err(|r| EngineError::Option {
             option: r.path,
             message: r.message,
         })?;
-        let plain =
-            |v: &Value| matches!(v, Value::String(_) | Value::Bool(_)) || v.is_u64() || v.is_i64();
+        fn plain(v: &Value) -> bool {
+            match v {
+                Value::String(_) | Value::Bool(_) => true,
+                Value::Number(_) => v.is_u64() || v.is_i64(),
+                Value::Array(items) => items.iter().all(plain),
+                Value::Object(fields) => fields.values().all(plain),
+                Value::Null => false,
+            }
+        }
         for (name, value) in options {
-            let ok = plain(value)
-                || value
-                    .as_array()
-                    .is_some_and(|items| items.iter().all(plain));
-            if !ok {
+            if !plain(value) {
                 return Err(EngineError::Option {
                     option: name.clone(),
                     message: format!(
-                        "an option is a word, a whole number, true/false or a list of those, not {value}"
+                        "an option is a word, a whole number, true/false, or a list or object of those, not {value}"
                     ),
                 });
             }

@@ -185,9 +185,11 @@ async function diceMade(pages) {
   }
 }
 
-// Waits until the page shows seq `n` at its head.
+// Waits until the page shows seq `n` at its head; when it never does, says
+// what the page showed instead (a refusal, say).
 async function atSeq(page, n) {
-  await page.waitForFunction((want) => Number(document.querySelector('#table').dataset.head) === want, n, { timeout: 5000 });
+  await page.waitForFunction((want) => Number(document.querySelector('#table').dataset.head) === want, n, { timeout: 5000 })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await explain(page)}`); });
 }
 
 before(async () => {
@@ -915,6 +917,42 @@ test('London Dread with the table\'s own cards: the deal and a card turned up ar
   await table.click('form.needs .picker button:text-is("placeholder")');
   await atSeq(table, 3);
   assert.match(await table.textContent('#told'), /South 4 the trail surfaces: Plot A/);
+  assert.deepEqual(table.errors, []);
+});
+
+test('London Dread in record mode: a table with its own box types each card on the page as it comes', async () => {
+  const g = await newGame({
+    kind: 'dread', players: ['Ada', 'Bo'], seed: 4, dice: 'physical',
+    options: {
+      record: 'on', timer: 'off', story: "The Tailor's Ledger", plots: '4,5', characters: 'Mabel Finch,Ivo Marsh',
+      sheets: [{ icons: ['strength', 'lore'], virtue: { successes: 1 } }, { icons: ['charm', 'guile'], virtue: { rerolls: 2 } }],
+      antagonist: { name: 'The Lamplighter', text: 'Each Dread card left face up costs one more dread.', extra_successes: 1 },
+    },
+  });
+  const table = await open(await context(PHONE), g.game, g.owner_token);
+  await asOwner(table);
+  await table.click('button.choice[data-n="1"]');
+  // Nothing is known yet: the deal is typed whole, two starting Items,
+  // the Supply's three and three Confidence cards, in one field.
+  const item = (name, use) => JSON.stringify({ item: { name, use, deplete: { successes: 1 } } });
+  const drew = [
+    item('Brass Lantern', { icons: ['lore'] }), item('Tin Whistle', { rerolls: 1 }),
+    item('Hip Flask', { text: 'Each investigator here may flip again.' }), item('Street Map', { icons: ['guile'] }),
+    item('Pawn Ticket', { confidence: 1 }),
+    ...['Steady Nerves', 'Old Friend', 'A Second Wind'].map((name) => JSON.stringify({ confidence: { name, icons: ['courage'] } })),
+  ].join(', ');
+  await table.fill('form.needs [name="outcomes.drew"]', drew);
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, 2);
+  assert.match(await table.textContent('#told'), /Mabel Finch takes Brass Lantern/);
+  // A card turned up on the board, typed whole into its field.
+  await table.click('button.choice:has-text("Turn up the card at North 1")');
+  await table.fill('form.needs [name="card"]',
+    JSON.stringify({ dread: { name: 'The Ratcatcher', tier: 1, icons: ['strength', 'guile'], difficulty: 2, dread: 1 } }));
+  await shot(table, 'dread-record-mode-phone');
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, 3);
+  assert.match(await table.textContent('#told'), /At North 1 a threat shows itself: The Ratcatcher/);
   assert.deepEqual(table.errors, []);
 });
 

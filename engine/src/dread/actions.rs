@@ -5,12 +5,13 @@
 //! the table says what chance gave in `outcomes`: the cards it drew in
 //! order (`drew`: a Personality card, an Investigation card, an Item, a
 //! Confidence card, a challenge), the fists on each Action die rolled
-//! (`rolls`) and the Trauma die's faces (`trauma`). Facts are past-tense
-//! and carry everything `apply` needs.
+//! (`rolls`) and the Trauma die's faces (`trauma`). In record mode a card
+//! met for the first time is typed in place of its name (see [`Drawn`]).
+//! Facts are past-tense and carry everything `apply` needs.
 
 use serde::{Deserialize, Serialize};
 
-use super::content::{Condition, Icon, Segment, TraumaFace};
+use super::content::{Condition, Icon, Reverse, Segment, TraumaFace, TypedCard};
 use super::state::{Area, Card, Face, InvestigationToken, Place, Target, Token};
 
 /// Chance as the table's own dice and cards gave it (physical dice).
@@ -18,11 +19,36 @@ use super::state::{Area, Card, Face, InvestigationToken, Place, Target, Token};
 #[serde(deny_unknown_fields)]
 pub struct Outcomes {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub drew: Vec<String>,
+    pub drew: Vec<Drawn>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<u32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trauma: Vec<TraumaFace>,
+}
+
+/// A card the table drew or turned up: its name, or in record mode, the
+/// first time the card comes into play, the card typed whole
+/// (`{"item": {"name": "Lantern", "use": {...}, "deplete": {...}}}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Drawn {
+    Named(String),
+    Typed(Box<TypedCard>),
+}
+
+impl Drawn {
+    pub fn name(&self) -> &str {
+        match self {
+            Drawn::Named(name) => name,
+            Drawn::Typed(card) => card.name(),
+        }
+    }
+}
+
+impl From<&str> for Drawn {
+    fn from(name: &str) -> Drawn {
+        Drawn::Named(name.to_string())
+    }
 }
 
 /// Where a chosen Item comes from: one of the Supply, or the deck's top.
@@ -45,11 +71,13 @@ pub enum Action {
         outcomes: Option<Outcomes>,
     },
     /// Turns a location card face up. Physical: `card` says what it was:
-    /// `placeholder` or the Dread card's or Ally's name.
+    /// `placeholder` or the Dread card's or Ally's name. Record mode: a
+    /// Dread card or Ally met for the first time is typed, and a
+    /// placeholder is the Plot card it stands for, typed by its face.
     Reveal {
         location: Place,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        card: Option<String>,
+        card: Option<Drawn>,
     },
     /// Puts a token in an empty slot (1-12) of a character's clock: its
     /// number side, or with `arrow` its arrow side pointing to an area.
@@ -153,10 +181,13 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outcomes: Option<Outcomes>,
     },
-    /// Ends the encounter under way and reads its outcome.
+    /// Ends the encounter under way and reads its outcome. Record mode,
+    /// at a Plot card: `reverse` types the card's reverse as read now.
     Resolve {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outcomes: Option<Outcomes>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reverse: Option<Reverse>,
     },
     /// Leaves a Dread card (or a Plot card before anyone flipped) be.
     WalkAway,
@@ -183,6 +214,19 @@ crate::by_tag! {
     #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(tag = "type", rename_all = "snake_case")]
     pub enum Fact {
+        /// Record mode: a card of the table's own box, as typed the first
+        /// time it came into play (a Personality card: `character`'s).
+        Typed {
+            card: TypedCard,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            character: Option<usize>,
+        },
+        /// Record mode: the reverse of Plot card `letter`, as read when it
+        /// was investigated.
+        ReverseRead {
+            letter: char,
+            reverse: Reverse,
+        },
         PlanningStarted {
             started_at_ms: u64,
             #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,7 +1,9 @@
 //! Folds one fact into the state. Never fails: `decide` checked everything.
 
+use std::sync::Arc;
+
 use super::actions::Fact;
-use super::content::Trait;
+use super::content::{Trait, TypedCard};
 use super::state::{
     Encounter, Endgame, Face, Outcome, Phase, Place, Score, Share, Spot, State, Target,
 };
@@ -51,6 +53,19 @@ pub fn score(state: &State, extra_fists: u32) -> Score {
 
 pub fn apply(state: &mut State, fact: &Fact) {
     match fact {
+        Fact::Typed { card, character } => typed(state, card, *character),
+        Fact::ReverseRead { letter, reverse } => {
+            let story = Arc::make_mut(&mut state.story);
+            let plot = story
+                .chapters
+                .iter_mut()
+                .flat_map(|c| c.plots.iter_mut())
+                .find(|p| p.letter == *letter);
+            if let Some(plot) = plot {
+                plot.tiers = reverse.tiers.clone();
+                plot.story = reverse.story.clone();
+            }
+        }
         Fact::PlanningStarted {
             started_at_ms,
             ends_at_ms,
@@ -469,4 +484,49 @@ fn close_encounter(state: &mut State) {
 pub fn traumatized(state: &State, s: &Share) -> bool {
     s.flipped
         .is_some_and(|i| state.characters[s.character].personality[i].kind == Trait::Trauma)
+}
+
+/// A card of the table's own box joins what the game knows, and the pile
+/// it was drawn from (record mode): the rules then read it as a pack's.
+fn typed(state: &mut State, card: &TypedCard, character: Option<usize>) {
+    let name = card.name().to_string();
+    match card {
+        TypedCard::Item(item) => {
+            Arc::make_mut(&mut state.cards)
+                .items
+                .insert(name.clone(), item.clone());
+            state.item_deck.push(name);
+        }
+        TypedCard::Confidence(c) => {
+            Arc::make_mut(&mut state.cards)
+                .confidence
+                .insert(name.clone(), c.clone());
+            state.confidence.push(name);
+        }
+        TypedCard::Dread(d) => {
+            Arc::make_mut(&mut state.cards)
+                .dread
+                .insert(name, d.clone());
+        }
+        TypedCard::Ally(a) => {
+            Arc::make_mut(&mut state.cards)
+                .allies
+                .insert(name, a.clone());
+        }
+        TypedCard::Personality(p) => {
+            if let Some(c) = character.and_then(|c| state.characters.get_mut(c)) {
+                c.personality.push(p.clone());
+            }
+        }
+        TypedCard::Plot(plot) => {
+            let chapter = state.chapter.min(state.story.chapters.len() - 1);
+            Arc::make_mut(&mut state.story).chapters[chapter]
+                .plots
+                .push(plot.clone());
+        }
+        TypedCard::Challenge(c) => {
+            Arc::make_mut(&mut state.story).challenges.push(c.clone());
+            state.challenges.push(name);
+        }
+    }
 }

@@ -126,6 +126,11 @@ pub struct Effect {
     /// Dread raised (or, negative, lowered: only a card can lower it).
     #[serde(default, skip_serializing_if = "is_zero_i")]
     pub dread: i32,
+    /// What else the card says, in the table's words: Tabletape tells it
+    /// as written and the table carries it out by hand (a rule no other
+    /// field can say).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -151,6 +156,7 @@ impl Effect {
             || self.items > 0
             || self.random_items > 0
             || self.dread != 0
+            || !self.text.is_empty()
     }
 
     /// The effect in a few words ("+1 Wild, 1 confidence").
@@ -186,6 +192,11 @@ impl Effect {
             0 => {}
             d if d > 0 => parts.push(format!("dread +{d}")),
             d => parts.push(format!("dread {d}")),
+        }
+        if !self.text.is_empty() {
+            // Its own full stop stays out: the sentence around it ends it.
+            let text = self.text.trim().trim_end_matches('.');
+            parts.push(format!("\u{201c}{text}\u{201d}"));
         }
         if parts.is_empty() {
             "nothing".into()
@@ -408,6 +419,71 @@ pub struct Story {
 impl Story {
     pub fn plots(&self) -> impl Iterator<Item = &Plot> {
         self.chapters.iter().flat_map(|c| c.plots.iter())
+    }
+}
+
+/// A character sheet as a table in record mode types it (option
+/// `sheets`): the name comes from option `characters`, and the Personality
+/// deck is typed card by card as it is flipped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sheet {
+    pub icons: [Icon; 2],
+    pub virtue: Effect,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub story: String,
+}
+
+/// The reverse of a Plot card, typed in record mode when the card is
+/// investigated (`resolve`'s `reverse`): until then no one has read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reverse {
+    pub tiers: Vec<Tier>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub story: String,
+}
+
+/// A card of the table's own box, typed in record mode the first time it
+/// comes into play, in place of its name (`{"item": {...}}`). A Plot card is
+/// typed by its face (letter, name, time, dread, icons) when turned up; its
+/// reverse when investigated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TypedCard {
+    Item(Item),
+    Confidence(ConfidenceCard),
+    Dread(DreadCard),
+    Ally(Ally),
+    Personality(Personality),
+    Plot(Plot),
+    Challenge(Challenge),
+}
+
+impl TypedCard {
+    pub fn name(&self) -> &str {
+        match self {
+            TypedCard::Item(c) => &c.name,
+            TypedCard::Confidence(c) => &c.name,
+            TypedCard::Dread(c) => &c.name,
+            TypedCard::Ally(c) => &c.name,
+            TypedCard::Personality(c) => &c.name,
+            TypedCard::Plot(c) => &c.name,
+            TypedCard::Challenge(c) => &c.name,
+        }
+    }
+
+    /// What kind of card it is, in the box's words.
+    pub fn kind_words(&self) -> &'static str {
+        match self {
+            TypedCard::Item(_) => "an Item",
+            TypedCard::Confidence(_) => "a Confidence card",
+            TypedCard::Dread(_) => "a Dread card",
+            TypedCard::Ally(_) => "an Ally",
+            TypedCard::Personality(_) => "a Personality card",
+            TypedCard::Plot(_) => "a Plot card",
+            TypedCard::Challenge(_) => "an Endgame Challenge",
+        }
     }
 }
 

@@ -108,6 +108,32 @@
 //! - **Physical dice.** The table deals its own 24 cards: a reveal says
 //!   what turned up (`card`), checked against the placeholder procedure;
 //!   drawn cards, dice and the Trauma die ride in `outcomes`.
+//! - **Record mode** (`record=on`, physical dice) is for a table playing
+//!   its own box: of the pack only the dice are used. The options give
+//!   what lies face up from the start: the story's name, how many Plot
+//!   cards each chapter has (`plots`), each character's sheet (`sheets`)
+//!   and the Antagonist with the story's rules Tabletape keeps (more fists
+//!   at the Showdown, an icon Wild at the challenges). Every other card is
+//!   typed the first time it comes into play, in place of its name: an
+//!   Item, Confidence card, Personality card or Endgame Challenge in
+//!   `outcomes.drew`, a Dread card or Ally in a reveal's `card`, and a Plot
+//!   card by its face in the `card` of the placeholder that stands for it.
+//!   Its reverse is typed when the card is resolved (`reverse`), since no
+//!   one reads it before. Readings:
+//!   - A typed card is checked against what the game already knows: a name
+//!     met before is named, not typed again; a Dread card is of the
+//!     chapter's tier; Plot cards turn up in letter order, and the last
+//!     chapter's last one begins the Endgame; a Personality deck holds six
+//!     cards and one Trauma; a story six challenges.
+//!   - No one has counted the table's piles, so each draw the rules ask
+//!     for (a Supply of three, the Confidence cards gained, an Item from
+//!     the deck) is asked of the table; a pile that runs out in the box
+//!     cannot yet be said so.
+//!   - An effect's `text` keeps a card's own words for what no field says
+//!     (the Antagonist's `text` too): the story tells it as written and the
+//!     table carries it out by hand.
+//!   - A chapter whose last Plot card never turned up ends as one whose
+//!     last Plot card was never investigated: the trail runs cold.
 
 pub mod actions;
 mod apply;

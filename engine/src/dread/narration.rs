@@ -169,6 +169,9 @@ fn face_words(state: &State, face: &Face) -> String {
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     let name = |c: usize| state.characters[c].name.as_str();
     let line = match fact {
+        // A card typed in record mode is told where it comes into play,
+        // by the fact that follows; a Plot card's reverse, as its outcome.
+        Fact::Typed { .. } | Fact::ReverseRead { .. } => return Vec::new(),
         Fact::PlanningStarted {
             ends_at_ms: Some(_),
             ..

@@ -16,10 +16,26 @@
 //!   successes at Plot cards), `confidence=0|3|5` (Confidence cards in the
 //!   Investigation deck at the start), `virtues=0|1|2` and `items=0|1|2`
 //!   (each character's at the start).
+//! - `record=on`: record mode, with physical dice only, for a table playing
+//!   its own box: of the pack only the dice are used. The table gives:
+//!   - `story=NAME`, the story's name as the box prints it;
+//!   - `plots=N` or `plots=N,M`: how many Plot cards each chapter has (4 to
+//!     6; one number for a one-chapter story);
+//!   - `characters=A,B` and `sheets=[...]`, each character's sheet in the
+//!     same order as JSON: `{"icons": ["strength", "lore"], "virtue":
+//!     {...effect}, "story": "..."}`;
+//!   - `antagonist={"name": "...", "text": "...", "extra_successes": 1,
+//!     "endgame_wild": "spirit"}`: the Antagonist face up from the start,
+//!     with the story's rules Tabletape keeps (more fists at the Showdown,
+//!     an icon Wild at the challenges); `text` is told as written.
+//!
+//!   Every other card is typed the first time it comes into play, in place
+//!   of its name (see `actions::Drawn`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::content::{Icon, Sheet};
 use crate::option_read::{names, options_from_map, switch, whole, TableOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +75,27 @@ pub struct Options {
     pub confidence: u32,
     pub virtues: u32,
     pub items: u32,
+    pub record: bool,
+    pub plots: Vec<usize>,
+    pub sheets: Vec<Sheet>,
+    pub antagonist: Option<TableAntagonist>,
+}
+
+/// The Antagonist as a table in record mode types it (option `antagonist`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableAntagonist {
+    pub name: String,
+    /// Its rules, told as written.
+    #[serde(default)]
+    pub text: String,
+    /// Fists the Final Showdown needs beyond the dread's.
+    #[serde(default)]
+    pub extra_successes: u32,
+    /// The icon that counts as Wild at the Endgame Challenges, if the
+    /// story says one does.
+    #[serde(default)]
+    pub endgame_wild: Option<Icon>,
 }
 
 impl Default for Options {
@@ -73,6 +110,10 @@ impl Default for Options {
             confidence: 3,
             virtues: 1,
             items: 1,
+            record: false,
+            plots: Vec::new(),
+            sheets: Vec::new(),
+            antagonist: None,
         }
     }
 }
@@ -88,6 +129,27 @@ fn one_of(option: &str, v: &Value, allowed: &[u32]) -> Result<u32, String> {
             list.join(", ")
         ))
     }
+}
+
+/// A JSON value given as itself (the API) or as its text (`--option`).
+fn json<T: serde::de::DeserializeOwned>(option: &str, v: &Value, shape: &str) -> Result<T, String> {
+    let parsed: Value = match v {
+        Value::String(text) => serde_json::from_str(text)
+            .map_err(|e| format!("option `{option}`: not JSON ({e}); expected {shape}"))?,
+        other => other.clone(),
+    };
+    serde_path_to_error::deserialize(parsed).map_err(|e| {
+        let at = e.path().to_string();
+        let at = if at == "." {
+            String::new()
+        } else {
+            format!(" at {at}")
+        };
+        format!(
+            "option `{option}`{at}: {}; expected {shape}",
+            e.into_inner()
+        )
+    })
 }
 
 fn word(option: &str, v: &Value) -> Result<String, String> {
@@ -133,6 +195,40 @@ impl TableOptions for Options {
             "confidence" => self.confidence = one_of(key, v, &[0, 3, 5])?,
             "virtues" => self.virtues = one_of(key, v, &[0, 1, 2])?,
             "items" => self.items = one_of(key, v, &[0, 1, 2])?,
+            "record" => self.record = switch(key, v)?,
+            "plots" => {
+                let counts: Vec<usize> = match v {
+                    Value::Array(_) => json(key, v, "one or two counts")?,
+                    other => names(key, other)?
+                        .iter()
+                        .map(|n| whole(key, &Value::String(n.clone()), 4).map(|n| n as usize))
+                        .collect::<Result<_, _>>()?,
+                };
+                if counts.is_empty() || counts.len() > 2 {
+                    return Err("option `plots`: a story has one or two chapters: give one count per chapter".into());
+                }
+                if let Some(n) = counts
+                    .iter()
+                    .find(|&&n| !(4..=super::content::PLACEHOLDERS).contains(&n))
+                {
+                    return Err(format!("option `plots`: {n}: a chapter has 4 to {} Plot cards (one per area at least, one per placeholder at most)", super::content::PLACEHOLDERS));
+                }
+                self.plots = counts;
+            }
+            "sheets" => {
+                self.sheets = json(
+                    key,
+                    v,
+                    r#"a list of sheets, one per character: {"icons": [two primary icons], "virtue": {effect}, "story": "..."}"#,
+                )?
+            }
+            "antagonist" => {
+                self.antagonist = Some(json(
+                    key,
+                    v,
+                    r#"{"name": "...", "text": "...", "extra_successes": N, "endgame_wild": "icon"}"#,
+                )?)
+            }
             _ => return Ok(false),
         }
         Ok(true)

@@ -482,6 +482,14 @@ pub struct State {
     pub impeccable: bool,
     /// Dealt by Tabletape (digital dice) or by the table.
     pub dealt_by_table: bool,
+    /// Record mode: the table plays its own box, and each card is typed
+    /// the first time it comes into play. The pack gives only the dice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record: bool,
+    /// Record mode: Plot cards in each chapter, as the table counted them
+    /// (the story's cards are typed as they turn up).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plot_counts: Vec<usize>,
     /// Whether the starting Items, Supply and Confidence cards are dealt
     /// (at setup by Tabletape; a table says so when planning starts).
     pub start_dealt: bool,
@@ -558,8 +566,31 @@ impl State {
             .collect()
     }
 
+    /// The Plot cards of this chapter known so far (in record mode, those
+    /// turned up: see [`State::plot_count`]).
     pub fn chapter_plots(&self) -> &[super::content::Plot] {
         &self.story.chapters[self.chapter.min(self.story.chapters.len() - 1)].plots
+    }
+
+    /// How many Plot cards this chapter has (and so placeholders).
+    pub fn plot_count(&self) -> usize {
+        let chapter = self.chapter.min(self.story.chapters.len() - 1);
+        match self.plot_counts.get(chapter) {
+            Some(&n) => n,
+            None => self.story.chapters[chapter].plots.len(),
+        }
+    }
+
+    /// Why the chapter's last Plot card counts as never investigated, if
+    /// it does: it lies uninvestigated, or (record mode) it never even
+    /// turned up.
+    pub fn trail_cold(&self) -> Option<String> {
+        let plots = self.chapter_plots();
+        if plots.len() < self.plot_count() {
+            return Some("the chapter's last Plot card never turned up".into());
+        }
+        let last = plots.last()?.letter;
+        (!self.investigated.contains(&last)).then(|| format!("Plot {last} was never investigated"))
     }
 
     pub fn plot(&self, letter: char) -> Option<&super::content::Plot> {
@@ -571,6 +602,29 @@ impl State {
         self.chapter_plots()
             .get(self.investigated.len())
             .map(|p| p.letter)
+    }
+
+    /// Whether the Item deck may still hold a card. In record mode no one
+    /// has counted the table's deck, so each draw the rules ask for is
+    /// asked of the table.
+    pub fn item_deck_left(&self) -> bool {
+        self.record || !self.item_deck.is_empty()
+    }
+
+    /// Whether the Confidence pile may still hold a card (see
+    /// [`State::item_deck_left`]).
+    pub fn confidence_left(&self, pile: &[String]) -> bool {
+        self.record || !pile.is_empty()
+    }
+
+    /// Whether an Endgame Challenge is still face down (record mode: the
+    /// story's six are typed as they turn up, so fewer than six are known).
+    pub fn challenges_left(&self) -> bool {
+        if self.record {
+            self.faced.len() < super::content::CHALLENGES
+        } else {
+            !self.challenges.is_empty()
+        }
     }
 
     pub fn virtues_held(&self) -> u32 {

@@ -11,6 +11,7 @@ mod investigate;
 mod options;
 mod planning;
 mod play;
+mod record;
 mod sensible;
 mod state;
 mod story;

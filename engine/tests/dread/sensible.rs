@@ -5,7 +5,7 @@ use super::*;
 
 /// How the sensible table plays.
 #[derive(Clone, Copy)]
-struct Style {
+pub(super) struct Style {
     /// Turn every card (else until every Plot card is found).
     reveal_all: bool,
     /// Plan visits up to (not including) this Plot letter.
@@ -14,7 +14,7 @@ struct Style {
     idle: bool,
 }
 
-const SENSIBLE: Style = Style {
+pub(super) const SENSIBLE: Style = Style {
     reveal_all: false,
     stop_before: None,
     idle: false,
@@ -136,12 +136,24 @@ fn first_of(legal: &[Value], order: &[&str]) -> Option<Value> {
 }
 
 /// Plays the game to its end as a sensible table would; returns the
-/// actions taken.
-fn play_sensibly(t: &mut Table, style: Style) -> Vec<Value> {
+/// actions taken. A table in record mode has a typist answer what each
+/// action asks for (the cards met, the dice).
+pub(super) fn play_sensibly(
+    t: &mut Table,
+    style: Style,
+    mut typist: Option<&mut super::record::Typist>,
+) -> Vec<Value> {
     let mut taken = Vec::new();
-    let mut act = |t: &mut Table, a: Value| {
-        t.act(a.clone());
-        taken.push(a);
+    let mut act = |t: &mut Table, a: Value| match typist.as_mut() {
+        Some(typist) => taken.push(
+            typist
+                .play(t, a.clone())
+                .unwrap_or_else(|| panic!("{a}: the typist has no card for it")),
+        ),
+        None => {
+            t.act(a.clone());
+            taken.push(a);
+        }
     };
     for _ in 0..2_000 {
         if t.game.is_over() {
@@ -154,7 +166,7 @@ fn play_sensibly(t: &mut Table, style: Style) -> Vec<Value> {
                 continue;
             }
             // Turn cards until every Plot card is found (or all of them).
-            let wanted = s.chapter_plots().len();
+            let wanted = s.plot_count();
             for i in 0..24 {
                 if !style.reveal_all && t.state().plots.len() == wanted {
                     break;
@@ -182,7 +194,16 @@ fn play_sensibly(t: &mut Table, style: Style) -> Vec<Value> {
             act(t, json!({"type": "begin_story", "leader": 0}));
             continue;
         }
-        let legal = t.legal();
+        let legal: Vec<Value> = t
+            .game
+            .legal_at(None, t.now)
+            .into_iter()
+            .filter(|l| {
+                l.needs.is_empty()
+                    || (t.state().record && l.needs.iter().all(|n| super::record::typed_need(n)))
+            })
+            .map(|l| l.action)
+            .collect();
         let next = first_of(
             &legal,
             &[
@@ -199,13 +220,21 @@ fn play_sensibly(t: &mut Table, style: Style) -> Vec<Value> {
                 "next_action",
             ],
         )
-        .expect("something to do");
+        .unwrap_or_else(|| {
+            let all: Vec<_> = t
+                .game
+                .legal_at(None, t.now)
+                .into_iter()
+                .map(|l| (l.action, l.needs))
+                .collect();
+            panic!("nothing to do: {all:?}")
+        });
         act(t, next);
     }
     taken
 }
 
-fn facts_of(t: &Table) -> Vec<Fact> {
+pub(super) fn facts_of(t: &Table) -> Vec<Fact> {
     t.events
         .iter()
         .skip(1)
@@ -222,7 +251,7 @@ fn a_sensible_table_reaches_the_showdown_and_scores_a_win() {
     let mut wins = 0;
     for seed in 0..20 {
         let mut t = Table::new(created(4, seed, DiceMode::Digital, &[]));
-        play_sensibly(&mut t, SENSIBLE);
+        play_sensibly(&mut t, SENSIBLE, None);
         let s = t.state();
         let facts = facts_of(&t);
         let Some(needed) = facts.iter().find_map(|f| match f {
@@ -379,45 +408,56 @@ fn write_dread_golden_games() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/dread");
     std::fs::create_dir_all(&dir).unwrap();
     for (name, players, options, style, shows) in cases {
-        let (seed, t, actions) = (0..500u64)
+        let (seed, _, actions) = (0..500u64)
             .find_map(|seed| {
                 let mut t = Table::new(created(players, seed, DiceMode::Digital, &options));
-                let actions = play_sensibly(&mut t, style);
+                let actions = play_sensibly(&mut t, style, None);
                 shows(&t).then_some((seed, t, actions))
             })
             .unwrap_or_else(|| panic!("no seed shows {name}"));
-        let opening = json!({"new": {
-            "kind": "dread",
-            "players": t.game.created().players,
-            "seed": seed,
-            "dice": "digital",
-            "options": t.game.created().options,
-        }});
-        let mut lines = vec![opening.to_string()];
-        // Each character's own choices are made from its seat; the rest
-        // by the owner (the table's host).
-        let mut replay = Table::new(created(players, seed, DiceMode::Digital, &options));
-        for (k, a) in actions.iter().enumerate() {
-            let seat = a["character"]
-                .as_u64()
-                .map(|c| replay.state().characters[c as usize].seat);
-            let mut line = json!({"act": a});
-            if let Some(seat) = seat {
-                line["as"] = json!(seat);
-            }
-            lines.push(line.to_string());
-            replay.try_act(seat, a.clone()).unwrap();
-            // A few refusals the rules owe the table, at fixed points.
-            if k == 0 {
-                lines.push(json!({"act": {"type": "begin_story", "leader": 9}, "rejected": "dread.character"}).to_string());
-            }
-            if a["type"] == "begin_story" && replay.state().chapter == 0 {
-                lines.push(json!({"act": {"type": "place", "character": 0, "slot": 1, "number": 1}, "rejected": "dread.phase"}).to_string());
-                lines.push(json!({"act": {"type": "investigate", "location": "west 1"}, "rejected": "dread.not_yet"}).to_string());
-            }
-        }
+        let replay = Table::new(created(players, seed, DiceMode::Digital, &options));
+        let lines = golden_lines(replay, &actions);
         let path = dir.join(format!("{name}_digital.jsonl"));
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         println!("{name}: seed {seed}, {} actions", actions.len());
     }
+}
+
+/// A golden game's lines: its opening, then `actions` played again on
+/// `replay` (a new table of the same game), each character's own choices
+/// from its seat and the rest by the owner (the table's host), with a few
+/// refusals the rules owe the table at fixed points.
+pub(super) fn golden_lines(mut replay: Table, actions: &[Value]) -> Vec<String> {
+    let created = replay.game.created().clone();
+    let opening = json!({"new": {
+        "kind": "dread",
+        "players": created.players,
+        "seed": created.seed,
+        "dice": created.dice,
+        "options": created.options,
+    }});
+    let mut lines = vec![opening.to_string()];
+    for (k, a) in actions.iter().enumerate() {
+        let seat = a["character"]
+            .as_u64()
+            .map(|c| replay.state().characters[c as usize].seat);
+        let mut line = json!({"act": a});
+        if let Some(seat) = seat {
+            line["as"] = json!(seat);
+        }
+        lines.push(line.to_string());
+        replay.try_act(seat, a.clone()).unwrap();
+        // A few refusals the rules owe the table, at fixed points.
+        if k == 0 {
+            lines.push(
+                json!({"act": {"type": "begin_story", "leader": 9}, "rejected": "dread.character"})
+                    .to_string(),
+            );
+        }
+        if a["type"] == "begin_story" && replay.state().chapter == 0 {
+            lines.push(json!({"act": {"type": "place", "character": 0, "slot": 1, "number": 1}, "rejected": "dread.phase"}).to_string());
+            lines.push(json!({"act": {"type": "investigate", "location": "west 1"}, "rejected": "dread.not_yet"}).to_string());
+        }
+    }
+    lines
 }

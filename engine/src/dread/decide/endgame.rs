@@ -200,7 +200,7 @@ pub(super) fn between_challenges(out: &mut Out) {
     }
     if matches!(out.s.phase, Phase::Endgame(Endgame::Choosing { .. })) {
         let done = out.s.faced.len() as u32 >= out.s.most_challenges
-            || out.s.challenges.is_empty()
+            || !out.s.challenges_left()
             || able(&out.s).next().is_none();
         if done {
             showdown_begins(out);

@@ -469,6 +469,7 @@ pub(super) fn resolve(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejectio
                     format!("{} has not rolled yet", out.name(s.character)),
                 );
             }
+            super::record::reverse_known(&out.s, *letter)?;
             let plot = out.s.plot(*letter).cloned().expect("plots exist");
             let got = fists(&e);
             let tier = plot
@@ -602,7 +603,7 @@ pub(super) fn take_item(
             });
             // The gap is filled from the top of the deck.
             let mut supply = out.s.supply.clone();
-            if !out.s.item_deck.is_empty() {
+            if out.s.item_deck_left() {
                 let deck = out.s.item_deck.clone();
                 let i = luck.card("Item for the Supply", &deck)?;
                 supply.push(deck[i].clone());
@@ -610,7 +611,7 @@ pub(super) fn take_item(
             }
         }
         Source::Deck => {
-            if out.s.item_deck.is_empty() {
+            if !out.s.item_deck_left() {
                 return reject("dread.deck_empty", "the Item deck is empty");
             }
             random_item(out, luck, c, true)?;

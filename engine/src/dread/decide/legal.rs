@@ -62,6 +62,15 @@ fn rolling(state: &State, action: Action, needs: &[&str]) -> Legal<Action> {
 /// `outcomes.drew` picks (a page shows them as a picker).
 fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) -> Legal<Action> {
     let mut l = chancy(state, action, needs);
+    if state.record {
+        for need in &mut l.needs {
+            if let Some(shapes) = typing(need) {
+                need.push_str(&format!(
+                    "; a card met for the first time is typed in place of its name: {shapes}"
+                ));
+            }
+        }
+    }
     if !l.needs.is_empty() && !cards.is_empty() {
         l.picks.push(Pick {
             field: "outcomes.drew".into(),
@@ -72,6 +81,37 @@ fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) ->
     }
     l
 }
+
+/// Record mode: the shapes of the cards a draw may type, by what it draws.
+fn typing(need: &str) -> Option<String> {
+    let shapes: Vec<&str> = [
+        (
+            "Item",
+            r#"{"item": {"name", "use": {effect}, "deplete": {effect}}}"#,
+        ),
+        ("Confidence", r#"{"confidence": {"name", "icons"}}"#),
+        (
+            "Personality",
+            r#"{"personality": {"name", "kind": "plain|talent|trauma", "icons", "effect"}}"#,
+        ),
+        (
+            "Challenge",
+            r#"{"challenge": {"name", "icons", "difficulty", "reward", "penalty"}}"#,
+        ),
+    ]
+    .iter()
+    .filter(|(word, _)| need.contains(word))
+    .map(|(_, shape)| *shape)
+    .collect();
+    (!shapes.is_empty()).then(|| shapes.join(" or "))
+}
+
+/// Record mode: what a card turned up on the board may be.
+const RECORD_REVEAL: &str = r#"card: what the card turned up: a Dread card or an Ally by name, or typed the first time ({"dread": {"name", "tier", "icons", "difficulty", "dread", "story"}} or {"ally": {"name", "icons", "sacrifice": {effect}}}); a placeholder is the Plot card it stands for, typed by its face ({"plot": {"letter", "name", "time": "morning|day|night", "dread", "icons"}})"#;
+
+/// Record mode: the shape of a Plot card's reverse.
+const REVERSE_SHAPE: &str =
+    r#"{"tiers": [{"successes": 0, "effect": {effect}, "text"}, ...], "story"}"#;
 
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let mine = |c: usize| {
@@ -146,7 +186,12 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
             let location = Place::of_index(i);
             if state.dealt_by_table {
                 let tier = (state.chapter + 1) as u8;
-                let mut values = vec!["placeholder".to_string()];
+                // In record mode a placeholder is typed as its Plot card.
+                let mut values = if state.record {
+                    Vec::new()
+                } else {
+                    vec!["placeholder".to_string()]
+                };
                 values.extend(
                     state
                         .cards
@@ -170,10 +215,11 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
                         location,
                         card: None,
                     },
-                    vec![
-                        "card: what the card turned up: placeholder, a Dread card or an Ally"
-                            .into(),
-                    ],
+                    vec![if state.record {
+                        RECORD_REVEAL.into()
+                    } else {
+                        "card: what the card turned up: placeholder, a Dread card or an Ally".into()
+                    }],
                 );
                 l.picks.push(Pick {
                     field: "card".into(),
@@ -368,7 +414,7 @@ fn take_items(state: &State, c: usize, out: &mut Vec<Legal<Action>>) {
             state.item_deck.clone(),
         ));
     }
-    if !state.item_deck.is_empty() {
+    if state.item_deck_left() {
         out.push(drawing(
             state,
             Action::TakeItem {
@@ -500,7 +546,27 @@ fn encounter(
     mine: &dyn Fn(usize) -> bool,
     out: &mut Vec<Legal<Action>>,
 ) {
-    let resolve = |needs: &[&str]| chancy(state, Action::Resolve { outcomes: None }, needs);
+    let resolve = |needs: &[&str]| {
+        let mut l = chancy(
+            state,
+            Action::Resolve {
+                outcomes: None,
+                reverse: None,
+            },
+            needs,
+        );
+        if let Target::Plot { letter, .. } = e.target {
+            if state
+                .plot(letter)
+                .is_some_and(|p| p.tiers.is_empty() && !p.endgame)
+            {
+                l.needs.push(format!(
+                    "reverse: Plot {letter}'s reverse as read now ({REVERSE_SHAPE})"
+                ));
+            }
+        }
+        l
+    };
     let all_flipped = e.shares.iter().all(|s| s.flipped.is_some());
     let busy: Vec<usize> = e
         .shares
@@ -572,7 +638,10 @@ fn encounter(
         Target::Showdown => {
             rolls(state, e, mine, out, false);
             if e.shares.iter().all(|s| s.rolled.is_some()) {
-                out.push(Legal::ready(Action::Resolve { outcomes: None }));
+                out.push(Legal::ready(Action::Resolve {
+                    outcomes: None,
+                    reverse: None,
+                }));
             }
         }
     }

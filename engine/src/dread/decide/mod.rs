@@ -8,6 +8,7 @@ mod endgame;
 mod investigate;
 mod legal;
 mod planning;
+mod record;
 mod setup;
 mod story;
 
@@ -18,7 +19,7 @@ pub use setup::setup;
 
 use tabletape_events::Seat;
 
-use super::actions::{Action, Fact, Outcomes};
+use super::actions::{Action, Drawn, Fact, Outcomes};
 use super::apply::traumatized;
 use super::content::{Condition, Effect, Icon, TraumaFace};
 use super::state::{Investigator, Phase, Share, State, DREAD_LIMIT, SUPPLY, VIRTUES};
@@ -100,17 +101,25 @@ pub fn controller(players: usize, n: usize, i: usize, stage: usize) -> Seat {
 struct Luck<'a> {
     chance: &'a mut Chance,
     given: Outcomes,
+    /// Record mode: a pile is never known to be empty, and a card met for
+    /// the first time is typed.
+    record: bool,
     drew: usize,
     rolls: usize,
     trauma: usize,
 }
 
 impl<'a> Luck<'a> {
-    fn new(chance: &'a mut Chance, outcomes: &Option<Outcomes>) -> Result<Luck<'a>, Rejection> {
+    fn new(
+        chance: &'a mut Chance,
+        outcomes: &Option<Outcomes>,
+        record: bool,
+    ) -> Result<Luck<'a>, Rejection> {
         chance.check_supplied("cards and dice", "outcomes", outcomes)?;
         Ok(Luck {
             chance,
             given: outcomes.clone().unwrap_or_default(),
+            record,
             drew: 0,
             rolls: 0,
             trauma: 0,
@@ -119,8 +128,14 @@ impl<'a> Luck<'a> {
 
     /// One of `options`, drawn at random (a shuffled deck's top card).
     fn card(&mut self, what: &str, options: &[String]) -> Result<usize, Rejection> {
-        let given = self.given.drew.get(self.drew).map(String::as_str);
+        let given = self.given.drew.get(self.drew).map(Drawn::name);
         self.drew += 1;
+        if self.record && given.is_none() {
+            return reject(
+                "physical.draw_needed",
+                format!("draw needed: the {what}; give it as `outcomes.drew`, by name, or typed in its place if it is met for the first time"),
+            );
+        }
         self.chance.pick(what, options, "outcomes.drew", given)
     }
 
@@ -290,7 +305,12 @@ fn heal(out: &mut Out, c: usize, condition: Condition) {
 fn deal_supply(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejection> {
     let mut deck = out.s.item_deck.clone();
     let mut supply = Vec::new();
-    for _ in 0..SUPPLY.min(deck.len()) {
+    let dealt = if out.s.record {
+        SUPPLY
+    } else {
+        SUPPLY.min(deck.len())
+    };
+    for _ in 0..dealt {
         let i = luck.card("Item for the Supply", &deck)?;
         supply.push(deck.remove(i));
     }
@@ -319,7 +339,7 @@ fn confidence(
     let mut pile = out.s.confidence.clone();
     let mut cards = Vec::new();
     for _ in 0..n {
-        if pile.is_empty() {
+        if !out.s.confidence_left(&pile) {
             break;
         }
         let i = luck.card("Confidence card", &pile)?;
@@ -345,7 +365,11 @@ pub fn virtues(out: &mut Out, c: usize, n: u32) {
 
 /// Items to be chosen (Supply or deck top), as many as the box has left.
 fn owe_items(out: &mut Out, to: &[usize]) {
-    let left = (out.s.item_deck.len() + out.s.supply.len()).saturating_sub(out.s.item_picks.len());
+    let left = if out.s.record {
+        to.len()
+    } else {
+        (out.s.item_deck.len() + out.s.supply.len()).saturating_sub(out.s.item_picks.len())
+    };
     let characters: Vec<usize> = to.iter().copied().take(left).collect();
     if !characters.is_empty() {
         out.push(Fact::ItemsOwed { characters });
@@ -354,7 +378,7 @@ fn owe_items(out: &mut Out, to: &[usize]) {
 
 /// The top card of the Item deck, the Supply untouched.
 fn random_item(out: &mut Out, luck: &mut Luck<'_>, c: usize, owed: bool) -> Result<(), Rejection> {
-    if out.s.item_deck.is_empty() {
+    if !out.s.item_deck_left() {
         return Ok(());
     }
     let deck = out.s.item_deck.clone();
@@ -378,15 +402,38 @@ pub fn spread(present: &[usize], n: u32) -> Vec<usize> {
 type Ruling = crate::rules::Ruling<Fact>;
 
 pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
+    let ruling = decide_action(state, by, action, chance);
+    match ruling {
+        // A table in record mode names only what it has met; a card met
+        // for the first time is typed.
+        Err(mut no)
+            if state.record
+                && matches!(
+                    no.rule.as_str(),
+                    "chance.empty" | "physical.impossible_draw"
+                ) =>
+        {
+            no.message.push_str(": a card met for the first time is typed in place of its name (see the needs `legal` gives)");
+            Err(no)
+        }
+        ruling => ruling,
+    }
+}
+
+fn decide_action(state: &State, by: Option<Seat>, action: &Action, chance: &mut Chance) -> Ruling {
     if state.over() {
         return reject("game.over", "the story is over");
     }
     let mut out = Out::new(state);
+    let named = record::typed(&mut out, action)?;
+    let action = named.as_ref().unwrap_or(action);
     match action {
         Action::StartPlanning { outcomes } => {
             planning::start(&mut out, outcomes, chance)?;
         }
-        Action::Reveal { location, card } => planning::reveal(&mut out, *location, card, chance)?,
+        Action::Reveal { location, card } => {
+            planning::reveal(&mut out, *location, card.as_ref().map(Drawn::name), chance)?
+        }
         Action::Place {
             character,
             slot,
@@ -433,12 +480,12 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             toward,
         } => story::detour(&mut out, by, *character, *slot, *toward)?,
         Action::NextAction { outcomes } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             story::next_action(&mut out, &mut luck)?;
             luck.done()?;
         }
         Action::Investigate { location, outcomes } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::open(&mut out, *location, &mut luck)?;
             luck.done()?;
         }
@@ -450,7 +497,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             character,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::flip(&mut out, by, *character, &mut luck)?;
             luck.done()?;
         }
@@ -458,7 +505,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             character,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::draw(&mut out, by, *character, &mut luck)?;
             luck.done()?;
         }
@@ -469,7 +516,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             deplete,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::use_item(&mut out, by, *character, item, *deplete, &mut luck)?;
             luck.done()?;
         }
@@ -477,7 +524,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             character,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::spend_virtue(&mut out, by, *character, &mut luck)?;
             luck.done()?;
         }
@@ -486,7 +533,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             ally,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::sacrifice(&mut out, by, *character, ally, &mut luck)?;
             luck.done()?;
         }
@@ -494,7 +541,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             character,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::roll(&mut out, by, *character, &mut luck)?;
             luck.done()?;
         }
@@ -502,12 +549,12 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             character,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::reroll(&mut out, by, *character, &mut luck)?;
             luck.done()?;
         }
-        Action::Resolve { outcomes } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+        Action::Resolve { outcomes, .. } => {
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::resolve(&mut out, &mut luck)?;
             luck.done()?;
         }
@@ -517,14 +564,14 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
             from,
             outcomes,
         } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             investigate::take_item(&mut out, by, *character, from, &mut luck)?;
             luck.done()?;
         }
         Action::Stay { character } => endgame::choose(&mut out, by, *character, true)?,
         Action::Withdraw { character } => endgame::choose(&mut out, by, *character, false)?,
         Action::RevealChallenge { outcomes } => {
-            let mut luck = Luck::new(chance, outcomes)?;
+            let mut luck = Luck::new(chance, outcomes, out.s.record)?;
             endgame::reveal(&mut out, &mut luck)?;
             luck.done()?;
         }

@@ -56,7 +56,7 @@ pub(super) fn start(
         return reject("dread.planning_started", "planning has already started");
     }
     let now = chance.recorded_at_ms();
-    let mut luck = Luck::new(chance, outcomes)?;
+    let mut luck = Luck::new(chance, outcomes, out.s.record)?;
     if !out.s.start_dealt {
         // The table's own setup deal, told before the clock starts.
         for c in 0..out.s.characters.len() {
@@ -87,11 +87,11 @@ pub(super) fn start(
 pub(super) fn reveal(
     out: &mut Out,
     place: Place,
-    card: &Option<String>,
+    card: Option<&str>,
     chance: &mut Chance,
 ) -> Result<(), Rejection> {
     open(&out.s, chance.recorded_at_ms())?;
-    chance.check_supplied("card turned up", "card", card)?;
+    chance.check_supplied("card turned up", "card", &card)?;
     let Some(i) = place.index() else {
         return reject(
             "dread.location",
@@ -120,6 +120,10 @@ pub(super) fn reveal(
 fn next_plot_face(state: &State) -> Result<Face, Rejection> {
     match state.chapter_plots().get(state.plots.len()) {
         Some(p) => Ok(Face::Plot(p.letter)),
+        None if state.record && state.plots.len() < state.plot_count() => reject(
+            "dread.record",
+            r#"type the Plot card this placeholder stands for as `card`: {"plot": {"letter", "name", "time", "dread", "icons"}}"#,
+        ),
         None => reject(
             "dread.placeholders",
             "every Plot card of this chapter is already on the board",
@@ -131,7 +135,7 @@ fn next_plot_face(state: &State) -> Result<Face, Rejection> {
 /// procedure: as many placeholders as the chapter has Plot cards, at least
 /// one per area, the rest of the 24 the chapter's Dread cards and Allies.
 fn possible(state: &State, place: Place, name: &str) -> Result<Face, Rejection> {
-    let plots = state.chapter_plots().len();
+    let plots = state.plot_count();
     let extras = plots - 4;
     let down = |area: Area| {
         (1..=6)
@@ -188,6 +192,11 @@ fn possible(state: &State, place: Place, name: &str) -> Result<Face, Rejection> 
             return impossible(format!("this chapter deals {} Allies", state.allies_dealt));
         }
         return Ok(Face::Ally(ally.name.clone()));
+    }
+    if state.record {
+        return impossible(format!(
+            "it is no Tier {tier} Dread card or Ally met so far: type a card the first time it turns up"
+        ));
     }
     impossible(format!(
         "it is no placeholder, Tier {tier} Dread card or Ally of this pack"

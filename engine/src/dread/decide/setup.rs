@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tabletape_events::DiceMode;
 
+use super::record;
 use super::*;
 use crate::dread::content::{Pack, FULL_TABLE, LOCATIONS};
 use crate::dread::options::{Options, Variant};
@@ -18,7 +19,28 @@ use crate::rules::Setup;
 pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<State, Rejection> {
     let (players, options, pack, dice) = (setup.players, &setup.options, &setup.pack, setup.dice);
     let n_players = players.len();
+    if options.record && dice != DiceMode::Physical {
+        return reject(
+            "dread.record",
+            "record mode is for a table with its own box and dice: create the game with physical dice",
+        );
+    }
+    if !options.record {
+        let given = [
+            ("plots", !options.plots.is_empty()),
+            ("sheets", !options.sheets.is_empty()),
+            ("antagonist", options.antagonist.is_some()),
+        ];
+        if let Some((option, _)) = given.iter().find(|(_, g)| *g) {
+            return reject(
+                "dread.record",
+                format!("option `{option}` describes a table's own box: it is for record mode (`record=on`)"),
+            );
+        }
+    }
+    let record = options.record.then(|| record::story(options)).transpose()?;
     let story = match &options.story {
+        _ if record.is_some() => record.as_ref().expect("record mode"),
         Some(name) => pack
             .stories
             .iter()
@@ -71,13 +93,18 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
             all
         }
     };
+    let sheets = if options.record {
+        record::characters(&names, &options.sheets)?
+    } else {
+        Vec::new()
+    };
     let mut characters = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let Some(c) = pack
-            .characters
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(name))
-        else {
+        let Some(c) = sheets.get(i).or_else(|| {
+            pack.characters
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+        }) else {
             let known: Vec<&str> = pack.characters.iter().map(|c| c.name.as_str()).collect();
             return reject(
                 "dread.characters",
@@ -99,14 +126,25 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
     for c in &mut characters {
         c.virtues = options.virtues;
     }
-    let cards = Cards {
-        dread: by_name(pack.dread_cards.iter().map(|c| (c.name.clone(), c.clone()))),
-        items: by_name(pack.items.iter().map(|c| (c.name.clone(), c.clone()))),
-        confidence: by_name(pack.confidence.iter().map(|c| (c.name.clone(), c.clone()))),
-        allies: by_name(pack.allies.iter().map(|c| (c.name.clone(), c.clone()))),
+    // In record mode only the dice are the pack's: every card is the
+    // table's, known once typed.
+    let mut cards = Cards {
+        dread: BTreeMap::new(),
+        items: BTreeMap::new(),
+        confidence: BTreeMap::new(),
+        allies: BTreeMap::new(),
         action_die: pack.action_die.clone(),
         trauma_die: pack.trauma_die.clone(),
     };
+    let (mut confidence, mut item_deck) = (Vec::new(), Vec::new());
+    if !options.record {
+        cards.dread = by_name(pack.dread_cards.iter().map(|c| (c.name.clone(), c.clone())));
+        cards.items = by_name(pack.items.iter().map(|c| (c.name.clone(), c.clone())));
+        cards.confidence = by_name(pack.confidence.iter().map(|c| (c.name.clone(), c.clone())));
+        cards.allies = by_name(pack.allies.iter().map(|c| (c.name.clone(), c.clone())));
+        confidence = pack.confidence.iter().map(|c| c.name.clone()).collect();
+        item_deck = pack.items.iter().map(|c| c.name.clone()).collect();
+    }
     let endgame_pair = variant == Variant::Allies && n_players == 2;
     let mut state = State {
         rules: setup.rules_version,
@@ -117,6 +155,8 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
         timer: options.timer,
         impeccable: options.impeccable,
         dealt_by_table: dice == DiceMode::Physical,
+        record: options.record,
+        plot_counts: options.plots.clone(),
         start_dealt: dice == DiceMode::Digital,
         starting_items: options.items,
         starting_confidence: options.confidence,
@@ -137,8 +177,8 @@ pub fn setup(setup: Setup<'_, Options, Pack>, chance: &mut Chance) -> Result<Sta
         stash: (1..=6).collect(),
         stash_taken: Vec::new(),
         investigation: Vec::new(),
-        confidence: pack.confidence.iter().map(|c| c.name.clone()).collect(),
-        item_deck: pack.items.iter().map(|c| c.name.clone()).collect(),
+        confidence,
+        item_deck,
         supply: Vec::new(),
         leader: None,
         encounter: None,

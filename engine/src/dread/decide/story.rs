@@ -216,13 +216,9 @@ pub(super) fn end_chapter(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Reje
     if out.over() {
         return Ok(());
     }
-    let last = out.s.chapter_plots().last().map(|p| p.letter);
-    if last.is_some_and(|l| !out.s.investigated.contains(&l)) {
+    if let Some(why) = out.s.trail_cold() {
         out.push(Fact::GameLost {
-            why: format!(
-                "Plot {} was never investigated: the trail runs cold",
-                last.unwrap_or('?')
-            ),
+            why: format!("{why}: the trail runs cold"),
         });
         return Ok(());
     }
