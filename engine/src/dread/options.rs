@@ -201,7 +201,7 @@ impl TableOptions for Options {
                     Value::Array(_) => json(key, v, "one or two counts")?,
                     other => names(key, other)?
                         .iter()
-                        .map(|n| whole(key, &Value::String(n.clone()), 4).map(|n| n as usize))
+                        .map(|n| whole(key, &Value::String(n.clone()), 1).map(|n| n as usize))
                         .collect::<Result<_, _>>()?,
                 };
                 if counts.is_empty() || counts.len() > 2 {

@@ -530,3 +530,171 @@ fn typed_names(action: &Value) -> Vec<String> {
 fn drew(action: &Value) -> impl Iterator<Item = &Value> {
     action["outcomes"]["drew"].as_array().into_iter().flatten()
 }
+
+/// Record mode is for the table's own dice and box, and names what is
+/// missing from its frame; the pack's games refuse a typed card.
+#[test]
+fn record_mode_names_what_its_options_lack() {
+    let refused = |players: usize, dice: DiceMode, options: &[(&str, &str)]| {
+        let created = created(players, 1, dice, options);
+        let first = event(1, T0, None, Body::GameCreated(created));
+        Game::from_first(&first).expect_err("refused").to_string()
+    };
+    let sheets = r#"[{"icons": ["strength", "lore"], "virtue": {}}, {"icons": ["charm", "guile"], "virtue": {}}]"#;
+    let antagonist = r#"{"name": "The Lamplighter"}"#;
+    let frame = [
+        ("record", "on"),
+        ("characters", "Mabel Finch,Ivo Marsh"),
+        ("plots", "4"),
+        ("sheets", sheets),
+        ("antagonist", antagonist),
+    ];
+    let with = |changes: &[(&'static str, &'static str)]| -> Vec<(&str, &str)> {
+        let mut o: Vec<(&str, &str)> = frame
+            .iter()
+            .filter(|(k, _)| !changes.iter().any(|(c, _)| c == k))
+            .copied()
+            .collect();
+        o.extend(changes.iter().filter(|(_, v)| !v.is_empty()).copied());
+        o
+    };
+    // The dice, the options, what the refusal says.
+    type Case<'a> = (DiceMode, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (DiceMode::Digital, with(&[]), "physical dice"),
+        (DiceMode::Physical, with(&[("plots", "")]), "option `plots`"),
+        (
+            DiceMode::Physical,
+            with(&[("plots", "3")]),
+            "4 to 6 Plot cards",
+        ),
+        (
+            DiceMode::Physical,
+            with(&[("plots", "4,5,6")]),
+            "one or two chapters",
+        ),
+        (
+            DiceMode::Physical,
+            with(&[("antagonist", "")]),
+            "type the Antagonist",
+        ),
+        (
+            DiceMode::Physical,
+            with(&[(
+                "sheets",
+                r#"[{"icons": ["strength", "lore"], "virtue": {}}]"#,
+            )]),
+            "one sheet for each",
+        ),
+        (
+            DiceMode::Physical,
+            with(&[(
+                "sheets",
+                r#"[{"icons": ["strength", "wild"], "virtue": {}}, {"icons": ["charm", "guile"], "virtue": {}}]"#,
+            )]),
+            "two different primary icons",
+        ),
+        (
+            DiceMode::Physical,
+            with(&[("sheets", r#"[{"icons": ["strength"]}]"#)]),
+            "option `sheets`",
+        ),
+        (
+            DiceMode::Physical,
+            vec![("characters", "Ada Lockwood,Silas Crane"), ("plots", "4")],
+            "for record mode",
+        ),
+    ];
+    for (dice, options, says) in cases {
+        let why = refused(2, dice, &options);
+        assert!(why.contains(says), "{options:?}: {why}");
+    }
+    // A game of the pack's cards names them; typing one is refused.
+    let mut t = Table::new(created(
+        2,
+        1,
+        DiceMode::Physical,
+        &[("characters", "Ada Lockwood,Silas Crane")],
+    ));
+    let r = t.refused(
+        None,
+        json!({"type": "start_planning", "outcomes": {"drew": [{"item": {"name": "Lantern", "use": {}, "deplete": {}}}]}}),
+    );
+    assert_eq!(r.rule, "dread.record");
+    assert!(r.message.contains("`Lantern` is typed"), "{}", r.message);
+}
+
+/// Each typed card is checked against what the game already knows, and a
+/// refusal names the card and the rule; nothing is written.
+#[test]
+fn a_typed_card_is_checked_against_what_is_known() {
+    let mut t = Table::new(record_created(2, 1, "4,5", &[]));
+    let item = |name: &str| json!({"item": {"name": name, "use": {"successes": 1}, "deplete": {}}});
+    let confidence = |name: &str| json!({"confidence": {"name": name, "icons": ["lore"]}});
+    // The deal: two starting Items, the Supply's three, three Confidence.
+    let r = t.refused(None, json!({"type": "start_planning"}));
+    assert_eq!(r.rule, "physical.draw_needed");
+    assert!(
+        r.message.contains("starting Item of Mabel Finch"),
+        "{}",
+        r.message
+    );
+    let deal = json!({"type": "start_planning", "outcomes": {"drew": [
+        item("Lantern"), item("Whistle"), item("Flask"), item("Map"), item("Ticket"),
+        confidence("Nerve"), confidence("Friend"), confidence("Wind")]}});
+    let mut twice = deal.clone();
+    twice["outcomes"]["drew"][1] = item("Lantern");
+    let r = t.refused(None, twice);
+    assert_eq!(r.rule, "dread.record");
+    assert!(r.message.contains("known already"), "{}", r.message);
+    t.act(deal);
+    let s = t.state();
+    assert_eq!(s.supply, vec!["Flask", "Map", "Ticket"]);
+    assert_eq!(s.investigation.len(), 3);
+    let dread = |name: &str, tier: u8| json!({"dread": {"name": name, "tier": tier, "icons": ["guile"], "difficulty": 2, "dread": 1}});
+    let plot = |letter: char| json!({"plot": {"letter": letter, "name": format!("Lead {letter}"), "time": "morning", "dread": 1, "icons": ["lore"]}});
+    let reveal = |at: &str, card: Value| json!({"type": "reveal", "location": at, "card": card});
+    for (action, rule, says) in [
+        (
+            reveal("north 1", dread("Rats", 2)),
+            "dread.record",
+            "Tier 1",
+        ),
+        (
+            reveal("north 1", json!("placeholder")),
+            "dread.record",
+            "type the Plot card",
+        ),
+        (
+            reveal("north 1", json!("Rats")),
+            "physical.impossible_draw",
+            "met so far",
+        ),
+        (
+            reveal(
+                "north 1",
+                json!({"plot": {"letter": "A", "name": "Lead", "time": "day", "dread": 1, "tiers": [{"successes": 0}]}}),
+            ),
+            "dread.record",
+            "type its face only",
+        ),
+        (
+            reveal(
+                "north 1",
+                json!({"plot": {"letter": "A", "name": "Lead", "time": "day", "dread": 1, "endgame": true}}),
+            ),
+            "dread.record",
+            "only the last chapter's last Plot card",
+        ),
+    ] {
+        let r = t.refused(None, action.clone());
+        assert_eq!(r.rule, rule, "{action}: {}", r.message);
+        assert!(r.message.contains(says), "{action}: {}", r.message);
+    }
+    t.act(reveal("north 1", dread("Rats", 1)));
+    t.act(reveal("north 2", plot('B')));
+    let r = t.refused(None, reveal("north 3", plot('A')));
+    assert!(r.message.contains("letter order"), "{}", r.message);
+    let r = t.refused(None, reveal("east 1", json!("placeholder")));
+    assert!(r.message.contains("type the Plot card"), "{}", r.message);
+}

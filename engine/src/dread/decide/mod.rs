@@ -408,10 +408,7 @@ pub fn decide(state: &State, by: Option<Seat>, action: &Action, chance: &mut Cha
         // for the first time is typed.
         Err(mut no)
             if state.record
-                && matches!(
-                    no.rule.as_str(),
-                    "chance.empty" | "physical.impossible_draw"
-                ) =>
+                && (no.rule == "chance.empty" || no.message.starts_with("impossible draw")) =>
         {
             no.message.push_str(": a card met for the first time is typed in place of its name (see the needs `legal` gives)");
             Err(no)
