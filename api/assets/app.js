@@ -709,6 +709,7 @@
 
   function parseItem(v) {
     if (/^\d+$/.test(v)) return Number(v);
+    if (v === 'null') return null;
     if (/^[{[]/.test(v)) { try { return JSON.parse(v); } catch (_) { return v; } }
     return v;
   }

@@ -34,6 +34,9 @@ pub struct Outcomes {
 pub enum Drawn {
     Named(String),
     Typed(Box<TypedCard>),
+    /// Record mode: `null`, the pile the rules draw from has run out (no
+    /// one else has counted the table's piles).
+    RanOut,
 }
 
 impl Drawn {
@@ -41,6 +44,7 @@ impl Drawn {
         match self {
             Drawn::Named(name) => name,
             Drawn::Typed(card) => card.name(),
+            Drawn::RanOut => "",
         }
     }
 }

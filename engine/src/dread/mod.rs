@@ -127,8 +127,9 @@
 //!     cards and one Trauma; a story six challenges.
 //!   - No one has counted the table's piles, so each draw the rules ask
 //!     for (a Supply of three, the Confidence cards gained, an Item from
-//!     the deck) is asked of the table; a pile that runs out in the box
-//!     cannot yet be said so.
+//!     the deck) is asked of the table, and `null` in `outcomes.drew` says
+//!     the pile has run out: the draw, and those after it from that pile,
+//!     give nothing, as the rules have it ("as many as are left").
 //!   - An effect's `text` keeps a card's own words for what no field says
 //!     (the Antagonist's `text` too): the story tells it as written and the
 //!     table carries it out by hand.

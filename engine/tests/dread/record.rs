@@ -698,3 +698,34 @@ fn a_typed_card_is_checked_against_what_is_known() {
     let r = t.refused(None, reveal("east 1", json!("placeholder")));
     assert!(r.message.contains("type the Plot card"), "{}", r.message);
 }
+
+/// No one has counted the table's piles: `null` says one ran out, and the
+/// action's later draws from it give nothing. A pile whose every card is
+/// known cannot be said to have run out, nor can a pack's.
+#[test]
+fn the_table_says_when_a_pile_runs_out() {
+    let item = |name: &str| json!({"item": {"name": name, "use": {}, "deplete": {}}});
+    let confidence = |name: &str| json!({"confidence": {"name": name, "icons": ["lore"]}});
+    let mut t = Table::new(record_created(2, 1, "4", &[]));
+    t.act(json!({"type": "start_planning", "outcomes": {"drew": [
+        item("Lantern"), item("Whistle"), null, confidence("Nerve"), null]}}));
+    let s = t.state();
+    assert!(s.supply.is_empty(), "{:?}", s.supply);
+    assert_eq!(s.investigation, vec!["Nerve"]);
+    assert_eq!(s.characters[1].items.len(), 1);
+    let mut pack_game = Table::new(created(
+        2,
+        1,
+        DiceMode::Physical,
+        &[("characters", "Ada Lockwood,Silas Crane")],
+    ));
+    let r = pack_game.refused(
+        None,
+        json!({"type": "start_planning", "outcomes": {"drew": [null]}}),
+    );
+    assert!(
+        r.message.contains("only a table in record mode"),
+        "{}",
+        r.message
+    );
+}

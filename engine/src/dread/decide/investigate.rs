@@ -605,9 +605,10 @@ pub(super) fn take_item(
             let mut supply = out.s.supply.clone();
             if out.s.item_deck_left() {
                 let deck = out.s.item_deck.clone();
-                let i = luck.card("Item for the Supply", &deck)?;
-                supply.push(deck[i].clone());
-                out.push(Fact::SupplySet { supply });
+                if let Some(i) = luck.card_or_none("Item for the Supply", &deck, Pile::Items)? {
+                    supply.push(deck[i].clone());
+                    out.push(Fact::SupplySet { supply });
+                }
             }
         }
         Source::Deck => {

@@ -68,6 +68,9 @@ fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) ->
                 need.push_str(&format!(
                     "; a card met for the first time is typed in place of its name: {shapes}"
                 ));
+                if need.contains("Item") || need.contains("Confidence") {
+                    need.push_str("; null if its pile has run out");
+                }
             }
         }
     }

@@ -96,6 +96,15 @@ pub fn controller(players: usize, n: usize, i: usize, stage: usize) -> Seat {
     seat as Seat
 }
 
+/// A pile of the table's box that may run out (see [`Luck::card_or_none`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pile {
+    Items,
+    Confidence,
+    /// One whose every card is known.
+    Known,
+}
+
 /// Chance for one action: the RNG, or what the table says it drew and
 /// rolled (`outcomes`), taken in order.
 struct Luck<'a> {
@@ -104,6 +113,8 @@ struct Luck<'a> {
     /// Record mode: a pile is never known to be empty, and a card met for
     /// the first time is typed.
     record: bool,
+    /// Record mode: the piles the table said ran out during this action.
+    ran_out: Vec<Pile>,
     drew: usize,
     rolls: usize,
     trauma: usize,
@@ -120,6 +131,7 @@ impl<'a> Luck<'a> {
             chance,
             given: outcomes.clone().unwrap_or_default(),
             record,
+            ran_out: Vec::new(),
             drew: 0,
             rolls: 0,
             trauma: 0,
@@ -127,16 +139,53 @@ impl<'a> Luck<'a> {
     }
 
     /// One of `options`, drawn at random (a shuffled deck's top card).
+    /// Its pile cannot run out unseen: every card in it is known (the
+    /// Investigation deck, a Personality deck, the challenges).
     fn card(&mut self, what: &str, options: &[String]) -> Result<usize, Rejection> {
+        if matches!(self.given.drew.get(self.drew), Some(Drawn::RanOut)) {
+            return reject(
+                "dread.record",
+                format!("`outcomes.drew`: null says a pile ran out, and the {what} comes from one whose every card is known"),
+            );
+        }
+        let drawn = self.card_or_none(what, options, Pile::Known)?;
+        Ok(drawn.expect("only null gives none"))
+    }
+
+    /// [`Luck::card`] from a `pile` that may run out in the table's box:
+    /// in record mode the table says so with `null`, and the action's later
+    /// draws from it give nothing too.
+    fn card_or_none(
+        &mut self,
+        what: &str,
+        options: &[String],
+        pile: Pile,
+    ) -> Result<Option<usize>, Rejection> {
+        if self.ran_out.contains(&pile) {
+            return Ok(None);
+        }
+        if matches!(self.given.drew.get(self.drew), Some(Drawn::RanOut)) {
+            if !self.record {
+                return reject(
+                    "dread.record",
+                    "`outcomes.drew`: null says a pile ran out, which only a table in record mode says",
+                );
+            }
+            self.drew += 1;
+            self.ran_out.push(pile);
+            return Ok(None);
+        }
         let given = self.given.drew.get(self.drew).map(Drawn::name);
         self.drew += 1;
         if self.record && given.is_none() {
             return reject(
                 "physical.draw_needed",
-                format!("draw needed: the {what}; give it as `outcomes.drew`, by name, or typed in its place if it is met for the first time"),
+                format!("draw needed: the {what}; give it as `outcomes.drew`, by name, typed in its place if it is met for the first time, or null if its pile has run out"),
             );
         }
-        self.chance.pick(what, options, "outcomes.drew", given)
+        self.chance
+            .pick(what, options, "outcomes.drew", given)
+            .map(Some)
     }
 
     /// Fists on one Action die.
@@ -311,7 +360,9 @@ fn deal_supply(out: &mut Out, luck: &mut Luck<'_>) -> Result<(), Rejection> {
         SUPPLY.min(deck.len())
     };
     for _ in 0..dealt {
-        let i = luck.card("Item for the Supply", &deck)?;
+        let Some(i) = luck.card_or_none("Item for the Supply", &deck, Pile::Items)? else {
+            break;
+        };
         supply.push(deck.remove(i));
     }
     out.push(Fact::SupplySet { supply });
@@ -342,7 +393,9 @@ fn confidence(
         if !out.s.confidence_left(&pile) {
             break;
         }
-        let i = luck.card("Confidence card", &pile)?;
+        let Some(i) = luck.card_or_none("Confidence card", &pile, Pile::Confidence)? else {
+            break;
+        };
         cards.push(pile.remove(i));
     }
     if !cards.is_empty() {
@@ -382,7 +435,9 @@ fn random_item(out: &mut Out, luck: &mut Luck<'_>, c: usize, owed: bool) -> Resu
         return Ok(());
     }
     let deck = out.s.item_deck.clone();
-    let i = luck.card("Item from the deck", &deck)?;
+    let Some(i) = luck.card_or_none("Item from the deck", &deck, Pile::Items)? else {
+        return Ok(());
+    };
     out.push(Fact::ItemGained {
         character: c,
         item: deck[i].clone(),

@@ -63,7 +63,9 @@ pub(super) fn start(
             for _ in 0..out.s.starting_items {
                 let deck = out.s.item_deck.clone();
                 let what = format!("starting Item of {}", out.name(c));
-                let i = luck.card(&what, &deck)?;
+                let Some(i) = luck.card_or_none(&what, &deck, Pile::Items)? else {
+                    break;
+                };
                 out.push(Fact::ItemGained {
                     character: c,
                     item: deck[i].clone(),
