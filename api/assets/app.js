@@ -224,6 +224,13 @@
       // The table's own box: the file is sent as it is, and the server
       // names any error by its place in it.
       const file = form.elements.pack && form.elements.pack.files[0];
+      // A board drawn on this page goes as its kind's pack, unless a file
+      // is chosen.
+      const drawn = $('#drawn-pack');
+      if (!file && drawn && drawn.value && kind.value === drawn.dataset.kind) {
+        body.pack = JSON.parse(drawn.value);
+        body.pack_name = 'the board drawn here';
+      }
       if (file) {
         try {
           body.pack = JSON.parse(await file.text());
@@ -256,6 +263,7 @@
       location.href = '/g/' + g.game;
     });
     const list = $('#my-games');
+    if (!list) return; // the board drawing page has the form alone
     for (const g of store.get('tt:games') || []) {
       list.append(el('li', {}, el('a', { href: '/g/' + g.game, text: g.title }), ' · ' + g.role));
     }

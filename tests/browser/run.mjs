@@ -365,6 +365,49 @@ function hiddenStrings(owner, pub) {
   return [...out];
 }
 
+test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake named, and a game played on it', async () => {
+  const page = await (await context(PHONE)).newPage();
+  await page.goto(base + '/');
+  await page.click('#new-game summary:has-text("Your own box")');
+  await page.click('a:has-text("Draw a Legless in London board")');
+  await page.waitForSelector('#draw .grid');
+  // A Street Event symbol at c3, the ground at g7 made a street, and
+  // Albert Pinch's start moved to a3.
+  await page.click('#draw .tools button:text-is("Street Event symbol")');
+  await page.click('#sq-c3');
+  await page.click('#draw .tools button:text-is("Street")');
+  await page.click('#sq-g7');
+  await page.click('#draw .tools button:text-is("Albert Pinch starts here")');
+  await page.click('#sq-a3');
+  assert.match(await page.getAttribute('#sq-c3', 'aria-label'), /c3: street, Street Event symbol/);
+  assert.match(await page.getAttribute('#sq-a3', 'aria-label'), /start of Albert Pinch/);
+  const pack = JSON.parse(await page.inputValue('#drawn-pack'));
+  assert.equal(pack.board.rows[2][2], '*');
+  assert.equal(pack.board.rows[6][6], '.');
+  assert.deepEqual(pack.characters.find((c) => c.name === 'Albert Pinch'), { name: 'Albert Pinch', start: 'a3' });
+  assert.match(decodeURIComponent(await page.getAttribute('#save-pack', 'href')), /"start": "a3"/);
+  await shot(page, 'draw-legless-phone');
+  // A start on a location is a mistake the server names by its place.
+  await page.click('#draw .tools button:text-is("Mabel Horne starts here")');
+  await page.click('#sq-a1');
+  await page.fill('textarea[name=players]', 'Ada\nBo');
+  await page.fill('input[name="opt.legless.characters"]', 'Albert Pinch,Mabel Horne');
+  await page.click('#new-game button[type=submit]');
+  await page.waitForSelector('#created.error');
+  assert.match(await page.textContent('#created'), /characters\[\d+\]\.start: a1 is not a street square/);
+  await page.click('#draw .tools button:text-is("Mabel Horne starts here")');
+  await page.click('#sq-c3');
+  await page.click('#new-game button[type=submit]');
+  await page.waitForURL(/\/g\//);
+  await live(page);
+  const game = page.url().match(/\/g\/([^#?]+)/)[1];
+  const token = await page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
+  tokensSeen.add(token);
+  const state = await api('GET', `/games/${game}/state`, undefined, token);
+  const albert = state.view.londoners.find((l) => l.character === 'Albert Pinch');
+  assert.equal(albert.at, 'a3', JSON.stringify(albert));
+});
+
 test('the table screen shows what lies face up; the owner\'s view only when asked for, and marked', async () => {
   for (const [kind, players, options] of [['ludovia', ['Ada', 'Bo', 'Cy'], {}], ['dread', ['Ada', 'Bo'], { timer: 'off' }]]) {
     const g = await newGame({ kind, players, seed: 987654321, options });

@@ -39,6 +39,7 @@ use crate::request::{
 
 const APP_JS: &str = include_str!("../../assets/app.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
+const DRAW_JS: &str = include_str!("../../assets/draw.js");
 
 /// How many of the last events the table shows as its recent narration.
 const RECENT_EVENTS: u64 = 12;
@@ -61,6 +62,8 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/g/{id}", get(table_page))
         .route("/g/{id}/story", get(story_page))
         .route("/g/{id}/session", post(session))
+        .route("/draw/legless", get(draw_legless))
+        .route("/assets/draw.js", get(draw_js))
 }
 
 // ------------------------------------------------------------------ assets
@@ -76,6 +79,19 @@ pub(crate) fn router() -> Router<AppState> {
 async fn app_js(headers: HeaderMap) -> Response {
     static TAG: LazyLock<String> = LazyLock::new(|| entity_tag(APP_JS));
     asset("text/javascript; charset=utf-8", APP_JS, &TAG, &headers)
+}
+
+#[utoipa::path(
+    get,
+    path = "/assets/draw.js",
+    tag = "web",
+    summary = "The board drawing page's script",
+    responses((status = 200, description = "JavaScript", body = String, content_type = "text/javascript"), (status = 304, description = "Not modified: the `If-None-Match` given is this build's")),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn draw_js(headers: HeaderMap) -> Response {
+    static TAG: LazyLock<String> = LazyLock::new(|| entity_tag(DRAW_JS));
+    asset("text/javascript; charset=utf-8", DRAW_JS, &TAG, &headers)
 }
 
 #[utoipa::path(
@@ -823,7 +839,7 @@ fn new_game_form() -> String {
         }
         h += "</fieldset>";
     }
-    h += r#"<details><summary>Your own box</summary><label>Content pack (a JSON file, laid over the kind's bundled content: <code>tabletape pack new KIND</code> writes a starting point) <input type="file" name="pack" id="pack" accept=".json,application/json"></label></details>
+    h += r#"<details><summary>Your own box</summary><label>Content pack (a JSON file, laid over the kind's bundled content: <code>tabletape pack new KIND</code> writes a starting point) <input type="file" name="pack" id="pack" accept=".json,application/json"></label><p><a href="/draw/legless">Draw a Legless in London board</a> by tapping a grid.</p></details>
 <details><summary>Seed</summary><label>Seed (a number; empty for a secret random one) <input name="seed" inputmode="numeric"></label></details>
 <button type="submit">Start the game</button><p id="created" role="status"></p>
 <noscript><p>Starting a game from this page needs JavaScript; <code>tabletape new</code> does it at a terminal.</p></noscript></form>"#;
@@ -1035,4 +1051,56 @@ pub fn esc(text: &str) -> String {
         }
     }
     out
+}
+
+// ------------------------------------------------------------- drawing
+
+#[utoipa::path(
+    get,
+    path = "/draw/legless",
+    tag = "web",
+    summary = "A page to draw a Legless in London board by tapping a grid, save it as a pack file and start a game on it",
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html")),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn draw_legless() -> Response {
+    // What the page starts from: the bundled board, its locations and the
+    // characters' start squares (a board of the table's own moves them).
+    let bundled = tabletape_engine::kind("legless")
+        .map(|k| k.default_pack())
+        .unwrap_or_default();
+    let names = |list: &str, fields: &[&str]| -> Vec<serde_json::Value> {
+        bundled[list]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|entry| {
+                fields
+                    .iter()
+                    .map(|f| (f.to_string(), entry[*f].clone()))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into()
+            })
+            .collect()
+    };
+    let start = serde_json::json!({
+        "board": bundled["board"],
+        "locations": names("locations", &["id", "name"]),
+        "characters": names("characters", &["name", "start"]),
+    });
+    let mut h = String::from(
+        r#"<main id="drawing"><h1>Draw a Legless in London board</h1>
+<p class="hint">Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start. The rest of the box stays as bundled. Then save the pack file to share, or start a game on it below.</p>"#,
+    );
+    let _ = write!(
+        h,
+        r##"<div id="draw" data-start="{}"></div>
+<p><label for="drawn-pack">The pack file</label><textarea id="drawn-pack" data-kind="legless" rows="4" readonly></textarea></p>
+<p><a id="save-pack" download="our-board.pack.json" href="#">Save the pack file</a></p>
+<section id="new" aria-label="new game on this board"><h2>A game on this board</h2>"##,
+        esc(&start.to_string())
+    );
+    h += &new_game_form();
+    h += r#"</section></main><script src="/assets/draw.js" defer></script>"#;
+    html(StatusCode::OK, "Draw a Legless in London board", &h)
 }
