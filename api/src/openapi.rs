@@ -60,6 +60,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         crate::routes::web::app_css,
         crate::routes::web::draw_js,
         crate::routes::web::draw_legless,
+        crate::routes::web::draw_lostworlds,
         crate::routes::web::qr,
         crate::routes::web::table,
         crate::routes::web::table_page,

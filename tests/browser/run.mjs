@@ -408,6 +408,47 @@ test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake n
   assert.equal(albert.at, 'a3', JSON.stringify(albert));
 });
 
+test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack file and fought on', async () => {
+  const page = await (await context(PHONE)).newPage();
+  await page.goto(base + '/');
+  await page.click('#new-game summary:has-text("Your own box")');
+  await page.click('a:has-text("a Lost Worlds scenario\'s map")');
+  await page.waitForSelector('#draw .hexes');
+  await page.click('#draw button:text-is("The Well House")');
+  await page.fill('#scenario-title', 'The Mill Yard');
+  await page.fill('#scenario-id', 'mill-yard');
+  // A wall at c2, a step up to level 1 at d3, and the first figure moved to a1.
+  await page.click('#draw .tools button:text-is("Wall")');
+  await page.click('#hex-c2');
+  await page.click('#draw .tools button:text-is("Step up to 1")');
+  await page.click('#hex-d3');
+  const figure = page.locator('#draw .tools button:has-text("stands here")').first();
+  const who = (await figure.textContent()).replace(' stands here', '');
+  await figure.click();
+  await page.click('#hex-a1');
+  assert.match(await page.getAttribute('#hex-c2', 'aria-label'), /^W c2: wall/);
+  assert.match(await page.getAttribute('#hex-a1', 'aria-label'), new RegExp('a1: .*' + who.replace(/[()]/g, '\\$&')));
+  const pack = JSON.parse(await page.inputValue('#drawn-pack'));
+  const drawn = pack.scenarios[0];
+  assert.equal(drawn.id, 'mill-yard');
+  assert.equal(drawn.map[1].split(' ')[2], 'W');
+  assert.equal(drawn.map[2].split(' ')[3], '1s');
+  assert.equal(drawn.sides[0].figures[0].at, 'a1');
+  assert.equal(await page.inputValue('input[name="opt.lostworlds.scenario"]'), 'mill-yard');
+  await shot(page, 'draw-lostworlds-phone');
+  const players = drawn.sides.flatMap((s) => s.figures).map((_, i) => ['Ada', 'Bo', 'Cy', 'Dee'][i]);
+  await page.fill('textarea[name=players]', players.join('\n'));
+  await page.click('#new-game button[type=submit]');
+  await page.waitForURL(/\/g\//);
+  await live(page);
+  const game = page.url().match(/\/g\/([^#?]+)/)[1];
+  const token = await page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
+  tokensSeen.add(token);
+  const state = await api('GET', `/games/${game}/state`, undefined, token);
+  assert.equal(state.view.field.scenario.title, 'The Mill Yard');
+  assert.equal(state.view.field.pieces[0].at, 'a1');
+});
+
 test('the table screen shows what lies face up; the owner\'s view only when asked for, and marked', async () => {
   for (const [kind, players, options] of [['ludovia', ['Ada', 'Bo', 'Cy'], {}], ['dread', ['Ada', 'Bo'], { timer: 'off' }]]) {
     const g = await newGame({ kind, players, seed: 987654321, options });
@@ -657,7 +698,12 @@ test('axe-core finds no serious or critical issue on any page, in every kind, ph
   const home = await (await browser.newContext({ ...PHONE, bypassCSP: true })).newPage();
   await home.goto(base + '/');
   await check(home, 'the home page');
-  assert.equal(checked.length, 16);
+  for (const drawing of ['legless', 'lostworlds']) {
+    await home.goto(`${base}/draw/${drawing}`);
+    await home.waitForSelector('#draw button');
+    await check(home, `the ${drawing} drawing page`);
+  }
+  assert.equal(checked.length, 18);
 });
 
 test('a LEGEND turn: a square tapped on the map, scenery and an explanation typed in', async () => {

@@ -63,6 +63,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/g/{id}/story", get(story_page))
         .route("/g/{id}/session", post(session))
         .route("/draw/legless", get(draw_legless))
+        .route("/draw/lostworlds", get(draw_lostworlds))
         .route("/assets/draw.js", get(draw_js))
 }
 
@@ -839,7 +840,7 @@ fn new_game_form() -> String {
         }
         h += "</fieldset>";
     }
-    h += r#"<details><summary>Your own box</summary><label>Content pack (a JSON file, laid over the kind's bundled content: <code>tabletape pack new KIND</code> writes a starting point) <input type="file" name="pack" id="pack" accept=".json,application/json"></label><p><a href="/draw/legless">Draw a Legless in London board</a> by tapping a grid.</p></details>
+    h += r#"<details><summary>Your own box</summary><label>Content pack (a JSON file, laid over the kind's bundled content: <code>tabletape pack new KIND</code> writes a starting point) <input type="file" name="pack" id="pack" accept=".json,application/json"></label><p><a href="/draw/legless">Draw a Legless in London board</a> or <a href="/draw/lostworlds">a Lost Worlds scenario's map</a> by tapping.</p></details>
 <details><summary>Seed</summary><label>Seed (a number; empty for a secret random one) <input name="seed" inputmode="numeric"></label></details>
 <button type="submit">Start the game</button><p id="created" role="status"></p>
 <noscript><p>Starting a game from this page needs JavaScript; <code>tabletape new</code> does it at a terminal.</p></noscript></form>"#;
@@ -1066,41 +1067,82 @@ pub fn esc(text: &str) -> String {
 pub(crate) async fn draw_legless() -> Response {
     // What the page starts from: the bundled board, its locations and the
     // characters' start squares (a board of the table's own moves them).
-    let bundled = tabletape_engine::kind("legless")
-        .map(|k| k.default_pack())
-        .unwrap_or_default();
-    let names = |list: &str, fields: &[&str]| -> Vec<serde_json::Value> {
-        bundled[list]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|entry| {
-                fields
-                    .iter()
-                    .map(|f| (f.to_string(), entry[*f].clone()))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into()
-            })
-            .collect()
-    };
+    let bundled = bundled_pack("legless");
     let start = serde_json::json!({
         "board": bundled["board"],
-        "locations": names("locations", &["id", "name"]),
-        "characters": names("characters", &["name", "start"]),
+        "locations": fields_of(&bundled, "locations", &["id", "name"]),
+        "characters": fields_of(&bundled, "characters", &["name", "start"]),
     });
-    let mut h = String::from(
-        r#"<main id="drawing"><h1>Draw a Legless in London board</h1>
-<p class="hint">Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start. The rest of the box stays as bundled. Then save the pack file to share, or start a game on it below.</p>"#,
-    );
+    draw_page(
+        "legless",
+        "Draw a Legless in London board",
+        "Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start. The rest of the box stays as bundled.",
+        &start,
+    )
+}
+
+#[utoipa::path(
+    get,
+    path = "/draw/lostworlds",
+    tag = "web",
+    summary = "A page to draw a Lost Worlds scenario's map by tapping its spaces, save it as a pack file and start a game on it",
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html")),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn draw_lostworlds() -> Response {
+    // The bundled scenarios to start from, and the characters to field.
+    let bundled = bundled_pack("lostworlds");
+    let start = serde_json::json!({
+        "scenarios": bundled["scenarios"],
+        "characters": fields_of(&bundled, "characters", &["id", "name"]),
+    });
+    draw_page(
+        "lostworlds",
+        "Draw a Lost Worlds scenario",
+        "Start from a scenario of the box, then tap spaces: open ground and steps at their level, walls and pillars; move each figure and object to its space, and name the scenario. The rest of the box stays as bundled.",
+        &start,
+    )
+}
+
+fn bundled_pack(kind: &str) -> serde_json::Value {
+    tabletape_engine::kind(kind)
+        .map(|k| k.default_pack())
+        .unwrap_or_default()
+}
+
+/// Each entry of a bundled pack's `list` with only `fields`.
+fn fields_of(pack: &serde_json::Value, list: &str, fields: &[&str]) -> Vec<serde_json::Value> {
+    pack[list]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|entry| {
+            fields
+                .iter()
+                .map(|f| (f.to_string(), entry[*f].clone()))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        })
+        .collect()
+}
+
+/// A drawing page for `kind`: the grid (drawn by `draw.js` from `start`),
+/// the pack file it makes, and the new-game form to play on it.
+fn draw_page(kind: &str, title: &str, hint: &str, start: &serde_json::Value) -> Response {
+    let mut h = String::new();
     let _ = write!(
         h,
-        r##"<div id="draw" data-start="{}"></div>
-<p><label for="drawn-pack">The pack file</label><textarea id="drawn-pack" data-kind="legless" rows="4" readonly></textarea></p>
-<p><a id="save-pack" download="our-board.pack.json" href="#">Save the pack file</a></p>
-<section id="new" aria-label="new game on this board"><h2>A game on this board</h2>"##,
-        esc(&start.to_string())
+        r##"<main id="drawing"><h1>{title}</h1><p class="hint">{hint} Then save the pack file to share, or start a game on it below.</p>
+<div id="draw" data-kind="{kind}" data-start="{start}"></div>
+<p><label for="drawn-pack">The pack file</label><textarea id="drawn-pack" data-kind="{kind}" rows="4" readonly></textarea></p>
+<p><a id="save-pack" download="our-{kind}.pack.json" href="#">Save the pack file</a></p>
+<section id="new" aria-label="new game on this drawing"><h2>A game on it</h2>"##,
+        title = esc(title),
+        hint = esc(hint),
+        kind = esc(kind),
+        start = esc(&start.to_string())
     );
     h += &new_game_form();
     h += r#"</section></main><script src="/assets/draw.js" defer></script>"#;
-    html(StatusCode::OK, "Draw a Legless in London board", &h)
+    html(StatusCode::OK, title, &h)
 }
