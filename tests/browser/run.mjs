@@ -365,12 +365,30 @@ function hiddenStrings(owner, pub) {
   return [...out];
 }
 
-test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake named, and a game played on it', async () => {
+// A drawing page reached as a table would, from the new-game form's
+// "Your own box": its `link`'s words, and what shows once it is drawn.
+async function drawingPage(link, drawn) {
   const page = await (await context(PHONE)).newPage();
   await page.goto(base + '/');
   await page.click('#new-game summary:has-text("Your own box")');
-  await page.click('a:has-text("Draw a Legless in London board")');
-  await page.waitForSelector('#draw .grid');
+  await page.click(`a:has-text("${link}")`);
+  await page.waitForSelector(drawn);
+  return page;
+}
+
+// The state of the game a page just started, read with the owner's token
+// the page kept.
+async function startedState(page) {
+  await page.waitForURL(/\/g\//);
+  await live(page);
+  const game = page.url().match(/\/g\/([^#?]+)/)[1];
+  const token = await page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
+  tokensSeen.add(token);
+  return api('GET', `/games/${game}/state`, undefined, token);
+}
+
+test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake named, and a game played on it', async () => {
+  const page = await drawingPage('Draw a Legless in London board', '#draw .grid');
   // A Street Event symbol at c3, the ground at g7 made a street, and
   // Albert Pinch's start moved to a3.
   await page.click('#draw .tools button:text-is("Street Event symbol")');
@@ -398,22 +416,13 @@ test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake n
   await page.click('#draw .tools button:text-is("Mabel Horne starts here")');
   await page.click('#sq-c3');
   await page.click('#new-game button[type=submit]');
-  await page.waitForURL(/\/g\//);
-  await live(page);
-  const game = page.url().match(/\/g\/([^#?]+)/)[1];
-  const token = await page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
-  tokensSeen.add(token);
-  const state = await api('GET', `/games/${game}/state`, undefined, token);
+  const state = await startedState(page);
   const albert = state.view.londoners.find((l) => l.character === 'Albert Pinch');
   assert.equal(albert.at, 'a3', JSON.stringify(albert));
 });
 
 test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack file and fought on', async () => {
-  const page = await (await context(PHONE)).newPage();
-  await page.goto(base + '/');
-  await page.click('#new-game summary:has-text("Your own box")');
-  await page.click('a:has-text("a Lost Worlds scenario\'s map")');
-  await page.waitForSelector('#draw .hexes');
+  const page = await drawingPage("a Lost Worlds scenario's map", '#draw .hexes');
   await page.click('#draw button:text-is("The Well House")');
   await page.fill('#scenario-title', 'The Mill Yard');
   await page.fill('#scenario-id', 'mill-yard');
@@ -439,12 +448,7 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   const players = drawn.sides.flatMap((s) => s.figures).map((_, i) => ['Ada', 'Bo', 'Cy', 'Dee'][i]);
   await page.fill('textarea[name=players]', players.join('\n'));
   await page.click('#new-game button[type=submit]');
-  await page.waitForURL(/\/g\//);
-  await live(page);
-  const game = page.url().match(/\/g\/([^#?]+)/)[1];
-  const token = await page.evaluate((g) => JSON.parse(localStorage.getItem('tt:token:' + g)), game);
-  tokensSeen.add(token);
-  const state = await api('GET', `/games/${game}/state`, undefined, token);
+  const state = await startedState(page);
   assert.equal(state.view.field.scenario.title, 'The Mill Yard');
   assert.equal(state.view.field.pieces[0].at, 'a1');
 });
