@@ -135,6 +135,69 @@ fn every_golden_story_agrees_in_number_and_reads_cleanly() {
     );
 }
 
+/// The ordinals a heading may count with ("The Fifth Round").
+const ORDINALS: &[&str] = &[
+    "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth",
+];
+
+/// A numbered heading's count and what it counts: "Round 3", "Exchange
+/// 12", "Chapter 2: planning", "The Fifth Round".
+fn counted_heading(heading: &str) -> Option<(String, u64)> {
+    let words: Vec<&str> = heading.split_whitespace().collect();
+    match words.as_slice() {
+        ["The", ordinal, what, ..] => ORDINALS
+            .iter()
+            .position(|o| o == ordinal)
+            .map(|i| (what.to_string(), i as u64 + 1)),
+        [what, n, ..] => Some((what.to_string(), bare(n).parse().ok()?)),
+        _ => None,
+    }
+}
+
+/// Headings that skip a count: a round, exchange, turn or chapter that
+/// happened and was left out of the story, or one numbered wrong.
+fn skipped(story: &str) -> Vec<String> {
+    let mut last: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut found = Vec::new();
+    for line in story.lines() {
+        let Some(heading) = line.strip_prefix("## ") else {
+            continue;
+        };
+        let Some((what, n)) = counted_heading(heading) else {
+            continue;
+        };
+        if let Some(&before) = last.get(&what) {
+            if n != before && n != before + 1 {
+                found.push(format!("`{heading}` follows {what} {before}"));
+            }
+        }
+        last.insert(what, n);
+    }
+    found
+}
+
+#[test]
+fn every_golden_story_tells_each_round_and_chapter_in_turn() {
+    let mut files = Vec::new();
+    stories(&data_dir(), &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for skip in skipped(&text) {
+            let short = file.strip_prefix(data_dir()).unwrap().display();
+            wrong.push(format!("{short}: {skip}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} skips:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    let story = "## The Fourth Round\n\n## The Seventh Round\n## Exchange 2\n## Exchange 2\n## Exchange 3\n## Chapter 1: planning\n## Chapter 1: the story\n## Chapter 3: planning\n";
+    assert_eq!(skipped(story).len(), 2, "{:?}", skipped(story));
+}
+
 #[test]
 fn the_checker_finds_what_it_is_for() {
     assert_eq!(slips("Ada scores 1 points.").len(), 1);

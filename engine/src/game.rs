@@ -181,6 +181,7 @@ pub trait DynRules: Send + Sync {
     fn redact_pack(&self, pack: &mut Value, viewer: Viewer);
     fn chapter(&self, state: &dyn Any) -> String;
     fn paragraph(&self, state: &dyn Any) -> Option<String>;
+    fn quiet_chapter(&self, state: &dyn Any) -> Option<String>;
     fn chapter_maps(&self) -> bool;
     fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)>;
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
@@ -700,6 +701,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn paragraph(&self, state: &dyn Any) -> Option<String> {
         R::paragraph(typed::<R>(state))
+    }
+
+    fn quiet_chapter(&self, state: &dyn Any) -> Option<String> {
+        R::quiet_chapter(typed::<R>(state))
     }
 
     fn chapter_maps(&self) -> bool {
@@ -1274,6 +1279,12 @@ impl Game {
     /// The paragraph the next event's lines join (see [`Rules::paragraph`]).
     pub fn paragraph(&self) -> Option<String> {
         self.kind.paragraph(self.state.as_ref())
+    }
+
+    /// What the story says of a chapter in which nothing was told (see
+    /// [`Rules::quiet_chapter`]).
+    pub fn quiet_chapter(&self) -> Option<String> {
+        self.kind.quiet_chapter(self.state.as_ref())
     }
 
     /// The board for the story's chapter ends, when the kind shows one.

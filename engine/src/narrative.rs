@@ -247,6 +247,8 @@ impl Narrative {
         // paragraph the last told lines went into.
         let mut previous: Option<String> = None;
         let mut paragraph: Option<String> = None;
+        // The seqs of the events told under the heading now, first and last.
+        let mut stretch = (0, 0);
         // Where each moment's telling ended (seq, chapter, lines), so an
         // aside about it is told just after; and the asides to place.
         let mut moments: Vec<(u64, usize, usize)> = vec![(1, 0, 0)];
@@ -270,9 +272,15 @@ impl Narrative {
                 continue;
             }
             let heading = game.chapter();
-            if previous.as_ref().is_some_and(|h| *h != heading) {
+            if let Some(left) = previous.as_ref().filter(|h| **h != heading) {
+                quiet(&mut chapters, &game, left, stretch);
                 close(&mut chapters, &game, viewer);
+                stretch = (event.seq, event.seq);
             }
+            if stretch.0 == 0 {
+                stretch.0 = event.seq;
+            }
+            stretch.1 = event.seq;
             let key = game.paragraph();
             let lines = game.apply_as(event, viewer)?;
             previous = Some(heading.clone());
@@ -306,6 +314,9 @@ impl Narrative {
             paragraph = key;
             let c = chapters.last().expect("a chapter was just told into");
             moments.push((event.seq, chapters.len() - 1, c.lines.len()));
+        }
+        if let Some(left) = &previous {
+            quiet(&mut chapters, &game, left, stretch);
         }
         close(&mut chapters, &game, viewer);
         asides.extend(variations.into_iter().map(|v| Aside {
@@ -654,6 +665,22 @@ fn aside_html(out: &mut String, a: &Aside) {
 }
 
 /// Closes the last chapter: the board as it left it, for a kind that shows one.
+/// A chapter headed `heading` that passed with nothing told (events `seqs`,
+/// first and last) is told as the kind says such a chapter went, so the
+/// headings run unbroken; a kind that says nothing leaves it out.
+fn quiet(chapters: &mut Vec<Chapter>, game: &Game, heading: &str, seqs: (u64, u64)) {
+    if chapters.last().is_some_and(|c| c.heading == heading) {
+        return;
+    }
+    if let Some(line) = game.quiet_chapter() {
+        chapters.push(Chapter {
+            first: seqs.0,
+            last: seqs.1,
+            ..Chapter::new(heading, vec![line])
+        });
+    }
+}
+
 fn close(chapters: &mut [Chapter], game: &Game, viewer: Viewer) {
     if let Some(c) = chapters.last_mut() {
         if c.figure.is_none() {

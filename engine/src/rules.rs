@@ -495,6 +495,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// What the story says of a chapter that passed with nothing told in
+    /// it (a LEGEND round in which everyone let the turn pass), so its
+    /// heading still stands and the chapters run unbroken. Default: none,
+    /// and such a chapter is left out.
+    fn quiet_chapter(_state: &Self::State) -> Option<String> {
+        None
+    }
+
     /// Whether the story shows the board (`render_svg`) at the end of each
     /// chapter, in the formats that can draw it (HTML).
     const CHAPTER_MAPS: bool = false;

@@ -302,6 +302,10 @@ impl Rules for Legend {
         (state.phase == state::Phase::Playing).then(|| format!("{}.{}", state.round, state.turn))
     }
 
+    fn quiet_chapter(state: &State) -> Option<String> {
+        narration::quiet_round(state)
+    }
+
     const CHAPTER_MAPS: bool = true;
 
     fn appendix(state: &State) -> Vec<(String, Vec<String>)> {

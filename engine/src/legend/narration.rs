@@ -8,6 +8,8 @@
 //! who made it and what became of it. The HTML story shows the map at the
 //! end of each chapter. [`render`] draws the map as a text grid.
 
+use tabletape_events::Seat;
+
 use super::actions::{Action, Category, Fact, Fate, Outcome, Score, Tally, Use};
 use super::content::{corner_square, reach, Crossing, Line, Sq, CORNERS, SIDE};
 use super::decide::scores;
@@ -748,6 +750,17 @@ pub fn chapter(s: &State) -> String {
         },
         Phase::Over => "The End".into(),
     }
+}
+
+/// A round in which no one did a thing: every player let the turn pass.
+pub fn quiet_round(s: &State) -> Option<String> {
+    let players: Vec<String> = (0..s.seats.len())
+        .map(|seat| s.player(seat as Seat).to_string())
+        .collect();
+    Some(format!(
+        "The round passes without a deed: {} each let the turn go by.",
+        and_list(&players)
+    ))
 }
 
 /// "The Legend of Sir Kettle, Moss and Pip": the Avatars, once introduced.
