@@ -166,20 +166,43 @@ fn face_words(state: &State, face: &Face) -> String {
     }
 }
 
+/// The story as it opens: its name and introduction, then who the
+/// investigators are, in their sheets' own words.
+fn opening(state: &State) -> Vec<String> {
+    let name = state.story.name.trim();
+    let stop = if name.ends_with(['.', '!', '?']) { "" } else { "." };
+    let intro = state.story.intro.trim();
+    let mut lines = vec![format!("{name}{stop} {intro}").trim_end().to_string()];
+    for c in &state.characters {
+        let story = c.story.trim();
+        if !story.is_empty() {
+            lines.push(format!("{}: {story}", c.name));
+        }
+    }
+    lines
+}
+
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     let name = |c: usize| state.characters[c].name.as_str();
     let line = match fact {
         // A card typed in record mode is told where it comes into play,
         // by the fact that follows; a Plot card's reverse, as its outcome.
         Fact::Typed { .. } | Fact::ReverseRead { .. } => return Vec::new(),
-        Fact::PlanningStarted {
-            ends_at_ms: Some(_),
-            ..
-        } => format!(
-            "Big Ben strikes. The team has {} minutes to plan.",
-            state.minutes
-        ),
-        Fact::PlanningStarted { .. } => "Big Ben strikes. The team plans on its own clock.".into(),
+        Fact::PlanningStarted { ends_at_ms, .. } => {
+            let mut lines = if state.chapter == 0 {
+                opening(state)
+            } else {
+                Vec::new()
+            };
+            lines.push(match ends_at_ms {
+                Some(_) => format!(
+                    "Big Ben strikes. The team has {} minutes to plan.",
+                    state.minutes
+                ),
+                None => "Big Ben strikes. The team plans on its own clock.".into(),
+            });
+            return lines;
+        }
         Fact::Marked {
             place,
             token: Some(t),
@@ -203,10 +226,19 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                     face_words(state, face)
                 ),
                 Face::Ally(_) => format!("At {place}, {} waits.", face_words(state, face)),
-                Face::Dread(_) => format!(
-                    "At {place} a threat shows itself: {}.",
-                    face_words(state, face)
-                ),
+                Face::Dread(name) => {
+                    let mut line = format!(
+                        "At {place} a threat shows itself: {}.",
+                        face_words(state, face)
+                    );
+                    // The card's own line, as the table reads it aloud.
+                    if let Some(told) = state.cards.dread.get(name).map(|c| c.story.trim()) {
+                        if !told.is_empty() {
+                            line = format!("{line} {told}");
+                        }
+                    }
+                    line
+                }
             }
         }
         // The clocks are drawn on the board; the story tells how the day

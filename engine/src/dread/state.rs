@@ -228,6 +228,10 @@ pub struct Investigator {
     pub icons: [Icon; 2],
     pub virtue: Effect,
     pub personality: Vec<Personality>,
+    /// Who the character is, in the sheet's own words (told as the story
+    /// opens).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub story: String,
     pub place: Place,
     pub virtues: u32,
     pub items: Vec<Held>,
@@ -264,6 +268,7 @@ impl Investigator {
             icons: c.icons,
             virtue: c.virtue.clone(),
             personality: c.personality.clone(),
+            story: c.story.clone(),
             place,
             virtues: 0,
             items: Vec::new(),
