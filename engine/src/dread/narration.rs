@@ -170,7 +170,11 @@ fn face_words(state: &State, face: &Face) -> String {
 /// investigators are, in their sheets' own words.
 fn opening(state: &State) -> Vec<String> {
     let name = state.story.name.trim();
-    let stop = if name.ends_with(['.', '!', '?']) { "" } else { "." };
+    let stop = if name.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
     let intro = state.story.intro.trim();
     let mut lines = vec![format!("{name}{stop} {intro}").trim_end().to_string()];
     for c in &state.characters {

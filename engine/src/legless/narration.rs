@@ -12,6 +12,44 @@ use super::content::{Effect, Equipped, GoalKind};
 use super::state::{Phase, State};
 use crate::rules::Viewer;
 
+/// "Maud Tully wants love at the Chapel, property at the Tannery and
+/// “Open a stall of her own” at the Rag Fair": a character card's goals.
+fn wants(state: &State, who: &str, goals: &[super::content::Goal]) -> Option<String> {
+    let at = |ids: &[String]| -> String {
+        if ids.is_empty() {
+            return "wherever a card allows".into();
+        }
+        let names: Vec<String> = ids
+            .iter()
+            .map(|id| format!("the {}", state.location_name(id)))
+            .collect();
+        format!("at {}", names.join(" or "))
+    };
+    let parts: Vec<String> = goals
+        .iter()
+        .map(|g| match (g.kind, &g.text) {
+            (GoalKind::Personal, Some(text)) => {
+                let cost = g
+                    .cost
+                    .map(|c| format!(" for {}", pounds(c)))
+                    .unwrap_or_default();
+                format!(
+                    "\u{201c}{}\u{201d} {}{cost}",
+                    text.trim().trim_end_matches('.'),
+                    at(&g.at)
+                )
+            }
+            (kind, _) => format!("{} {}", kind.word(), at(&g.at)),
+        })
+        .collect();
+    let listed = match parts.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(format!("{who} wants {listed}."))
+}
+
 fn place(state: &State, p: &Place) -> String {
     match p {
         Place::Square(sq) => format!("{sq}"),
@@ -469,24 +507,34 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         }
         Fact::CharacterDrawn {
             seat,
+            card,
             character,
             at,
             money,
             health,
-            ..
         } => {
             let how = if state.londoner(*seat).deaths.is_empty() {
                 "plays"
             } else {
                 "rejoins the game as"
             };
-            format!(
+            let drawn = format!(
                 "{} {how} {character}, at {} with {} and {}.",
                 name(seat),
                 place(state, at),
                 pounds(*money),
                 hearts(*health)
-            )
+            );
+            // What the Londoner wants, set out as the game begins, so a
+            // victory token later has its build-up.
+            let goals = card
+                .as_ref()
+                .or_else(|| state.characters.get(character))
+                .map(|c| wants(state, character, &c.goals));
+            match goals {
+                Some(Some(wants)) => format!("{drawn} {wants}"),
+                _ => drawn,
+            }
         }
         Fact::CardLaidOut { card } => {
             let mut says = Vec::new();
