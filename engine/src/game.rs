@@ -182,6 +182,7 @@ pub trait DynRules: Send + Sync {
     fn chapter(&self, state: &dyn Any) -> String;
     fn paragraph(&self, state: &dyn Any) -> Option<String>;
     fn quiet_chapter(&self, state: &dyn Any) -> Option<String>;
+    fn prologue(&self, state: &dyn Any) -> Vec<String>;
     fn chapter_maps(&self) -> bool;
     fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)>;
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
@@ -705,6 +706,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn quiet_chapter(&self, state: &dyn Any) -> Option<String> {
         R::quiet_chapter(typed::<R>(state))
+    }
+
+    fn prologue(&self, state: &dyn Any) -> Vec<String> {
+        R::prologue(typed::<R>(state))
     }
 
     fn chapter_maps(&self) -> bool {
@@ -1279,6 +1284,11 @@ impl Game {
     /// The paragraph the next event's lines join (see [`Rules::paragraph`]).
     pub fn paragraph(&self) -> Option<String> {
         self.kind.paragraph(self.state.as_ref())
+    }
+
+    /// What the story tells before the first event (see [`Rules::prologue`]).
+    pub fn prologue(&self) -> Vec<String> {
+        self.kind.prologue(self.state.as_ref())
     }
 
     /// What the story says of a chapter in which nothing was told (see

@@ -243,6 +243,15 @@ impl Narrative {
     ) -> Result<(Narrative, Game), EngineError> {
         let mut game = start;
         let mut chapters: Vec<Chapter> = Vec::new();
+        // The game as its setup laid it out, where no fact tells it.
+        let opening = game.prologue();
+        if !opening.is_empty() {
+            chapters.push(Chapter {
+                first: 1,
+                last: 1,
+                ..Chapter::new(game.chapter(), opening)
+            });
+        }
         // The heading of the event before, to see a chapter close; the
         // paragraph the last told lines went into.
         let mut previous: Option<String> = None;

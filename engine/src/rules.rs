@@ -495,6 +495,13 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// What the story tells before the first event: the game as its setup
+    /// laid it out, for a kind whose setup no fact tells (who plays whom,
+    /// and what they want). Default: nothing.
+    fn prologue(_state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What the story says of a chapter that passed with nothing told in
     /// it (a LEGEND round in which everyone let the turn pass), so its
     /// heading still stands and the chapters run unbroken. Default: none,

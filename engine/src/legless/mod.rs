@@ -230,6 +230,10 @@ impl Rules for Legless {
         Some(narration::describe(state, action)).filter(|s| !s.is_empty())
     }
 
+    fn prologue(state: &State) -> Vec<String> {
+        narration::prologue(state)
+    }
+
     fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
         decide::legal(state, seat)
     }

@@ -12,6 +12,47 @@ use super::content::{Effect, Equipped, GoalKind};
 use super::state::{Phase, State};
 use crate::rules::Viewer;
 
+/// "Ada plays Maud Tully, at d2 with £6 and 5 hearts. Maud Tully wants
+/// …": a character as it comes into play, with what the Londoner wants set
+/// out, so a victory token later has its build-up.
+fn introduced(
+    state: &State,
+    how: &str,
+    character: &str,
+    card: Option<&super::content::Character>,
+    (at, money, health): (&Place, u32, u32),
+) -> String {
+    let drawn = format!(
+        "{how} {character}, at {} with {} and {}.",
+        place(state, at),
+        pounds(money),
+        hearts(health)
+    );
+    match card.and_then(|c| wants(state, character, &c.goals)) {
+        Some(wants) => format!("{drawn} {wants}"),
+        None => drawn,
+    }
+}
+
+/// The Londoners the setup dealt, before the first turn: whom each player
+/// plays and what they want (in record mode, each types a card instead).
+pub fn prologue(state: &State) -> Vec<String> {
+    state
+        .londoners
+        .iter()
+        .filter(|l| !l.dead && !l.character.is_empty())
+        .map(|l| {
+            introduced(
+                state,
+                &format!("{} plays", l.player),
+                &l.character,
+                state.characters.get(&l.character),
+                (&l.at, l.money, l.health),
+            )
+        })
+        .collect()
+}
+
 /// "Maud Tully wants love at the Chapel, property at the Tannery and
 /// “Open a stall of her own” at the Rag Fair": a character card's goals.
 fn wants(state: &State, who: &str, goals: &[super::content::Goal]) -> Option<String> {
@@ -518,23 +559,9 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             } else {
                 "rejoins the game as"
             };
-            let drawn = format!(
-                "{} {how} {character}, at {} with {} and {}.",
-                name(seat),
-                place(state, at),
-                pounds(*money),
-                hearts(*health)
-            );
-            // What the Londoner wants, set out as the game begins, so a
-            // victory token later has its build-up.
-            let goals = card
-                .as_ref()
-                .or_else(|| state.characters.get(character))
-                .map(|c| wants(state, character, &c.goals));
-            match goals {
-                Some(Some(wants)) => format!("{drawn} {wants}"),
-                _ => drawn,
-            }
+            let card = card.as_ref().or_else(|| state.characters.get(character));
+            let how = format!("{} {how}", name(seat));
+            introduced(state, &how, character, card, (at, *money, *health))
         }
         Fact::CardLaidOut { card } => {
             let mut says = Vec::new();
