@@ -95,10 +95,20 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
         None => format!("{a}: {page} of {d}'s book, picture {}", b.picture),
     };
     lines.push(match &b.caption {
-        Some(caption) => format!(
-            "{}. ({turned}.)",
-            capitalized(&caption.replace("{holder}", &a))
-        ),
+        Some(caption) => {
+            // The book names its own character plainly; where two fighters
+            // bear that name, the story names which one ("Brakka (Bo)").
+            let plain = defender.name();
+            let caption = if plain == d {
+                caption.clone()
+            } else {
+                caption.replace(plain, &d)
+            };
+            format!(
+                "{}. ({turned}.)",
+                capitalized(&caption.replace("{holder}", &a))
+            )
+        }
         None => format!(
             "{a} turns to {page} of {d}'s book and sees {}.",
             picture_words(b.picture, b.title.as_deref())
