@@ -597,7 +597,7 @@ fn record_mode_names_what_its_options_lack() {
         (
             DiceMode::Physical,
             with(&[("sheets", r#"[{"icons": ["strength"]}]"#)]),
-            "option `sheets`",
+            "expected a list of sheets",
         ),
         (
             DiceMode::Physical,

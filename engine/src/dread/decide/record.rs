@@ -93,32 +93,32 @@ pub(super) fn characters(
 /// Plot card by `placeholder`, which it stood for), or `None` when it
 /// types nothing.
 pub(super) fn typed(out: &mut Out, action: &Action) -> Result<Option<Action>, Rejection> {
+    // A Dread action is a few fields: the copy is cheap beside the state's.
     let mut plain = action.clone();
     let mut found = Vec::new();
     let for_character = match action {
         Action::Flip { character, .. } => Some(*character),
         _ => None,
     };
-    if let Action::Reveal {
-        card: Some(card @ Drawn::Typed(_)),
-        ..
-    } = &mut plain
-    {
-        let Drawn::Typed(typed) = card.clone() else {
-            unreachable!("matched as typed")
-        };
-        *card = match typed.as_ref() {
-            TypedCard::Plot(_) => Drawn::from("placeholder"),
-            other => Drawn::Named(other.name().to_string()),
-        };
-        found.push(*typed);
+    if let Action::Reveal { card, .. } = &mut plain {
+        match card.take() {
+            Some(Drawn::Typed(typed)) => {
+                *card = Some(match typed.as_ref() {
+                    TypedCard::Plot(_) => Drawn::from("placeholder"),
+                    other => Drawn::Named(other.name().to_string()),
+                });
+                found.push(*typed);
+            }
+            other => *card = other,
+        }
     }
     if let Some(outcomes) = outcomes_mut(&mut plain) {
         for drawn in &mut outcomes.drew {
             if let Drawn::Typed(typed) = drawn {
-                let typed = typed.as_ref().clone();
-                *drawn = Drawn::Named(typed.name().to_string());
-                found.push(typed);
+                let named = Drawn::Named(typed.name().to_string());
+                if let Drawn::Typed(typed) = std::mem::replace(drawn, named) {
+                    found.push(*typed);
+                }
             }
         }
     }
@@ -199,10 +199,11 @@ fn check(state: &State, card: TypedCard, flipper: Option<usize>) -> Result<Typed
     if name != card.name() {
         return wrong("type its name without spaces around it".into());
     }
-    let personal = flipper.map(|c| &state.characters[c].personality);
+    // The flipping character, whose Personality deck a typed card joins.
+    let flipping = flipper.map(|c| &state.characters[c]);
     let again = match &card {
         TypedCard::Personality(_) => {
-            personal.is_some_and(|deck| deck.iter().any(|p| p.name == name))
+            flipping.is_some_and(|c| c.personality.iter().any(|p| p.name == name))
         }
         _ => known(state, &name),
     };
@@ -231,13 +232,14 @@ fn check(state: &State, card: TypedCard, flipper: Option<usize>) -> Result<Typed
             }
         }
         TypedCard::Personality(ref p) => {
-            let Some(deck) = personal else {
+            let Some(c) = flipping else {
                 return wrong("a Personality card is typed as it is flipped (`flip`)".into());
             };
+            let deck = &c.personality;
             if deck.len() >= PERSONALITY {
                 return wrong(format!(
                     "{}'s Personality deck has {PERSONALITY} cards, all known: name the one flipped",
-                    state.characters[flipper.unwrap_or_default()].name
+                    c.name
                 ));
             }
             if p.kind == Trait::Trauma && deck.iter().any(|q| q.kind == Trait::Trauma) {

@@ -5,10 +5,7 @@ use super::*;
 
 #[test]
 fn the_combat_phase_starts_by_the_situation_table_and_lasts_three_rounds() {
-    let mut s = yard_state();
-    put(&mut s, 0, "a4");
-    put(&mut s, 1, "c4");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["a4", "c4"], 0);
     // Nowa runs in (off balance for the combat) and ends beside Brakka,
     // whose undefended space she stands in.
     ok(&mut s, Some(0), json!({"type": "run"}));
@@ -198,10 +195,7 @@ fn one_may_engage_only_an_opponent_in_its_battle_zone() {
 
 #[test]
 fn a_halt_demands_battle_without_asking() {
-    let mut s = yard_state();
-    put(&mut s, 0, "a4");
-    put(&mut s, 1, "c4");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["a4", "c4"], 0);
     ok(&mut s, Some(0), json!({"type": "move", "to": "b4"}));
     ok(&mut s, Some(1), json!({"type": "halt"}));
     ok(

@@ -4,10 +4,7 @@ use super::*;
 
 #[test]
 fn shoving_rolls_the_falling_table_and_the_shover_places_the_fall() {
-    let mut s = yard_state();
-    put(&mut s, 0, "b4");
-    put(&mut s, 1, "c4");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["b4", "c4"], 0);
     ok(
         &mut s,
         Some(0),
@@ -35,10 +32,7 @@ fn shoving_rolls_the_falling_table_and_the_shover_places_the_fall() {
 #[test]
 fn a_shoved_figure_is_off_balance_at_once_until_its_own_move_regains_it() {
     for regains in [false, true] {
-        let mut s = yard_state();
-        put(&mut s, 0, "b4");
-        put(&mut s, 1, "c4");
-        initiative(&mut s, 0);
+        let mut s = yard_at(["b4", "c4"], 0);
         ok(
             &mut s,
             Some(0),

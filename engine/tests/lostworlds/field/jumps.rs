@@ -34,10 +34,7 @@ fn jumping_onto_an_opponent_by_the_table() {
         (6, Position::Down, Position::Standing, 4, 0),
     ];
     for (roll, mine, theirs, my_hurt, their_hurt) in cases {
-        let mut s = yard_state();
-        put(&mut s, 0, "d3");
-        put(&mut s, 1, "e3");
-        initiative(&mut s, 0);
+        let mut s = yard_at(["d3", "e3"], 0);
         let (b0, b1) = (s.seat(0).fighter().body, s.seat(1).fighter().body);
         refused(
             &mut s,
@@ -57,10 +54,7 @@ fn jumping_onto_an_opponent_by_the_table() {
         assert_eq!(s.seat(1).fighter().body, b1 - their_hurt);
     }
     // 2: the opponent drops the weapon.
-    let mut s = yard_state();
-    put(&mut s, 0, "d3");
-    put(&mut s, 1, "e3");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["d3", "e3"], 0);
     ok(
         &mut s,
         Some(0),

@@ -137,6 +137,16 @@ fn yard_state() -> State {
     start(&pack, "yard", DiceMode::Physical)
 }
 
+/// The yard with Nowa and Brakka on `spaces`, initiative rolled so that
+/// `first` moves first.
+fn yard_at(spaces: [&str; 2], first: Seat) -> State {
+    let mut s = yard_state();
+    put(&mut s, 0, spaces[0]);
+    put(&mut s, 1, spaces[1]);
+    initiative(&mut s, first);
+    s
+}
+
 /// Rolls initiative so that `first` moves first.
 fn initiative(state: &mut State, first: Seat) {
     let dice: Vec<u32> = (0..state.seats.len() as Seat)

@@ -162,10 +162,7 @@ fn the_battle_zone_follows_the_height_rule() {
 
 #[test]
 fn entering_a_battle_zone_lets_the_opponent_halt_the_mover() {
-    let mut s = yard_state();
-    put(&mut s, 0, "a4");
-    put(&mut s, 1, "c4");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["a4", "c4"], 0);
     ok(&mut s, Some(0), json!({"type": "move", "to": "b4"}));
     let f = s.field.as_ref().unwrap();
     assert_eq!(f.offer.as_ref().unwrap().by, vec![1]);
@@ -235,10 +232,7 @@ fn no_halt_for_a_mover_coming_from_the_undefended_space() {
 
 #[test]
 fn a_block_leaves_the_opponent_only_regaining_balance() {
-    let mut s = yard_state();
-    put(&mut s, 0, "b4");
-    put(&mut s, 1, "c4");
-    initiative(&mut s, 0);
+    let mut s = yard_at(["b4", "c4"], 0);
     ok(&mut s, Some(0), json!({"type": "block", "target": 1}));
     ok(
         &mut s,

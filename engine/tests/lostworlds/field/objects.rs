@@ -236,10 +236,7 @@ fn a_body_weighs_its_height_and_its_carrier_pays_a_point_a_turn() {
 
 #[test]
 fn a_thrown_weapon_hits_by_the_range_table_and_lies_where_it_landed() {
-    let mut s = yard_state();
-    put(&mut s, 0, "c4");
-    put(&mut s, 1, "f4");
-    initiative(&mut s, 1);
+    let mut s = yard_at(["c4", "f4"], 1);
     let body = s.seat(0).fighter().body;
     // Three spaces, Brakka's dagger's effective range: a 1-2 hits.
     refused(
@@ -285,10 +282,7 @@ fn a_thrown_weapon_hits_by_the_range_table_and_lies_where_it_landed() {
         "{m}"
     );
     // Picking it up again arms its owner.
-    let mut s2 = yard_state();
-    put(&mut s2, 0, "a1");
-    put(&mut s2, 1, "c4");
-    initiative(&mut s2, 1);
+    let mut s2 = yard_at(["a1", "c4"], 1);
     ok(
         &mut s2,
         Some(1),
