@@ -59,6 +59,15 @@ fn setups(mode: DiceMode) -> Vec<Setup> {
     let mut out = vec![
         setup("lostworlds", 2, vec![]),
         setup("lostworlds", 2, vec![("scenario", json!("well-house"))]),
+        // The adversary controls both of the tower's watchmen.
+        setup(
+            "lostworlds",
+            2,
+            vec![
+                ("scenario", json!("stair-tower")),
+                ("controls", json!("1,0,0")),
+            ],
+        ),
         setup("legend", 3, vec![]),
         setup("ludovia", 3, vec![("round_limit", json!(5))]),
         setup("dread", 2, vec![("timer", json!("off"))]),

@@ -122,6 +122,7 @@ pub trait DynRules: Send + Sync {
     fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction>;
     /// Whom `seat` plays (see [`Rules::plays`]).
     fn plays(&self, state: &dyn Any, seat: Seat) -> Option<String>;
+    fn acts_for(&self, state: &dyn Any, seat: Seat, named: Seat) -> bool;
     fn deadline(&self, state: &dyn Any) -> Option<crate::rules::Deadline>;
     /// Decides an action for the event at `seq` and folds the facts it
     /// yields into a copy of `state`: see [`Decided`].
@@ -514,6 +515,10 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn plays(&self, state: &dyn Any, seat: Seat) -> Option<String> {
         R::plays(typed::<R>(state), seat)
+    }
+
+    fn acts_for(&self, state: &dyn Any, seat: Seat, named: Seat) -> bool {
+        R::acts_for(typed::<R>(state), seat, named)
     }
 
     fn legal(&self, state: &dyn Any, seat: Option<Seat>, now_ms: Option<u64>) -> Vec<LegalAction> {
@@ -1194,6 +1199,12 @@ impl Game {
     /// Whom `seat` plays, as the box names it (see [`Rules::plays`]).
     pub fn plays(&self, seat: Seat) -> Option<String> {
         self.kind.plays(self.state.as_ref(), seat)
+    }
+
+    /// Whether `seat` may act for the seat `named` in an action (see
+    /// [`Rules::acts_for`]).
+    pub fn acts_for(&self, seat: Seat, named: Seat) -> bool {
+        self.kind.acts_for(self.state.as_ref(), seat, named)
     }
 
     /// Every action open now, whatever the time (a deadline is not judged).

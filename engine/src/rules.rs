@@ -434,6 +434,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// Whether `seat` may act for `named`, the seat an action names in its
+    /// `seat` field: by default only for itself. A kind where one player
+    /// controls several pieces that each hold a seat of the rules (Lost
+    /// Worlds' `controls`) says which.
+    fn acts_for(_state: &Self::State, seat: Seat, named: Seat) -> bool {
+        seat == named
+    }
+
     /// What an action open now does, in the box's words, for a button
     /// ("Jump to a rooftop in the Old Mint (s4.6)" rather than `jump: s4.6`).
     /// Default: none, and a page makes do with the action's values.

@@ -200,9 +200,18 @@
 //!
 //! `scenario=<id>` plays one of the pack's scenarios (`well-house` and
 //! `stair-tower` ship as samples; the map's shape is in `scenario` (`field/content.rs`) and
-//! `engine/content/lostworlds/README.md`): one player a figure, seats in the
-//! scenario's order of sides and figures, the books' fights fought in each
-//! turn's combat phase. A turn is: `roll` for initiative (every conscious
+//! `engine/content/lostworlds/README.md`): the fight has a seat for each
+//! figure, in the scenario's order of sides and figures, and the books'
+//! fights are fought in each turn's combat phase. By default each figure is
+//! a player. A table with fewer players gives `controls=0,1,1`: the player
+//! seat that controls each figure. A player controls at least one figure,
+//! all of them on one side (it does not fight itself, and its side's win is
+//! its own). It acts for each of them, naming which with `seat` (an action
+//! that names none is refused, and says which figures it could be); it sees
+//! what each keeps to itself (a held choice, its cards) and nothing of any
+//! other figure; `legal` offers it every figure's actions, and the game
+//! waits on it while it waits on any of its figures. Two figures of one
+//! name under one player are told apart by number ("Brakka (Bo, 2)"). A turn is: `roll` for initiative (every conscious
 //! figure, highest first; a tie keeps last turn's order, seat order at
 //! first), each figure's move in that order (the movement chart's actions,
 //! then `end_move` naming its undefended space), `roll` for recovery when
@@ -439,7 +448,7 @@ const CARDS: &str = include_str!("../../content/lostworlds/cards.json");
 /// `cx.seq`: always its own seat, anyone once that exchange has resolved at
 /// `cx.state`. Only the seat and the dates decide, never the choice itself.
 fn knows_choice(viewer: Viewer, seat: Option<Seat>, cx: &Context<'_, State>) -> bool {
-    seat.is_some_and(|s| viewer.sees(s)) || cx.seq <= cx.state.settled
+    seat.is_some_and(|s| cx.state.sees(viewer, s)) || cx.seq <= cx.state.settled
 }
 
 fn parse_bundled(text: &str) -> Value {
@@ -573,10 +582,20 @@ impl Rules for LostWorlds {
         )
     }
 
+    /// Every figure the seat controls, each with its party.
     fn plays(state: &State, seat: Seat) -> Option<String> {
-        let party = &state.seats.get(seat as usize)?.party;
-        let names: Vec<&str> = party.iter().map(|f| f.sheet.name.as_str()).collect();
+        let names: Vec<&str> = state
+            .figures_of(seat)
+            .into_iter()
+            .flat_map(|f| &state.seat(f).party)
+            .map(|f| f.sheet.name.as_str())
+            .collect();
         (!names.is_empty()).then(|| names.join(" and "))
+    }
+
+    /// A player acts for each figure it controls.
+    fn acts_for(state: &State, seat: Seat, named: Seat) -> bool {
+        state.controller(named) == seat
     }
 
     fn describe(state: &State, action: &Action) -> Option<String> {
@@ -588,11 +607,33 @@ impl Rules for LostWorlds {
         if Self::is_over(state) {
             return Vec::new();
         }
-        duel::decide::legal(state, seat)
+        match seat {
+            // A player who controls several figures acts for each of them.
+            Some(player) if !state.controllers.is_empty() => {
+                let mut out: Vec<Legal<Action>> = Vec::new();
+                for f in state.figures_of(player) {
+                    for l in duel::decide::legal(state, Some(f)) {
+                        // A roll for the whole table is offered once.
+                        if !out.iter().any(|o| o.action == l.action) {
+                            out.push(l);
+                        }
+                    }
+                }
+                out
+            }
+            _ => duel::decide::legal(state, seat),
+        }
     }
 
+    /// The players the game waits on: each figure's controller.
     fn to_move(state: &State, _seats: usize) -> Vec<Seat> {
-        duel::decide::to_move(state)
+        let mut players: Vec<Seat> = duel::decide::to_move(state)
+            .into_iter()
+            .map(|f| state.controller(f))
+            .collect();
+        players.sort_unstable();
+        players.dedup();
+        players
     }
 
     fn title(state: &State) -> Option<String> {
@@ -610,7 +651,14 @@ impl Rules for LostWorlds {
     /// The fighters left standing won; a duel keeps no points.
     fn result(state: &State) -> Option<crate::PlayResult> {
         let outcome = state.outcome.as_ref()?;
-        Some(crate::PlayResult::won_by(outcome.victors.clone()))
+        let mut players: Vec<Seat> = outcome
+            .victors
+            .iter()
+            .map(|&f| state.controller(f))
+            .collect();
+        players.sort_unstable();
+        players.dedup();
+        Some(crate::PlayResult::won_by(players))
     }
 
     fn redact(fact: &Fact, viewer: Viewer, cx: &Context<'_, State>) -> Fact {
@@ -637,7 +685,7 @@ impl Rules for LostWorlds {
                 member,
                 count,
                 ..
-            } if !viewer.sees(*seat) => Fact::CardsSelected {
+            } if !cx.state.sees(viewer, *seat) => Fact::CardsSelected {
                 seat: *seat,
                 member: *member,
                 cards: Vec::new(),
@@ -673,7 +721,9 @@ impl Rules for LostWorlds {
     fn redact_action(action: &Action, viewer: Viewer, cx: &Context<'_, State>) -> Action {
         match action {
             Action::SelectCards { seat, member, .. }
-                if !seat.or(cx.by).is_some_and(|s| viewer.sees(s)) =>
+                if !seat
+                    .or_else(|| cx.state.only_figure(cx.by))
+                    .is_some_and(|s| cx.state.sees(viewer, s)) =>
             {
                 Action::SelectCards {
                     seat: *seat,
@@ -681,7 +731,9 @@ impl Rules for LostWorlds {
                     cards: Vec::new(),
                 }
             }
-            Action::Choose { seat, .. } if !knows_choice(viewer, seat.or(cx.by), cx) => {
+            Action::Choose { seat, .. }
+                if !knows_choice(viewer, seat.or_else(|| cx.state.only_figure(cx.by)), cx) =>
+            {
                 Action::Choose {
                     seat: *seat,
                     page: None,
@@ -689,7 +741,9 @@ impl Rules for LostWorlds {
                     targets: Vec::new(),
                 }
             }
-            Action::Reveal { seat, .. } if !knows_choice(viewer, seat.or(cx.by), cx) => {
+            Action::Reveal { seat, .. }
+                if !knows_choice(viewer, seat.or_else(|| cx.state.only_figure(cx.by)), cx) =>
+            {
                 Action::Reveal {
                     seat: *seat,
                     page: None,
@@ -843,13 +897,13 @@ impl Rules for LostWorlds {
             }
         }
         for (seat, held) in &state.pending {
-            if matches!(held, state::Pending::Chosen { .. }) && !viewer.sees(*seat) {
+            if matches!(held, state::Pending::Chosen { .. }) && !state.sees(viewer, *seat) {
                 view["pending"][seat.to_string()] = serde_json::json!({ "held": "chosen" });
             }
         }
         // Another seat's cards are face down until played: how many, not which.
         for (i, st) in state.seats.iter().enumerate() {
-            if viewer.sees(i as Seat) {
+            if state.sees(viewer, i as Seat) {
                 continue;
             }
             for (j, f) in st.party.iter().enumerate() {

@@ -9,6 +9,10 @@
 //!   Unset seats play Nowa (seat 0) or the pack's sample opponent.
 //! - `scenario=well-house`: the fight is played on a scenario's map (see
 //!   the kind's docs); `obstructions=on` adds its optional restrictions.
+//! - `controls=0,1,0`: on a scenario's map, the player seat that controls
+//!   each figure, in the scenario's order, when a table has fewer players
+//!   than figures. Each player controls at least one figure, and all of a
+//!   player's figures fight on one side. Left out, each figure is a player.
 //! - `exchange_limit=200`: after this many exchanges the fight is a draw, so
 //!   every fight ends.
 //!
@@ -48,6 +52,9 @@ pub struct Options {
     /// A scenario's optional obstruction restrictions on maneuvers.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub obstructions: bool,
+    /// A scenario's figures by the player seat that controls each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<Seat>,
 }
 
 impl Default for Options {
@@ -58,7 +65,19 @@ impl Default for Options {
             exchange_limit: DEFAULT_EXCHANGE_LIMIT,
             scenario: None,
             obstructions: false,
+            controls: Vec::new(),
         }
+    }
+}
+
+/// A list option, as a JSON list or comma-separated text.
+fn list(option: &str, v: &Value) -> Result<Vec<String>, String> {
+    match v {
+        Value::Array(a) => a.iter().map(|x| text(option, x)).collect(),
+        other => Ok(text(option, other)?
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .collect()),
     }
 }
 
@@ -95,16 +114,22 @@ impl TableOptions for Options {
                 }
             }
             "characters" => {
-                let seats: Vec<String> = match v {
-                    Value::Array(a) => a.iter().map(|x| text(key, x)).collect::<Result<_, _>>()?,
-                    other => text(key, other)?
-                        .split(',')
-                        .map(|s| s.trim().to_string())
-                        .collect(),
-                };
-                for (seat, s) in seats.iter().enumerate() {
+                for (seat, s) in list(key, v)?.iter().enumerate() {
                     self.seats.entry(seat as Seat).or_insert(party(key, s)?);
                 }
+            }
+            "controls" => {
+                self.controls = list(key, v)?
+                    .iter()
+                    .map(|s| {
+                        let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                        s.parse::<Seat>().ok().filter(|_| plain).ok_or_else(|| {
+                            format!(
+                                "option `controls`: `{s}` is not a seat number; give one for each figure, as in 0,1,0"
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
             }
             "exchange_limit" => self.exchange_limit = whole(key, v, 1)?,
             "obstructions" => {

@@ -12,6 +12,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tabletape_events::Seat;
 
+use crate::rules::Viewer;
+
 use crate::lostworlds::actions::{Condition, Fall, Outcome};
 use crate::lostworlds::content::{Book, Card, CardKind, Character, PartyMark, Range};
 use crate::lostworlds::options::BooksMode;
@@ -343,6 +345,11 @@ pub struct State {
     /// A scenario's board, when the fight is one (see `field`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<Box<crate::lostworlds::field::state::Field>>,
+    /// A scenario's figures by the player seat that controls each, when
+    /// some player controls more than one (option `controls`). Empty: each
+    /// figure is its own player's, seat for seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<Seat>,
 }
 
 impl State {
@@ -381,6 +388,37 @@ impl State {
         &self.seats[seat as usize]
     }
 
+    /// The player seat that controls a figure (in a duel, and in a scenario
+    /// with a player per figure, the figure's own seat number).
+    pub fn controller(&self, figure: Seat) -> Seat {
+        self.controllers
+            .get(figure as usize)
+            .copied()
+            .unwrap_or(figure)
+    }
+
+    /// The figures a player seat controls, in the scenario's order.
+    pub fn figures_of(&self, player: Seat) -> Vec<Seat> {
+        (0..self.seats.len() as Seat)
+            .filter(|&f| self.controller(f) == player)
+            .collect()
+    }
+
+    /// Whether `viewer` may see what a figure keeps to itself (its held
+    /// choice, its cards): the owner, and the player who controls it.
+    pub fn sees(&self, viewer: Viewer, figure: Seat) -> bool {
+        viewer.sees(self.controller(figure))
+    }
+
+    /// The figure an action of `by`'s is for when it names none: the
+    /// player's only figure (none when it controls several, or is the owner).
+    pub fn only_figure(&self, by: Option<Seat>) -> Option<Seat> {
+        match self.figures_of(by?)[..] {
+            [f] => Some(f),
+            _ => None,
+        }
+    }
+
     /// A fighter as the story names them: the character's name, with the
     /// player's in brackets when another fighter in the game bears the same
     /// name ("Brakka (Bo)"), so two sample opponents can be told apart.
@@ -394,7 +432,17 @@ impl State {
             .filter(|f| &f.sheet.name == name)
             .count();
         if bearers > 1 {
-            format!("{name} ({})", st.player)
+            // Two of one name under one player are told apart by number.
+            let alike: Vec<Seat> = (0..self.seats.len() as Seat)
+                .filter(|&s| {
+                    self.seat(s).player == st.player
+                        && self.seat(s).party.iter().any(|f| &f.sheet.name == name)
+                })
+                .collect();
+            match alike.iter().position(|&s| s == seat) {
+                Some(n) if alike.len() > 1 => format!("{name} ({}, {})", st.player, n + 1),
+                _ => format!("{name} ({})", st.player),
+            }
         } else {
             name.clone()
         }

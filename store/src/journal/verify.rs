@@ -251,6 +251,9 @@ impl Journal {
                 if let Some(why) = annotation_fault(event, g.created().players.len()) {
                     return problem(seq, why);
                 }
+                if let Some(why) = actor_fault(g, event) {
+                    return problem(seq, why);
+                }
                 let mut found_whole = true;
                 match &event.body {
                     Body::ActionAccepted(stored) if !checked_before => {
@@ -305,8 +308,7 @@ pub(super) struct Whole(HashSet<String>);
 /// What a line's history so far says of the events that may follow it: no
 /// event is recorded before the one it follows, an idempotency key names one
 /// append, a line once salted stays salted (the older, unsalted schema
-/// hides nothing), and a seat acts only as itself. A history rewritten and
-/// hashed anew still breaks these.
+/// hides nothing). A history rewritten and hashed anew still breaks these.
 #[derive(Default)]
 struct History {
     recorded_at_ms: u64,
@@ -342,17 +344,25 @@ impl History {
             );
         }
         self.salted |= salted;
-        if let (Actor::Seat(s), Body::ActionAccepted(accepted)) = (event.actor, &event.body) {
-            if let Some(named) = accepted.action.get("seat").and_then(|v| v.as_u64()) {
-                if named != u64::from(s) {
-                    return Some(format!(
-                        "seat {s} recorded an action for seat {named}: a seat acts only as itself (rule history.actor)"
-                    ));
-                }
-            }
-        }
         None
     }
+}
+
+/// Whether the seat that recorded an action could act for the seat the
+/// action names: only for itself, or for the pieces the rules give it
+/// (`Game::acts_for`). Checked whatever the rules version, since a log
+/// under earlier rules may be decided otherwise and still be kept.
+fn actor_fault(g: &Game, event: &Event) -> Option<String> {
+    let (Actor::Seat(s), Body::ActionAccepted(accepted)) = (event.actor, &event.body) else {
+        return None;
+    };
+    let named = accepted.action.get("seat")?.as_u64()?;
+    let acts = Seat::try_from(named).is_ok_and(|n| g.acts_for(s, n));
+    (!acts).then(|| {
+        format!(
+            "seat {s} recorded an action for seat {named}, which it does not play: a seat acts only for its own (rule history.actor)"
+        )
+    })
 }
 
 /// Why a stored note or branch name could not have been written, if it

@@ -479,7 +479,7 @@ pub fn cards_words(state: &State, seat: Seat, viewer: Viewer) -> Option<String> 
         .filter(|h| !h.played)
         .map(|h| name(&h.id))
         .collect();
-    let held = match (unplayed.is_empty(), viewer.sees(seat)) {
+    let held = match (unplayed.is_empty(), state.sees(viewer, seat)) {
         (true, _) => "none left".to_string(),
         (false, true) => unplayed.join(", "),
         // Another seat's unplayed cards are face down.
@@ -974,7 +974,7 @@ pub fn render(state: &State, viewer: Viewer) -> String {
         }
         match state.pending.get(&(i as u32)) {
             Some(Pending::Committed { .. }) => out.push_str("  choice: sealed\n"),
-            Some(Pending::Chosen { page, .. }) if viewer.sees(i as Seat) => {
+            Some(Pending::Chosen { page, .. }) if state.sees(viewer, i as Seat) => {
                 match f.sheet.maneuver_at(*page) {
                     Some((_, m)) => {
                         out.push_str(&format!("  choice: made ({})\n", maneuver_words(m)))

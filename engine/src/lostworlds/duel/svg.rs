@@ -283,7 +283,7 @@ fn rows(state: &State, seat: Seat, viewer: Viewer) -> Vec<Row> {
         let choice = match state.pending.get(&seat) {
             None => "Choosing a maneuver".to_string(),
             Some(Pending::Committed { .. }) => "Chosen (sealed)".to_string(),
-            Some(Pending::Chosen { page, .. }) if viewer.sees(seat) => {
+            Some(Pending::Chosen { page, .. }) if state.sees(viewer, seat) => {
                 match f.sheet.maneuver_at(*page) {
                     Some((_, m)) => format!("Chosen: {}", maneuver_words(m)),
                     None => format!("Chosen: page {page}"),

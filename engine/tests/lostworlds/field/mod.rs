@@ -20,6 +20,7 @@ use tabletape_engine::rules::{Rules, Viewer};
 
 mod combat;
 mod content;
+mod controls;
 mod falls;
 mod jumps;
 mod magic;

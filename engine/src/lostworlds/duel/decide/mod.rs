@@ -167,14 +167,35 @@ pub(in crate::lostworlds) fn acting_seat(
     by: Option<Seat>,
     seat: Option<Seat>,
 ) -> Result<Seat, Rejection> {
-    let Some(s) = seat.or(by) else {
-        return reject("lostworlds.seat", "say which seat acts: add \"seat\"");
+    let s = match (seat, by) {
+        (Some(s), _) => s,
+        (None, None) => return reject("lostworlds.seat", "say which seat acts: add \"seat\""),
+        (None, Some(b)) => match state.figures_of(b)[..] {
+            [f] => f,
+            // No figure of its own: refused below as no seat.
+            [] => b,
+            ref several => {
+                let names: Vec<String> = several
+                    .iter()
+                    .map(|&f| format!("{} (seat {f})", state.seat_name(f)))
+                    .collect();
+                return reject(
+                    "lostworlds.seat",
+                    format!(
+                        "you control {}: say which figure acts with \"seat\"",
+                        names.join(" and ")
+                    ),
+                );
+            }
+        },
     };
     if s as usize >= state.seats.len() {
         return reject("lostworlds.seat", format!("there is no seat {s}"));
     }
+    // A player acts for the figures it controls (its own seat's, or several
+    // in a scenario with fewer players than figures), and for no other.
     if let Some(b) = by {
-        if b != s {
+        if state.controller(s) != b {
             return reject(
                 "lostworlds.seat",
                 format!("seat {b} cannot act for seat {s}"),

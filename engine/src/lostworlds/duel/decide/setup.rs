@@ -48,6 +48,12 @@ pub fn setup(
             "obstructions are a scenario's optional rule: add `scenario`",
         );
     }
+    if !options.controls.is_empty() {
+        return reject(
+            "setup.controls",
+            "`controls` gives a player several figures on a scenario's map: add `scenario`",
+        );
+    }
     if players.len() < 2 {
         return reject(
             "setup.players",
@@ -234,6 +240,7 @@ pub fn setup(
             BTreeMap::new()
         }),
         awaiting: None,
+        controllers: Vec::new(),
         books_mode: options.books,
         exchange_limit: options.exchange_limit,
         books,

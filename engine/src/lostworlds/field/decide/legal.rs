@@ -123,7 +123,7 @@ fn moves(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {
     let physical = field.dice == DiceMode::Physical;
     for (action, rolls) in candidates(state, mover) {
         let mut chance = Chance::new(DiceMode::Digital, 0, 0);
-        if decide(state, Some(mover), &action, &mut chance).is_ok() {
+        if decide(state, Some(state.controller(mover)), &action, &mut chance).is_ok() {
             out.push(if physical && !rolls.is_empty() {
                 Legal::needing(action, rolls)
             } else {

@@ -41,7 +41,13 @@ pub(in crate::lostworlds) fn setup_scenario(
         .iter()
         .flat_map(|s| s.figures.iter().map(|f| f.character.as_str()))
         .collect();
-    if players.len() != figures.len() {
+    let sides: Vec<usize> = scenario
+        .sides
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.figures.iter().map(move |_| i))
+        .collect();
+    if options.controls.is_empty() && players.len() != figures.len() {
         let mut names = Vec::new();
         for side in &scenario.sides {
             for f in &side.figures {
@@ -54,13 +60,18 @@ pub(in crate::lostworlds) fn setup_scenario(
         return reject(
             "setup.players",
             format!(
-                "{} has {} figures, one player each, in this order: {}",
+                "{} has {} figures, one player each unless option `controls` gives a player several, in this order: {}",
                 scenario.title,
                 figures.len(),
                 names.join(", ")
             ),
         );
     }
+    let controllers = controllers(players.len(), &options.controls, &sides)?;
+    // The duel's seats are the figures, each under its controller's name.
+    let players: Vec<String> = (0..figures.len())
+        .map(|f| players[controllers.get(f).map_or(f, |&p| p as usize)].clone())
+        .collect();
     let mut seated = options.clone();
     seated.scenario = None;
     seated.obstructions = false;
@@ -69,7 +80,9 @@ pub(in crate::lostworlds) fn setup_scenario(
         .enumerate()
         .map(|(i, c)| (i as Seat, vec![c.to_string()]))
         .collect();
-    let mut state = setup(players, &seated, pack, rules_version, dice)?;
+    seated.controls = Vec::new();
+    let mut state = setup(&players, &seated, pack, rules_version, dice)?;
+    state.controllers = controllers;
     for st in &mut state.seats {
         st.status = SeatStatus::Aside;
         st.sights.clear();
@@ -77,6 +90,41 @@ pub(in crate::lostworlds) fn setup_scenario(
     }
     state.field = Some(Box::new(lay_out(scenario, dice, options.obstructions)));
     Ok(state)
+}
+
+/// Checks option `controls` against the table: a player seat for each
+/// figure (`sides` gives each figure's side), every player with a figure,
+/// and each player's figures on one side (a player does not fight itself,
+/// and a side's win is its players').
+fn controllers(players: usize, controls: &[Seat], sides: &[usize]) -> Result<Vec<Seat>, Rejection> {
+    if controls.is_empty() {
+        return Ok(Vec::new());
+    }
+    let refuse = |why: String| reject("setup.controls", why);
+    if controls.len() != sides.len() {
+        return refuse(format!(
+            "option `controls` gives {} seats; the scenario has {} figures, one seat each",
+            controls.len(),
+            sides.len()
+        ));
+    }
+    if let Some(&p) = controls.iter().find(|&&p| p as usize >= players) {
+        return refuse(format!(
+            "option `controls`: there is no seat {p} (the game has {players} players)"
+        ));
+    }
+    for p in 0..players as Seat {
+        let theirs: Vec<usize> = (0..sides.len()).filter(|&f| controls[f] == p).collect();
+        let Some(&first) = theirs.first() else {
+            return refuse(format!("option `controls`: seat {p} controls no figure"));
+        };
+        if theirs.iter().any(|&f| sides[f] != sides[first]) {
+            return refuse(format!(
+                "option `controls`: seat {p} has figures on two sides; a player's figures fight on one side"
+            ));
+        }
+    }
+    Ok(controls.to_vec())
 }
 
 /// The board laid out at the start: each side's figures on their spaces,
