@@ -10,12 +10,6 @@
 //! from [`rng::TableRng`], keyed by the game's dice (the owner's seed and each
 //! seat's share, see [`dice`]) and the action's place in its line.
 
-// The unit tests play thousands of games, and a tenth of their time went to
-// glibc's malloc and free; mimalloc takes it (31.5 to 27.8 CPU-s).
-#[cfg(test)]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 pub mod canonical;
 pub mod chance;
 pub mod dice;
