@@ -573,6 +573,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 confirm: l.confirm,
                 says,
                 unseal,
+                typed: l.typed,
             }
         })
         .collect()

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::rules::Pick;
+use crate::rules::{Pick, Typed};
 
 /// One action open now, as JSON ready to submit once `needs` is met.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -32,6 +32,9 @@ pub struct LegalAction {
     /// (see [`crate::rules::Unseal`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unseal: Option<UnsealJson>,
+    /// The cards a needed field may take typed whole (see `Legal::typed`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub typed: Vec<Typed>,
 }
 
 /// A [`crate::rules::Unseal`] with its reveals as JSON.
@@ -90,6 +93,7 @@ impl LegalAction {
             confirm: self.confirm.clone(),
             says: self.says.clone(),
             unseal: self.unseal.clone(),
+            typed: self.typed.clone(),
         }
     }
 }

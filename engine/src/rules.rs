@@ -178,6 +178,11 @@ pub struct Legal<A> {
     /// [`Unseal`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unseal: Option<Unseal<A>>,
+    /// The cards a needed field may take typed whole, field by field (a
+    /// table recording its own box types a card it meets for the first
+    /// time): a page offers a small form for each shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub typed: Vec<Typed>,
 }
 
 /// How to find a sealed choice again from the seat's link alone: the
@@ -212,6 +217,94 @@ pub struct Pick {
     /// rolled): a page records once that many are picked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
+}
+
+/// The shapes of the cards one field may take typed whole.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Typed {
+    /// The field, as a need names it (`card`, `outcomes.drew`).
+    pub field: String,
+    /// Whether the field takes a list of cards (each typed or named).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub many: bool,
+    pub shapes: Vec<CardShape>,
+}
+
+/// One kind of card a table may type: written `{"<key>": {...}}` with a
+/// value for each of its fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CardShape {
+    /// The key the card is typed under (`dread`).
+    pub key: String,
+    /// What it is, in the box's words ("Dread card").
+    pub label: String,
+    pub fields: Vec<ShapeField>,
+}
+
+/// One field of a card's shape, and how it is filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ShapeField {
+    pub name: String,
+    /// Its name in the box's words ("Difficulty").
+    pub label: String,
+    pub input: ShapeInput,
+    /// Whether the card may leave it out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// The parts of a field written as an object of its own (an effect),
+    /// each filled in like a field and left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<ShapePart>,
+}
+
+/// A part of a field written as an object: filled in like a field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ShapePart {
+    pub name: String,
+    pub label: String,
+    pub input: ShapeInput,
+}
+
+/// How a field is filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ShapeInput {
+    /// Words.
+    Text,
+    /// A whole number from `min` to `max`.
+    Number { min: i64, max: i64 },
+    /// One of `values`.
+    OneOf { values: Vec<String> },
+    /// Any of `values`, each as often as it is shown (a card's icons).
+    SomeOf { values: Vec<String> },
+    /// An object made of the field's `parts`.
+    Parts,
+}
+
+impl ShapeField {
+    pub fn new(name: &str, label: &str, input: ShapeInput) -> ShapeField {
+        ShapeField {
+            name: name.into(),
+            label: label.into(),
+            input,
+            optional: false,
+            parts: Vec::new(),
+        }
+    }
+
+    /// The same field, which the card may leave out.
+    pub fn optional(mut self) -> ShapeField {
+        self.optional = true;
+        self
+    }
+
+    /// A field written as an object of `parts`, each left out when empty.
+    pub fn parts(name: &str, label: &str, parts: Vec<ShapePart>) -> ShapeField {
+        ShapeField {
+            parts,
+            ..ShapeField::new(name, label, ShapeInput::Parts)
+        }
+    }
 }
 
 impl Pick {
@@ -261,6 +354,7 @@ impl<A> Legal<A> {
             picks: Vec::new(),
             confirm: None,
             unseal: None,
+            typed: Vec::new(),
         }
     }
 
@@ -274,6 +368,7 @@ impl<A> Legal<A> {
             picks: Vec::new(),
             confirm: None,
             unseal: None,
+            typed: Vec::new(),
         }
     }
 }

@@ -13,6 +13,7 @@ mod planning;
 mod play;
 mod record;
 mod sensible;
+mod shapes;
 mod state;
 mod story;
 

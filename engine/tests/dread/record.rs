@@ -17,7 +17,12 @@ const ANTAGONIST: &str = r#"{"name": "The Lamplighter", "text": "Each Dread card
 const NAMES: [&str; 4] = ["Mabel Finch", "Ivo Marsh", "Sister Agnes", "Theo Bright"];
 
 /// A record-mode game for `players`, its story of `plots` Plot cards per chapter.
-fn record_created(players: usize, seed: u64, plots: &str, extra: &[(&str, &str)]) -> GameCreated {
+pub(super) fn record_created(
+    players: usize,
+    seed: u64,
+    plots: &str,
+    extra: &[(&str, &str)],
+) -> GameCreated {
     let sheets: Vec<Value> = serde_json::from_str(SHEETS).unwrap();
     let n = if extra.contains(&("variant", "pairs")) {
         4

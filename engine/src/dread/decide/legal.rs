@@ -1,5 +1,6 @@
 //! Every action open at each point, for one seat or the whole table.
 
+use super::shapes;
 use super::*;
 use crate::dread::actions::Source;
 use crate::dread::content::{Segment, LOCATIONS};
@@ -63,16 +64,19 @@ fn rolling(state: &State, action: Action, needs: &[&str]) -> Legal<Action> {
 fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) -> Legal<Action> {
     let mut l = chancy(state, action, needs);
     if state.record {
+        let mut typed = Vec::new();
         for need in &mut l.needs {
-            if let Some(shapes) = typing(need) {
+            if let Some((shapes, keys)) = typing(need) {
                 need.push_str(&format!(
                     "; a card met for the first time is typed in place of its name: {shapes}"
                 ));
                 if need.contains("Item") || need.contains("Confidence") {
                     need.push_str("; null if its pile has run out");
                 }
+                typed.push(shapes::typed("outcomes.drew", true, &keys));
             }
         }
+        l.typed = typed;
     }
     if !l.needs.is_empty() && !cards.is_empty() {
         l.picks.push(Pick {
@@ -85,9 +89,10 @@ fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) ->
     l
 }
 
-/// Record mode: the shapes of the cards a draw may type, by what it draws.
-fn typing(need: &str) -> Option<String> {
-    let shapes: Vec<&str> = [
+/// Record mode: the shapes of the cards a draw may type, by what it draws,
+/// and their keys.
+fn typing(need: &str) -> Option<(String, Vec<&'static str>)> {
+    let shapes: Vec<(&str, &str)> = [
         (
             "Item",
             r#"{"item": {"name", "use": {effect}, "deplete": {effect}}}"#,
@@ -102,11 +107,22 @@ fn typing(need: &str) -> Option<String> {
             r#"{"challenge": {"name", "icons", "difficulty", "reward", "penalty"}}"#,
         ),
     ]
-    .iter()
+    .into_iter()
     .filter(|(word, _)| need.contains(word))
-    .map(|(_, shape)| *shape)
     .collect();
-    (!shapes.is_empty()).then(|| shapes.join(" or "))
+    let keys = shapes.iter().map(|(word, _)| key_of(word)).collect();
+    let words: Vec<&str> = shapes.iter().map(|(_, shape)| *shape).collect();
+    (!shapes.is_empty()).then(|| (words.join(" or "), keys))
+}
+
+/// A kind of card's key, by its word in a need.
+fn key_of(word: &str) -> &'static str {
+    match word {
+        "Item" => "item",
+        "Confidence" => "confidence",
+        "Personality" => "personality",
+        _ => "challenge",
+    }
 }
 
 /// Record mode: what a card turned up on the board may be.
@@ -230,6 +246,9 @@ fn planning(state: &State, mine: &dyn Fn(usize) -> bool, out: &mut Vec<Legal<Act
                     many: false,
                     count: None,
                 });
+                if state.record {
+                    l.typed = vec![shapes::typed("card", false, &["dread", "ally", "plot"])];
+                }
                 out.push(l);
             } else {
                 out.push(Legal::ready(Action::Reveal {

@@ -10,6 +10,7 @@ mod legal;
 mod planning;
 mod record;
 mod setup;
+pub mod shapes;
 mod story;
 
 pub use endgame::fists_words;
