@@ -33,6 +33,7 @@
     const bar = el('div', { class: 'tools', role: 'group', 'aria-label': 'what a tap lays' });
     choices.forEach((t, i) => {
       bar.append(el('button', {
+        ...(t.data || {}),
         type: 'button',
         class: 'chip',
         'aria-pressed': String(i === 0),
@@ -46,6 +47,37 @@
     onPick(choices[0]);
     return bar;
   }
+
+  // The grid's size: a row or a column more or fewer, at the bottom and
+  // the right. A row or column with something on it is not taken away.
+  // (26 at most: columns are named by letter.)
+  function sizer(grid, blank, holds, redraw) {
+    const note = el('span', { class: 'hint', role: 'status' });
+    const more = (what, fn) => el('button', { type: 'button', class: 'chip', onclick: () => { note.textContent = fn() || ''; redraw(); } }, what);
+    return el('p', { class: 'size', role: 'group', 'aria-label': 'the size of the grid' },
+      more('Row +', () => {
+        if (grid.length >= 26) return 'At most 26 rows.';
+        grid.push(grid[0].map(() => blank));
+      }),
+      more('Row −', () => {
+        if (grid.length <= 2) return 'At least 2 rows.';
+        if (holds(grid.length - 1, null)) return 'Something stands on the last row: move it first.';
+        grid.pop();
+      }),
+      more('Column +', () => {
+        if (grid[0].length >= 26) return 'At most 26 columns.';
+        for (const row of grid) row.push(blank);
+      }),
+      more('Column −', () => {
+        if (grid[0].length <= 2) return 'At least 2 columns.';
+        if (holds(null, grid[0].length - 1)) return 'Something stands on the last column: move it first.';
+        for (const row of grid) row.pop();
+      }),
+      note);
+  }
+
+  // Whether a square named like `c3` lies on row `r` or column `c`.
+  const onLine = (sq, r, c) => (r !== null && Number(sq.slice(1)) === r + 1) || (c !== null && sq.charCodeAt(0) - 97 === c);
 
   function writePack(pack) {
     out.value = JSON.stringify(pack, null, 1);
@@ -89,7 +121,10 @@
     ], (t) => { tool = t; });
     const grid = el('div', { class: 'grid', role: 'group', 'aria-label': 'the board' });
     const legend = el('p', { class: 'hint legend' });
-    root.append(tools, grid, legend);
+    // A location's square or a start holds its line; a street does not.
+    const size = sizer(rows, '#', (r, c) => rows.some((row, ri) => row.some((ch, ci) => /[A-Z]/.test(ch) && ((r !== null && ri === r) || (c !== null && ci === c))))
+      || Object.values(starts).some((sq) => onLine(sq, r, c)), () => draw());
+    root.append(tools, size, grid, legend);
 
     function lay(r, c) {
       if (tool.kind === 'street') rows[r][c] = '.';
@@ -152,10 +187,15 @@
     const title = el('input', { id: 'scenario-title', autocomplete: 'off', 'aria-label': 'the scenario\'s title' });
     const named = el('p', {}, el('label', { for: 'scenario-title' }, 'Title '), title, ' ', el('label', { for: 'scenario-id' }, 'id '), id);
     const tools = el('div');
+    const sides = el('div', { class: 'sides' });
+    const size = el('div');
     const grid = el('div', { class: 'hexes', role: 'group', 'aria-label': 'the map' });
-    root.append(picker, named, tools, grid, el('p', { class: 'hint', text: 'Levels 0 to 3; a step leads up to its level. ▲ a figure · ■ an object' }));
+    const turns = el('input', { id: 'scenario-turns', type: 'number', inputmode: 'numeric', min: '1', max: '99' });
+    root.append(picker, named, el('p', {}, el('label', { for: 'scenario-turns' }, 'Turns at most '), turns), sides, tools, size, grid,
+      el('p', { class: 'hint', text: 'Levels 0 to 3; a step leads up to its level. ▲ a figure · ■ an object' }));
     id.addEventListener('input', draw);
     title.addEventListener('input', draw);
+    turns.addEventListener('input', draw);
 
     function from(s) {
       scenario = JSON.parse(JSON.stringify(s));
@@ -165,8 +205,27 @@
       title.value = 'Our ' + s.title.replace(/^The /, '').toLowerCase();
       const figures = scenario.sides.flatMap((side, si) => side.figures.map((f, fi) => ({
         kind: 'figure', si, fi, label: `${nameOf(f.character)} (${side.name}) stands here`,
+        data: { 'data-side': String(si), 'data-character': f.character },
       })));
       const objects = (scenario.objects || []).map((o, oi) => ({ kind: 'object', oi, label: `the ${o.id} goes here` }));
+      turns.value = scenario.turn_limit || '';
+      // Each side's name and the victory points its goal is worth.
+      sides.textContent = '';
+      scenario.sides.forEach((side, si) => {
+        const name = el('input', { id: `side-${si}-name`, autocomplete: 'off', value: side.name });
+        const points = el('input', { id: `side-${si}-points`, type: 'number', inputmode: 'numeric', min: '0', max: '99', value: String(side.points) });
+        name.addEventListener('input', () => {
+          side.name = name.value.trim();
+          for (const b of tools.querySelectorAll(`[data-side="${si}"]`)) b.textContent = `${nameOf(b.dataset.character)} (${side.name}) stands here`;
+          draw();
+        });
+        points.addEventListener('input', () => { side.points = Number(points.value); draw(); });
+        sides.append(el('p', {}, el('label', { for: name.id }, `Side ${si + 1} `), name, ' ',
+          el('label', { for: points.id }, 'points '), points));
+      });
+      size.textContent = '';
+      size.append(sizer(map, '0', (r, c) => scenario.sides.some((side) => side.figures.some((f) => onLine(f.at, r, c)))
+        || (scenario.objects || []).some((o) => onLine(o.at, r, c)), () => draw()));
       tools.textContent = '';
       tools.append(toolbar([
         ...['0', '1', '2', '3'].map((t) => ({ kind: 'ground', token: t, label: `Open, level ${t}` })),
@@ -219,6 +278,7 @@
         grid.append(line);
       });
       const drawn = { ...scenario, id: id.value.trim(), title: title.value.trim(), map: map.map((row) => row.join(' ')) };
+      if (turns.value !== '') drawn.turn_limit = Number(turns.value);
       writePack({ '//': 'A scenario drawn on the Tabletape page: added to the bundled pack.', scenarios: [drawn] });
       const option = document.getElementById('opt.lostworlds.scenario');
       if (option) option.value = drawn.id;

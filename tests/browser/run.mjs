@@ -399,6 +399,24 @@ test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake n
   await page.click('#sq-a3');
   assert.match(await page.getAttribute('#sq-c3', 'aria-label'), /c3: street, Street Event symbol/);
   assert.match(await page.getAttribute('#sq-a3', 'aria-label'), /start of Albert Pinch/);
+  // The board grows by a row and a column, and a street is laid on the new
+  // corner; a column with a location on it is not taken away.
+  const before = JSON.parse(await page.inputValue('#drawn-pack')).board.rows;
+  await page.click('#draw .size button:text-is("Row +")');
+  await page.click('#draw .size button:text-is("Column +")');
+  const corner = String.fromCharCode(97 + before[0].length) + (before.length + 1);
+  await page.click('#draw .tools button:text-is("Street")');
+  await page.click('#sq-' + corner);
+  const grown = JSON.parse(await page.inputValue('#drawn-pack')).board.rows;
+  assert.equal(grown.length, before.length + 1);
+  assert.equal(grown.at(-1).at(-1), '.');
+  await page.click('#draw .size button:text-is("Column −")');
+  await page.click('#draw .size button:text-is("Column −")');
+  assert.equal(JSON.parse(await page.inputValue('#drawn-pack')).board.rows[0].length, before[0].length);
+  if (before.some((row) => /[A-Z]/.test(row.at(-1)))) {
+    await page.click('#draw .size button:text-is("Column −")');
+    assert.match(await page.textContent('#draw .size'), /move it first/);
+  }
   const pack = JSON.parse(await page.inputValue('#drawn-pack'));
   assert.equal(pack.board.rows[2][2], '*');
   assert.equal(pack.board.rows[6][6], '.');
@@ -435,14 +453,28 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   const who = (await figure.textContent()).replace(' stands here', '');
   await figure.click();
   await page.click('#hex-a1');
+  // A row more, the sides renamed and rescored, twelve turns at most; the
+  // first row holds a figure now and is not the last, so the last goes.
+  await page.click('#draw .size button:text-is("Row +")');
+  await page.fill('#side-0-name', 'The Millers');
+  await page.fill('#side-0-points', '30');
+  await page.fill('#scenario-turns', '12');
   assert.match(await page.getAttribute('#hex-c2', 'aria-label'), /^W c2: wall/);
-  assert.match(await page.getAttribute('#hex-a1', 'aria-label'), new RegExp('a1: .*' + who.replace(/[()]/g, '\\$&')));
+  // The figure is named with its side's new name, on the map and its tool.
+  assert.equal(await page.locator('#draw .tools button[data-side="0"]').first().textContent(), who.replace(/\(.*\)/, '(The Millers)') + ' stands here');
+  const renamed = who.replace(/\(.*\)/, '(The Millers)');
+  assert.match(await page.getAttribute('#hex-a1', 'aria-label'), new RegExp('a1: .*' + renamed.replace(/[()]/g, '\\$&')));
   const pack = JSON.parse(await page.inputValue('#drawn-pack'));
   const drawn = pack.scenarios[0];
   assert.equal(drawn.id, 'mill-yard');
   assert.equal(drawn.map[1].split(' ')[2], 'W');
   assert.equal(drawn.map[2].split(' ')[3], '1s');
   assert.equal(drawn.sides[0].figures[0].at, 'a1');
+  assert.equal(drawn.map.length, 7, 'the well house\'s six rows and one more');
+  assert.equal(drawn.map[6], drawn.map[6].split(' ').map(() => '0').join(' '));
+  assert.equal(drawn.sides[0].name, 'The Millers');
+  assert.equal(drawn.sides[0].points, 30);
+  assert.equal(drawn.turn_limit, 12);
   assert.equal(await page.inputValue('input[name="opt.lostworlds.scenario"]'), 'mill-yard');
   await shot(page, 'draw-lostworlds-phone');
   const players = drawn.sides.flatMap((s) => s.figures).map((_, i) => ['Ada', 'Bo', 'Cy', 'Dee'][i]);
@@ -450,6 +482,7 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   await page.click('#new-game button[type=submit]');
   const state = await startedState(page);
   assert.equal(state.view.field.scenario.title, 'The Mill Yard');
+  assert.equal(state.view.field.scenario.turn_limit, 12);
   assert.equal(state.view.field.pieces[0].at, 'a1');
 });
 

@@ -1076,7 +1076,7 @@ pub(crate) async fn draw_legless() -> Response {
     draw_page(
         "legless",
         "Draw a Legless in London board",
-        "Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start. The rest of the box stays as bundled.",
+        "Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start; add or take away rows and columns to fit your board. The rest of the box stays as bundled.",
         &start,
     )
 }
@@ -1099,7 +1099,7 @@ pub(crate) async fn draw_lostworlds() -> Response {
     draw_page(
         "lostworlds",
         "Draw a Lost Worlds scenario",
-        "Start from a scenario of the box, then tap spaces: open ground and steps at their level, walls and pillars; move each figure and object to its space, and name the scenario. The rest of the box stays as bundled.",
+        "Start from a scenario of the box, then tap spaces: open ground and steps at their level, walls and pillars; move each figure and object to its space; size the map, name the scenario and its sides, and set its points and turns. The rest of the box stays as bundled.",
         &start,
     )
 }
