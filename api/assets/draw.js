@@ -98,7 +98,8 @@
     const rows = start.board.rows.map((r) => [...r]);
     const letterOf = {};
     for (const [letter, id] of Object.entries(start.board.key)) letterOf[id] = letter;
-    const locations = start.locations;
+    const locations = start.locations.map((l) => ({ ...l, spaces: [...(l.spaces || [])] }));
+    const bundled = Object.fromEntries(start.locations.map((l) => [l.id, `${l.name}|${(l.spaces || []).join(',')}`]));
     const starts = Object.fromEntries(start.characters.map((c) => [c.name, c.start]));
     let tool;
     const nameOf = (id) => (locations.find((l) => l.id === id) || { name: id }).name;
@@ -116,15 +117,41 @@
       { kind: 'street', label: 'Street' },
       { kind: 'event', label: 'Street Event symbol' },
       { kind: 'ground', label: 'Ground (no street)' },
-      ...locations.map((l) => ({ kind: 'location', id: l.id, label: l.name })),
+      ...locations.map((l) => ({ kind: 'location', id: l.id, label: l.name, data: { 'data-location': l.id } })),
       ...Object.keys(starts).map((name) => ({ kind: 'start', name, label: `${name} starts here` })),
     ], (t) => { tool = t; });
+    // Each location as the table's box names it, and the victory spaces
+    // printed at it (a box has the same fifteen, under its own names).
+    const spaces = el('details', { class: 'spaces' }, el('summary', { text: 'Locations: their names and victory spaces' }));
+    locations.forEach((l, i) => {
+      const name = el('input', { id: `location-${i}`, autocomplete: 'off', maxlength: '60', value: l.name });
+      name.addEventListener('input', () => {
+        l.name = name.value.trim() || l.name;
+        for (const b of tools.querySelectorAll(`[data-location="${l.id}"]`)) b.textContent = l.name;
+        draw();
+      });
+      const row = el('p', { role: 'group', 'aria-label': `location ${i + 1}` }, el('label', { for: name.id, text: `Location ${i + 1} ` }), name, ' ');
+      for (const kind of ['love', 'property', 'personal']) {
+        row.append(el('button', {
+          type: 'button',
+          class: 'chip',
+          'aria-label': `${kind} space`,
+          'aria-pressed': String(l.spaces.includes(kind)),
+          onclick: (ev) => {
+            l.spaces = l.spaces.includes(kind) ? l.spaces.filter((k) => k !== kind) : [...l.spaces, kind];
+            ev.currentTarget.setAttribute('aria-pressed', String(l.spaces.includes(kind)));
+            draw();
+          },
+        }, kind), ' ');
+      }
+      spaces.append(row);
+    });
     const grid = el('div', { class: 'grid', role: 'group', 'aria-label': 'the board' });
     const legend = el('p', { class: 'hint legend' });
     // A location's square or a start holds its line; a street does not.
     const size = sizer(rows, '#', (r, c) => rows.some((row, ri) => row.some((ch, ci) => /[A-Z]/.test(ch) && ((r !== null && ri === r) || (c !== null && ci === c))))
       || Object.values(starts).some((sq) => onLine(sq, r, c)), () => draw());
-    root.append(tools, size, grid, legend);
+    root.append(tools, spaces, size, grid, legend);
 
     function lay(r, c) {
       if (tool.kind === 'street') rows[r][c] = '.';
@@ -168,6 +195,8 @@
         '//': 'A board drawn on the Tabletape page: laid over the bundled pack.',
         whole: ['board'],
         board: { name: 'Our board', rows: rows.map((r) => r.join('')), key },
+        // The locations the table renamed or gave other victory spaces.
+        locations: locations.filter((l) => bundled[l.id] !== `${l.name}|${l.spaces.join(',')}`),
         characters: Object.entries(starts).map(([name, sq]) => ({ name, start: sq })),
       });
     }

@@ -417,7 +417,17 @@ test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake n
     await page.click('#draw .size button:text-is("Column −")');
     assert.match(await page.textContent('#draw .size'), /move it first/);
   }
+  // The box's Church is St Giles at this table, with a property space
+  // printed there too; a square more of it is laid at f7.
+  await page.click('#draw .spaces summary');
+  await page.fill('#location-7', 'St Giles');
+  await page.click('#draw .spaces [aria-label="location 8"] button[aria-label="property space"]');
+  await page.click('#draw .tools button:text-is("St Giles")');
+  await page.click('#sq-f7');
+  assert.match(await page.getAttribute('#sq-f7', 'aria-label'), /f7: St Giles/);
   const pack = JSON.parse(await page.inputValue('#drawn-pack'));
+  assert.deepEqual(pack.locations, [{ id: 'church', name: 'St Giles', spaces: ['love', 'personal', 'property'] }]);
+  assert.equal(pack.board.key[pack.board.rows[6][5]], 'church');
   assert.equal(pack.board.rows[2][2], '*');
   assert.equal(pack.board.rows[6][6], '.');
   assert.deepEqual(pack.characters.find((c) => c.name === 'Albert Pinch'), { name: 'Albert Pinch', start: 'a3' });
@@ -437,6 +447,7 @@ test('a Legless board drawn by tapping a grid: saved as a pack file, a mistake n
   const state = await startedState(page);
   const albert = state.view.londoners.find((l) => l.character === 'Albert Pinch');
   assert.equal(albert.at, 'a3', JSON.stringify(albert));
+  assert.match(JSON.stringify(state.view), /St Giles/, 'the location goes by the table\'s name in play');
 });
 
 test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack file and fought on', async () => {

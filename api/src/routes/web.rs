@@ -1070,13 +1070,13 @@ pub(crate) async fn draw_legless() -> Response {
     let bundled = bundled_pack("legless");
     let start = serde_json::json!({
         "board": bundled["board"],
-        "locations": fields_of(&bundled, "locations", &["id", "name"]),
+        "locations": fields_of(&bundled, "locations", &["id", "name", "spaces"]),
         "characters": fields_of(&bundled, "characters", &["name", "start"]),
     });
     draw_page(
         "legless",
         "Draw a Legless in London board",
-        "Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start; add or take away rows and columns to fit your board. The rest of the box stays as bundled.",
+        "Choose what to lay, then tap squares: streets, squares with a Street Event symbol, the locations (each as many squares as it covers on your board) and each character's start; add or take away rows and columns to fit your board, and give each location your box's name and victory spaces. The rest of the box stays as bundled.",
         &start,
     )
 }
