@@ -211,6 +211,13 @@
     let scenario;
     let map;
     let tool;
+    let goals = [];
+    const GOALS = [
+      ['defeat_all', 'defeat every opponent'],
+      ['reach', 'reach a goal space'],
+      ['carry', 'carry an object to a goal space'],
+      ['hold', 'hold out to the last turn'],
+    ];
     const picker = el('p', {}, 'Start from: ');
     const id = el('input', { id: 'scenario-id', autocomplete: 'off', 'aria-label': 'the scenario\'s id' });
     const title = el('input', { id: 'scenario-title', autocomplete: 'off', 'aria-label': 'the scenario\'s title' });
@@ -221,7 +228,7 @@
     const grid = el('div', { class: 'hexes', role: 'group', 'aria-label': 'the map' });
     const turns = el('input', { id: 'scenario-turns', type: 'number', inputmode: 'numeric', min: '1', max: '99' });
     root.append(picker, named, el('p', {}, el('label', { for: 'scenario-turns' }, 'Turns at most '), turns), sides, tools, size, grid,
-      el('p', { class: 'hint', text: 'Levels 0 to 3; a step leads up to its level. ▲ a figure · ■ an object' }));
+      el('p', { class: 'hint', text: 'Levels 0 to 3; a step leads up to its level. ▲ a figure · ■ an object · a green ring a goal space' }));
     id.addEventListener('input', draw);
     title.addEventListener('input', draw);
     turns.addEventListener('input', draw);
@@ -238,7 +245,13 @@
       })));
       const objects = (scenario.objects || []).map((o, oi) => ({ kind: 'object', oi, label: `the ${o.id} goes here` }));
       turns.value = scenario.turn_limit || '';
-      // Each side's name and the victory points its goal is worth.
+      // Each side's name, its goal (and the spaces it names, tapped on the
+      // map with the side's goal tool) and the victory points it is worth.
+      goals = scenario.sides.map((side) => ({
+        kind: side.goal.kind,
+        object: side.goal.object || (scenario.objects || [])[0]?.id || '',
+        spaces: [...(side.goal.spaces || side.goal.to || [])],
+      }));
       sides.textContent = '';
       scenario.sides.forEach((side, si) => {
         const name = el('input', { id: `side-${si}-name`, autocomplete: 'off', value: side.name });
@@ -249,8 +262,16 @@
           draw();
         });
         points.addEventListener('input', () => { side.points = Number(points.value); draw(); });
+        const kind = el('select', { id: `side-${si}-goal` }, ...GOALS.map(([value, words]) => el('option', { value, text: words })));
+        kind.value = goals[si].kind;
+        kind.addEventListener('change', () => { goals[si].kind = kind.value; draw(); });
+        const object = el('select', { id: `side-${si}-object`, 'aria-label': 'the object to carry' },
+          ...(scenario.objects || []).map((o) => el('option', { value: o.id, text: 'the ' + o.id })));
+        object.value = goals[si].object;
+        object.addEventListener('change', () => { goals[si].object = object.value; draw(); });
         sides.append(el('p', {}, el('label', { for: name.id }, `Side ${si + 1} `), name, ' ',
-          el('label', { for: points.id }, 'points '), points));
+          el('label', { for: points.id }, 'points '), points, ' ',
+          el('label', { for: kind.id }, 'goal '), kind, ' ', object));
       });
       size.textContent = '';
       size.append(sizer(map, '0', (r, c) => scenario.sides.some((side) => side.figures.some((f) => onLine(f.at, r, c)))
@@ -263,6 +284,7 @@
         { kind: 'ground', token: 'P', label: 'Pillar' },
         ...figures,
         ...objects,
+        ...scenario.sides.map((side, si) => ({ kind: 'goal', si, label: `a goal space of side ${si + 1}` })),
       ], (t) => { tool = t; }));
       draw();
     }
@@ -276,10 +298,27 @@
       if (tool.kind === 'ground') map[r][c] = tool.token;
       else if (tool.kind === 'figure') scenario.sides[tool.si].figures[tool.fi].at = at;
       else if (tool.kind === 'object') scenario.objects[tool.oi].at = at;
+      else if (tool.kind === 'goal') {
+        const g = goals[tool.si].spaces;
+        goals[tool.si].spaces = g.includes(at) ? g.filter((x) => x !== at) : [...g, at];
+      }
       draw();
     }
 
     function draw() {
+      // Each side's goal as the scenario writes it.
+      scenario.sides.forEach((side, si) => {
+        const g = goals[si];
+        side.goal = g.kind === 'reach' ? { kind: 'reach', spaces: g.spaces }
+          : g.kind === 'carry' ? { kind: 'carry', object: g.object, to: g.spaces }
+            : { kind: g.kind };
+        const object = document.getElementById(`side-${si}-object`);
+        if (object) object.hidden = g.kind !== 'carry';
+      });
+      const goalOf = {};
+      scenario.sides.forEach((side, si) => {
+        if (['reach', 'carry'].includes(goals[si].kind)) for (const at of goals[si].spaces) (goalOf[at] = goalOf[at] || []).push(side.name);
+      });
       const on = {};
       scenario.sides.forEach((side) => side.figures.forEach((f) => { (on[f.at] = on[f.at] || []).push(`${nameOf(f.character)} (${side.name})`); }));
       const things = {};
@@ -293,13 +332,14 @@
           const at = square(r, c);
           const what = token === 'W' ? 'wall' : token === 'P' ? 'pillar'
             : token.endsWith('s') ? `step up to level ${token[0]}` : `open, level ${token}`;
-          const here = [...(on[at] || []), ...(things[at] || []).map((t) => `the ${t}`)];
+          const here = [...(on[at] || []), ...(things[at] || []).map((t) => `the ${t}`),
+            ...(goalOf[at] || []).map((side) => `a goal of ${side}`)];
           const shown = on[at] ? '▲' : things[at] ? '■' : token;
           // The name starts with what the space shows, as a reader sees it.
           line.append(el('button', {
             type: 'button',
             id: 'hex-' + at,
-            class: 'hex ' + (token === 'W' || token === 'P' ? 'solid' : 'level' + token[0]),
+            class: 'hex ' + (token === 'W' || token === 'P' ? 'solid' : 'level' + token[0]) + (goalOf[at] ? ' goal' : ''),
             'aria-label': `${shown} ${at}: ${what}${here.length ? ', ' + here.join(', ') : ''}`,
             onclick: () => lay(r, c),
           }, shown));

@@ -470,6 +470,16 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   await page.fill('#side-0-name', 'The Millers');
   await page.fill('#side-0-points', '30');
   await page.fill('#scenario-turns', '12');
+  // The Millers now play to reach a goal space, not to carry the box there:
+  // the spaces stay, b1 is tapped away and the far corner h6 added (the
+  // well house is eight spaces wide).
+  await page.selectOption('#side-0-goal', 'reach');
+  assert.ok(await page.isHidden('#side-0-object'), 'an object is asked for only to carry one');
+  await page.click('#draw .tools button:text-is("a goal space of side 1")');
+  await page.click('#hex-h6');
+  await page.click('#hex-b1');
+  assert.doesNotMatch(await page.getAttribute('#hex-b1', 'aria-label'), /goal/);
+  assert.match(await page.getAttribute('#hex-h6', 'aria-label'), /a goal of The Millers/);
   assert.match(await page.getAttribute('#hex-c2', 'aria-label'), /^W c2: wall/);
   // The figure is named with its side's new name, on the map and its tool.
   assert.equal(await page.locator('#draw .tools button[data-side="0"]').first().textContent(), who.replace(/\(.*\)/, '(The Millers)') + ' stands here');
@@ -486,6 +496,7 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   assert.equal(drawn.sides[0].name, 'The Millers');
   assert.equal(drawn.sides[0].points, 30);
   assert.equal(drawn.turn_limit, 12);
+  assert.deepEqual(drawn.sides[0].goal, { kind: 'reach', spaces: ['a1', 'h6'] });
   assert.equal(await page.inputValue('input[name="opt.lostworlds.scenario"]'), 'mill-yard');
   await shot(page, 'draw-lostworlds-phone');
   const players = drawn.sides.flatMap((s) => s.figures).map((_, i) => ['Ada', 'Bo', 'Cy', 'Dee'][i]);
@@ -494,6 +505,7 @@ test('a Lost Worlds scenario map drawn by tapping its spaces, saved as a pack fi
   const state = await startedState(page);
   assert.equal(state.view.field.scenario.title, 'The Mill Yard');
   assert.equal(state.view.field.scenario.turn_limit, 12);
+  assert.deepEqual(state.view.field.scenario.sides[0].goal, { kind: 'reach', spaces: ['a1', 'h6'] });
   assert.equal(state.view.field.pieces[0].at, 'a1');
 });
 

@@ -1099,7 +1099,7 @@ pub(crate) async fn draw_lostworlds() -> Response {
     draw_page(
         "lostworlds",
         "Draw a Lost Worlds scenario",
-        "Start from a scenario of the box, then tap spaces: open ground and steps at their level, walls and pillars; move each figure and object to its space; size the map, name the scenario and its sides, and set its points and turns. The rest of the box stays as bundled.",
+        "Start from a scenario of the box, then tap spaces: open ground and steps at their level, walls and pillars; move each figure and object to its space; size the map, name the scenario and its sides, and set each side's goal (its goal spaces tapped on the map), its points and the turns. The rest of the box stays as bundled.",
         &start,
     )
 }
