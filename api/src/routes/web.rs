@@ -37,7 +37,13 @@ use crate::request::{
     JsonBody, Params,
 };
 
-const APP_JS: &str = include_str!("../../assets/app.js");
+/// The table page's script: the card form (`cardFormsWith`, used by the
+/// rest) first, then the page itself, in one file and one request.
+const APP_JS: &str = concat!(
+    include_str!("../../assets/card_form.js"),
+    "\n",
+    include_str!("../../assets/app.js")
+);
 const APP_CSS: &str = include_str!("../../assets/app.css");
 const DRAW_JS: &str = include_str!("../../assets/draw.js");
 
