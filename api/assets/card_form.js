@@ -66,11 +66,58 @@ function cardFormsWith(el, $) {
     return { nodes: labelled(i), focus: i, read: () => i.value.trim() || undefined };
   }
 
+  // A list of entries (a reverse's outcomes), one fieldset each and one
+  // more on a tap. A part named `effect.icons` goes into the entry's
+  // `effect`, and such parts fold away; an entry left empty is left out.
+  function rowsInput(box, f, label) {
+    const list = el('div', { class: 'rows' });
+    const rows = [];
+    const addRow = () => {
+      const n = rows.length + 1;
+      const row = el('fieldset', { class: 'row', 'aria-label': `${f.label} ${n}` }, el('p', { class: 'what', text: `${f.label} ${n}` }));
+      let inner = null;
+      const inputs = f.parts.map((p) => {
+        const one = shapeInput(p.label, p.input);
+        if (p.name.includes('.')) {
+          if (!inner) row.append(inner = el('details', {}, el('summary', { text: 'What it does' })));
+          inner.append(...one.nodes);
+        } else row.append(...one.nodes);
+        return [p.name, one];
+      });
+      rows.push(inputs);
+      list.append(row);
+      inputs[0][1].focus?.focus();
+    };
+    box.append(el('p', { class: 'what', text: label }), list,
+      el('button', { type: 'button', class: 'chip', onclick: addRow }, `One more ${f.label.toLowerCase()}`));
+    addRow();
+    return {
+      f,
+      focus: list,
+      read: () => {
+        const out = [];
+        for (const inputs of rows) {
+          const entry = {};
+          for (const [name, one] of inputs) {
+            const v = one.read();
+            if (v === undefined) continue;
+            const [outer, part] = name.split('.');
+            if (part) (entry[outer] = entry[outer] || {})[part] = v;
+            else entry[outer] = v;
+          }
+          if (Object.keys(entry).length) out.push(entry);
+        }
+        return out.length ? out : undefined;
+      },
+    };
+  }
+
   function cardForm(shape, done) {
     const title = 'New ' + shape.label;
     const box = el('fieldset', { class: 'card-form', 'aria-label': title }, el('p', { class: 'what', text: title }));
     const reads = shape.fields.map((f) => {
       const label = f.label + (f.optional ? ' (optional)' : '');
+      if (f.input.type === 'rows') return rowsInput(box, f, label);
       if (f.input.type !== 'parts') {
         const one = shapeInput(label, f.input);
         box.append(...one.nodes);
@@ -111,7 +158,8 @@ function cardFormsWith(el, $) {
           }
           if (v !== undefined) card[f.name] = v;
         }
-        done({ [shape.key]: card });
+        // A shape with no key is the object itself (a card's reverse).
+        done(shape.key ? { [shape.key]: card } : card);
       },
     }, 'Add the ' + shape.label));
     return box;

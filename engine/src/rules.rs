@@ -231,7 +231,8 @@ pub struct Typed {
 }
 
 /// One kind of card a table may type: written `{"<key>": {...}}` with a
-/// value for each of its fields.
+/// value for each of its fields (or, with no key, the object alone: a
+/// card's reverse, which has a field of its own).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CardShape {
     /// The key the card is typed under (`dread`).
@@ -279,6 +280,9 @@ pub enum ShapeInput {
     SomeOf { values: Vec<String> },
     /// An object made of the field's `parts`.
     Parts,
+    /// A list, each entry an object made of the field's `parts`; a part
+    /// named `effect.icons` is `icons` in the entry's object `effect`.
+    Rows,
 }
 
 impl ShapeField {
@@ -303,6 +307,15 @@ impl ShapeField {
         ShapeField {
             parts,
             ..ShapeField::new(name, label, ShapeInput::Parts)
+        }
+    }
+
+    /// A field written as a list of objects of `parts` (see
+    /// [`ShapeInput::Rows`]).
+    pub fn rows(name: &str, label: &str, parts: Vec<ShapePart>) -> ShapeField {
+        ShapeField {
+            parts,
+            ..ShapeField::new(name, label, ShapeInput::Rows)
         }
     }
 }

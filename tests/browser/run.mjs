@@ -1122,6 +1122,52 @@ test('London Dread in record mode: a table with its own box types each card on t
   assert.deepEqual(table.errors, []);
 });
 
+test('London Dread in record mode: a Plot card\'s reverse is typed outcome by outcome', async () => {
+  // The golden record-mode game, played through the API up to the first
+  // Plot card resolved, whose reverse no one has read yet.
+  const lines = readFileSync(join(here, '../data/dread/record_mode_own_box_physical.jsonl'), 'utf8')
+    .trim().split('\n').map((l) => JSON.parse(l));
+  const g = await newGame(lines[0].new);
+  let at = 1;
+  for (; !lines[at].act.reverse; at++) {
+    const l = lines[at];
+    if (l.rejected) continue;
+    await api('POST', `/games/${g.game}/actions`, { action: l.act }, l.as === undefined ? g.owner_token : g.seats[l.as].token);
+  }
+  const want = lines[at].act.reverse;
+  const legal = await api('GET', `/games/${g.game}/legal`, undefined, g.owner_token);
+  const resolve = legal.find((l) => (l.needs || []).some((n) => n.startsWith('reverse:')));
+  assert.ok(resolve && resolve.typed.some((t) => t.field === 'reverse'), 'the resolve asks for the reverse, with its shape');
+  const table = await open(await context({ ...PHONE, bypassCSP: true }), g.game, g.owner_token);
+  await asOwner(table);
+  await openForm(table, `button.choice:has-text(${JSON.stringify(resolve.says)})`);
+  await table.click('form.needs .typed button:has-text("New Plot card\'s reverse")');
+  const form = table.locator('.card-form');
+  // Each outcome as the card reads, one more on a tap; what it does folds
+  // away under the words.
+  for (const [i, tier] of want.tiers.entries()) {
+    if (i) await form.locator('button:has-text("One more outcome")').click();
+    const row = form.locator(`fieldset[aria-label="Outcome ${i + 1}"]`);
+    await row.getByLabel('Fists at least').fill(String(tier.successes));
+    await row.getByLabel('What is read').fill(tier.text);
+    await row.locator('summary:has-text("What it does")').click();
+    if (tier.effect.condition) await row.getByLabel('Condition taken').selectOption(tier.effect.condition);
+    for (const icon of tier.effect.icons || []) await row.locator(`button.chip:text-is("${icon}")`).click();
+  }
+  await form.getByLabel('Its story (optional)').fill(want.story);
+  assert.deepEqual(await axeProblems(table), [], 'the outcomes read to a screen reader');
+  await shot(table, 'dread-record-mode-reverse-phone');
+  await form.locator('button:has-text("Add the Plot card\'s reverse")').click();
+  assert.deepEqual(JSON.parse(await table.inputValue('form.needs [name="reverse"]')), want);
+  const head = Number(await table.getAttribute('#table', 'data-head'));
+  // This outcome draws no card.
+  await table.fill('form.needs [name="outcomes"]', '{}');
+  await table.click('form.needs button[type=submit]');
+  await atSeq(table, head + 1);
+  assert.match(await table.textContent('#told'), new RegExp(want.tiers.map((t) => t.text).join('|')));
+  assert.deepEqual(table.errors, []);
+});
+
 test('a mistaken entry is taken back, and the abandoned line stays in the branch tree', async () => {
   const g = await newGame({ kind: 'legend', players: ['Ada', 'Bo', 'Cy'], seed: 5 });
   const laptop = await context(LAPTOP);

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use tabletape_engine::dread::content::TypedCard;
-use tabletape_engine::dread::decide::shapes::card;
+use tabletape_engine::dread::content::{Reverse, TypedCard};
+use tabletape_engine::dread::decide::shapes::{card, reverse};
 use tabletape_engine::rules::{CardShape, ShapeInput};
 use tabletape_events::DiceMode;
 
@@ -17,6 +17,7 @@ fn filled(input: &ShapeInput) -> Value {
         ShapeInput::OneOf { values } => json!(values[0]),
         ShapeInput::SomeOf { values } => json!([values[0], values[1]]),
         ShapeInput::Parts => json!({}),
+        ShapeInput::Rows => json!([]),
     }
 }
 
@@ -105,4 +106,43 @@ fn record_mode_lines_carry_the_shapes_of_the_cards_they_may_take() {
     let start = t.game.legal_at(None, t.now);
     assert!(!start[0].needs.is_empty(), "the deal is asked for");
     assert!(start.iter().all(|l| l.typed.is_empty()));
+}
+
+/// A Plot card's reverse, filled in outcome by outcome as the page does
+/// (a part `effect.dread` inside the outcome's `effect`), reads back.
+#[test]
+fn a_reverse_filled_in_row_by_row_reads_back() {
+    let shape = reverse();
+    assert_eq!(shape.key, "", "a reverse is typed alone, in its own field");
+    let tiers = &shape.fields[0];
+    assert_eq!(tiers.input, ShapeInput::Rows);
+    let mut rows = Vec::new();
+    for fists in [0, 2, 4] {
+        let mut row = Map::new();
+        for p in &tiers.parts {
+            let value = match p.name.as_str() {
+                "successes" => json!(fists),
+                _ => filled(&p.input),
+            };
+            match p.name.split_once('.') {
+                Some((outer, inner)) => {
+                    let at = row.entry(outer).or_insert_with(|| json!({}));
+                    at[inner] = value;
+                }
+                None => {
+                    row.insert(p.name.clone(), value);
+                }
+            }
+        }
+        rows.push(Value::Object(row));
+    }
+    let typed = json!({ "tiers": rows, "story": "A" });
+    let read: Reverse =
+        serde_json::from_value(typed.clone()).unwrap_or_else(|e| panic!("{typed}: {e}"));
+    assert_eq!(read.tiers.len(), 3);
+    assert_eq!(read.tiers[1].successes, 2);
+    assert_eq!(
+        read.tiers[2].effect.dread, 1,
+        "an effect's part lands in the effect"
+    );
 }

@@ -7,7 +7,7 @@ use crate::dread::content::{Segment, LOCATIONS};
 use crate::dread::state::{
     Encounter, Endgame, Face, InvestigationToken, Place, Spot, Target, Token, ACTIONS, AREAS,
 };
-use crate::rules::{Legal, Pick};
+use crate::rules::{Legal, Pick, Typed};
 
 /// The actions open at `now_ms`: once the planning deadline has passed,
 /// only beginning the story.
@@ -585,6 +585,11 @@ fn encounter(
                 l.needs.push(format!(
                     "reverse: Plot {letter}'s reverse as read now ({REVERSE_SHAPE})"
                 ));
+                l.typed.push(Typed {
+                    field: "reverse".into(),
+                    many: false,
+                    shapes: vec![shapes::reverse()],
+                });
             }
         }
         l

@@ -36,39 +36,67 @@ fn one_of(values: &[&str]) -> ShapeInput {
 
 /// What a card does when used (an effect), part by part.
 fn effect(name: &str, label: &str) -> ShapeField {
+    ShapeField::parts(name, label, effect_parts(""))
+}
+
+/// An effect's parts, each name after `prefix` (`effect.` inside a list).
+fn effect_parts(prefix: &str) -> Vec<ShapePart> {
     let part = |name: &str, label: &str, input: ShapeInput| ShapePart {
-        name: name.into(),
+        name: format!("{prefix}{name}"),
         label: label.into(),
         input,
     };
-    ShapeField::parts(
-        name,
-        label,
+    vec![
+        part("icons", "Icons added", icons()),
+        part("successes", "Fists added", number(0, 9)),
+        part("rerolls", "Dice rolled again", number(0, 9)),
+        part("confidence", "Confidence cards gained", number(0, 9)),
+        part("virtues", "Virtue tokens gained", number(0, 9)),
+        part("items", "Items gained", number(0, 9)),
+        part(
+            "random_items",
+            "Items from the top of the deck",
+            number(0, 9),
+        ),
+        part("dice", "Showdown dice", number(0, 9)),
+        part(
+            "condition",
+            "Condition taken",
+            one_of(&["injured", "unhinged"]),
+        ),
+        part("heal", "Condition healed", one_of(&["injured", "unhinged"])),
+        part(
+            "dread",
+            "Dread raised (less than 0 lowers it)",
+            number(-9, 9),
+        ),
+        part("text", "What else it says", ShapeInput::Text),
+    ]
+}
+
+/// A Plot card's reverse, read when the card is resolved: an outcome for
+/// each number of fists, fewest first, and its story. Typed alone (its
+/// field is `reverse`), so it has no key.
+pub fn reverse() -> CardShape {
+    let mut tier = vec![
+        ShapePart {
+            name: "successes".into(),
+            label: "Fists at least".into(),
+            input: number(0, 20),
+        },
+        ShapePart {
+            name: "text".into(),
+            label: "What is read".into(),
+            input: ShapeInput::Text,
+        },
+    ];
+    tier.extend(effect_parts("effect."));
+    shape(
+        "",
+        "Plot card's reverse",
         vec![
-            part("icons", "Icons added", icons()),
-            part("successes", "Fists added", number(0, 9)),
-            part("rerolls", "Dice rolled again", number(0, 9)),
-            part("confidence", "Confidence cards gained", number(0, 9)),
-            part("virtues", "Virtue tokens gained", number(0, 9)),
-            part("items", "Items gained", number(0, 9)),
-            part(
-                "random_items",
-                "Items from the top of the deck",
-                number(0, 9),
-            ),
-            part("dice", "Showdown dice", number(0, 9)),
-            part(
-                "condition",
-                "Condition taken",
-                one_of(&["injured", "unhinged"]),
-            ),
-            part("heal", "Condition healed", one_of(&["injured", "unhinged"])),
-            part(
-                "dread",
-                "Dread raised (less than 0 lowers it)",
-                number(-9, 9),
-            ),
-            part("text", "What else it says", ShapeInput::Text),
+            ShapeField::rows("tiers", "Outcome", tier),
+            ShapeField::new("story", "Its story", ShapeInput::Text).optional(),
         ],
     )
 }
