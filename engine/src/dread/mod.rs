@@ -133,6 +133,11 @@
 //!   - An effect's `text` keeps a card's own words for what no field says
 //!     (the Antagonist's `text` too): the story tells it as written and the
 //!     table carries it out by hand.
+//!   - The box's Goon tokens and cards, Modifier tokens and Calypso's
+//!     Secrets cards are listed among its contents, but their rules are in
+//!     the Story Guide of the stories that use them, not in the rule text.
+//!     A table records what they do where they act, in those words: an
+//!     effect's or the Antagonist's `text`, or a note at the moment.
 //!   - A chapter whose last Plot card never turned up ends as one whose
 //!     last Plot card was never investigated: the trail runs cold.
 

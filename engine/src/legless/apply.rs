@@ -71,7 +71,7 @@ pub fn apply(s: &mut State, fact: &Fact) {
                     super::content::Leg {
                         name: leg.clone(),
                         cost: *cost,
-                        equipped: *side,
+                        equipped: side.clone(),
                         sample: false,
                     },
                 );

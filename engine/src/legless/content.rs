@@ -212,7 +212,7 @@ pub struct CardText {
 }
 
 /// A leg card as a table in record mode types it at the purchase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LegText {
     pub cost: u32,
@@ -220,7 +220,7 @@ pub struct LegText {
 }
 
 /// The side of a leg card a buyer may not see before buying it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Equipped {
     pub appeal: i32,
@@ -235,6 +235,10 @@ pub struct Equipped {
     /// used beside a leg, never equipped as one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crutch_rolls: Option<u32>,
+    /// What else the side says, in the box's own words (a table's own
+    /// leg): told with the side, as secret as it, and carried out by hand.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
 }
 
 impl Equipped {

@@ -45,6 +45,9 @@
 //!   upkeep, special rule) is seen by its owner from the moment it is
 //!   bought, and by everyone while it is equipped; nobody sees the side of
 //!   a leg in the store. A bought leg is not equipped until the owner says.
+//!   A table's own leg may say more on that side than scores and upkeep:
+//!   its `text` keeps those words, told with the side (as secret as it)
+//!   and carried out by hand.
 //! - **Upkeep** opens every turn of a Londoner who owns legs with an
 //!   upkeep: `upkeep` pays for the legs kept and sells those listed in
 //!   `sell` (sales first, so their price may pay for the rest). A missed
@@ -315,7 +318,7 @@ impl Rules for Legless {
         unseen.dedup();
         let mut sides: Vec<content::Equipped> = unseen
             .iter()
-            .filter_map(|leg| state.legs.get(leg).map(|l| l.equipped))
+            .filter_map(|leg| state.legs.get(leg).map(|l| l.equipped.clone()))
             .collect();
         rng.shuffle(&mut sides);
         for (leg, side) in unseen.iter().zip(sides) {

@@ -222,6 +222,9 @@ fn scores(e: &Equipped) -> String {
     if e.no_crutches {
         out.push_str("; no crutches with it");
     }
+    if !e.text.is_empty() {
+        out.push_str(&format!("; “{}”", e.text));
+    }
     out
 }
 

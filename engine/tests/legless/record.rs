@@ -88,7 +88,8 @@ fn in_record_mode_a_card_is_typed_once_and_a_typed_leg_stays_its_buyers_secret()
     let mut s = state_of(&g);
     s.londoners[0].at = at("leg-store");
     g = game_of(&s);
-    let buy = json!({"type": "buy_leg", "leg": "Hook leg", "card": {"cost": 5, "equipped": {"appeal": 1, "mobility": 1, "efficiency": 0, "maintenance": 1}}});
+    // Its Equipped side says more than its scores: the words ride with it.
+    let buy = json!({"type": "buy_leg", "leg": "Hook leg", "card": {"cost": 5, "equipped": {"appeal": 1, "mobility": 1, "efficiency": 0, "maintenance": 1, "text": "Once a game, hook a coin from a passer-by."}}});
     let d = g.decide(Some(0), &buy).unwrap();
     let ev = Event {
         actor: Actor::Seat(0),
@@ -100,7 +101,30 @@ fn in_record_mode_a_card_is_typed_once_and_a_typed_leg_stays_its_buyers_secret()
         bo.contains("Hook leg") && !bo.contains("maintenance"),
         "{bo}"
     );
+    assert!(!bo.contains("passer-by"), "{bo}");
     let ada = serde_json::to_string(&g.redact_event(&ev, Viewer::Seat(0)).unwrap()).unwrap();
     assert!(ada.contains("maintenance"), "{ada}");
+    // The buyer reads the words with the side; no one else does.
+    let words = "Once a game, hook a coin from a passer-by.";
+    assert!(g.view(Viewer::Seat(0)).to_string().contains(words));
+    assert!(!g.view(Viewer::Seat(1)).to_string().contains(words));
+    assert!(!g.view(Viewer::Public).to_string().contains(words));
+    // Equipped on Ada's next turn, the side is everyone's, its words told
+    // with it.
+    let mut s = state_of(&g);
+    s.phase = Phase::Playing(Turn {
+        seat: 0,
+        stage: Stage::Act,
+    });
+    let mut g = game_of(&s);
+    let equip = g
+        .decide(Some(0), &json!({"type": "equip", "leg": "Hook leg"}))
+        .unwrap();
+    let ev = Event {
+        actor: Actor::Seat(0),
+        ..event(g.seq() + 1, equip.body)
+    };
+    let told = g.apply_as(&ev, Viewer::Public).unwrap().join(" ");
+    assert!(told.contains(words), "{told}");
     assert_eq!(state_of(&g).legs["Hook leg"].cost, 5);
 }

@@ -4,7 +4,7 @@ use super::*;
 
 /// What record mode asks of a leg bought that the table has not typed yet.
 const LEG_CARD: &str =
-    "card: its cost and Equipped side ({cost, equipped: {appeal, mobility, efficiency, maintenance}})";
+    "card: its cost and Equipped side ({cost, equipped: {appeal, mobility, efficiency, maintenance, text}})";
 
 /// Every action open now, for `seat` or (with `None`) the whole table.
 pub fn legal(state: &State, seat: Option<Seat>) -> Vec<Legal<Action>> {

@@ -171,7 +171,7 @@ pub(super) fn leg_of(state: &State, leg: &str, given: &Option<LegText>) -> Resul
             let l = Leg {
                 name: leg.to_string(),
                 cost: text.cost,
-                equipped: text.equipped,
+                equipped: text.equipped.clone(),
                 sample: false,
             };
             check_leg(&l, "card", "card").map_err(|e| {

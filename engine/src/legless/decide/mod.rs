@@ -265,7 +265,7 @@ fn equip(out: &mut Out, seat: Seat, leg: Option<&str>) -> Result<(), Rejection> 
     let side = match leg {
         Some(l) => {
             owned(&out.s, seat, l)?;
-            let side = out.s.legs[l].equipped;
+            let side = out.s.legs[l].equipped.clone();
             if side.crutch_rolls.is_some() {
                 return reject(
                     "legless.crutches",
