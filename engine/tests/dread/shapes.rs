@@ -1,12 +1,12 @@
 //! Record mode: each card shape a page's form is built from (`Legal::typed`)
 //! reads back as the card it stands for.
 
-use serde_json::{json, Map, Value};
+use super::*;
+use serde_json::Map;
 
 use tabletape_engine::dread::content::{Reverse, TypedCard};
 use tabletape_engine::dread::decide::shapes::{card, reverse};
 use tabletape_engine::rules::{CardShape, ShapeInput};
-use tabletape_events::DiceMode;
 
 /// A value for an input, as a page's form would send it: the first of
 /// its values, its least number, some words.
@@ -75,7 +75,7 @@ fn record_mode_lines_carry_the_shapes_of_the_cards_they_may_take() {
             .flat_map(|t| t.shapes.iter().map(|s| s.key.clone()))
             .collect()
     };
-    let mut t = super::Table::new(super::record::record_created(4, 4, "4,5", &[]));
+    let mut t = Table::new(super::record::record_created(4, 4, "4,5", &[]));
     let start = t.game.legal_at(None, t.now);
     assert_eq!(keys(&start[0], "outcomes.drew"), ["item", "confidence"]);
     assert!(start[0].typed[0].many, "a draw is a list of cards");
@@ -102,7 +102,7 @@ fn record_mode_lines_carry_the_shapes_of_the_cards_they_may_take() {
             "Ada Lockwood,Silas Crane,Mercy Vale,Jane Marsh",
         ),
     ];
-    let t = super::Table::new(super::created(4, 4, DiceMode::Physical, &options));
+    let t = Table::new(created(4, 4, DiceMode::Physical, &options));
     let start = t.game.legal_at(None, t.now);
     assert!(!start[0].needs.is_empty(), "the deal is asked for");
     assert!(start.iter().all(|l| l.typed.is_empty()));

@@ -90,39 +90,36 @@ fn drawing(state: &State, action: Action, needs: &[&str], cards: Vec<String>) ->
 }
 
 /// Record mode: the shapes of the cards a draw may type, by what it draws,
-/// and their keys.
+/// as words for the need and as the keys of their shapes (`shapes::card`).
 fn typing(need: &str) -> Option<(String, Vec<&'static str>)> {
-    let shapes: Vec<(&str, &str)> = [
+    let shapes: Vec<(&str, &'static str, &str)> = [
         (
             "Item",
+            "item",
             r#"{"item": {"name", "use": {effect}, "deplete": {effect}}}"#,
         ),
-        ("Confidence", r#"{"confidence": {"name", "icons"}}"#),
+        (
+            "Confidence",
+            "confidence",
+            r#"{"confidence": {"name", "icons"}}"#,
+        ),
         (
             "Personality",
+            "personality",
             r#"{"personality": {"name", "kind": "plain|talent|trauma", "icons", "effect"}}"#,
         ),
         (
             "Challenge",
+            "challenge",
             r#"{"challenge": {"name", "icons", "difficulty", "reward", "penalty"}}"#,
         ),
     ]
     .into_iter()
-    .filter(|(word, _)| need.contains(word))
+    .filter(|(word, _, _)| need.contains(word))
     .collect();
-    let keys = shapes.iter().map(|(word, _)| key_of(word)).collect();
-    let words: Vec<&str> = shapes.iter().map(|(_, shape)| *shape).collect();
+    let keys = shapes.iter().map(|(_, key, _)| *key).collect();
+    let words: Vec<&str> = shapes.iter().map(|(_, _, shape)| *shape).collect();
     (!shapes.is_empty()).then(|| (words.join(" or "), keys))
-}
-
-/// A kind of card's key, by its word in a need.
-fn key_of(word: &str) -> &'static str {
-    match word {
-        "Item" => "item",
-        "Confidence" => "confidence",
-        "Personality" => "personality",
-        _ => "challenge",
-    }
 }
 
 /// Record mode: what a card turned up on the board may be.

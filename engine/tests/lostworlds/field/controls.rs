@@ -3,6 +3,7 @@
 //! each keeps to itself, and acts for no other.
 
 use super::*;
+use tabletape_engine::rng::TableRng;
 use tabletape_engine::rules::Context;
 
 /// The stair tower (Nowa against two Brakkas of the Tower Watch) for two
@@ -231,7 +232,7 @@ fn a_player_sees_each_of_its_figures_choices_and_no_one_elses() {
 fn two_players_play_three_figures_to_the_end() {
     for seed in [3u64, 17, 2024] {
         let mut s = two_players(DiceMode::Digital);
-        let mut seed = seed;
+        let mut rng = TableRng::for_event(seed, u64::MAX);
         let mut steps = 0u64;
         while !LostWorlds::is_over(&s) {
             steps += 1;
@@ -239,10 +240,7 @@ fn two_players_play_three_figures_to_the_end() {
             let players = LostWorlds::to_move(&s, 2);
             assert!(!players.is_empty(), "someone is waited on");
             assert!(players.iter().all(|&p| p < 2), "only the two players");
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let by = players[(seed % players.len() as u64) as usize];
+            let by = players[rng.below(players.len() as u32) as usize];
             let legal: Vec<_> = LostWorlds::legal(&s, Some(by))
                 .into_iter()
                 .filter(|l| l.needs.is_empty())
@@ -253,7 +251,7 @@ fn two_players_play_three_figures_to_the_end() {
                 narration::render(&s, Viewer::Owner),
                 LostWorlds::legal(&s, None)
             );
-            let pick = &legal[(seed >> 7) as usize % legal.len()].action;
+            let pick = &legal[rng.below(legal.len() as u32) as usize].action;
             let mut chance = Chance::new(DiceMode::Digital, seed, steps);
             let facts = decide::decide(&s, Some(by), pick, &mut chance)
                 .unwrap_or_else(|e| panic!("{pick:?} offered to player {by}: {e}"));
