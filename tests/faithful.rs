@@ -485,9 +485,11 @@ fn lost_worlds_keeps_one_figure_a_space_and_scatters_downhill_only() {
         json!({"type": "throw", "seat": 0, "at": "b3", "roll": 4, "scatter": 5}),
     )
     .unwrap();
+    // Where the barrel flew, and the die, are the story's record.
     let story = j
         .narrate(&game, MAIN_BRANCH)
         .unwrap()
+        .with_record()
         .render(tabletape_engine::Format::Markdown);
     assert!(story.contains("the scatter die shows 5"), "{story}");
 }

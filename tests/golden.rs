@@ -602,7 +602,7 @@ fn a_legend_is_told_as_a_story_with_a_map_at_each_chapter() {
         story.chapters.len(),
         "one map per chapter"
     );
-    assert!(html.contains("<figcaption>The map at the end of The First Round</figcaption>"));
+    assert!(html.contains("<figcaption>The table at the end of The First Round</figcaption>"));
     assert!(html.contains("<h2>Appendix</h2>") && html.contains("<h3>Heroes</h3>\n<ul>\n<li>#"));
     let txt = story.render(Format::Text);
     assert!(
@@ -619,4 +619,76 @@ fn a_legend_tied_on_points_is_told_as_a_shared_victory() {
         story.epilogue[0],
         "After seven rounds Ada, Bo and Cy are level on 1 point: a tie, and they share the victory."
     );
+}
+
+/// Every kind's story keeps its bookkeeping apart and draws its table: the
+/// Markdown tells the story alone, each chapter keeps its record (in the
+/// JSON story, folded under the chapter in HTML, told after the prose in
+/// the details mode), every chapter's HTML ends with the table as it stood,
+/// and no record line's mark reaches a reader, in a story or a replay.
+#[test]
+fn every_kind_keeps_its_record_apart_and_draws_each_chapter() {
+    // A golden of each kind, and a word of its record the story leaves out.
+    for (name, word) in [
+        ("lostworlds/knockout_full_book.jsonl", "picture"),
+        ("ludovia/street_crimes_physical.jsonl", "action point"),
+        ("legless/love_and_personal_goal_win_digital.jsonl", "rolls"),
+        ("dread/lantern_win_digital.jsonl", "difficulty"),
+        ("legend/talisman-win.jsonl", "seq"),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let journal = Journal::open_at(&test_store(dir.path())).expect("store");
+        let game = play_golden_into(&journal, &data_dir().join(name)).expect("golden game");
+        let story = journal.narrate(&game, "main").expect("narrate");
+        let record: Vec<&String> = story.chapters.iter().flat_map(|c| &c.record).collect();
+        let md = story.render(Format::Markdown);
+        if name.starts_with("legend") {
+            // LEGEND's story never told bookkeeping of its own.
+            assert!(record.is_empty(), "{name}: {record:?}");
+        } else {
+            assert!(
+                record.iter().any(|l| l.contains(word)),
+                "{name}: {record:?}"
+            );
+            assert!(!md.contains(word), "{name}: {word:?} in the story");
+            let full = story.with_record().render(Format::Markdown);
+            assert!(full.contains("The record:"), "{name}");
+            assert!(full.contains(record[0].as_str()), "{name}");
+            let json = story.render(Format::Json);
+            assert!(json.contains("\"record\""), "{name}");
+        }
+        let html = story.render(Format::Html);
+        let told = story.chapters.iter().filter(|c| c.figure.is_some()).count();
+        assert_eq!(
+            told,
+            story.chapters.len(),
+            "{name}: a picture for each chapter"
+        );
+        assert_eq!(
+            html.matches("<figure><img src=\"data:image/svg+xml,")
+                .count(),
+            story.chapters.len(),
+            "{name}"
+        );
+        assert_eq!(
+            html.matches("<details class=\"record\">").count(),
+            story
+                .chapters
+                .iter()
+                .filter(|c| !c.record.is_empty())
+                .count(),
+            "{name}"
+        );
+        let replay = journal
+            .replay(&game, "main", None, Viewer::Owner)
+            .expect("replay");
+        let replay = serde_json::to_string(&replay).expect("replay serializes");
+        for text in [&md, &html, &story.render(Format::Json), &replay] {
+            assert!(
+                !text.contains('\u{1f}'),
+                "{name}: a record mark reached a reader"
+            );
+        }
+        assert!(replay.contains(word), "{name}: a replay step tells in full");
+    }
 }

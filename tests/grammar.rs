@@ -34,7 +34,8 @@ const COUNTED: &[(&str, &str)] = &[
 /// "3 body points", "1 action point", "4 victory points").
 const BETWEEN: &[&str] = &["more", "body", "action", "victory", "street", "other"];
 
-fn stories(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every golden's expected story under `dir`.
+pub(crate) fn stories(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {

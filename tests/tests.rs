@@ -8,6 +8,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod adversary;
+mod bookkeeping;
 mod cli;
 mod crash;
 mod faithful;

@@ -1302,7 +1302,10 @@ async fn notes_names_comparisons_and_variations_over_http() {
         .await
         .expect(StatusCode::OK)
         .text();
-    assert!(!plain.contains("<details"), "variations only when asked");
+    assert!(
+        !plain.contains("<details class=\"variation\""),
+        "variations only when asked"
+    );
 }
 
 /// The end of a game: once it is over (and not before) it exports as one

@@ -184,7 +184,6 @@ pub trait DynRules: Send + Sync {
     fn paragraph(&self, state: &dyn Any) -> Option<String>;
     fn quiet_chapter(&self, state: &dyn Any) -> Option<String>;
     fn prologue(&self, state: &dyn Any) -> Vec<String>;
-    fn chapter_maps(&self) -> bool;
     fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)>;
     fn to_move(&self, state: &dyn Any, seats: usize) -> Vec<Seat>;
     fn epilogue(&self, state: &dyn Any) -> Vec<String>;
@@ -195,6 +194,15 @@ pub trait DynRules: Send + Sync {
     fn render_svg(&self, state: &dyn Any, viewer: Viewer) -> String;
     fn save(&self, state: &dyn Any) -> Value;
     fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+}
+
+/// What one event tells: the story's lines, and the record's (the
+/// bookkeeping a story keeps beside its prose: coordinates, page numbers,
+/// dice arithmetic, tallies).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Told {
+    pub story: Vec<String>,
+    pub record: Vec<String>,
 }
 
 /// Adapts a typed [`Rules`] to [`DynRules`], keeping the packs it has read.
@@ -603,7 +611,10 @@ impl<R: Rules> DynRules for Kind<R> {
         // goes through JSON.
         let mut next = state.clone();
         let narration = fold_facts::<R>(&mut next, &facts, seq, by, Some(viewer))
-            .map_err(|e| Rejection::new("engine.fact", e.to_string()))?;
+            .map_err(|e| Rejection::new("engine.fact", e.to_string()))?
+            .into_iter()
+            .map(crate::narrative::plain)
+            .collect();
         Ok(Decided {
             action: canonical,
             facts: facts
@@ -716,10 +727,6 @@ impl<R: Rules> DynRules for Kind<R> {
 
     fn prologue(&self, state: &dyn Any) -> Vec<String> {
         R::prologue(typed::<R>(state))
-    }
-
-    fn chapter_maps(&self) -> bool {
-        R::CHAPTER_MAPS
     }
 
     fn appendix(&self, state: &dyn Any) -> Vec<(String, Vec<String>)> {
@@ -959,8 +966,26 @@ impl Game {
     /// know it. The viewer is taken as given: who sees everything is the
     /// caller's to judge (a game's secrets are out only once its line in
     /// play has ended, which one line cannot tell; see [`Game::effective_viewer`]).
+    /// Every line is told, the story's and the record's alike (a replay
+    /// step or the live stream shows what the table did in full).
     pub fn apply_as(&mut self, event: &Event, viewer: Viewer) -> Result<Vec<String>, EngineError> {
-        self.fold_event(event, Some(viewer))
+        let lines = self.fold_event(event, Some(viewer))?;
+        Ok(lines.into_iter().map(crate::narrative::plain).collect())
+    }
+
+    /// [`Game::apply_as`], the record's lines kept apart from the story's
+    /// (see [`crate::narrative::record`]): what a story tells, and what it
+    /// keeps beside its prose.
+    pub fn apply_told(&mut self, event: &Event, viewer: Viewer) -> Result<Told, EngineError> {
+        let mut told = Told::default();
+        for line in self.fold_event(event, Some(viewer))? {
+            if crate::narrative::recorded(&line).is_some() {
+                told.record.push(crate::narrative::plain(line));
+            } else {
+                told.story.push(line);
+            }
+        }
+        Ok(told)
     }
 
     /// An action was folded: it takes its place in the line, and the game
@@ -1309,9 +1334,10 @@ impl Game {
         self.kind.quiet_chapter(self.state.as_ref())
     }
 
-    /// The board for the story's chapter ends, when the kind shows one.
-    pub fn chapter_map(&self, viewer: Viewer) -> Option<String> {
-        self.kind.chapter_maps().then(|| self.render_svg(viewer))
+    /// The board for the story's chapter ends: every kind draws its table
+    /// (LEGEND's map, a Lost Worlds exchange's pictures, Ludovia's rooftops).
+    pub fn chapter_map(&self, viewer: Viewer) -> String {
+        self.render_svg(viewer)
     }
 
     pub fn appendix(&self) -> Vec<(String, Vec<String>)> {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use tabletape_events::{Body, Event};
 
 use crate::error::EngineError;
-use crate::game::Game;
+use crate::game::{Game, Told};
 use crate::notes::{self, NoteMark};
 use crate::rules::Viewer;
 
@@ -49,6 +49,37 @@ pub struct Variation {
 /// The most lines of a variation's story an aside tells.
 pub const VARIATION_LINES: usize = 12;
 
+/// Marks a narration line as the record's: bookkeeping a story keeps
+/// beside its prose, not in it. A unit separator, which no text a table
+/// types may hold (free text with control characters is refused), so no
+/// line is mistaken for one; the mark never leaves the engine.
+const RECORD: char = '\u{1f}';
+
+/// A line for the record, not the story: page and picture numbers,
+/// coordinates, dice arithmetic, tallies, seals. A kind's `narrate` returns
+/// it among its lines; the story keeps it apart (see [`Chapter::record`]),
+/// and a replay step tells it in full.
+pub fn record(line: impl Into<String>) -> String {
+    let line = line.into();
+    let mut marked = String::with_capacity(line.len() + 1);
+    marked.push(RECORD);
+    marked.push_str(&line);
+    marked
+}
+
+/// The record line `line` holds, if it is one (see [`record`]).
+pub fn recorded(line: &str) -> Option<&str> {
+    line.strip_prefix(RECORD)
+}
+
+/// A line as told to a reader: a record line without its mark.
+pub fn plain(mut line: String) -> String {
+    if line.starts_with(RECORD) {
+        line.remove(0);
+    }
+    line
+}
+
 impl Variation {
     /// The variation's heading: where it parts and what it is called.
     pub fn heading(&self) -> String {
@@ -77,9 +108,9 @@ pub struct Chapter {
     pub heading: String,
     /// Paragraphs; a line starting "- " is an item of a list.
     pub lines: Vec<String>,
-    /// The board as the chapter left it (SVG markup), for a kind that shows
-    /// it ([`crate::rules::Rules::CHAPTER_MAPS`]): drawn in the HTML story,
-    /// carried in the JSON one so a client can draw it too.
+    /// The table as the chapter left it (SVG markup, see
+    /// [`Game::chapter_map`]): drawn in the HTML story, carried in the JSON
+    /// one so a client can draw it too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
     /// The seqs of the first and last events told under this heading (0
@@ -91,6 +122,11 @@ pub struct Chapter {
     /// Notes and variations told beside the chapter's lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub asides: Vec<Aside>,
+    /// The chapter's bookkeeping, in order: what the story leaves out of
+    /// its prose (page and picture numbers, coordinates, dice arithmetic,
+    /// tallies) and keeps here for whoever wants the detail.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub record: Vec<String>,
 }
 
 impl Chapter {
@@ -102,6 +138,7 @@ impl Chapter {
             first: 0,
             last: 0,
             asides: Vec::new(),
+            record: Vec::new(),
         }
     }
 
@@ -244,11 +281,15 @@ impl Narrative {
         let mut game = start;
         let mut chapters: Vec<Chapter> = Vec::new();
         // The game as its setup laid it out, where no fact tells it.
-        let opening = game.prologue();
-        if !opening.is_empty() {
+        let (record, opening): (Vec<String>, Vec<String>) = game
+            .prologue()
+            .into_iter()
+            .partition(|l| recorded(l).is_some());
+        if !opening.is_empty() || !record.is_empty() {
             chapters.push(Chapter {
                 first: 1,
                 last: 1,
+                record: record.into_iter().map(plain).collect(),
                 ..Chapter::new(game.chapter(), opening)
             });
         }
@@ -291,8 +332,24 @@ impl Narrative {
             }
             stretch.1 = event.seq;
             let key = game.paragraph();
-            let lines = game.apply_as(event, viewer)?;
+            let Told {
+                story: lines,
+                record,
+            } = game.apply_told(event, viewer)?;
             previous = Some(heading.clone());
+            if !record.is_empty() {
+                // The record is kept under the chapter it belongs to, even
+                // one whose story has yet to be told.
+                if chapters.last().is_none_or(|c| c.heading != heading) {
+                    chapters.push(Chapter {
+                        first: event.seq,
+                        last: event.seq,
+                        ..Chapter::new(heading.clone(), Vec::new())
+                    });
+                }
+                let c = chapters.last_mut().expect("a chapter was just made");
+                c.record.extend(record);
+            }
             if let Some(c) = chapters.last_mut().filter(|c| c.heading == heading) {
                 c.last = event.seq;
             }
@@ -351,6 +408,24 @@ impl Narrative {
             over: game.is_over(),
         };
         Ok((narrative, game))
+    }
+
+    /// The story with each chapter's record told after its prose, as a
+    /// list under "The record:" (the details mode of a story's text).
+    pub fn with_record(&self) -> Narrative {
+        let mut full = self.clone();
+        for c in &mut full.chapters {
+            if c.record.is_empty() {
+                continue;
+            }
+            c.lines.push("The record:".into());
+            c.lines.extend(
+                std::mem::take(&mut c.record)
+                    .into_iter()
+                    .map(|l| format!("- {l}")),
+            );
+        }
+        full
     }
 
     pub fn render(&self, format: Format) -> String {
@@ -496,7 +571,8 @@ impl Narrative {
              figcaption{font-size:.9em;color:#555;text-align:center}\
              aside.note{border-left:3px solid #b84;padding:0 .8em;color:#444;font-style:italic}\
              details.variation{border-left:3px solid #468;background:#f5f7fa;padding:.3em .8em;margin:1em 0}\
-             details.variation summary{cursor:pointer;color:#246}</style>\n",
+             details.variation summary{cursor:pointer;color:#246}\
+             details.record{font-size:.85em;color:#555;margin:.6em 0}details.record summary{cursor:pointer}</style>\n",
         );
         out.push_str("</head>\n<body>\n");
         out.push_str(&format!("<h1>{}</h1>\n", escape(&self.title)));
@@ -504,6 +580,7 @@ impl Narrative {
                        tag: &str,
                        heading: &str,
                        runs: Vec<(&[String], Vec<&Aside>)>,
+                       record: &[String],
                        figure: Option<&str>| {
             out.push_str(&format!("<section>\n<{tag}>{}</{tag}>\n", escape(heading)));
             for (lines, asides) in runs {
@@ -512,10 +589,11 @@ impl Narrative {
                     aside_html(out, a);
                 }
             }
+            record_html(out, record);
             if let Some(svg) = figure {
                 // An image, not inline SVG: each chapter's drawing keeps its
                 // own ids and styles.
-                let caption = format!("The map at the end of {heading}");
+                let caption = format!("The table at the end of {heading}");
                 out.push_str(&format!(
                     "<figure><img src=\"data:image/svg+xml,{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
                     data_url(svg),
@@ -526,17 +604,31 @@ impl Narrative {
             out.push_str("</section>\n");
         };
         for c in &self.chapters {
-            section(&mut out, "h2", &c.heading, c.runs(), c.figure.as_deref());
+            section(
+                &mut out,
+                "h2",
+                &c.heading,
+                c.runs(),
+                &c.record,
+                c.figure.as_deref(),
+            );
         }
         if !self.epilogue.is_empty() {
             let runs = vec![(self.epilogue.as_slice(), Vec::new())];
-            section(&mut out, "h2", self.closing(), runs, None);
+            section(&mut out, "h2", self.closing(), runs, &[], None);
         }
         if !self.appendix.is_empty() {
             out.push_str("<h2>Appendix</h2>\n");
             for c in &self.appendix {
                 let items: Vec<String> = c.lines.iter().map(|l| format!("- {l}")).collect();
-                section(&mut out, "h3", &c.heading, vec![(&items, Vec::new())], None);
+                section(
+                    &mut out,
+                    "h3",
+                    &c.heading,
+                    vec![(&items, Vec::new())],
+                    &[],
+                    None,
+                );
             }
         }
         out.push_str("</body>\n</html>\n");
@@ -644,6 +736,18 @@ fn html_blocks(out: &mut String, lines: &[String]) {
     }
 }
 
+/// A chapter's record folded away under the prose, for the reader to open.
+pub fn record_html(out: &mut String, record: &[String]) {
+    if record.is_empty() {
+        return;
+    }
+    out.push_str("<details class=\"record\"><summary>The record</summary>\n<ul>\n");
+    for line in record {
+        out.push_str(&format!("<li>{}</li>\n", escape(line)));
+    }
+    out.push_str("</ul>\n</details>\n");
+}
+
 /// A note as an aside; a variation folded away under its heading, for the
 /// reader to open.
 fn aside_html(out: &mut String, a: &Aside) {
@@ -678,7 +782,11 @@ fn aside_html(out: &mut String, a: &Aside) {
 /// first and last) is told as the kind says such a chapter went, so the
 /// headings run unbroken; a kind that says nothing leaves it out.
 fn quiet(chapters: &mut Vec<Chapter>, game: &Game, heading: &str, seqs: (u64, u64)) {
-    if chapters.last().is_some_and(|c| c.heading == heading) {
+    if let Some(c) = chapters.last_mut().filter(|c| c.heading == heading) {
+        // A chapter that kept only a record told no story either.
+        if c.lines.is_empty() {
+            c.lines.extend(game.quiet_chapter());
+        }
         return;
     }
     if let Some(line) = game.quiet_chapter() {
@@ -693,7 +801,7 @@ fn quiet(chapters: &mut Vec<Chapter>, game: &Game, heading: &str, seqs: (u64, u6
 fn close(chapters: &mut [Chapter], game: &Game, viewer: Viewer) {
     if let Some(c) = chapters.last_mut() {
         if c.figure.is_none() {
-            c.figure = game.chapter_map(viewer);
+            c.figure = Some(game.chapter_map(viewer));
         }
     }
 }

@@ -626,10 +626,6 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
-    /// Whether the story shows the board (`render_svg`) at the end of each
-    /// chapter, in the formats that can draw it (HTML).
-    const CHAPTER_MAPS: bool = false;
-
     /// What the story lists after its closing, section by section (LEGEND's
     /// every object with its maker and fate). Like the epilogue it is told
     /// from the state at the end. Default: nothing.

@@ -69,7 +69,7 @@ fn lists_maps_and_the_appendix_in_every_format() {
         "{html}"
     );
     // The drawing is an image of its own, every unsafe byte encoded.
-    assert!(html.contains("<img src=\"data:image/svg+xml,%3Csvg%20xmlns=%22http://www.w3.org/2000/svg%22%3E%3Ctext%3E%231%20a%26b%3C/text%3E%3C/svg%3E\" alt=\"The map at the end of Exchange 1\">"), "{html}");
+    assert!(html.contains("<img src=\"data:image/svg+xml,%3Csvg%20xmlns=%22http://www.w3.org/2000/svg%22%3E%3Ctext%3E%231%20a%26b%3C/text%3E%3C/svg%3E\" alt=\"The table at the end of Exchange 1\">"), "{html}");
     assert!(
         html.contains(
             "<h2>Appendix</h2>\n<section>\n<h3>Weapons</h3>\n<ul>\n<li>#1 the axe: Grim&#39;s</li>"

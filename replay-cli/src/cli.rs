@@ -438,6 +438,11 @@ pub struct NarrateArgs {
     /// Tell every other line of the game as a variation beside the moment it parts.
     #[arg(long)]
     pub variations: bool,
+    /// Tell each chapter's record after its prose (page and picture numbers, squares, dice
+    /// arithmetic, tallies). Left out, md and txt tell the story alone; html folds the record
+    /// under each chapter and json always carries it.
+    #[arg(long)]
+    pub record: bool,
 }
 
 #[derive(Debug, Args)]

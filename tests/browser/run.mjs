@@ -664,12 +664,13 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   // The story, with a board at each chapter, is readable at once.
   await table.click('a:has-text("The story")');
   await table.waitForSelector('.story .chapter figure svg');
-  // The fight reads as prose: the books' page numbers are there on request.
+  // The fight reads as prose: the books' page numbers are in the chapter's
+  // record, folded under it until opened.
   const prose = () => table.$eval('.story details.chapter[open]', (c) => c.innerText);
   assert.doesNotMatch(await prose(), /page \d/);
-  await table.check('#refs');
+  await table.click('.story details.chapter[open] details.record summary');
   assert.match(await prose(), /page \d+ of/);
-  await table.uncheck('#refs');
+  await table.click('.story details.chapter[open] details.record summary');
   await shot(table, 'lostworlds-story-laptop');
   // The owner plays again: a new game with the same players, its seats'
   // join links ready on the owner's screen.

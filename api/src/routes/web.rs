@@ -666,6 +666,7 @@ fn story_html(
             heading = esc(&c.heading)
         );
         h += &c.body_html();
+        tabletape_engine::narrative::record_html(&mut h, &c.record);
         let svg = match &c.figure {
             Some(drawn) => drawn.clone(),
             None => journal.board_svg(id, &branch, Some(c.last), viewer)?,

@@ -186,7 +186,95 @@ fn opening(state: &State) -> Vec<String> {
     lines
 }
 
+/// The story of one fact, and its record: the dice rolled, the fists
+/// counted against a card's difficulty and a Dread card's numbers are the
+/// record's; the story tells who faced what and how it went. A fact whose
+/// full telling holds no bookkeeping is told as it stands.
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let full = in_full(state, fact);
+    let story = match story(state, fact) {
+        Some(story) => story,
+        // A Dread card is named in the story; its difficulty and dread are
+        // the record's.
+        None if full.iter().any(|l| l.contains(CARD_NUMBERS)) => {
+            full.iter().map(|l| without_card_numbers(l)).collect()
+        }
+        None => return full,
+    };
+    let mut lines = story;
+    for line in full {
+        if !lines.contains(&line) {
+            lines.push(crate::narrative::record(line));
+        }
+    }
+    lines
+}
+
+/// How a Dread card's numbers open after its name ([`face_words`]).
+const CARD_NUMBERS: &str = " (difficulty ";
+
+/// A line with each Dread card's "(difficulty N, dread M)" left out.
+fn without_card_numbers(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find(CARD_NUMBERS) {
+        out.push_str(&rest[..i]);
+        rest = match rest[i..].find(')') {
+            Some(j) => &rest[i + j + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What the story tells of a fact (see [`narrate`]): `None` when its full
+/// telling is the story.
+fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
+    let name = |c: usize| state.characters[c].name.as_str();
+    let one = |line: String| Some(vec![line]);
+    match fact {
+        Fact::DiceRolled { .. } => Some(Vec::new()),
+        Fact::DreadCardMet { card, beaten, .. } => one(if *beaten {
+            format!("{card} is dealt with, and what it taught goes onto the Investigation deck.")
+        } else {
+            format!("{card} is too much for them and stays.")
+        }),
+        Fact::ChallengeRevealed { card, queue } => one(format!(
+            "The next challenge is {card}, faced by {}.",
+            names(state, queue)
+        )),
+        Fact::ChallengeMet {
+            character,
+            card,
+            met,
+            ..
+        } => one(if *met {
+            format!("{} meets {card}.", name(*character))
+        } else {
+            format!("{} fails {card}.", name(*character))
+        }),
+        Fact::ShowdownBegan { .. } => one(format!(
+            "The Final Showdown with {} begins.",
+            state.story.antagonist.name
+        )),
+        Fact::GameWon { .. } => {
+            let mut lines = vec![format!(
+                "{} is brought down. The investigators win.",
+                state.story.antagonist.name
+            )];
+            if !state.story.victory.is_empty() {
+                lines.push(state.story.victory.clone());
+            }
+            Some(lines)
+        }
+        _ => None,
+    }
+}
+
+/// One fact told in full, dice and difficulties and all: the record's
+/// telling (see [`narrate`]).
+fn in_full(state: &State, fact: &Fact) -> Vec<String> {
     let name = |c: usize| state.characters[c].name.as_str();
     let line = match fact {
         // A card typed in record mode is told where it comes into play,

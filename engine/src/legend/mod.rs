@@ -306,8 +306,6 @@ impl Rules for Legend {
         narration::quiet_round(state)
     }
 
-    const CHAPTER_MAPS: bool = true;
-
     fn appendix(state: &State) -> Vec<(String, Vec<String>)> {
         narration::appendix(state)
     }

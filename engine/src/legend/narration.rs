@@ -374,7 +374,7 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
                 (Some(_), Some(m)) => {
                     format!("{m} ventures out and finds {} ({square}).", text.trim())
                 }
-                _ => format!("{} draws {} at {square}.", s.player(*seat), text.trim()),
+                _ => format!("{} draws {} ({square}).", s.player(*seat), text.trim()),
             }
         }
         Fact::TerritoryClaimed { seat, large, from } => {

@@ -22,9 +22,14 @@ fn introduced(
     card: Option<&super::content::Character>,
     (at, money, health): (&Place, u32, u32),
 ) -> String {
+    // Where on the street a Londoner starts is the board's to show; a
+    // location is told by name.
+    let at = match at {
+        Place::Square(_) => String::new(),
+        Place::Location(_) => format!(" at {}", place(state, at)),
+    };
     let drawn = format!(
-        "{how} {character}, at {} with {} and {}.",
-        place(state, at),
+        "{how} {character}{at}, with {} and {}.",
         pounds(money),
         hearts(health)
     );
@@ -261,7 +266,164 @@ fn effects(list: &[Effect], state: &State) -> String {
         .join(", ")
 }
 
+/// The story of one fact, and its record. London's people are the
+/// story's subjects (the Londoner a player plays, by name); each fact told
+/// in full, the players' dice, squares and page numbers and all, is the
+/// record's. A fact whose full telling holds no bookkeeping is told as it
+/// stands.
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let full = in_full(state, fact);
+    let Some(story) = story(state, fact) else {
+        return full;
+    };
+    let mut lines = story;
+    lines.extend(full.into_iter().map(crate::narrative::record));
+    lines
+}
+
+/// A Londoner's personal goal in the card's words, without its full stop.
+fn personal_goal(state: &State, seat: Seat) -> Option<String> {
+    state
+        .character_of(seat)
+        .goals
+        .iter()
+        .find(|g| g.kind == GoalKind::Personal)
+        .and_then(|g| g.text.as_deref())
+        .map(|t| t.trim_end_matches('.').to_string())
+}
+
+/// Who the story follows at a seat: the Londoner played there, by name
+/// (the player until a character is dealt).
+fn londoner(state: &State, seat: Seat) -> String {
+    let l = state.londoner(seat);
+    if l.character.is_empty() {
+        l.player.clone()
+    } else {
+        state
+            .characters
+            .get(&l.character)
+            .map_or_else(|| l.character.clone(), |c| c.name.clone())
+    }
+}
+
+/// What the story tells of a fact (see [`narrate`]): `None` when its full
+/// telling is the story.
+fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
+    let who = |s: &Seat| londoner(state, *s);
+    let one = |line: String| Some(vec![line]);
+    match fact {
+        // The dice for a move are the record's; the walk tells where to.
+        Fact::RolledToMove { .. } => Some(Vec::new()),
+        Fact::Moved {
+            seat,
+            path,
+            picked_up,
+        } => {
+            let on_the_way = match picked_up {
+                0 => "",
+                _ => ", and something happens on the way",
+            };
+            one(match path.last() {
+                None => format!("{} stays put.", who(seat)),
+                Some(Place::Location(l)) => format!(
+                    "{} goes to the {}{on_the_way}.",
+                    who(seat),
+                    state.location_name(l)
+                ),
+                Some(Place::Square(_)) => {
+                    format!(
+                        "{} makes their way through the streets{on_the_way}.",
+                        who(seat)
+                    )
+                }
+            })
+        }
+        Fact::StreetEventRead {
+            seat, card, text, ..
+        } => one(if text.is_empty() {
+            format!("In the street, {}: {card}.", who(seat))
+        } else {
+            format!("In the street, {}: {card}. {text}", who(seat))
+        }),
+        Fact::RiskRead {
+            seat, task, text, ..
+        } => {
+            let why = match task {
+                Task::Work => "works",
+                Task::Love => "looks for love",
+            };
+            one(format!(
+                "{} {why} at {}: \"{text}\"",
+                who(seat),
+                place(state, &state.londoner(*seat).at)
+            ))
+        }
+        Fact::HealthChanged { seat, from, to } => one(if to < from {
+            format!("{} loses {}.", who(seat), hearts(from - to))
+        } else {
+            format!("{} gains {}.", who(seat), hearts(to - from))
+        }),
+        Fact::Healed { seat, from, to, .. } => one(if to > from {
+            format!("{} mends a little in the Sickroom.", who(seat))
+        } else {
+            format!("{} lies in the Sickroom, no better.", who(seat))
+        }),
+        Fact::TokenPlaced {
+            seat,
+            location,
+            goal,
+            ..
+        } => {
+            let what = match goal {
+                GoalKind::Love => "finds love".to_string(),
+                GoalKind::Property => "buys the property".to_string(),
+                GoalKind::Personal => {
+                    let text =
+                        personal_goal(state, *seat).map_or(String::new(), |t| format!(": {t}"));
+                    format!("does what they set out to do{text}")
+                }
+            };
+            let first = state.londoner(*seat).tokens.is_empty();
+            one(format!(
+                "{} {what} at the {}{}",
+                who(seat),
+                state.location_name(location),
+                if first {
+                    ", and a victory token goes down: one goal of two.".to_string()
+                } else {
+                    ", and the second victory token goes down.".to_string()
+                }
+            ))
+        }
+        Fact::UpkeepPaid { seat, amount } => one(format!(
+            "{} pays {} to keep the leg going.",
+            who(seat),
+            pounds(*amount)
+        )),
+        Fact::Paid { seat, amount } => one(format!("{} pays {}.", who(seat), pounds(*amount))),
+        Fact::Earned { seat, amount } => one(format!("{} earns {}.", who(seat), pounds(*amount))),
+        Fact::LegBought {
+            seat, leg, cost, ..
+        } => one(format!(
+            "{} buys the {leg} for {}.",
+            who(seat),
+            pounds(*cost)
+        )),
+        Fact::LegEquipped { seat, leg, .. } => one(match leg {
+            Some(leg) => format!("{} straps on the {leg}.", who(seat)),
+            None => format!("{} takes off the leg and goes without.", who(seat)),
+        }),
+        Fact::Won { seat } => one(format!(
+            "{} has done all they came to London for, and wins!",
+            who(seat)
+        )),
+        _ => None,
+    }
+}
+
+/// One fact told in full, the players' dice, squares, pages and tallies
+/// and all: the record's telling (see [`narrate`]).
+fn in_full(state: &State, fact: &Fact) -> Vec<String> {
     let name = |s: &Seat| state.name(*s).to_string();
     let line = match fact {
         // A turn shows in what is done with it (the upkeep paid, the
@@ -491,13 +653,8 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 GoalKind::Love => "finds love".to_string(),
                 GoalKind::Property => format!("buys the property{price}"),
                 GoalKind::Personal => {
-                    let text = state
-                        .character_of(*seat)
-                        .goals
-                        .iter()
-                        .find(|g| g.kind == GoalKind::Personal)
-                        .and_then(|g| g.text.clone())
-                        .map_or(String::new(), |t| format!(" ({})", t.trim_end_matches('.')));
+                    let text =
+                        personal_goal(state, *seat).map_or(String::new(), |t| format!(" ({t})"));
                     format!("completes their personal goal{text}{price}")
                 }
             };

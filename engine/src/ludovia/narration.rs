@@ -10,6 +10,7 @@ use super::actions::{Action, ArrestCause, Fact, FallCause, Step, TurnEnd};
 use super::board::{Post, Space, Street};
 use super::content::{Effect, RooftopEvent};
 use super::state::{CellKind, Choice, Phase, Stage, State};
+use crate::narrative::record;
 use crate::rules::Viewer;
 
 fn place(state: &State, space: Space) -> String {
@@ -182,7 +183,253 @@ fn item_words(state: &State, seat: Seat, item: &str) -> String {
     }
 }
 
+/// The story of one fact, and its record: each fact told in full (squares,
+/// rolls, action points) is the record's, and the story tells what the
+/// table would remember of it, in the city's words. A fact whose full
+/// telling holds no bookkeeping is the story's as it stands.
 pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
+    let full = in_full(state, fact);
+    let Some(story) = story(state, fact) else {
+        return full;
+    };
+    let mut lines = story;
+    for line in full {
+        if !lines.contains(&line) {
+            lines.push(record(line));
+        }
+    }
+    lines
+}
+
+/// Where a thief is, in the city's words rather than the board's: "the
+/// rooftops of Fountain Square", "the street".
+fn scene(state: &State, space: Space) -> String {
+    match space {
+        Space::Lair => "the Lair".into(),
+        Space::Prison => "the Prison".into(),
+        Space::Street(_) => "the street".into(),
+        Space::Cell { row, col } => {
+            let block = &state.block(row / 3, col / 3).name;
+            match state.cell(row, col) {
+                Some(CellKind::Rooftop) | None => format!("the rooftops of {block}"),
+                Some(CellKind::Alley) => format!("an alley of {block}"),
+                Some(CellKind::BlackMarket) => format!("the Black Market of {block}"),
+            }
+        }
+    }
+}
+
+/// "on the rooftops of Fountain Square", "in the Lair".
+fn at_scene(state: &State, space: Space) -> String {
+    let on = if state.is_rooftop(space) { "on" } else { "in" };
+    format!("{on} {}", scene(state, space))
+}
+
+/// The block a space is in, for the story ("Fountain Square").
+fn block_of(state: &State, space: Space) -> Option<String> {
+    match space {
+        Space::Cell { row, col } => Some(state.block(row / 3, col / 3).name.clone()),
+        _ => None,
+    }
+}
+
+/// What the story tells of a fact (see [`narrate`]): `None` when its full
+/// telling is the story.
+fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
+    let one = |line: String| Some(vec![line]);
+    match fact {
+        // The dice for the lead, each thief's move step by step, and what
+        // each step left of the turn are the record's.
+        Fact::OrderRolled { .. } | Fact::ThiefMoved { .. } => Some(Vec::new()),
+        Fact::PolicemanPlaced {
+            seat,
+            facing,
+            stake_out,
+            ..
+        } => one(if *stake_out {
+            format!(
+                "The stake-out brings a new policeman to the lamp post by the Prison, facing {}.",
+                facing.word()
+            )
+        } else {
+            format!(
+                "{} posts a policeman under a lamp post, facing {}.",
+                state.name(*seat),
+                facing.word()
+            )
+        }),
+        Fact::PolicemanMoved {
+            seat,
+            policeman,
+            step,
+            facing,
+            turned_about,
+            ..
+        } => {
+            let opening = state
+                .turn()
+                .is_some_and(|t| t.stage == Stage::Policeman);
+            let n = policeman + 1;
+            let did = match step {
+                Step::Left => "turns left",
+                Step::Right => "turns right",
+                Step::Advance if *turned_about => "walks to the edge and turns about",
+                Step::Advance => "walks on",
+            };
+            let moved = format!("policeman {n} {did}, now facing {}.", facing.word());
+            if opening {
+                // The turn opens with the policeman's move: one sentence.
+                let t = state.thief(*seat);
+                let carrying = match t.hand.len() {
+                    0 => "with no treasure".to_string(),
+                    n => format!("carrying {n} treasure{}", plural(n)),
+                };
+                one(format!(
+                    "{}'s turn begins {}, {carrying}; {moved}",
+                    state.name(*seat),
+                    at_scene(state, t.at)
+                ))
+            } else {
+                one(format!("{}: {moved}", state.name(*seat)))
+            }
+        }
+        Fact::TurnEnded { seat, why } => match why {
+            Some(TurnEnd::Chose | TurnEnd::Spent) => one(format!(
+                "{} ends the turn {}.",
+                state.name(*seat),
+                at_scene(state, state.thief(*seat).at)
+            )),
+            Some(TurnEnd::Cut) | None => None,
+        },
+        Fact::TrialHeld {
+            seat, acquitted, ..
+        } => one(if *acquitted {
+            format!(
+                "{} stands trial and is acquitted, keeping every treasure.",
+                state.name(*seat)
+            )
+        } else {
+            format!(
+                "{} stands trial and is convicted of one theft: back to the cell.",
+                state.name(*seat)
+            )
+        }),
+        Fact::ThiefArrested { seat, cause, .. } => one(match cause {
+            ArrestCause::Watched => format!(
+                "A watching policeman spots {} in the street with loot: arrested and marched to the Prison.",
+                state.name(*seat)
+            ),
+            ArrestCause::Leaving => format!(
+                "{} steps out of the street with loot, under a policeman's eye: arrested and marched to the Prison.",
+                state.name(*seat)
+            ),
+            _ => format!(
+                "It was a stake-out: {} is arrested on the spot and taken to the Prison.",
+                state.name(*seat)
+            ),
+        }),
+        Fact::RooftopRobbed {
+            seat,
+            rooftop,
+            card: name,
+            event,
+        } => {
+            let who = state.name(*seat);
+            let house = match block_of(state, *rooftop) {
+                Some(block) => format!("a house in {block}"),
+                None => "a house".into(),
+            };
+            one(match (event, name) {
+                (Some(e), Some(n)) if n != e.name() => format!(
+                    "{who} breaks into {house} and finds a {n}: {}! The turn is over.",
+                    event_words(*e)
+                ),
+                (Some(e), _) => format!(
+                    "{who} breaks into {house} and finds {}! The turn is over.",
+                    event_words(*e)
+                ),
+                (None, Some(n)) => format!(
+                    "{who} breaks into {house} and pockets {}.",
+                    card(state, n)
+                ),
+                (None, None) => {
+                    format!("{who} breaks into {house} and pockets a treasure, kept secret.")
+                }
+            })
+        }
+        Fact::JumpMade { seat, to, .. } => one(format!(
+            "{} leaps across the street to {}.",
+            state.name(*seat),
+            scene(state, *to)
+        )),
+        Fact::ThiefFell { seat, cause, .. } => {
+            let who = state.name(*seat);
+            one(match cause {
+                FallCause::Jump => {
+                    let carried = state.thief(*seat).hand.len();
+                    let load = match carried {
+                        0 => String::new(),
+                        1 => " under the weight of a treasure".into(),
+                        _ => " under the weight of the loot".into(),
+                    };
+                    format!(
+                        "{who} jumps{load}, falls short and drops into the street below. The turn is over."
+                    )
+                }
+                FallCause::Trap => format!("The roof gives way: {who} falls into the street below."),
+                FallCause::KnockedDown => format!("{who} tumbles off the roof into the street below."),
+            })
+        }
+        Fact::StealTried {
+            seat,
+            from,
+            won,
+            card: taken,
+            ..
+        } => {
+            let (a, d) = (state.name(*seat), state.name(*from));
+            one(match (won, taken) {
+                (true, Some(c)) => format!("{a} picks {d}'s pocket and takes {}.", card(state, c)),
+                (true, None) => format!("{a} picks {d}'s pocket and takes a treasure."),
+                (false, _) => {
+                    format!("{a} tries to pick {d}'s pocket and is caught at it. The turn is over.")
+                }
+            })
+        }
+        Fact::KnockDownTried {
+            seat, target, won, ..
+        } => {
+            let (a, d) = (state.name(*seat), state.name(*target));
+            one(if *won {
+                format!("{a} knocks {d} off the roof.")
+            } else {
+                format!("{a} tries to shove {d} off the roof and fails. The turn is over.")
+            })
+        }
+        Fact::EquipmentBought {
+            seat, item, paid, ..
+        } => one(format!(
+            "{} buys a {item} with {}.",
+            state.name(*seat),
+            cards(state, paid)
+        )),
+        Fact::FameGained {
+            seat,
+            cards: c,
+            points,
+            ..
+        } => one(format!(
+            "In the Lair, {} shows off {} for {points} Fame and Fortune.",
+            state.name(*seat),
+            cards(state, c)
+        )),
+        _ => None,
+    }
+}
+
+/// One fact told in full, squares, rolls and action points and all: the
+/// record's telling (see [`narrate`]).
+fn in_full(state: &State, fact: &Fact) -> Vec<String> {
     let line = match fact {
         Fact::OrderRolled { rolls } => {
             let said: Vec<String> = rolls
@@ -258,7 +505,8 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 .collect();
             let left = if opening { "" } else { &points_left(state)[..] };
             let moved = format!(
-                "{who} policeman {policeman} {did}{about} and now faces {}, watching {}.{left}",
+                "{who} policeman {} {did}{about} and now faces {}, watching {}.{left}",
+                policeman + 1,
                 facing.word(),
                 and_list(&watching)
             );

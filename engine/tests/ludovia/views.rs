@@ -238,7 +238,11 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
         let facts = decide(s, action.clone()).unwrap();
         let mut out = Vec::new();
         for f in &facts {
-            out.extend(Ludovia::narrate(s, f));
+            out.extend(
+                Ludovia::narrate(s, f)
+                    .into_iter()
+                    .map(tabletape_engine::narrative::plain),
+            );
             Ludovia::apply(s, f);
         }
         out
@@ -251,7 +255,8 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
         told,
         vec![
             "Ada blows the Whistle.",
-            "Ada rolls 5: policeman 0 walks from p3.3 to p2.3 and now faces north, watching v1.3 and v0.3. 3 action points left."
+            "Ada: policeman 1 walks on, now facing north.",
+            "Ada rolls 5: policeman 1 walks from p3.3 to p2.3 and now faces north, watching v1.3 and v0.3. 3 action points left."
         ]
     );
     let told = lines(&mut s, json!({"type": "move", "to": "s1.2"}));
@@ -264,6 +269,7 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
     assert_eq!(
         told,
         vec![
+            "Ada jumps under the weight of the loot, falls short and drops into the street below. The turn is over.",
             "Ada jumps from the rooftop s1.2 of Bell Tower Row for the rooftop s1.3 of Fountain Square carrying 2 treasures, rolls 2, and falls short into street v0.1. The turn is over.",
         ]
     );
@@ -274,10 +280,12 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
     assert_eq!(
         told,
         vec![
+            "Bo's turn begins in the Lair, with no treasure; policeman 2 turns left, now facing west.",
             "Bo's turn begins in the Lair, with no treasure.",
-            "To open the turn, Bo rolls 1: policeman 1 turns left at p3.2 and now faces west, watching h3.1 and h3.0."
+            "To open the turn, Bo rolls 1: policeman 2 turns left at p3.2 and now faces west, watching h3.1 and h3.0."
         ]
     );
     let told = lines(&mut s, json!({"type": "end_turn"}));
-    assert_eq!(told[0], "Bo ends the turn with 4 action points unspent.");
+    assert_eq!(told[0], "Bo ends the turn in the Lair.");
+    assert_eq!(told[1], "Bo ends the turn with 4 action points unspent.");
 }

@@ -273,6 +273,9 @@ pub(super) fn narrate(
         (FormatArg::Txt, _) => Format::Text,
         (FormatArg::Html, _) => Format::Html,
     };
+    if a.record && matches!(format, Format::Markdown | Format::Text) {
+        narrative = narrative.with_record();
+    }
     let text = narrative.render(format);
     match &a.out {
         None => write!(out, "{text}")?,

@@ -13,6 +13,7 @@ use tabletape_events::Seat;
 use crate::lostworlds::actions::{Action, Blow, Condition, Ending, Fact, Part, Played, Resolution};
 use crate::lostworlds::content::{CardKind, Maneuver, PartyMark, Range};
 use crate::lostworlds::state::{Boost, Pending, Phase, SeatStatus, State};
+use crate::narrative::record;
 use crate::rules::Viewer;
 
 fn signed(n: i32) -> String {
@@ -64,6 +65,19 @@ fn body_words(who: &str, body: i32, max_body: i32) -> String {
     }
 }
 
+/// How a wound reads in the story: the numbers are the record's.
+fn wound_words(who: &str, body: i32, max_body: i32) -> String {
+    if body <= 0 {
+        format!("the blow fells {who}.")
+    } else if body * 3 >= max_body * 2 {
+        format!("{who} is hurt, but fights on.")
+    } else if body * 3 >= max_body {
+        format!("{who} is badly hurt.")
+    } else {
+        format!("{who} is close to falling.")
+    }
+}
+
 /// A caption or sentence with its first letter made a capital.
 fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
@@ -94,6 +108,7 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
         ),
         None => format!("{a}: {page} of {d}'s book, picture {}", b.picture),
     };
+    // The picture in the story's voice; where the book turned to it, the record's.
     lines.push(match &b.caption {
         Some(caption) => {
             // The book names its own character plainly; where two fighters
@@ -104,30 +119,43 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
             } else {
                 caption.replace(plain, &d)
             };
-            format!(
-                "{}. ({turned}.)",
-                capitalized(&caption.replace("{holder}", &a))
-            )
+            format!("{}.", capitalized(&caption.replace("{holder}", &a)))
         }
+        None => match &b.title {
+            Some(title) => format!("{a} sees {d}: \"{title}\"."),
+            None => format!("{a} turns the page on {d}."),
+        },
+    });
+    lines.push(record(match &b.caption {
+        Some(_) => format!("{turned}."),
         None => format!(
             "{a} turns to {page} of {d}'s book and sees {}.",
             picture_words(b.picture, b.title.as_deref())
         ),
-    });
+    }));
     if b.score.is_some() {
+        let max_body = defender.fighter().sheet.body_points;
         if !b.landed {
-            lines.push(format!("{a} scores on {d} as well, but has no attack left this turn: the blow does not count."));
+            lines.push(format!(
+                "{a} finds an opening on {d} too, but has no blow left to use it."
+            ));
+            lines.push(record(format!("{a} scores on {d} as well, but has no attack left this turn: the blow does not count.")));
         } else if b.damage > 0 {
             lines.push(format!(
+                "{a} scores: {}",
+                wound_words(&d, body_after, max_body)
+            ));
+            lines.push(record(format!(
                 "{a} scores: {} damage. {}",
                 sum(&b.parts, b.total),
-                body_words(&d, body_after, defender.fighter().sheet.body_points)
-            ));
+                body_words(&d, body_after, max_body)
+            )));
         } else {
-            lines.push(format!(
+            lines.push(format!("{a} scores, but the blow does {d} no harm."));
+            lines.push(record(format!(
                 "{a} scores, but {}: no damage.",
                 sum(&b.parts, b.total)
-            ));
+            )));
         }
         if let Some(c) = &b.critical {
             // The order is quoted as read; a full stop of its own ends the line.
@@ -137,14 +165,16 @@ fn blow_lines(state: &State, b: &Blow, body_after: i32, fallen: bool) -> Vec<Str
             } else {
                 "."
             };
-            lines.push(format!(
-                "Critical hit ({} reaches {})! {d} must obey \"{text}\"{stop}",
+            lines.push(format!("A critical hit! {d} must obey \"{text}\"{stop}"));
+            lines.push(record(format!(
+                "Critical hit: {} reaches {}.",
                 b.total, c.threshold
-            ));
+            )));
         }
     }
     if !fallen {
-        lines.push(format!("{a} tells {d}: \"{}\"", b.tell.text));
+        // The order read after a blow binds the next choice: the record's.
+        lines.push(record(format!("{a} tells {d}: \"{}\"", b.tell.text)));
     }
     // The mark only matters to a side with someone to send in.
     if defender.party.len() > 1 && !fallen {
@@ -556,15 +586,21 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         // The commitment itself is in the log for verify; the story says
         // only that a choice was sealed.
         Fact::ManeuverCommitted { seat, .. } => {
-            vec![format!("{} seals a maneuver.", state.seat_name(*seat))]
+            vec![record(format!(
+                "{} seals a maneuver.",
+                state.seat_name(*seat)
+            ))]
         }
         Fact::ManeuverRevealed { seat, maneuver, .. } => match maneuver {
-            Some(m) => vec![format!(
+            Some(m) => vec![record(format!(
                 "{} breaks the seal: {m}, as committed.",
                 state.seat_name(*seat)
-            )],
+            ))],
             // Hidden from this reader until the exchange resolves.
-            None => vec![format!("{} breaks the seal.", state.seat_name(*seat))],
+            None => vec![record(format!(
+                "{} breaks the seal.",
+                state.seat_name(*seat)
+            ))],
         },
         Fact::EscapeAnnounced { seat } => {
             vec![format!(
@@ -667,20 +703,36 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             )]
         }
         Fact::ExchangeResolved(r) => {
-            let mut lines: Vec<String> = r
+            // Who went for what, in a line: the orders each obeyed and the
+            // books' pages are the record's.
+            let calls: Vec<String> = r
                 .turns
                 .iter()
-                .map(|t| {
+                .enumerate()
+                .map(|(i, t)| {
                     let m = &state.seat(t.seat).party[t.member].sheet.maneuvers[t.maneuver];
-                    chose_words(state, t.seat, t.member, m)
+                    let who = state.fighter_name(t.seat, t.member);
+                    if i == 0 {
+                        format!("{who} goes for {}", m.full_name())
+                    } else {
+                        format!("{who} for {}", m.full_name())
+                    }
                 })
                 .collect();
+            let mut lines = Vec::new();
+            if !calls.is_empty() {
+                lines.push(format!("{}.", and_list(&calls)));
+            }
+            lines.extend(r.turns.iter().map(|t| {
+                let m = &state.seat(t.seat).party[t.member].sheet.maneuvers[t.maneuver];
+                record(chose_words(state, t.seat, t.member, m))
+            }));
             for t in &r.turns {
                 for text in &t.set_aside {
-                    lines.push(format!(
+                    lines.push(record(format!(
                         "{} cannot obey \"{text}\" together with the other orders; it is set aside this turn.",
                         state.fighter_name(t.seat, t.member)
-                    ));
+                    )));
                 }
             }
             // Body points as each blow lands, so a fighter struck twice
@@ -692,15 +744,21 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                     .or_insert_with(|| state.seat(k.defender).fighter().body);
                 *left = left.saturating_sub(k.damage);
                 let f = state.seat(k.defender).fighter();
+                let d = state.seat_name(k.defender);
                 lines.push(format!(
-                    "{}'s {} strikes {} for {}: {} of {} body points left.",
+                    "{}'s {} strikes {d}: {}",
                     state.fighter_name(k.seat, k.member),
                     k.card,
-                    state.seat_name(k.defender),
+                    wound_words(&d, *left, f.sheet.body_points)
+                ));
+                lines.push(record(format!(
+                    "{}'s {} strikes {d} for {}: {} of {} body points left.",
+                    state.fighter_name(k.seat, k.member),
+                    k.card,
                     k.damage,
                     left,
                     f.sheet.body_points
-                ));
+                )));
             }
             for b in &r.blows {
                 let left = body
@@ -715,12 +773,10 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             for f in &r.falls {
                 let who = state.fighter_name(f.seat, f.member);
                 lines.push(match f.condition {
-                    Condition::Dead => format!(
-                        "{who} falls at {} body points and does not rise again: dead.",
-                        f.body
-                    ),
-                    _ => format!("{who} collapses at {} body points, unconscious.", f.body),
+                    Condition::Dead => format!("{who} falls and does not rise again: dead."),
+                    _ => format!("{who} collapses, unconscious."),
                 });
+                lines.push(record(format!("{who} falls at {} body points.", f.body)));
             }
             lines.extend(range_lines(state, r));
             let standing: Vec<String> = r
@@ -736,7 +792,7 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                     )
                 })
                 .collect();
-            lines.push(format!("Body points now: {}.", and_list(&standing)));
+            lines.push(record(format!("Body points now: {}.", and_list(&standing))));
             for &s in &r.escaped {
                 lines.push(format!(
                     "{} slips away unscored upon: escaped!",
@@ -758,20 +814,20 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
                     .experience
                     .saturating_add(a.points)
                     .saturating_add(a.victory);
-                lines.push(match (a.points, a.victory) {
+                lines.push(record(match (a.points, a.victory) {
                     (p, 0) => format!("{who} gains {p} experience (now {now})."),
                     (0, v) => format!("{who} gains {v} experience for the victory (now {now})."),
                     (p, v) => format!(
                         "{who} gains {p} experience from the fighting and {v} for the victory (now {now})."
                     ),
-                });
+                }));
                 if a.advancements > 0 {
-                    lines.push(format!(
+                    lines.push(record(format!(
                         "{who} has now defeated {} body points of opponents: {} advancement{} to spend.",
                         f.sheet.defeated_body_points.saturating_add(a.points),
                         a.advancements,
                         if a.advancements == 1 { "" } else { "s" }
-                    ));
+                    )));
                 }
             }
             lines
@@ -787,10 +843,10 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
             } else {
                 i64::from(f.sheet.abilities.get(category).copied().unwrap_or(0)) + 1
             };
-            vec![format!(
+            vec![record(format!(
                 "{} advances: {category} rises to {now}.",
                 state.fighter_name(*seat, *member)
-            )]
+            ))]
         }
         Fact::ModifierImproved {
             seat,
@@ -800,13 +856,13 @@ fn narrate_fact(state: &State, fact: &Fact) -> Vec<String> {
         } => {
             let f = &state.seat(*seat).party[*member];
             let m = &f.sheet.maneuvers[*maneuver];
-            vec![format!(
+            vec![record(format!(
                 "{} trains {}: its modifier rises to {} for {cost} experience ({} left).",
                 state.fighter_name(*seat, *member),
                 m.full_name(),
                 signed(m.modifier.saturating_add(1)),
                 f.sheet.experience.saturating_sub(*cost)
-            )]
+            ))]
         }
         Fact::JournalClosed => vec!["The journal of this fight is closed.".into()],
         _ => unreachable!("every scenario fact is told above"),

@@ -9,6 +9,7 @@ use crate::lostworlds::field::content::{Goal, Ground, Hex};
 use crate::lostworlds::field::state::{Field, Position, Stage};
 use crate::lostworlds::field::tables::{Footing, Pounce, Recovery};
 use crate::lostworlds::state::State;
+use crate::narrative::record;
 
 fn field(state: &State) -> &Field {
     state.field.as_deref().expect("a scenario")
@@ -130,18 +131,36 @@ pub fn prologue(state: &State) -> Vec<String> {
     let f = field(state);
     let s = &f.scenario;
     let mut lines = vec![format!("{}. {}", s.title, s.text)];
+    // Who stands where, and which spaces a goal names, the map shows and
+    // the record keeps; the story says who plays for what.
     for (i, side) in s.sides.iter().enumerate() {
-        let who: Vec<String> = (0..state.seats.len() as Seat)
+        let seats: Vec<Seat> = (0..state.seats.len() as Seat)
             .filter(|&seat| f.piece(seat).side == i)
-            .map(|seat| format!("{} on {}", name(state, seat), f.piece(seat).at))
             .collect();
+        let names: Vec<String> = seats.iter().map(|&seat| name(state, seat)).collect();
+        let placed: Vec<String> = seats
+            .iter()
+            .map(|&seat| format!("{} on {}", name(state, seat), f.piece(seat).at))
+            .collect();
+        let goal = match &side.goal {
+            Goal::Reach { .. } => "to reach the goal the map marks".to_string(),
+            Goal::Carry { object, .. } => {
+                format!("to carry the {object} to the goal the map marks")
+            }
+            other => goal_words(other),
+        };
         lines.push(format!(
-            "{}: {}; {} ({} victory points).",
+            "{}: {}; {goal} ({} victory points).",
             side.name,
-            and_list(&who),
-            goal_words(&side.goal),
+            and_list(&names),
             side.points
         ));
+        lines.push(record(format!(
+            "{}: {}; {}.",
+            side.name,
+            and_list(&placed),
+            goal_words(&side.goal)
+        )));
     }
     lines.push(format!(
         "The scenario lasts at most {} turns.",
@@ -195,6 +214,20 @@ fn hurt_words(state: &State, seat: Seat, damage: i32) -> String {
     )
 }
 
+/// How a figure's footing went, as the story tells it (the roll is the
+/// record's, see [`fall_words`]).
+fn footing_words(state: &State, r: &FallRoll) -> String {
+    let who = name(state, r.seat);
+    match r.footing {
+        Footing::Steady => format!("{who} keeps their footing."),
+        Footing::Unsteady => format!("{who} totters, off balance."),
+        Footing::Fall => format!(
+            "{who} falls! {} sets them down.",
+            r.placer.map_or_else(|| who.clone(), |p| name(state, p))
+        ),
+    }
+}
+
 fn fall_words(state: &State, r: &FallRoll) -> String {
     let sum = if r.bonus > 0 {
         format!("{} + {} = {}", r.roll, r.bonus, r.roll + r.bonus)
@@ -230,6 +263,44 @@ fn recovery_words(state: &State, r: &RecoveryRoll) -> String {
         Recovery::Body(n) => {
             format!("{who} rolls {roll} to recover and stays unconscious ({n} body points).")
         }
+    }
+}
+
+/// A step of a move as the story tells it, and as the record keeps it: a
+/// walk from space to space is the record's alone (the map at the turn's
+/// end shows where everyone stands), a climb is told, and what a deed
+/// leaves of the move's points is the record's.
+fn deed_lines(state: &State, seat: Seat, cost: u32, deed: &Deed) -> Vec<String> {
+    let full = deed_words(state, seat, cost, deed);
+    let who = name(state, seat);
+    let story = match deed {
+        Deed::Moved { from, to } => match level(state, *to).cmp(&level(state, *from)) {
+            std::cmp::Ordering::Greater => Some(format!("{who} climbs up.")),
+            std::cmp::Ordering::Less => Some(format!("{who} climbs down.")),
+            std::cmp::Ordering::Equal => None,
+        },
+        Deed::Crawled { .. } => None,
+        // Where a thrown thing flies and the roll for it are the record's.
+        Deed::Threw { object, .. } => Some(format!("{who} hurls the {object}.")),
+        Deed::ThrewBody { body, .. } => {
+            Some(format!("{who} heaves {}'s body.", name(state, *body)))
+        }
+        Deed::Shoved { target, hard, roll } => Some(format!(
+            "{who} shoves {}{}. {}",
+            name(state, *target),
+            if *hard { " hard" } else { "" },
+            footing_words(state, roll)
+        )),
+        _ => {
+            let points = field(state).piece(seat).points.saturating_sub(cost);
+            let plain = full.replace(&format!(" ({points} left)"), "");
+            (plain != full).then_some(plain)
+        }
+    };
+    match story {
+        Some(told) => vec![told, record(full)],
+        None if matches!(deed, Deed::Moved { .. } | Deed::Crawled { .. }) => vec![record(full)],
+        None => vec![full],
     }
 }
 
@@ -407,20 +478,17 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 .map(|(s, r)| format!("{} {r}", name(state, *s)))
                 .collect();
             let order: Vec<String> = order.iter().map(|&s| name(state, s)).collect();
-            // One figure up alone moves; two or more move in turn.
-            vec![match order.as_slice() {
-                [one] => format!(
-                    "Turn {turn}. Initiative: {}. {one} moves alone.",
-                    and_list(&rolled)
-                ),
-                _ => format!(
-                    "Turn {turn}. Initiative: {}. {} move in that order.",
-                    and_list(&rolled),
-                    and_list(&order)
-                ),
-            }]
+            // One figure up alone moves; two or more move in turn. The
+            // rolls that set the order are the record's.
+            vec![
+                match order.as_slice() {
+                    [one] => format!("{one} moves alone."),
+                    _ => format!("{} move in that order.", and_list(&order)),
+                },
+                record(format!("Turn {turn}. Initiative: {}.", and_list(&rolled))),
+            ]
         }
-        Fact::Stepped { seat, cost, deed } => vec![deed_words(state, *seat, *cost, deed)],
+        Fact::Stepped { seat, cost, deed } => deed_lines(state, *seat, *cost, deed),
         Fact::HaltOffered { mover, by } => {
             let names: Vec<String> = by.iter().map(|&s| name(state, s)).collect();
             vec![format!(
@@ -469,11 +537,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
                 and_list(&names)
             )]
         }
-        Fact::MoveEnded { seat, undefended } => vec![format!(
+        Fact::MoveEnded { seat, undefended } => vec![record(format!(
             "{} ends the move on {}, leaving {undefended} undefended.",
             name(state, *seat),
             field(state).piece(*seat).at
-        )],
+        ))],
         Fact::Recovered { rolls } => rolls.iter().map(|r| recovery_words(state, r)).collect(),
         Fact::CombatBegun { engaged, starts } => {
             let mut lines = Vec::new();
@@ -510,12 +578,12 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             }
             for s in starts {
                 if s.picture != crate::lostworlds::content::OPENING_PICTURE {
-                    lines.push(format!(
+                    lines.push(record(format!(
                         "{} starts against {} on picture {}.",
                         name(state, s.seat),
                         name(state, s.foe),
                         s.picture
-                    ));
+                    )));
                 }
             }
             lines
@@ -525,7 +593,10 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
             .filter(|(_, p)| *p != Position::Standing)
             .map(|&(s, p)| format!("{} ends the fighting {}.", name(state, s), p.words()))
             .collect(),
-        Fact::FallsRolled { rolls } => rolls.iter().map(|r| fall_words(state, r)).collect(),
+        Fact::FallsRolled { rolls } => rolls
+            .iter()
+            .flat_map(|r| [footing_words(state, r), record(fall_words(state, r))])
+            .collect(),
         Fact::FallenPlaced {
             seat,
             to,

@@ -27,11 +27,17 @@ fn the_story_shows_pages_pictures_and_sums() {
         story.contains("Nowa, told \"Do only Extended Range next turn\", goes for Extended Range Charge (page 50, Brown)."),
         "{story}"
     );
-    // The picture in the story's voice, then the page and picture.
+    // The picture in the story's voice; the page and picture in the record.
     assert!(
-        story.contains(
-            "Nowa's blow lands solidly on Brakka. (Nowa: page 50 of Brakka's book, picture 49.)"
-        ),
+        story.contains("Nowa's blow lands solidly on Brakka.\n"),
+        "{story}"
+    );
+    assert!(
+        story.contains("Nowa: page 50 of Brakka's book, picture 49."),
+        "{story}"
+    );
+    assert!(
+        story.contains("Nowa goes for Extended Range Charge and Brakka for Extended Range Charge."),
         "{story}"
     );
     assert!(
