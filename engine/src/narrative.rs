@@ -724,11 +724,11 @@ fn aside_markdown(a: &Aside) -> String {
 fn html_blocks(out: &mut String, lines: &[String]) {
     for b in blocks(lines) {
         match b {
-            Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", prose_html(p))),
+            Block::Paragraph(p) => out.push_str(&format!("<p>{}</p>\n", escape(p))),
             Block::List(items) => {
                 out.push_str("<ul>\n");
                 for i in items {
-                    out.push_str(&format!("<li>{}</li>\n", prose_html(i)));
+                    out.push_str(&format!("<li>{}</li>\n", escape(i)));
                 }
                 out.push_str("</ul>\n");
             }
@@ -841,57 +841,6 @@ fn data_url(svg: &str) -> String {
         }
     }
     out
-}
-
-/// A line of the story as HTML, each aside in brackets that cites a book's
-/// page (a Lost Worlds fight log's "(page 54, Black)") marked as a
-/// reference, so a reading page can keep the page numbers out of the prose
-/// and show them on request. Every other character is only escaped.
-pub fn prose_html(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(open) = rest.find('(') {
-        // The bracket that closes this one (names such as "Brakka (Bo)"
-        // nest inside a reference).
-        let mut depth = 0usize;
-        let close = rest[open..].char_indices().find_map(|(i, c)| {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(open + i);
-                    }
-                }
-                _ => {}
-            }
-            None
-        });
-        let Some(close) = close else { break };
-        if cites_a_page(&rest[open..=close]) {
-            // A reference takes the space before it along, so the prose
-            // reads "goes for Charge." when it is hidden.
-            let open = if rest[..open].ends_with(' ') {
-                open - 1
-            } else {
-                open
-            };
-            out.push_str(&escape(&rest[..open]));
-            let reference = escape(&rest[open..=close]);
-            out.push_str(&format!("<span class=\"ref\">{reference}</span>"));
-        } else {
-            out.push_str(&escape(&rest[..=close]));
-        }
-        rest = &rest[close + 1..];
-    }
-    out.push_str(&escape(rest));
-    out
-}
-
-/// Whether `text` names a page by its number ("page 54").
-fn cites_a_page(text: &str) -> bool {
-    text.match_indices("page ")
-        .any(|(i, w)| text[i + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn escape(s: &str) -> String {

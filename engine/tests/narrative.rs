@@ -117,18 +117,3 @@ fn format_names() {
         .unwrap_err()
         .contains("md, txt, html or json"));
 }
-
-#[test]
-fn a_book_page_cited_in_brackets_is_marked_as_a_reference_and_nothing_else_is() {
-    let line =
-        "Brakka closes in (Nowa's guess). (Nowa: page 54 of Brakka (Bo)'s book, picture 45.)";
-    assert_eq!(
-        prose_html(line),
-        "Brakka closes in (Nowa&#39;s guess).<span class=\"ref\"> (Nowa: page 54 of Brakka (Bo)&#39;s book, picture 45.)</span>"
-    );
-    assert_eq!(
-        prose_html("goes for Thrust High (page 54, Black) at <once>"),
-        "goes for Thrust High<span class=\"ref\"> (page 54, Black)</span> at &lt;once&gt;"
-    );
-    assert_eq!(prose_html("an open ( bracket"), "an open ( bracket");
-}

@@ -696,15 +696,6 @@ fn story_html(
         h += "</section>";
     }
     h += "</main>";
-    // A fight log's book pages stay out of the prose until asked for (a
-    // checkbox, so it works without JavaScript).
-    if h.contains(r#"<span class="ref">"#) {
-        let at = h.find("</h1>").map_or(0, |i| i + "</h1>".len());
-        h.insert_str(
-            at,
-            r#"<p class="hint"><label><input type="checkbox" id="refs"> Show the books' page and picture numbers</label></p>"#,
-        );
-    }
     Ok((story.title, h))
 }
 

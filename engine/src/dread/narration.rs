@@ -234,7 +234,78 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
     let name = |c: usize| state.characters[c].name.as_str();
     let one = |line: String| Some(vec![line]);
     match fact {
-        Fact::DiceRolled { .. } => Some(Vec::new()),
+        // The dice, each hour's call and each walk across London are the
+        // record's: the story tells the hours in which something happens.
+        Fact::DiceRolled { .. } | Fact::ActionCalled { .. } | Fact::Moved { .. } => {
+            Some(Vec::new())
+        }
+        // A threat turned up in planning is told when someone takes it on.
+        Fact::Revealed {
+            face: Face::Dread(_),
+            ..
+        } if matches!(state.phase, Phase::Planning { .. }) => Some(Vec::new()),
+        Fact::StoryBegan { leader } => {
+            let threats = state
+                .locations
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s,
+                        Spot::Up {
+                            face: Face::Dread(_)
+                        }
+                    )
+                })
+                .count();
+            let showing = match threats {
+                0 => "no threat showing".to_string(),
+                1 => "one threat showing".to_string(),
+                n => format!("{n} threats showing"),
+            };
+            one(format!(
+                "The clocks are set, with {showing} across London. {} leads the investigation through the day.",
+                name(*leader)
+            ))
+        }
+        Fact::EncounterOpened { target, present } => {
+            let when = match state.phase {
+                Phase::Story { action } if action > 0 => format!("At {}, ", hour(action)),
+                _ => String::new(),
+            };
+            let take = |one: &str, many: &str| {
+                if present.len() == 1 {
+                    one.to_string()
+                } else {
+                    many.to_string()
+                }
+            };
+            let told = match target {
+                Target::Dread { place, card } => {
+                    let mut line = format!(
+                        "{when}{} {} {card} at {}.",
+                        names(state, present),
+                        take("takes on", "take on"),
+                        place.words()
+                    );
+                    // The card's own line, read aloud as it is faced.
+                    if let Some(words) = state.cards.dread.get(card).map(|c| c.story.trim()) {
+                        if !words.is_empty() {
+                            line = format!("{line} {words}");
+                        }
+                    }
+                    line
+                }
+                Target::Plot { place, letter } => format!(
+                    "{when}{} {} {} at {}.",
+                    names(state, present),
+                    take("investigates", "investigate"),
+                    face_words(state, &Face::Plot(*letter)),
+                    place.words()
+                ),
+                _ => return None,
+            };
+            one(told)
+        }
         Fact::DreadCardMet { card, beaten, .. } => one(if *beaten {
             format!("{card} is dealt with, and what it taught goes onto the Investigation deck.")
         } else {

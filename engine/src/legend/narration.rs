@@ -441,7 +441,7 @@ fn sentence(s: &State, fact: &Fact) -> Option<String> {
         } => {
             let seat = s.piece(*piece).map_or(0, |p| p.controller);
             format!(
-                "{} gets past {} with {}: {} From now on {} needs no Item there.",
+                "{} gets past {} with {}: {} The way there stays open to {}.",
                 name(s, *piece),
                 name(s, *obstacle),
                 name(s, *item),

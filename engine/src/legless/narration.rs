@@ -277,7 +277,11 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         return full;
     };
     let mut lines = story;
-    lines.extend(full.into_iter().map(crate::narrative::record));
+    for line in full {
+        if !lines.contains(&line) {
+            lines.push(crate::narrative::record(line));
+        }
+    }
     lines
 }
 
@@ -331,10 +335,7 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
                     state.location_name(l)
                 ),
                 Some(Place::Square(_)) => {
-                    format!(
-                        "{} makes their way through the streets{on_the_way}.",
-                        who(seat)
-                    )
+                    format!("{} sets off through the streets{on_the_way}.", who(seat))
                 }
             })
         }
@@ -377,11 +378,10 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
             let what = match goal {
                 GoalKind::Love => "finds love".to_string(),
                 GoalKind::Property => "buys the property".to_string(),
-                GoalKind::Personal => {
-                    let text =
-                        personal_goal(state, *seat).map_or(String::new(), |t| format!(": {t}"));
-                    format!("does what they set out to do{text}")
-                }
+                GoalKind::Personal => match personal_goal(state, *seat) {
+                    Some(t) => format!("achieves “{t}”"),
+                    None => "achieves a life's wish".to_string(),
+                },
             };
             let first = state.londoner(*seat).tokens.is_empty();
             one(format!(
@@ -414,7 +414,7 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
             None => format!("{} takes off the leg and goes without.", who(seat)),
         }),
         Fact::Won { seat } => one(format!(
-            "{} has done all they came to London for, and wins!",
+            "With both victory tokens down, {} has made a life in London, and wins!",
             who(seat)
         )),
         _ => None,
@@ -422,9 +422,11 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
 }
 
 /// One fact told in full, the players' dice, squares, pages and tallies
-/// and all: the record's telling (see [`narrate`]).
+/// and all: the record's telling (see [`narrate`]). Its subjects are the
+/// Londoners too, but for who plays whom and who dies, said of a player.
 fn in_full(state: &State, fact: &Fact) -> Vec<String> {
-    let name = |s: &Seat| state.name(*s).to_string();
+    let name = |s: &Seat| londoner(state, *s);
+    let player = |s: &Seat| state.name(*s).to_string();
     let line = match fact {
         // A turn shows in what is done with it (the upkeep paid, the
         // Sickroom's roll), each under the round it is played in.
@@ -433,7 +435,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
         Fact::TurnMissed { seat } => format!("{} misses a turn.", name(seat)),
         Fact::UpkeepPaid { seat, amount } => {
             format!(
-                "{} pays {} to keep their legs.",
+                "{} pays {} in upkeep for the legs.",
                 name(seat),
                 pounds(*amount)
             )
@@ -459,7 +461,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
         Fact::LegEquipped { seat, leg, side } => match (leg, side) {
             (Some(leg), Some(e)) => format!("{} straps on the {leg} ({}).", name(seat), scores(e)),
             (Some(leg), None) => format!("{} straps on the {leg}.", name(seat)),
-            (None, _) => format!("{} takes off their leg and goes without.", name(seat)),
+            (None, _) => format!("{} takes the leg off and goes without.", name(seat)),
         },
         Fact::LegSold {
             seat,
@@ -526,7 +528,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
             path,
             picked_up,
         } => match path.last() {
-            None => format!("{} stays where they are.", name(seat)),
+            None => format!("{} stays put.", name(seat)),
             Some(end) => format!(
                 "{} walks {} to {}{}.",
                 name(seat),
@@ -636,8 +638,8 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
         }
         Fact::WentTo { seat, to } => format!("{} is taken to {}.", name(seat), place(state, to)),
         Fact::TurnsLost { seat, turns } => match turns {
-            1 => format!("{} will miss their next turn.", name(seat)),
-            n => format!("{} will miss their next {n} turns.", name(seat)),
+            1 => format!("{} will miss the next turn.", name(seat)),
+            n => format!("{} will miss the next {n} turns.", name(seat)),
         },
         Fact::TokenPlaced {
             seat,
@@ -655,7 +657,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
                 GoalKind::Personal => {
                     let text =
                         personal_goal(state, *seat).map_or(String::new(), |t| format!(" ({t})"));
-                    format!("completes their personal goal{text}{price}")
+                    format!("completes the personal goal{text}{price}")
                 }
             };
             let l = state.londoner(*seat);
@@ -704,7 +706,10 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
             } else {
                 " Their legs go back to the store."
             };
-            format!("{} ({character}) {why} and dies.{tokens}{legs}", name(seat))
+            format!(
+                "{} ({character}) {why} and dies.{tokens}{legs}",
+                player(seat)
+            )
         }
         Fact::CharacterDrawn {
             seat,
@@ -720,7 +725,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
                 "rejoins the game as"
             };
             let card = card.as_ref().or_else(|| state.characters.get(character));
-            let how = format!("{} {how}", name(seat));
+            let how = format!("{} {how}", player(seat));
             introduced(state, &how, character, card, (at, *money, *health))
         }
         Fact::CardLaidOut { card } => {
@@ -756,7 +761,7 @@ fn in_full(state: &State, fact: &Fact) -> Vec<String> {
             "After {rounds} rounds the game is called: {} placed the most victory tokens.",
             winners
                 .iter()
-                .map(|s| state.name(*s))
+                .map(|s| londoner(state, *s))
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),

@@ -69,7 +69,7 @@ fn obstacles_need_an_item_once_and_the_passage_is_recorded() {
     assert!(
         lines
             .iter()
-            .any(|l| l.contains(": \"snips the cables.\" From now on")),
+            .any(|l| l.contains(": \"snips the cables.\" The way there stays open")),
         "{lines:?}"
     );
     assert_eq!(t.state()["seats"][0]["passed"], json!([7]), "Ada's passage");

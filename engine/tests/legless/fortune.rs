@@ -501,9 +501,13 @@ fn a_card_gives_a_leg_from_the_store_while_the_store_holds_it() {
     let in_store = |s: &State| s.pile.iter().filter(|l| *l == "Peg leg").count();
     assert_eq!(in_store(&after), in_store(&s) - 1);
     let fact: Fact = serde_json::from_value(given[0].clone()).unwrap();
+    // The story's subject is the Londoner, not the player.
     assert_eq!(
         <Legless as Rules>::narrate(&s, &fact),
-        vec!["Ada takes the Peg leg from the store, for nothing."]
+        vec![format!(
+            "{} takes the Peg leg from the store, for nothing.",
+            s.character_of(0).name
+        )]
     );
     // Once the Store holds none, the card gives nothing.
     let mut empty = s.clone();
