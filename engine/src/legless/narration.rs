@@ -413,6 +413,22 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
             Some(leg) => format!("{} straps on the {leg}.", who(seat)),
             None => format!("{} takes off the leg and goes without.", who(seat)),
         }),
+        // A death is the Londoner's: the player plays on as another.
+        Fact::Died { seat, why, .. } => {
+            let how = match why {
+                Death::Sickroom => {
+                    "lies in the Sickroom with nothing left to pay for a bed, and dies there"
+                }
+                Death::NoSpace => {
+                    "finds no place left in London for the life still wanted, and dies of it"
+                }
+            };
+            one(format!(
+                "{} {how}. {} will come back to London as someone else.",
+                who(seat),
+                state.name(*seat)
+            ))
+        }
         Fact::Won { seat } => one(format!(
             "With both victory tokens down, {} has made a life in London, and wins!",
             who(seat)

@@ -190,6 +190,10 @@ impl Rules for Ludovia {
         }
     }
 
+    fn prologue(state: &State) -> Vec<String> {
+        narration::prologue(state)
+    }
+
     fn describe(state: &State, action: &Action) -> Option<String> {
         Some(narration::describe(state, action))
     }

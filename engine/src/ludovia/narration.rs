@@ -822,6 +822,27 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// The night as it begins: who sets out from the Lair, and what makes
+/// one of them the guild's leader by dawn.
+pub fn prologue(state: &State) -> Vec<String> {
+    let thieves: Vec<String> = state.thieves.iter().map(|t| t.player.clone()).collect();
+    // The round limit is a safeguard; told only where a table set its own.
+    let dawn = if state.round_limit == super::options::DEFAULT_ROUND_LIMIT {
+        "if the rooftops are stripped bare first".to_string()
+    } else {
+        format!(
+            "if the rooftops are stripped bare or dawn breaks after round {} first",
+            state.round_limit
+        )
+    };
+    vec![format!(
+        "Night falls on Ludovia, and {} thieves meet in the Lair: {}. Whoever first shows off {} Fame and Fortune there leads the guild; {dawn}, the most famous does.",
+        thieves.len(),
+        and_list(&thieves),
+        super::decide::FAME_TO_WIN,
+    )]
+}
+
 pub fn chapter(state: &State) -> String {
     match state.phase {
         Phase::Order { .. } | Phase::Placing { .. } => "Setting out".into(),
