@@ -52,6 +52,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
                         stage: Stage::Policeman,
                         ap: ACTION_POINTS,
                         ending: false,
+                        from: Some(state.thieves[state.order[0] as usize].at),
                     })
                 };
                 if state.policemen.len() == 2 {
@@ -81,6 +82,7 @@ pub fn apply(state: &mut State, fact: &Fact) {
                 stage: Stage::Policeman,
                 ap: ACTION_POINTS,
                 ending: false,
+                from: Some(state.thieves[*seat as usize].at),
             });
         }
         Fact::StageSet { stage, .. } => {

@@ -294,11 +294,15 @@ fn story(state: &State, fact: &Fact) -> Option<Vec<String>> {
             }
         }
         Fact::TurnEnded { seat, why } => match why {
-            Some(TurnEnd::Chose | TurnEnd::Spent) => one(format!(
-                "{} ends the turn {}.",
-                state.name(*seat),
-                at_scene(state, state.thief(*seat).at)
-            )),
+            Some(TurnEnd::Chose | TurnEnd::Spent) => {
+                let at = state.thief(*seat).at;
+                let from = state.turn().and_then(|t| t.from);
+                one(if from == Some(at) {
+                    format!("{} lies low {}.", state.name(*seat), at_scene(state, at))
+                } else {
+                    format!("{} ends the turn {}.", state.name(*seat), at_scene(state, at))
+                })
+            }
             Some(TurnEnd::Cut) | None => None,
         },
         Fact::TrialHeld {

@@ -118,6 +118,11 @@ pub struct Turn {
     pub ap: u32,
     /// The turn ends once the pending choice is made (an event was robbed).
     pub ending: bool,
+    /// Where the thief stood as the turn began, so the story can say
+    /// where the turn took them. Kept from this version on; a state saved
+    /// before has none, and the story then says only where they end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Space>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

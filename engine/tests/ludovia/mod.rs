@@ -88,6 +88,7 @@ fn table() -> State {
         stage: Stage::Actions,
         ap: 4,
         ending: false,
+        from: None,
     });
     s
 }

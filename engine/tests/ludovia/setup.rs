@@ -290,6 +290,7 @@ fn item_colours_follow_the_worked_example_and_nothing_else() {
         stage: Stage::Actions,
         ap: 4,
         ending: false,
+        from: None,
     });
     s.thieves[0].at = sp("h1.0");
     give(&mut s, 0, &["Ruby Crown"]);

@@ -286,6 +286,7 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
         ]
     );
     let told = lines(&mut s, json!({"type": "end_turn"}));
-    assert_eq!(told[0], "Bo ends the turn in the Lair.");
+    // Bo never left the Lair this turn: the story says so.
+    assert_eq!(told[0], "Bo lies low in the Lair.");
     assert_eq!(told[1], "Bo ends the turn with 4 action points unspent.");
 }
