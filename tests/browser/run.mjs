@@ -676,8 +676,10 @@ test('two seats fight a whole Lost Worlds duel by tapping, choices sealed until 
   // join links ready on the owner's screen.
   await table.goto(`${base}/g/${g.game}`);
   await live(table);
+  // Making the new game waits on a durable write, which a loaded machine
+  // (the Rust tests run beside these) can hold up past the usual 8 s.
   await table.click('#rematch');
-  await table.waitForURL((u) => u.pathname.startsWith('/g/') && !u.pathname.endsWith(g.game));
+  await table.waitForURL((u) => u.pathname.startsWith('/g/') && !u.pathname.endsWith(g.game), { timeout: 20000 });
   await live(table);
   const join = await table.textContent('#join');
   assert.ok(join.includes('Ada') && join.includes('Bo'), join);
