@@ -135,6 +135,16 @@ pub trait DynRules: Send + Sync {
         seq: u64,
         viewer: Viewer,
     ) -> Result<Decided, Rejection>;
+    /// Decides an action as [`DynRules::decide`] does, to check what is
+    /// stored: the action's stored form and the facts, folded into nothing
+    /// and told to no one (a check folds the stored event itself).
+    fn redecide(
+        &self,
+        state: &dyn Any,
+        by: Option<Seat>,
+        action: &Value,
+        chance: &mut Chance,
+    ) -> Result<(Value, Vec<Value>), Rejection>;
     /// Applies the facts of the event at `seq`, acted by `by`, returning
     /// their narration as `viewer` may read it (each fact is redacted for
     /// `viewer` against the state just before it), or none when no one
@@ -279,6 +289,26 @@ fn parse_pack<R: Rules>(pack: &Value, file: &str) -> Result<R::Pack, ContentErro
 /// Folds the facts of the event at `seq`, acted by `by`, into `state`,
 /// returning their narration as `viewer` may read it: each fact is narrated
 /// (redacted for `viewer`) against the state just before it.
+/// The facts the rules decide for an action, and the action's stored form.
+fn decide_facts<R: Rules>(
+    state: &R::State,
+    by: Option<Seat>,
+    action: &Value,
+    chance: &mut Chance,
+) -> Result<(Value, Vec<R::Fact>), Rejection> {
+    let (action, canonical) = read_action::<R>(action)?;
+    // A state folded from a damaged log could break a kind's own
+    // assumptions; that is a refusal, not a crash of the server.
+    let facts =
+        crate::guard::guarded(|| R::decide(state, by, &action, chance)).map_err(|_| {
+            Rejection::new(
+                "engine.fault",
+                "the rules could not decide on this state (the log may be damaged: run `verify`)",
+            )
+        })??;
+    Ok((canonical, facts))
+}
+
 fn fold_facts<R: Rules>(
     state: &mut R::State,
     facts: &[R::Fact],
@@ -596,17 +626,8 @@ impl<R: Rules> DynRules for Kind<R> {
         seq: u64,
         viewer: Viewer,
     ) -> Result<Decided, Rejection> {
-        let (action, canonical) = read_action::<R>(action)?;
         let state = typed::<R>(state);
-        // A state folded from a damaged log could break a kind's own
-        // assumptions; that is a refusal, not a crash of the server.
-        let facts =
-            crate::guard::guarded(|| R::decide(state, by, &action, chance)).map_err(|_| {
-                Rejection::new(
-                "engine.fault",
-                "the rules could not decide on this state (the log may be damaged: run `verify`)",
-            )
-            })??;
+        let (canonical, facts) = decide_facts::<R>(state, by, action, chance)?;
         // The typed facts are folded as they are; only the stored form
         // goes through JSON.
         let mut next = state.clone();
@@ -624,6 +645,21 @@ impl<R: Rules> DynRules for Kind<R> {
             next: Box::new(next),
             narration,
         })
+    }
+
+    fn redecide(
+        &self,
+        state: &dyn Any,
+        by: Option<Seat>,
+        action: &Value,
+        chance: &mut Chance,
+    ) -> Result<(Value, Vec<Value>), Rejection> {
+        let (canonical, facts) = decide_facts::<R>(typed::<R>(state), by, action, chance)?;
+        let facts = facts
+            .iter()
+            .map(|f| serde_json::to_value(f).expect("facts serialize"))
+            .collect();
+        Ok((canonical, facts))
     }
 
     fn apply(
@@ -1195,6 +1231,33 @@ impl Game {
                 seq: self.seq + 1,
                 state: decided.next,
             },
+        })
+    }
+
+    /// What [`Game::decide_at`] would store for `action` (its stored form,
+    /// the facts and the draws), deciding nothing else: no next state, no
+    /// narration. For checking a stored event, which is then folded itself.
+    pub fn redecide_at(
+        &self,
+        by: Option<Seat>,
+        action: &Value,
+        at_ms: u64,
+    ) -> Result<ActionAccepted, Rejection> {
+        if self.is_over() {
+            return Err(Rejection::new(
+                "game.over",
+                "the game is over; fork it to play on",
+            ));
+        }
+        let stream = self.dice.stream(self.seq + 1);
+        let mut chance = Chance::keyed(self.created.dice, self.dice.key(), stream).at(at_ms);
+        let (action, facts) = self
+            .kind
+            .redecide(self.state.as_ref(), by, action, &mut chance)?;
+        Ok(ActionAccepted {
+            action,
+            facts,
+            chance: chance.into_draws(),
         })
     }
 

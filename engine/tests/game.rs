@@ -129,3 +129,49 @@ fn every_kind_reads_no_options_and_names_its_own_when_given_another() {
         }
     }
 }
+
+/// A check of a stored action (`redecide_at`, what verify and import use)
+/// finds exactly what deciding it for real stores: its form, its facts and
+/// its draws, action after action (each step takes one of the actions
+/// open that need nothing typed, as a table might). LEGEND opens with
+/// introductions to type, so its goldens check it instead: verify and
+/// import re-decide every stored action there.
+#[test]
+fn a_check_redecides_what_a_decision_stores_in_every_kind() {
+    use crate::testkit::{created, event};
+    use tabletape_engine::dread::Dread;
+    use tabletape_engine::legless::Legless;
+    use tabletape_engine::lostworlds::LostWorlds;
+    use tabletape_engine::ludovia::Ludovia;
+    let none = serde_json::Value::Null;
+    let games = [
+        created::<LostWorlds>(2, 3, DiceMode::Digital, none.clone()),
+        created::<Legless>(3, 4, DiceMode::Digital, none.clone()),
+        created::<Ludovia>(3, 5, DiceMode::Digital, none.clone()),
+        created::<Dread>(2, 7, DiceMode::Digital, none),
+    ];
+    for created in &games {
+        let mut game = Game::start(created).expect("the game starts");
+        let mut checked = 0;
+        for step in 0..80usize {
+            let open: Vec<_> = game
+                .legal(None)
+                .into_iter()
+                .filter(|l| l.needs.is_empty())
+                .collect();
+            if game.is_over() || open.is_empty() {
+                break;
+            }
+            let action = &open[step * 7 % open.len()].action;
+            let decision = game.decide(None, action).expect("an open action");
+            let again = game
+                .redecide_at(None, &decision.body.action, 0)
+                .unwrap_or_else(|e| panic!("{}: {e}", created.kind));
+            assert_eq!(again, decision.body, "{}", created.kind);
+            let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(decision.body));
+            game.apply(&ev).expect("a decided action folds");
+            checked += 1;
+        }
+        assert!(checked >= 5, "{}: {checked} actions", created.kind);
+    }
+}

@@ -393,8 +393,8 @@ fn redecided_differently(
     event: &Event,
     stored: &tabletape_events::ActionAccepted,
 ) -> Option<String> {
-    let decided = match game.decide_at(by, &stored.action, Viewer::Owner, event.recorded_at_ms) {
-        Ok(d) => d.body,
+    let decided = match game.redecide_at(by, &stored.action, event.recorded_at_ms) {
+        Ok(d) => d,
         Err(r) => return Some(format!("the rules now reject the stored action: {r}")),
     };
     if decided.action != stored.action {
