@@ -1204,14 +1204,7 @@ impl Game {
         viewer: Viewer,
         at_ms: u64,
     ) -> Result<Decision, Rejection> {
-        if self.is_over() {
-            return Err(Rejection::new(
-                "game.over",
-                "the game is over; fork it to play on",
-            ));
-        }
-        let stream = self.dice.stream(self.seq + 1);
-        let mut chance = Chance::keyed(self.created.dice, self.dice.key(), stream).at(at_ms);
+        let mut chance = self.next_chance(at_ms)?;
         let decided = self.kind.decide(
             self.state.as_ref(),
             by,
@@ -1243,14 +1236,7 @@ impl Game {
         action: &Value,
         at_ms: u64,
     ) -> Result<ActionAccepted, Rejection> {
-        if self.is_over() {
-            return Err(Rejection::new(
-                "game.over",
-                "the game is over; fork it to play on",
-            ));
-        }
-        let stream = self.dice.stream(self.seq + 1);
-        let mut chance = Chance::keyed(self.created.dice, self.dice.key(), stream).at(at_ms);
+        let mut chance = self.next_chance(at_ms)?;
         let (action, facts) = self
             .kind
             .redecide(self.state.as_ref(), by, action, &mut chance)?;
@@ -1259,6 +1245,19 @@ impl Game {
             facts,
             chance: chance.into_draws(),
         })
+    }
+
+    /// The chance the next action draws from, at `at_ms`; none once the
+    /// game is over.
+    fn next_chance(&self, at_ms: u64) -> Result<Chance, Rejection> {
+        if self.is_over() {
+            return Err(Rejection::new(
+                "game.over",
+                "the game is over; fork it to play on",
+            ));
+        }
+        let stream = self.dice.stream(self.seq + 1);
+        Ok(Chance::keyed(self.created.dice, self.dice.key(), stream).at(at_ms))
     }
 
     /// The form `action` is stored in: the kind's typed reading of it
