@@ -222,8 +222,9 @@ impl Journal {
                 }
                 // An event a branch shares with one checked before (a
                 // fork's past) was hashed and decided again there.
-                let checked_before = whole.0.contains(&event.hash);
-                if !checked_before && event_hash(event) != event.hash {
+                let checked_before = whole.checked.contains(&event.hash);
+                let hashed = checked_before || whole.hashed_on_the_way_in;
+                if !hashed && event_hash(event) != event.hash {
                     return problem(
                         seq,
                         "the hash does not match the event's content (tampered or corrupt)".into(),
@@ -244,7 +245,7 @@ impl Journal {
                         if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
                             return problem(seq, why);
                         }
-                        whole.0.insert(event.hash.clone());
+                        whole.checked.insert(event.hash.clone());
                     }
                     continue;
                 };
@@ -284,7 +285,7 @@ impl Journal {
                 // Listed only whole: what earlier rules decided otherwise is
                 // listed again on every branch that holds it.
                 if found_whole && !checked_before {
-                    whole.0.insert(event.hash.clone());
+                    whole.checked.insert(event.hash.clone());
                 }
             }
             next = upto + 1;
@@ -303,7 +304,23 @@ impl Journal {
 /// event's branch and seq): hashed right, and decided again to what is
 /// stored. A fork's past is its parent's events, checked once.
 #[derive(Default)]
-pub(super) struct Whole(HashSet<String>);
+pub(super) struct Whole {
+    checked: HashSet<String>,
+    /// Every event's hash was checked against its content as it came in
+    /// (an import hashes each line before it writes it), so reading them
+    /// back checks the rest: links, history, decisions.
+    hashed_on_the_way_in: bool,
+}
+
+impl Whole {
+    /// For an import: its events were hashed as they were read.
+    pub(super) fn hashed_on_the_way_in() -> Whole {
+        Whole {
+            hashed_on_the_way_in: true,
+            ..Whole::default()
+        }
+    }
+}
 
 /// What a line's history so far says of the events that may follow it: no
 /// event is recorded before the one it follows, an idempotency key names one
