@@ -69,7 +69,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         openapi_json,
         reference,
     ),
-    modifiers(&Tokens),
+    modifiers(&Tokens, &Bodies),
     tags(
         (name = "games", description = "Games: create, act, read, fork, tell, export"),
         (name = "server", description = "The server and its store"),
@@ -103,6 +103,53 @@ impl Modify for Tokens {
                 "A game's token as the web page keeps it; honoured for reads (GET) only",
             ))),
         );
+    }
+}
+
+/// What every operation that reads a body may answer before its handler
+/// runs, said once here rather than on each: 413 for a body over the
+/// size limit (`BODY_LIMIT_BYTES`, a layer on the whole router) and, for
+/// a JSON body, 415 when it is not sent as `application/json` (the JSON
+/// extractor's refusal). Both are the usual JSON error.
+struct Bodies;
+
+impl Modify for Bodies {
+    fn modify(&self, doc: &mut Document) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let error = || {
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build()
+        };
+        for item in doc.paths.paths.values_mut() {
+            let operations = [
+                item.post.as_mut(),
+                item.put.as_mut(),
+                item.patch.as_mut(),
+                item.delete.as_mut(),
+            ];
+            for op in operations.into_iter().flatten() {
+                let Some(body) = &op.request_body else {
+                    continue;
+                };
+                let json = body.content.contains_key("application/json");
+                let answers = &mut op.responses.responses;
+                answers.entry("413".into()).or_insert_with(|| {
+                    ResponseBuilder::new()
+                        .description("The body is over the size limit")
+                        .content("application/json", error())
+                        .into()
+                });
+                if json {
+                    answers.entry("415".into()).or_insert_with(|| {
+                        ResponseBuilder::new()
+                            .description("The body is not sent as `application/json`")
+                            .content("application/json", error())
+                            .into()
+                    });
+                }
+            }
+        }
     }
 }
 

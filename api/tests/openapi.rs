@@ -384,3 +384,65 @@ fn quoted_words_are_code_and_everything_is_escaped() {
     );
     assert_eq!(prose("a ` alone"), "a ` alone");
 }
+
+/// Every operation that reads a JSON body says what the server answers
+/// before its handler runs: 413 for a body over the limit, 415 for one
+/// not sent as JSON. And the server does answer 415, with the JSON error
+/// the document names, to each of them sent plain text.
+#[tokio::test]
+async fn every_json_body_documents_and_answers_the_wrong_media_type() {
+    let api = Api::new();
+    let doc = api
+        .get("/openapi.json", None)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let content = &op["requestBody"]["content"];
+            if content.is_null() {
+                continue;
+            }
+            let answers = &op["responses"];
+            assert!(
+                answers.get("413").is_some(),
+                "{method} {path}: no 413 documented"
+            );
+            if content.get("application/json").is_none() {
+                continue;
+            }
+            assert_eq!(
+                answers["415"]["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/ErrorBody",
+                "{method} {path}: no 415 documented"
+            );
+            // Path parameters filled with a plausible id; the media type is
+            // refused before the id is looked at.
+            let uri = path.replace("{id}", "g-none");
+            let reply = api
+                .send(
+                    Request::builder()
+                        .method(Method::from_bytes(method.to_uppercase().as_bytes()).unwrap())
+                        .uri(&uri)
+                        .header(header::AUTHORIZATION, format!("Bearer {ADMIN}"))
+                        .header(header::CONTENT_TYPE, "text/plain")
+                        .body(Body::from("not json"))
+                        .unwrap(),
+                )
+                .await;
+            assert_eq!(
+                reply.status,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{method} {uri}"
+            );
+            assert_eq!(
+                reply.json()["error"],
+                "unsupported_media_type",
+                "{method} {uri}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 7, "operations with a JSON body: {checked}");
+}
