@@ -69,7 +69,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         openapi_json,
         reference,
     ),
-    modifiers(&Tokens, &Bodies),
+    modifiers(&Tokens, &Bodies, &Names),
     tags(
         (name = "games", description = "Games: create, act, read, fork, tell, export"),
         (name = "server", description = "The server and its store"),
@@ -106,6 +106,21 @@ impl Modify for Tokens {
     }
 }
 
+/// Every operation of the document, whatever its method.
+fn operations(doc: &mut Document) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    doc.paths.paths.values_mut().flat_map(|item| {
+        [
+            item.get.as_mut(),
+            item.post.as_mut(),
+            item.put.as_mut(),
+            item.patch.as_mut(),
+            item.delete.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+    })
+}
+
 /// What every operation that reads a body may answer before its handler
 /// runs, said once here rather than on each: 413 for a body over the
 /// size limit (`BODY_LIMIT_BYTES`, a layer on the whole router) and, for
@@ -121,32 +136,86 @@ impl Modify for Bodies {
                 .schema(Some(Ref::from_schema_name("ErrorBody")))
                 .build()
         };
-        for item in doc.paths.paths.values_mut() {
-            let operations = [
-                item.post.as_mut(),
-                item.put.as_mut(),
-                item.patch.as_mut(),
-                item.delete.as_mut(),
-            ];
-            for op in operations.into_iter().flatten() {
-                let Some(body) = &op.request_body else {
-                    continue;
-                };
-                let json = body.content.contains_key("application/json");
-                let answers = &mut op.responses.responses;
-                answers.entry("413".into()).or_insert_with(|| {
+        for op in operations(doc) {
+            let Some(body) = &op.request_body else {
+                continue;
+            };
+            let json = body.content.contains_key("application/json");
+            let answers = &mut op.responses.responses;
+            answers.entry("413".into()).or_insert_with(|| {
+                ResponseBuilder::new()
+                    .description("The body is over the size limit")
+                    .content("application/json", error())
+                    .into()
+            });
+            if json {
+                answers.entry("415".into()).or_insert_with(|| {
                     ResponseBuilder::new()
-                        .description("The body is over the size limit")
+                        .description("The body is not sent as `application/json`")
                         .content("application/json", error())
                         .into()
                 });
-                if json {
-                    answers.entry("415".into()).or_insert_with(|| {
-                        ResponseBuilder::new()
-                            .description("The body is not sent as `application/json`")
-                            .content("application/json", error())
-                            .into()
-                    });
+            }
+        }
+    }
+}
+
+/// Parameters that name something are never empty: a viewer (`as`), a
+/// branch and a format are refused as `?as=` (400) or not found as
+/// `?branch=` (404), so the document says `minLength: 1` for each,
+/// wherever it is taken. An idempotency key, in its header or a body's
+/// field, is what the store takes: 1 to 200 visible ASCII characters.
+struct Names;
+
+impl Modify for Names {
+    fn modify(&self, doc: &mut Document) {
+        use utoipa::openapi::{RefOr, Schema};
+        let key = |o: &mut utoipa::openapi::schema::Object| {
+            o.min_length = Some(1);
+            o.max_length = Some(tabletape_store::journal::IDEMPOTENCY_KEY_MAX);
+            o.pattern = Some("^[!-~]+$".into());
+        };
+        if let Some(components) = doc.components.as_mut() {
+            // A new game's kind is one the engine knows.
+            if let Some(RefOr::T(Schema::Object(create))) = components.schemas.get_mut("CreateBody")
+            {
+                if let Some(RefOr::T(Schema::Object(kind))) = create.properties.get_mut("kind") {
+                    kind.enum_values = Some(
+                        tabletape_engine::kinds()
+                            .iter()
+                            .map(|k| k.name().into())
+                            .collect(),
+                    );
+                }
+            }
+            for schema in components.schemas.values_mut() {
+                if let RefOr::T(Schema::Object(o)) = schema {
+                    if let Some(RefOr::T(Schema::Object(k))) =
+                        o.properties.get_mut("idempotency_key")
+                    {
+                        key(k);
+                    }
+                }
+            }
+        }
+        for op in operations(doc) {
+            for p in op.parameters.iter_mut().flatten() {
+                let Some(RefOr::T(Schema::Object(o))) = p.schema.as_mut() else {
+                    continue;
+                };
+                match p.name.as_str() {
+                    "as" | "branch" | "format" => {
+                        o.min_length.get_or_insert(1);
+                    }
+                    "Idempotency-Key" => key(o),
+                    // A seq, never null: a header has no null.
+                    "Last-Event-ID" => {
+                        o.schema_type = utoipa::openapi::schema::SchemaType::new(
+                            utoipa::openapi::schema::Type::Integer,
+                        );
+                        o.minimum = Some(0f64.into());
+                    }
+                    _ => {}
                 }
             }
         }

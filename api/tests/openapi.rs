@@ -446,3 +446,84 @@ async fn every_json_body_documents_and_answers_the_wrong_media_type() {
     }
     assert!(checked >= 7, "operations with a JSON body: {checked}");
 }
+
+/// What the document promises a generated request, the server keeps: a
+/// whole number written as a float (`1.0`, as an OpenAPI `integer`
+/// admits) is read as that number, a name parameter is never empty, a
+/// write without a token is 401 whether or not the game exists, and the
+/// web page's form answers a body that is no form with a page, as it
+/// documents.
+#[tokio::test]
+async fn generated_requests_are_answered_as_the_document_says() {
+    let api = Api::new();
+    let table = api.create(json!({"seed": 7.0})).await;
+    let action = api.first_legal(&table, 0).await;
+    let uri = format!("/games/{}/actions", table.id);
+    api.post(
+        &uri,
+        Some(&table.seats[0]),
+        &json!({"action": action, "expect_seq": 1.0, "seat": 0.0}),
+    )
+    .await
+    .expect(StatusCode::CREATED);
+    let forked = api
+        .post(
+            &format!("/games/{}/branches", table.id),
+            Some(&table.owner),
+            &json!({"at": 1.0, "name": "what-if", "reseed": 3.0}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    assert_eq!(forked["fork_seq"], 1);
+    api.post(
+        &uri,
+        Some(&table.seats[0]),
+        &json!({"action": action, "expect_seq": 1.5}),
+    )
+    .await
+    .expect(StatusCode::BAD_REQUEST);
+
+    let doc = api
+        .get("/openapi.json", None)
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let mut named = 0;
+    for item in doc["paths"].as_object().unwrap().values() {
+        for op in item.as_object().unwrap().values() {
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                if matches!(p["name"].as_str(), Some("as" | "branch" | "format")) {
+                    assert_eq!(p["schema"]["minLength"], 1, "{p}");
+                    named += 1;
+                }
+            }
+        }
+    }
+    assert!(named > 20, "name parameters: {named}");
+
+    for game in ["g-none", table.id.as_str()] {
+        let uri = format!("/games/{game}/notes");
+        let reply = api
+            .post(&uri, None, &json!({"at": 1, "text": "here"}))
+            .await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{game}");
+    }
+
+    let reply = api
+        .send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(format!("/g/{}/session", table.id))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(reply.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let session = &doc["paths"]["/g/{id}/session"]["post"]["responses"]["415"];
+    assert!(session["content"]["text/html"].is_object(), "{session}");
+}

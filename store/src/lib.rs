@@ -23,6 +23,7 @@ pub mod schema_doc;
 pub mod scratch;
 pub mod seal;
 pub mod upcast;
+pub mod whole;
 
 pub use backup::{BackedUp, Restored};
 pub use error::StoreError;

@@ -11,3 +11,4 @@ mod schema_doc;
 mod seal;
 mod transfer;
 mod upcast;
+mod whole;

@@ -36,6 +36,13 @@ pub fn read_access(journal: &Journal, game: &str, bearer: &Bearer) -> Result<Acc
 /// Who the caller is to `game`, for a write: the owner or a seat, never a
 /// tokenless reader of a public game.
 pub fn write_access(journal: &Journal, game: &str, bearer: &Bearer) -> Result<Access, AppError> {
+    // Writing always takes a token: without one the answer is 401 whether
+    // the game exists or not, and says nothing of which.
+    if bearer.token().is_none() && !bearer.is_operator() {
+        return Err(AppError::Unauthorized(format!(
+            "writing to game {game} needs its owner's or a seat's token"
+        )));
+    }
     match read_access(journal, game, bearer)? {
         Access::Public => Err(match bearer.token() {
             None => AppError::Unauthorized(format!(

@@ -91,6 +91,7 @@ pub(crate) async fn list_games(
 pub(crate) struct CreateBody {
     kind: String,
     players: Vec<String>,
+    #[serde(default, deserialize_with = "tabletape_store::whole::optional")]
     seed: Option<u64>,
     #[serde(default)]
     #[schema(value_type = tabletape_store::schema_doc::DiceModeSchema)]
@@ -292,8 +293,10 @@ pub(crate) async fn legal(
 pub(crate) struct ActBody {
     action: Value,
     #[schema(value_type = Option<u32>)]
+    #[serde(default, deserialize_with = "tabletape_store::whole::optional_seat")]
     seat: Option<Seat>,
     branch: Option<String>,
+    #[serde(default, deserialize_with = "tabletape_store::whole::optional")]
     expect_seq: Option<u64>,
     idempotency_key: Option<String>,
 }
@@ -525,9 +528,11 @@ pub(crate) async fn branches(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ForkBody {
+    #[serde(deserialize_with = "tabletape_store::whole::number")]
     at: u64,
     from: Option<String>,
     name: Option<String>,
+    #[serde(default, deserialize_with = "tabletape_store::whole::optional")]
     reseed: Option<u64>,
 }
 
@@ -617,6 +622,7 @@ pub(crate) async fn undo(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct NarrativeQuery {
+    #[param(value_type = Option<NarrativeFormat>, inline)]
     format: Option<String>,
     branch: Option<String>,
     /// The story's title as the table names it now.
@@ -626,6 +632,20 @@ pub(crate) struct NarrativeQuery {
     variations: Option<bool>,
     #[serde(rename = "as")]
     viewer: Option<String>,
+}
+
+/// The formats a story is told in, as `format` names them (the engine's
+/// `Format` reads these words).
+#[allow(dead_code)] // named for the document only
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum NarrativeFormat {
+    Md,
+    Markdown,
+    Txt,
+    Text,
+    Html,
+    Json,
 }
 
 #[utoipa::path(
@@ -685,6 +705,7 @@ pub(crate) struct ExportQuery {
     viewer: Option<String>,
     /// `jsonl` (the log, the default), or a finished game as one play:
     /// `bgstats` (BG Stats' import file) or `bgg` (BoardGameGeek's play XML).
+    #[param(inline)]
     format: Option<PlayFormat>,
 }
 

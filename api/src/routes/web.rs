@@ -430,15 +430,20 @@ async fn table(
     tag = "web",
     summary = "The table page",
     params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), TableQuery),
-    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: a page naming the field at fault", body = String, content_type = "text/html"), (status = 401, description = "No token, where one is needed: a page asking for one", body = String, content_type = "text/html"), (status = 403, description = "A token that does not allow this: a page asking for another", body = String, content_type = "text/html"), (status = 404, description = "No such game, branch or seq: a page saying so", body = String, content_type = "text/html")),
     security((), ("bearer" = []))
 )]
 async fn table_page(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
-    Params(mut q): Params<TableQuery>,
+    q: Result<Params<TableQuery>, AppError>,
 ) -> Response {
+    // A page answers even a query it cannot read with a page.
+    let mut q = match q {
+        Ok(Params(q)) => q,
+        Err(err) => return failure_page(&id, err),
+    };
     let game = id.clone();
     let shown = blocking(move || {
         // The page the owner opens is the table screen: what lies face up,
@@ -620,15 +625,19 @@ struct StoryQuery {
     tag = "web",
     summary = "The story page, with the board at each chapter's end",
     params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)"), StoryQuery),
-    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    responses((status = 200, description = "HTML", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: a page naming the field at fault", body = String, content_type = "text/html"), (status = 401, description = "No token, where one is needed: a page asking for one", body = String, content_type = "text/html"), (status = 403, description = "A token that does not allow this: a page asking for another", body = String, content_type = "text/html"), (status = 404, description = "No such game, branch or seq: a page saying so", body = String, content_type = "text/html")),
     security((), ("bearer" = []))
 )]
 async fn story_page(
     State(journal): State<Journal>,
     GameId(id): GameId,
     bearer: Bearer,
-    Params(q): Params<StoryQuery>,
+    q: Result<Params<StoryQuery>, AppError>,
 ) -> Response {
+    let q = match q {
+        Ok(Params(q)) => q,
+        Err(err) => return failure_page(&id, err),
+    };
     let game = id.clone();
     let told = blocking(move || story_html(&journal, &id, &bearer, q)).await;
     match told {
@@ -862,15 +871,27 @@ struct SessionForm {
     summary = "A token pasted into the page without JavaScript becomes the game's read cookie",
     params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
     request_body(content = SessionForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 303, description = "Back to the table, the cookie set"), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody)),
+    responses((status = 303, description = "Back to the table, the cookie set"), (status = 415, description = "Not sent as a form: a page saying so", body = String, content_type = "text/html"), (status = 422, description = "A form without its token: a page saying so", body = String, content_type = "text/html"), (status = 400, description = "Malformed input: a page naming the field at fault", body = String, content_type = "text/html"), (status = 401, description = "No token, where one is needed: a page asking for one", body = String, content_type = "text/html"), (status = 403, description = "A token that does not allow this: a page asking for another", body = String, content_type = "text/html"), (status = 404, description = "No such game, branch or seq: a page saying so", body = String, content_type = "text/html")),
     security((), ("bearer" = []))
 )]
 async fn session(
     State(journal): State<Journal>,
     GameId(id): GameId,
     headers: axum::http::HeaderMap,
-    Form(form): Form<SessionForm>,
+    form: Result<Form<SessionForm>, axum::extract::rejection::FormRejection>,
 ) -> Response {
+    // A page answers a page: a form that cannot be read is told as the
+    // other failures here are, not in axum's plain text.
+    let form = match form {
+        Ok(Form(form)) => form,
+        Err(rejection) => {
+            let status = rejection.status();
+            let message = rejection.body_text();
+            let mut page = failure_page(&id, AppError::BadRequest(message));
+            *page.status_mut() = status;
+            return page;
+        }
+    };
     // Another site's page must not set this site's cookie (a login CSRF
     // would swap a player's read cookie for another seat's token): a
     // browser names the page's origin, which must be this server's.
@@ -934,6 +955,8 @@ fn same_origin(headers: &axum::http::HeaderMap) -> bool {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct QrBody {
+    /// What the code holds: 1 to 1,000 characters (`QR_MAX_CHARS`).
+    #[schema(min_length = 1, max_length = 1000)]
     text: String,
 }
 

@@ -23,7 +23,7 @@ pub struct ShareRequest {
     /// The value itself, 64 hex digits: sent once every seat has committed.
     #[serde(default)]
     pub contribution: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::optional")]
     pub expect_seq: Option<u64>,
     #[serde(default)]
     pub idempotency_key: Option<String>,

@@ -25,6 +25,7 @@ pub struct NoteRequest {
     #[serde(default)]
     pub branch: Option<String>,
     /// The seq of the moment the note is about.
+    #[serde(deserialize_with = "crate::whole::number")]
     pub at: u64,
     /// A short title makes the note a bookmark ("the turning point").
     #[serde(default)]
@@ -34,7 +35,7 @@ pub struct NoteRequest {
     /// Kept from the other seats (and the public) until the game is over.
     #[serde(default)]
     pub private: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::optional")]
     pub expect_seq: Option<u64>,
     #[serde(default)]
     pub idempotency_key: Option<String>,
