@@ -69,7 +69,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         openapi_json,
         reference,
     ),
-    modifiers(&Tokens, &Bodies, &Names),
+    modifiers(&Tokens, &Bodies, &Names, &Tables),
     tags(
         (name = "games", description = "Games: create, act, read, fork, tell, export"),
         (name = "server", description = "The server and its store"),
@@ -219,6 +219,61 @@ impl Modify for Names {
                 }
             }
         }
+    }
+}
+
+/// A new game's table as each kind takes it: the players a kind seats
+/// (from its own `min_players` and `max_players`), each name one line of
+/// 1 to 64 characters with something to show. `CreateBody` becomes its
+/// own fields and one of the kinds' tables.
+struct Tables;
+
+impl Modify for Tables {
+    fn modify(&self, doc: &mut Document) {
+        use utoipa::openapi::schema::{
+            AllOfBuilder, ArrayBuilder, ObjectBuilder, OneOfBuilder, Type,
+        };
+        use utoipa::openapi::RefOr;
+        let Some(components) = doc.components.as_mut() else {
+            return;
+        };
+        let Some(create) = components.schemas.remove("CreateBody") else {
+            return;
+        };
+        // No control character, no line break, and not blank.
+        let name = || {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+            .min_length(Some(1))
+            .max_length(Some(tabletape_store::journal::PLAYER_NAME_MAX))
+            .pattern(Some(
+                "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\S[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$",
+            ))
+                .build()
+        };
+        let mut tables = OneOfBuilder::new();
+        for kind in tabletape_engine::kinds() {
+            let info = kind.info();
+            tables = tables.item(
+                ObjectBuilder::new()
+                    .property(
+                        "kind",
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .enum_values(Some([info.kind])),
+                    )
+                    .property(
+                        "players",
+                        ArrayBuilder::new()
+                            .items(name())
+                            .min_items(Some(info.min_players))
+                            .max_items(Some(info.max_players)),
+                    )
+                    .required("kind"),
+            );
+        }
+        let whole: RefOr<_> = AllOfBuilder::new().item(create).item(tables).into();
+        components.schemas.insert("CreateBody".into(), whole);
     }
 }
 

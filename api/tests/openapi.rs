@@ -501,6 +501,17 @@ async fn generated_requests_are_answered_as_the_document_says() {
         }
     }
     assert!(named > 20, "name parameters: {named}");
+    // A new game's players are as many as its kind seats.
+    let tables = &doc["components"]["schemas"]["CreateBody"]["allOf"][1]["oneOf"];
+    let legend = tables
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["properties"]["kind"]["enum"] == json!(["legend"]))
+        .expect("LEGEND's table");
+    assert_eq!(legend["properties"]["players"]["minItems"], 3, "{legend}");
+    assert_eq!(legend["properties"]["players"]["maxItems"], 4, "{legend}");
+    assert_eq!(tables.as_array().unwrap().len(), 5, "{tables}");
 
     for game in ["g-none", table.id.as_str()] {
         let uri = format!("/games/{game}/notes");
