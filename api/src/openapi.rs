@@ -222,6 +222,11 @@ impl Modify for Names {
     }
 }
 
+/// One line with something to show: no control character, no line break,
+/// and not blank (what the store checks of a name or a title).
+const ONE_LINE: &str =
+    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\S[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$";
+
 /// A new game's table as each kind takes it: the players a kind seats
 /// (from its own `min_players` and `max_players`), each name one line of
 /// 1 to 64 characters with something to show. `CreateBody` becomes its
@@ -237,18 +242,34 @@ impl Modify for Tables {
         let Some(components) = doc.components.as_mut() else {
             return;
         };
-        let Some(create) = components.schemas.remove("CreateBody") else {
+        let Some(mut create) = components.schemas.remove("CreateBody") else {
             return;
         };
+        // A seed is any u64 (`int64`, its format, would stop at 2^63 - 1).
+        if let RefOr::T(utoipa::openapi::Schema::Object(o)) = &mut create {
+            if let Some(RefOr::T(utoipa::openapi::Schema::Object(seed))) =
+                o.properties.get_mut("seed")
+            {
+                seed.format = None;
+                seed.minimum = Some(utoipa::Number::UInt(0));
+                seed.maximum = usize::try_from(u64::MAX).ok().map(utoipa::Number::UInt);
+            }
+            // A title is a line as a player's name is, of up to 120 characters.
+            if let Some(RefOr::T(utoipa::openapi::Schema::Object(title))) =
+                o.properties.get_mut("title")
+            {
+                title.min_length = Some(1);
+                title.max_length = Some(tabletape_store::journal::TITLE_MAX);
+                title.pattern = Some(ONE_LINE.into());
+            }
+        }
         // No control character, no line break, and not blank.
         let name = || {
             ObjectBuilder::new()
                 .schema_type(Type::String)
-            .min_length(Some(1))
-            .max_length(Some(tabletape_store::journal::PLAYER_NAME_MAX))
-            .pattern(Some(
-                "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\S[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$",
-            ))
+                .min_length(Some(1))
+                .max_length(Some(tabletape_store::journal::PLAYER_NAME_MAX))
+                .pattern(Some(ONE_LINE))
                 .build()
         };
         let mut tables = OneOfBuilder::new();

@@ -512,6 +512,11 @@ async fn generated_requests_are_answered_as_the_document_says() {
     assert_eq!(legend["properties"]["players"]["minItems"], 3, "{legend}");
     assert_eq!(legend["properties"]["players"]["maxItems"], 4, "{legend}");
     assert_eq!(tables.as_array().unwrap().len(), 5, "{tables}");
+    // A seed is any u64, as the server reads it.
+    let seed = &doc["components"]["schemas"]["CreateBody"]["allOf"][0]["properties"]["seed"];
+    assert_eq!(seed["maximum"], json!(u64::MAX), "{seed}");
+    assert!(seed.get("format").is_none(), "{seed}");
+    api.create(json!({"seed": u64::MAX})).await;
 
     for game in ["g-none", table.id.as_str()] {
         let uri = format!("/games/{game}/notes");
