@@ -12,6 +12,14 @@ use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// The document as the server serves it.
+async fn document(api: &Api) -> Value {
+    api.get("/openapi.json", None)
+        .await
+        .expect(StatusCode::OK)
+        .json()
+}
+
 /// Every `(METHOD, path)` the router's source declares with `.route(...)`,
 /// in any file under `src`.
 fn declared_routes() -> BTreeSet<(String, String)> {
@@ -75,11 +83,7 @@ fn documented_routes(doc: &Value) -> BTreeSet<(String, String)> {
 #[tokio::test]
 async fn every_route_is_documented_and_every_documented_route_exists() {
     let api = Api::new();
-    let doc = api
-        .get("/openapi.json", None)
-        .await
-        .expect(StatusCode::OK)
-        .json();
+    let doc = document(&api).await;
     assert_eq!(doc["openapi"], "3.1.0");
     let declared = declared_routes();
     assert!(
@@ -158,11 +162,7 @@ fn check_answer(
 #[tokio::test]
 async fn every_documented_operation_answers_in_its_documented_shape() {
     let api = Api::new();
-    let doc = api
-        .get("/openapi.json", None)
-        .await
-        .expect(StatusCode::OK)
-        .json();
+    let doc = document(&api).await;
     let table = api.create(json!({})).await;
     let id = table.id.as_str();
     api.play_one(&table).await;
@@ -392,11 +392,7 @@ fn quoted_words_are_code_and_everything_is_escaped() {
 #[tokio::test]
 async fn every_json_body_documents_and_answers_the_wrong_media_type() {
     let api = Api::new();
-    let doc = api
-        .get("/openapi.json", None)
-        .await
-        .expect(StatusCode::OK)
-        .json();
+    let doc = document(&api).await;
     let mut checked = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
@@ -484,11 +480,7 @@ async fn generated_requests_are_answered_as_the_document_says() {
     .await
     .expect(StatusCode::BAD_REQUEST);
 
-    let doc = api
-        .get("/openapi.json", None)
-        .await
-        .expect(StatusCode::OK)
-        .json();
+    let doc = document(&api).await;
     let mut named = 0;
     for item in doc["paths"].as_object().unwrap().values() {
         for op in item.as_object().unwrap().values() {

@@ -72,6 +72,19 @@ pub fn recorded(line: &str) -> Option<&str> {
     line.strip_prefix(RECORD)
 }
 
+/// A fact's lines when its story and its full telling differ: the story,
+/// then each line of the full telling the story does not already hold, as
+/// the record's (the numbers a replay step still shows).
+pub fn story_and_record(story: Vec<String>, full: Vec<String>) -> Vec<String> {
+    let mut lines = story;
+    for line in full {
+        if !lines.contains(&line) {
+            lines.push(record(line));
+        }
+    }
+    lines
+}
+
 /// A line as told to a reader: a record line without its mark.
 pub fn plain(mut line: String) -> String {
     if line.starts_with(RECORD) {

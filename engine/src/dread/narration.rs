@@ -201,13 +201,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
         }
         None => return full,
     };
-    let mut lines = story;
-    for line in full {
-        if !lines.contains(&line) {
-            lines.push(crate::narrative::record(line));
-        }
-    }
-    lines
+    crate::narrative::story_and_record(story, full)
 }
 
 /// How a Dread card's numbers open after its name ([`face_words`]).

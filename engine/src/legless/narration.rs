@@ -276,13 +276,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     let Some(story) = story(state, fact) else {
         return full;
     };
-    let mut lines = story;
-    for line in full {
-        if !lines.contains(&line) {
-            lines.push(crate::narrative::record(line));
-        }
-    }
-    lines
+    crate::narrative::story_and_record(story, full)
 }
 
 /// A Londoner's personal goal in the card's words, without its full stop.

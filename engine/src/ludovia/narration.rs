@@ -10,7 +10,6 @@ use super::actions::{Action, ArrestCause, Fact, FallCause, Step, TurnEnd};
 use super::board::{Post, Space, Street};
 use super::content::{Effect, RooftopEvent};
 use super::state::{CellKind, Choice, Phase, Stage, State};
-use crate::narrative::record;
 use crate::rules::Viewer;
 
 fn place(state: &State, space: Space) -> String {
@@ -192,13 +191,7 @@ pub fn narrate(state: &State, fact: &Fact) -> Vec<String> {
     let Some(story) = story(state, fact) else {
         return full;
     };
-    let mut lines = story;
-    for line in full {
-        if !lines.contains(&line) {
-            lines.push(record(line));
-        }
-    }
-    lines
+    crate::narrative::story_and_record(story, full)
 }
 
 /// Where a thief is, in the city's words rather than the board's: "the
