@@ -156,3 +156,18 @@ pub fn with_creation(created: &GameCreated, events: Vec<Event>) -> Vec<Event> {
     all.extend(events);
     all
 }
+
+/// Folds `facts` into `state` one by one, each told (in plain words, marks
+/// stripped) against the state just before it, as a story tells them.
+pub fn told<R: Rules>(state: &mut R::State, facts: &[R::Fact]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for f in facts {
+        lines.extend(
+            R::narrate(state, f)
+                .into_iter()
+                .map(tabletape_engine::narrative::plain),
+        );
+        R::apply(state, f);
+    }
+    lines
+}

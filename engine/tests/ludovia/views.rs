@@ -236,16 +236,7 @@ fn the_story_says_whose_turn_what_acted_and_what_is_left() {
     equip(&mut s, 0, "Whistle");
     let lines = |s: &mut State, action: Value| -> Vec<String> {
         let facts = decide(s, action.clone()).unwrap();
-        let mut out = Vec::new();
-        for f in &facts {
-            out.extend(
-                Ludovia::narrate(s, f)
-                    .into_iter()
-                    .map(tabletape_engine::narrative::plain),
-            );
-            Ludovia::apply(s, f);
-        }
-        out
+        crate::testkit::told::<Ludovia>(s, &facts)
     };
     let told = lines(
         &mut s,

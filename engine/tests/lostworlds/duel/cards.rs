@@ -184,12 +184,7 @@ fn take_cards(state: &mut State, seat: u32, cards: Value) -> Result<Vec<Fact>, R
 fn narration_of(state: &mut State, by: Option<u32>, action: Value) -> String {
     let action: Action = serde_json::from_value(action).unwrap();
     let facts = decide::decide(state, by, &action, &mut no_dice()).unwrap();
-    let mut told = Vec::new();
-    for f in &facts {
-        told.extend(LostWorlds::narrate(state, f));
-        LostWorlds::apply(state, f);
-    }
-    told.join("\n")
+    crate::testkit::told::<LostWorlds>(state, &facts).join("\n")
 }
 
 #[test]

@@ -345,16 +345,7 @@ fn play(pack: &Pack, players: usize, opts: Value, mut seed: u64) -> State {
 fn told(state: &mut State, by: Option<u32>, action: Value) -> Vec<String> {
     let action: Action = serde_json::from_value(action).unwrap();
     let facts = decide::decide(state, by, &action, &mut no_dice()).unwrap();
-    let mut lines = Vec::new();
-    for f in &facts {
-        lines.extend(
-            LostWorlds::narrate(state, f)
-                .into_iter()
-                .map(tabletape_engine::narrative::plain),
-        );
-        LostWorlds::apply(state, f);
-    }
-    lines
+    testkit::told::<LostWorlds>(state, &facts)
 }
 
 // ---------------------------------------------------------------- secrets
