@@ -56,7 +56,7 @@ mod verify;
 mod write;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Log,
+    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Head, Log,
     Receipt,
 };
 use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
@@ -105,6 +105,15 @@ const FOLD_CHUNK: u64 = 4096;
 /// Events an import holds in memory before writing them.
 const IMPORT_CHUNK: usize = 4096;
 
+/// A branch's head as this journal wrote it, and the game's seat count
+/// (a table never changes): what an action there needs besides the fold.
+#[derive(Debug, Clone)]
+struct Written {
+    seq: u64,
+    hash: String,
+    seats: usize,
+}
+
 /// Folded branch heads by (game, branch), shared by readers.
 type HeadCache = HashMap<(String, String), Arc<Game>>;
 
@@ -141,6 +150,10 @@ pub struct Journal {
     /// two imports of one id never interleave: a failed one's clean-up
     /// could otherwise remove what the other staged.
     importing: Arc<Mutex<()>>,
+    /// The head this journal last wrote on each recently used branch: the
+    /// next action there needs no read before its append, which checks
+    /// that head itself (see [`Log::append_on`]).
+    written: Arc<Mutex<HashMap<(String, String), Written>>>,
     snapshot_every: u64,
 }
 
@@ -762,6 +775,7 @@ impl Journal {
             seals: Arc::default(),
             bundled: Arc::default(),
             importing: Arc::default(),
+            written: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
         }
     }
@@ -797,13 +811,61 @@ impl Journal {
     }
 
     fn check_seat(meta: &GameMeta, seat: Option<Seat>) -> Result<(), JournalError> {
+        Self::check_seat_of(&meta.game, meta.players.len(), seat)
+    }
+
+    fn check_seat_of(game: &str, players: usize, seat: Option<Seat>) -> Result<(), JournalError> {
         match seat {
-            Some(s) if s as usize >= meta.players.len() => Err(JournalError::BadInput(format!(
-                "seat {s} is not at this table: game `{}` has seats 0 to {}",
-                meta.game,
-                meta.players.len() - 1
+            Some(s) if s as usize >= players => Err(JournalError::BadInput(format!(
+                "seat {s} is not at this table: game `{game}` has seats 0 to {}",
+                players - 1
             ))),
             _ => Ok(()),
+        }
+    }
+
+    /// The branch's fold and the head it is at as this journal last wrote
+    /// it, when it has both (and `expect_seq`, if any, is that head): the
+    /// next action there can be decided and appended without a read.
+    fn warm_head(
+        &self,
+        game: &str,
+        branch: &str,
+        expect_seq: Option<u64>,
+    ) -> Option<(Game, Written)> {
+        let key = Self::cache_key(game, branch);
+        let written = self
+            .written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned()?;
+        if expect_seq.is_some_and(|e| e != written.seq) {
+            return None;
+        }
+        let folded = self.cache_take(game, branch, written.seq)?;
+        if folded.seq() != written.seq {
+            self.cache_put(game, branch, folded);
+            return None;
+        }
+        let folded = Arc::try_unwrap(folded).unwrap_or_else(|shared| Game::clone(&shared));
+        Some((folded, written))
+    }
+
+    /// Notes the head an append of this journal made (`None`: forgets it).
+    fn note_written(&self, game: &str, branch: &str, head: Option<Written>) {
+        let key = Self::cache_key(game, branch);
+        let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        match head {
+            Some(head) => {
+                if written.len() >= HEAD_CACHE_MAX && !written.contains_key(&key) {
+                    written.clear();
+                }
+                written.insert(key, head);
+            }
+            None => {
+                written.remove(&key);
+            }
         }
     }
 
@@ -992,7 +1054,18 @@ impl Journal {
         }
         let best = cached.as_ref().map_or(0, |g| g.seq());
         let mut restored = None;
-        if let Some(snapshot) = self.log.snapshot_at_or_before(game, branch, at)? {
+        // A cached fold is always right; a snapshot only saves folding. One
+        // newer than the cache is written at a multiple of `snapshot_every`
+        // past it: with none between, there is nothing to look up (on
+        // PostgreSQL, a round trip saved whenever the cache is a few
+        // events behind).
+        let may_be_newer = best == 0 || at / self.snapshot_every > best / self.snapshot_every;
+        let snapshot = if may_be_newer {
+            self.log.snapshot_at_or_before(game, branch, at)?
+        } else {
+            None
+        };
+        if let Some(snapshot) = snapshot {
             if snapshot.seq > best {
                 match Game::resume(self.creation(game, branch)?, &snapshot) {
                     Ok(g) => restored = Some(g),

@@ -151,6 +151,14 @@ pub struct GameMeta {
     pub title: Option<String>,
 }
 
+/// A branch's head as a writer last saw it: the seq of its last event and
+/// that event's hash, which the next event chains on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head<'a> {
+    pub seq: u64,
+    pub hash: &'a str,
+}
+
 /// The durable log of every game. One trait so another backend (networked)
 /// can replace sled without touching the journal, the engine or the interfaces.
 pub trait Log: Send + Sync {
@@ -208,6 +216,33 @@ pub trait Log: Send + Sync {
         idempotency_key: Option<&str>,
         drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError>;
+
+    /// [`Log::append`] onto the head the writer knows (from its last
+    /// write), without reading the branch first: on a networked log the
+    /// append is then its one round trip. `None`, with nothing written,
+    /// when the branch is not at that head any more, has been taken back
+    /// (closed to play), or has `idempotency_key` used already: the writer
+    /// reads the branch again and goes the long way.
+    fn append_on(
+        &self,
+        game: &str,
+        branch: &str,
+        head: Head<'_>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Option<Appended>, StoreError> {
+        // A local log's reads cost next to nothing: look, then append.
+        match self.branch(game, branch)? {
+            Some(record) if !record.taken_back && record.head_hash == head.hash => {}
+            _ => return Ok(None),
+        }
+        match self.append(game, branch, Some(head.seq), idempotency_key, drafts) {
+            Ok(appended) if appended.receipt.retried => Ok(None),
+            Ok(appended) => Ok(Some(appended)),
+            Err(StoreError::Conflict { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
 
     /// The receipt stored under an idempotency key, if any.
     fn receipt(

@@ -6,6 +6,7 @@
 //! grows. Where a test needs the rules to refuse something, it uses an action
 //! no kind accepts.
 
+use crate::common::counted::Counted;
 use crate::common::raw_sled;
 use serde_json::{json, Value};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
@@ -312,6 +313,87 @@ fn a_retried_idempotency_key_returns_the_original_receipt() {
         Err(JournalError::Rejected(r)) if r.rule == "idempotency.key_reused"
     ));
     assert_eq!(j.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 3);
+}
+
+/// A journal acting where it made the head itself goes to its store once:
+/// the append, which checks that head as it writes (on PostgreSQL, one
+/// round trip). Anywhere else it reads the game and the branch first.
+#[test]
+fn an_action_on_the_head_its_journal_made_is_one_call_to_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Counted::new(test_store(dir.path()).open_log().unwrap());
+    let j = Journal::with_log(log.clone());
+    let g = new_game(&j).game;
+    let action = next_action(&j, &g, MAIN_BRANCH, 0);
+    log.take();
+    j.act(&g, owner_act(MAIN_BRANCH, action)).unwrap();
+    assert_eq!(
+        log.take(),
+        ["game", "branch", "append"],
+        "the first action reads"
+    );
+    for n in 1..4 {
+        let action = next_action(&j, &g, MAIN_BRANCH, n);
+        let keyed = ActRequest {
+            idempotency_key: (n % 2 == 0).then(|| format!("key-{n}")),
+            ..owner_act(MAIN_BRANCH, action)
+        };
+        log.take();
+        j.act(&g, keyed).unwrap();
+        assert_eq!(log.take(), ["append_on"], "action {n}");
+    }
+    // Another writer's action: the next one here, decided on the head this
+    // journal made (which the rules may take or refuse), is not written
+    // there; it is decided again on the head as it is, and appended.
+    let other = Journal::with_log(log.clone());
+    play(&other, &g, MAIN_BRANCH, 1);
+    let action = next_action(&other, &g, MAIN_BRANCH, 9);
+    log.take();
+    let acted = j.act(&g, owner_act(MAIN_BRANCH, action)).unwrap();
+    assert_eq!(acted.seq, 7);
+    let calls = log.take();
+    assert!(
+        calls == ["append_on", "branch", "read_steps", "append"]
+            || calls == ["branch", "read_steps", "append"],
+        "{calls:?}"
+    );
+    for report in j.verify(Some(&g)).unwrap() {
+        assert!(report.problem.is_none(), "{report:?}");
+    }
+}
+
+/// Two writers on one log (two servers on one database): each appends
+/// without a read where it made the head itself, yet neither acts on a head
+/// the other has moved since, nor on a line the other has taken back.
+#[test]
+fn writers_sharing_a_log_act_only_on_the_head_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = test_store(dir.path()).open_log().unwrap();
+    let (a, b) = (Journal::with_log(log.clone()), Journal::with_log(log));
+    let g = new_game(&a).game;
+    assert_eq!(play(&a, &g, MAIN_BRANCH, 2), 3);
+    assert_eq!(play(&b, &g, MAIN_BRANCH, 1), 4);
+    // `a` made seq 3 and knows nothing of 4: its append on 3 writes
+    // nothing, and it reads the branch and acts on 4.
+    assert_eq!(play(&a, &g, MAIN_BRANCH, 1), 5);
+    assert_eq!(play(&b, &g, MAIN_BRANCH, 1), 6);
+    for report in a.verify(Some(&g)).unwrap() {
+        assert!(report.problem.is_none(), "{report:?}");
+    }
+    assert_eq!(a.branches(&g).unwrap().len(), 1, "no line was forked");
+    assert_eq!(
+        a.state(&g, MAIN_BRANCH, None, Viewer::Owner).unwrap().view,
+        b.state(&g, MAIN_BRANCH, None, Viewer::Owner).unwrap().view
+    );
+    // `b` takes the last action back: `main` is closed to play, for `a` too.
+    assert_eq!(play(&a, &g, MAIN_BRANCH, 1), 7);
+    b.undo(&g, Access::Owner).unwrap();
+    let action = next_action(&a, &g, MAIN_BRANCH, 7);
+    match a.act(&g, owner_act(MAIN_BRANCH, action)) {
+        Err(JournalError::Rejected(r)) => assert_eq!(r.rule, "line.taken_back"),
+        other => panic!("an action on a line taken back: {other:?}"),
+    }
+    assert_eq!(a.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 7);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use tabletape_engine::Snapshot;
 use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::scratch::test_store;
 use tabletape_store::upcast::upcast;
-use tabletape_store::{event_hash, Draft, FoldStep, Log, Receipt, SledLog, StoreError};
+use tabletape_store::{event_hash, Draft, FoldStep, Head, Log, Receipt, SledLog, StoreError};
 
 /// The test's store: sled, or PostgreSQL with `TABLETAPE_TEST_STORE=postgres`.
 fn open(dir: &tempfile::TempDir) -> Arc<dyn Log> {
@@ -47,6 +47,62 @@ fn create_writes_seq_one_and_refuses_a_taken_id() {
         matches!(log.create_game(&meta("g-1"), created()), Err(StoreError::GameExists(g)) if g == "g-1")
     );
     assert_eq!(log.games().unwrap(), vec![meta("g-1")]);
+}
+
+/// A writer that knows the head appends without reading it first, and
+/// writes nothing when the branch is not as it knows it: moved on, chained
+/// on another hash, taken back, or its key used.
+#[test]
+fn append_on_a_known_head_writes_only_on_that_head() {
+    let (_dir, log) = fresh();
+    let first = log.read("g-1", MAIN_BRANCH, 1, Some(1)).unwrap()[0]
+        .hash
+        .clone();
+    let on = |seq, hash| Head { seq, hash };
+    let two = log
+        .append_on(
+            "g-1",
+            MAIN_BRANCH,
+            on(1, &first),
+            Some("k"),
+            vec![action(1)],
+        )
+        .unwrap()
+        .expect("written on the head it knew");
+    assert_eq!(two.events[0].seq, 2);
+    assert_eq!(two.events[0].prev_hash, first);
+    let head = two.events[0].hash.clone();
+    let refused = [
+        // The head moved on since.
+        ("a stale head", on(1, &first), None),
+        // The right seq, another chain.
+        ("another hash", on(2, &first), None),
+        // The key is the first append's.
+        ("a used key", on(2, &head), Some("k")),
+    ];
+    for (what, known, key) in refused {
+        let got = log
+            .append_on("g-1", MAIN_BRANCH, known, key, vec![action(9)])
+            .unwrap();
+        assert!(got.is_none(), "{what}: {got:?}");
+    }
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap().len(), 2);
+    // A line taken back is closed to play, however well its head is known.
+    log.fork("g-1", MAIN_BRANCH, 1, "redo", 5, None).unwrap();
+    log.take_back("g-1", MAIN_BRANCH, "redo").unwrap();
+    let got = log
+        .append_on("g-1", MAIN_BRANCH, on(2, &head), None, vec![action(9)])
+        .unwrap();
+    assert!(got.is_none(), "a line taken back: {got:?}");
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 2);
+    assert_chain(&events);
+    // The line that replaced it takes appends on its own head.
+    let redo = log.branch("g-1", "redo").unwrap().unwrap();
+    let written = log
+        .append_on("g-1", "redo", on(1, &redo.head_hash), None, vec![action(2)])
+        .unwrap();
+    assert_eq!(written.map(|a| a.events[0].seq), Some(2));
 }
 
 #[test]

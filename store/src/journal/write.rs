@@ -142,20 +142,39 @@ impl Journal {
     /// original receipt with `retried` set.
     pub fn act(&self, game: &str, req: ActRequest) -> Result<Acted, JournalError> {
         let branch = req.branch.as_str();
-        let meta = self.meta(game)?;
-        // Read once here and folded from below: no second read of the head.
-        let mut record = Some(self.branch_record(game, branch)?);
-        check_playable(record.as_ref().expect("just read"))?;
         let by = acting_seat(req.actor, req.by)?;
-        Self::check_seat(&meta, by)?;
         check_no_placeholder(&req.action)?;
         if let Some(key) = &req.idempotency_key {
             check_idempotency_key(key)?;
         }
+        // A journal that made this branch's head needs no read before its
+        // append: the fold and the head's hash are at hand, and the log
+        // checks both, and that the line is still open, as it appends.
+        let mut warm = self.warm_head(game, branch, req.expect_seq);
+        let mut record = None;
+        let seats = match &warm {
+            Some((_, written)) => Ok(written.seats),
+            None => self.meta(game).and_then(|meta| {
+                // Read once here and folded from below: no second read of the head.
+                let read = self.branch_record(game, branch)?;
+                check_playable(&read)?;
+                record = Some(read);
+                Ok(meta.players.len())
+            }),
+        };
+        let seats = match seats.and_then(|n| Self::check_seat_of(game, n, by).map(|()| n)) {
+            Ok(n) => n,
+            Err(e) => {
+                if let Some((folded, _)) = warm {
+                    self.cache_put(game, branch, Arc::new(folded));
+                }
+                return Err(e);
+            }
+        };
         // A seat acting reads the narration as that seat may know it.
         let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let key = req.idempotency_key.as_deref();
-        if let Some(key) = key {
+        if let (None, Some(key)) = (&warm, key) {
             if let Some(receipt) = self.log.receipt(game, branch, key)? {
                 self.check_retry(game, branch, key, &receipt, &req)?;
                 return self.last_acted(game, branch, &receipt, viewer);
@@ -164,9 +183,20 @@ impl Journal {
         let actor = by.map_or(req.actor, Actor::Seat);
         let mut lost_race = None;
         for _ in race_attempts() {
-            let mut folded = match record.take() {
-                Some(record) => self.fold_head_owned(game, record)?,
-                None => self.fold_owned(game, branch, None)?,
+            let (mut folded, head_hash, warmed) = match warm.take() {
+                Some((folded, written)) => (folded, written.hash, true),
+                None => {
+                    let read = match record.take() {
+                        Some(read) => read,
+                        None => {
+                            let read = self.branch_record(game, branch)?;
+                            check_playable(&read)?;
+                            read
+                        }
+                    };
+                    let hash = read.head_hash.clone();
+                    (self.fold_head_owned(game, read)?, hash, false)
+                }
             };
             let head = folded.seq();
             if let Some(expected) = req.expect_seq {
@@ -184,11 +214,43 @@ impl Journal {
                 Err(rejected) => {
                     // Deciding changed nothing: the fold is still the head's.
                     self.cache_put(game, branch, Arc::new(folded));
-                    return Err(rejected);
+                    if !warmed {
+                        return Err(rejected);
+                    }
+                    // The rules may refuse it only because another writer
+                    // has moved the head on since: decide again on the head
+                    // as it is. A retry of an action already recorded is
+                    // answered as it was, though the rules refuse it now.
+                    if let Some(key) = key {
+                        if let Some(receipt) = self.log.receipt(game, branch, key)? {
+                            self.check_retry(game, branch, key, &receipt, &req)?;
+                            return self.last_acted(game, branch, &receipt, viewer);
+                        }
+                    }
+                    continue;
                 }
             };
             let draft = Draft::new(now, actor, Body::ActionAccepted(decision.body))?;
-            match self.append_counted(game, branch, head, key, vec![draft]) {
+            let appended = if warmed {
+                let on = Head {
+                    seq: head,
+                    hash: &head_hash,
+                };
+                match self.append_on_counted(game, branch, on, key, vec![draft]) {
+                    Ok(Some(appended)) => Ok(appended),
+                    Ok(None) => {
+                        // Not as this journal left it (another writer, a
+                        // take-back, a key used): the long way, from a read.
+                        self.note_written(game, branch, None);
+                        self.cache_put(game, branch, Arc::new(folded));
+                        continue;
+                    }
+                    Err(e) => Err(e),
+                }
+            } else {
+                self.append_counted(game, branch, head, key, vec![draft])
+            };
+            match appended {
                 Ok(appended) if appended.receipt.retried => {
                     let key = key.expect("only a keyed append is retried");
                     self.check_retry(game, branch, key, &appended.receipt, &req)?;
@@ -203,6 +265,12 @@ impl Journal {
                     let over = folded.is_over();
                     self.note_over(game, branch, over);
                     self.cache_put(game, branch, Arc::new(folded));
+                    let written = Written {
+                        seq: event.seq,
+                        hash: event.hash.clone(),
+                        seats,
+                    };
+                    self.note_written(game, branch, Some(written));
                     return Ok(Acted {
                         seq: event.seq,
                         hash: event.hash.clone(),
@@ -220,6 +288,22 @@ impl Journal {
             }
         }
         Err(lost_race.expect("the loop ran at least once"))
+    }
+
+    /// [`Log::append_on`], counted as [`Journal::append_counted`] counts.
+    fn append_on_counted(
+        &self,
+        game: &str,
+        branch: &str,
+        head: Head<'_>,
+        key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Option<crate::Appended>, StoreError> {
+        let appended = self.log.append_on(game, branch, head, key, drafts);
+        if let Ok(Some(a)) = &appended {
+            metrics::counter!("tabletape_events_appended_total").increment(a.events.len() as u64);
+        }
+        appended
     }
 
     /// Appends on `head`, counting for the operator's metrics what was

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod counted;
+
 use std::collections::BTreeMap;
 
 use serde_json::json;

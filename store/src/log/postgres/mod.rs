@@ -52,7 +52,7 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
     check_drafts, check_fork_seq, check_game_id, check_name, from_json, place, Appended,
-    BranchRecord, Draft, FoldStep, GameMeta, Log, Receipt, APPEND_RETRIES,
+    BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, APPEND_RETRIES,
 };
 use crate::error::StoreError;
 
@@ -61,8 +61,8 @@ mod rows;
 mod schema;
 
 use queries::{
-    append_sql, head_and_receipt, insert_game, line_of, missing, put_snapshot, read_history,
-    segments,
+    append_on_sql, append_sql, head_and_receipt, insert_game, line_of, missing, put_snapshot,
+    read_history, segments,
 };
 use rows::{
     branch_of, event_of, game_of, int, json_string, step_of, uint, unique_violation, EventRows,
@@ -608,12 +608,7 @@ impl Log for PgLog {
         idempotency_key: Option<&str>,
         drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError> {
-        if drafts.is_empty() {
-            return Err(StoreError::InvalidEvent {
-                seq: 0,
-                why: "an append needs at least one event".into(),
-            });
-        }
+        no_drafts(&drafts)?;
         self.run(async {
             let c = self.conn().await?;
             let append = c.prepare_cached(append_sql()).await?;
@@ -636,42 +631,16 @@ impl Log for PgLog {
                     }
                 }
                 last_head = head;
-                check_drafts(&drafts, head + 1)?;
-                let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
-                let last = events.last().expect("at least one draft");
-                let receipt = Receipt {
-                    first_seq: head + 1,
-                    hashes: events.iter().map(|e| e.hash.clone()).collect(),
-                    retried: false,
+                let on = Head {
+                    seq: head,
+                    hash: &head_hash,
                 };
-                let rows = EventRows::of(&events);
-                let json = rows.json();
-                let receipt_json = idempotency_key.map(|_| json_string(&receipt));
-                let receipt_param = receipt_json.as_deref().map(Jsonb);
-                let mut params = rows.params(&game, &json);
-                let (after_seq, after_hash, before) = (int(last.seq), &last.hash, int(head));
-                params.extend_from_slice(&[
-                    &after_seq,
-                    after_hash,
-                    &branch,
-                    &before,
-                    &idempotency_key,
-                    &receipt_param,
-                ]);
-                let started = std::time::Instant::now();
-                let appended = c.query(&append, &params).await;
-                // One statement, one commit: PostgreSQL groups the WAL
-                // flushes of concurrent commits itself.
-                metrics::histogram!("tabletape_sync_seconds")
-                    .record(started.elapsed().as_secs_f64());
-                metrics::histogram!("tabletape_group_commit_appends").record(1.0);
-                match appended {
-                    Ok(written) if !written.is_empty() => return Ok(Appended { receipt, events }),
-                    // The head moved, or the key was used, meanwhile: look again.
-                    Ok(_) => {}
-                    Err(e) if unique_violation(&e) => {}
-                    Err(e) => return Err(e.into()),
+                let written =
+                    append_at(&c, &append, game, branch, on, idempotency_key, &drafts).await?;
+                if let Some(appended) = written {
+                    return Ok(appended);
                 }
+                // The head moved, or the key was used, meanwhile: look again.
             }
             Err(StoreError::Conflict {
                 expected: last_head,
@@ -679,6 +648,23 @@ impl Log for PgLog {
                     .await?
                     .map_or(last_head, |h| h.0),
             })
+        })
+    }
+
+    fn append_on(
+        &self,
+        game: &str,
+        branch: &str,
+        head: Head<'_>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Option<Appended>, StoreError> {
+        self.run(async {
+            let c = self.conn().await?;
+            // The statement checks the head, the line still open and the
+            // key unused itself: no read before it.
+            let append = c.prepare_cached(append_on_sql()).await?;
+            append_at(&c, &append, game, branch, head, idempotency_key, &drafts).await
         })
     }
 
@@ -997,4 +983,65 @@ impl Log for PgLog {
             self.listen();
         }
     }
+}
+
+/// Chains `drafts` on `head` and runs `statement` (an append statement of
+/// [`queries`]) with them: the appended events, or `None` when it wrote
+/// nothing (the head moved, the line was closed, the key was used).
+async fn append_at(
+    c: &deadpool_postgres::ClientWrapper,
+    statement: &tokio_postgres::Statement,
+    game: &str,
+    branch: &str,
+    head: Head<'_>,
+    idempotency_key: Option<&str>,
+    drafts: &[Draft],
+) -> Result<Option<Appended>, StoreError> {
+    no_drafts(drafts)?;
+    check_drafts(drafts, head.seq + 1)?;
+    let events = place(game, branch, head.seq, head.hash, idempotency_key, drafts);
+    let last = events.last().expect("at least one draft");
+    let receipt = Receipt {
+        first_seq: head.seq + 1,
+        hashes: events.iter().map(|e| e.hash.clone()).collect(),
+        retried: false,
+    };
+    let rows = EventRows::of(&events);
+    let json = rows.json();
+    let receipt_json = idempotency_key.map(|_| json_string(&receipt));
+    let receipt_param = receipt_json.as_deref().map(Jsonb);
+    let mut params = rows.params(&game, &json);
+    let (after_seq, after_hash, before) = (int(last.seq), &last.hash, int(head.seq));
+    params.extend_from_slice(&[
+        &after_seq,
+        after_hash,
+        &branch,
+        &before,
+        &idempotency_key,
+        &receipt_param,
+        &head.hash,
+    ]);
+    let started = std::time::Instant::now();
+    let appended = c.query(statement, &params).await;
+    // One statement, one commit: PostgreSQL groups the WAL flushes of
+    // concurrent commits itself.
+    metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
+    metrics::histogram!("tabletape_group_commit_appends").record(1.0);
+    match appended {
+        Ok(written) if !written.is_empty() => Ok(Some(Appended { receipt, events })),
+        Ok(_) => Ok(None),
+        Err(e) if unique_violation(&e) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// An append of nothing is a caller's mistake, refused before anything is sent.
+fn no_drafts(drafts: &[Draft]) -> Result<(), StoreError> {
+    if drafts.is_empty() {
+        return Err(StoreError::InvalidEvent {
+            seq: 0,
+            why: "an append needs at least one event".into(),
+        });
+    }
+    Ok(())
 }

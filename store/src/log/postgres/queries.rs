@@ -17,8 +17,8 @@ use crate::log::{from_json, history_segments, BranchRecord, GameMeta, Receipt};
 
 /// The append of [`Log::append`] in one statement (see the module docs):
 /// [`EVENT_INSERT`]'s 13 parameters, then the head after ($14, $15), the
-/// branch ($16), the head the events were chained on ($17), the
-/// idempotency key ($18) and the receipt ($19). One row when it wrote.
+/// branch ($16), the head the events were chained on ($17, its hash $20),
+/// the idempotency key ($18) and the receipt ($19). One row when it wrote.
 pub(super) fn append_sql() -> &'static str {
     // Built once: the prepared-statement cache is keyed by this text.
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -27,7 +27,7 @@ pub(super) fn append_sql() -> &'static str {
     format!(
         "WITH moved AS (
              UPDATE branches SET head_seq = $14, head_hash = $15
-             WHERE game = $1 AND name = $16 AND head_seq = $17
+             WHERE game = $1 AND name = $16 AND head_seq = $17 AND head_hash = $20
                AND NOT EXISTS (SELECT 1 FROM receipts WHERE game = $1 AND branch = $16 AND key = $18)
              RETURNING game
          ), written AS ({events}),
@@ -37,6 +37,18 @@ pub(super) fn append_sql() -> &'static str {
          )
          SELECT pg_notify('{CHANNEL}', game) FROM moved"
     )
+    })
+}
+
+/// [`append_sql`] for [`Log::append_on`], whose writer has not read the
+/// branch: it also writes nothing on a line taken back (closed to play).
+pub(super) fn append_on_sql() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        append_sql().replace(
+            "AND head_hash = $20\n",
+            "AND head_hash = $20 AND record->'taken_back' IS DISTINCT FROM 'true'\n",
+        )
     })
 }
 
