@@ -69,7 +69,7 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
         openapi_json,
         reference,
     ),
-    modifiers(&Tokens, &Bodies, &Names, &Tables),
+    modifiers(&Tokens, &Bodies, &Names, &Tables, &Links),
     tags(
         (name = "games", description = "Games: create, act, read, fork, tell, export"),
         (name = "server", description = "The server and its store"),
@@ -77,6 +77,66 @@ no token (on a public game) what anyone may see. Errors are JSON: `error` (a cod
     )
 )]
 pub(crate) struct ApiDoc;
+
+/// Where an answer's ids lead, for a client (or a stateful tester) that
+/// follows the document rather than our source: a new game's id (`game`,
+/// from `POST /games` and a rematch) to every operation that takes a game
+/// id, and a fork's name (`name`) to every operation on that game that
+/// takes a branch. Added once the paths are all there, so none is missed.
+struct Links;
+
+impl Modify for Links {
+    fn modify(&self, doc: &mut Document) {
+        use utoipa::openapi::link::LinkBuilder;
+        use utoipa::openapi::path::ParameterIn;
+        use utoipa::openapi::RefOr;
+        // (operation id, whether it takes a branch) of each operation on a game.
+        let mut on_a_game: Vec<(String, bool)> = Vec::new();
+        for (path, item) in &doc.paths.paths {
+            if !path.contains("{id}") {
+                continue;
+            }
+            for op in [&item.get, &item.post].into_iter().flatten() {
+                let Some(id) = op.operation_id.clone() else {
+                    continue;
+                };
+                let branch =
+                    op.parameters.iter().flatten().any(|p| {
+                        p.name == "branch" && matches!(p.parameter_in, ParameterIn::Query)
+                    });
+                on_a_game.push((id, branch));
+            }
+        }
+        let link = |target: &str, from_fork: bool| {
+            let id = if from_fork {
+                "$request.path.id"
+            } else {
+                "$response.body#/game"
+            };
+            let mut link = LinkBuilder::new().operation_id(target).parameter("id", id);
+            if from_fork {
+                link = link.parameter("branch", "$response.body#/name");
+            }
+            link.build()
+        };
+        for (source, from_fork) in [("create_game", false), ("rematch", false), ("fork", true)] {
+            let Some(op) = operations(doc).find(|op| op.operation_id.as_deref() == Some(source))
+            else {
+                continue;
+            };
+            let Some(RefOr::T(created)) = op.responses.responses.get_mut("201") else {
+                continue;
+            };
+            for (target, takes_branch) in &on_a_game {
+                if target != source && (!from_fork || *takes_branch) {
+                    created
+                        .links
+                        .insert(target.clone(), RefOr::T(link(target, from_fork)));
+                }
+            }
+        }
+    }
+}
 
 /// The token schemes: a bearer token in `Authorization`, or (for reads)
 /// the game's cookie the web page sets.
@@ -312,7 +372,48 @@ pub(crate) fn document() -> &'static Document {
     responses((status = 200, description = "The document", content_type = "application/json"))
 )]
 pub(crate) async fn openapi_json() -> Response {
-    axum::Json(document()).into_response()
+    static JSON: OnceLock<serde_json::Value> = OnceLock::new();
+    let json = JSON.get_or_init(|| {
+        let mut json = serde_json::to_value(document()).expect("the document serializes");
+        spec_link_names(&mut json);
+        json
+    });
+    axum::Json(json).into_response()
+}
+
+/// utoipa 5.5 writes a Link's fields as Rust names (`operation_id`); the
+/// specification's are `operationId`, `operationRef` and `requestBody`, and
+/// a tool reading the document knows only those.
+fn spec_link_names(json: &mut serde_json::Value) {
+    let operations = json["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(serde_json::Value::as_object_mut)
+        .flat_map(|item| item.values_mut());
+    for op in operations {
+        let responses = op["responses"]
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|r| r.values_mut());
+        for response in responses {
+            let links = response["links"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|l| l.values_mut());
+            for link in links.filter_map(serde_json::Value::as_object_mut) {
+                for (rust, spec) in [
+                    ("operation_id", "operationId"),
+                    ("operation_ref", "operationRef"),
+                    ("request_body", "requestBody"),
+                ] {
+                    if let Some(v) = link.remove(rust) {
+                        link.insert(spec.into(), v);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[utoipa::path(

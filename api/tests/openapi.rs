@@ -535,3 +535,113 @@ async fn generated_requests_are_answered_as_the_document_says() {
     let session = &doc["paths"]["/g/{id}/session"]["post"]["responses"]["415"];
     assert!(session["content"]["text/html"].is_object(), "{session}");
 }
+
+/// A client that follows the document's links from a new game reaches
+/// every operation on that game, and from a fork every operation that
+/// takes a branch; followed with the ids a real answer gives, each read
+/// finds what it names.
+#[tokio::test]
+async fn links_lead_from_a_new_game_and_a_fork_to_every_operation_on_them() {
+    let api = Api::new();
+    let doc = document(&api).await;
+    // operation id -> (method, path, whether it takes a branch)
+    let mut ops = std::collections::BTreeMap::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let Some(id) = op["operationId"].as_str() else {
+                continue;
+            };
+            let branch = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| p["name"] == "branch" && p["in"] == "query");
+            ops.insert(id.to_string(), (method.clone(), path.clone(), branch));
+        }
+    }
+    let links_of = |path: &str| {
+        doc["paths"][path]["post"]["responses"]["201"]["links"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let on_a_game: BTreeSet<&String> = ops
+        .iter()
+        .filter(|(_, (_, path, _))| path.contains("{id}"))
+        .map(|(id, _)| id)
+        .collect();
+    let from_game = links_of("/games");
+    assert_eq!(from_game.keys().collect::<BTreeSet<_>>(), on_a_game);
+    let rematch = links_of("/games/{id}/rematch");
+    assert_eq!(
+        rematch.len() + 1,
+        on_a_game.len(),
+        "a rematch links all but itself"
+    );
+    let taking_a_branch: BTreeSet<&String> = on_a_game
+        .iter()
+        .copied()
+        .filter(|id| ops[*id].2 && id.as_str() != "fork")
+        .collect();
+    let from_fork = links_of("/games/{id}/branches");
+    assert_eq!(from_fork.keys().collect::<BTreeSet<_>>(), taking_a_branch);
+    // Each names its target as the specification spells it.
+    for (name, link) in from_game.iter().chain(&rematch).chain(&from_fork) {
+        assert_eq!(link["operationId"], name.as_str(), "{link}");
+    }
+    assert!(taking_a_branch.len() >= 8, "{taking_a_branch:?}");
+
+    // Followed from real answers: every read the links reach finds the new
+    // game, and the fork on it.
+    let table = api.create(json!({})).await;
+    let created = json!({"game": table.id});
+    let forked = api
+        .post(
+            &format!("/games/{}/branches", table.id),
+            Some(&table.owner),
+            &json!({"at": 1, "name": "linked"}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    let mut followed = 0;
+    for (links, answer, request_id) in [
+        (&from_game, &created, None),
+        (&from_fork, &forked, Some(&table.id)),
+    ] {
+        for (target, link) in links {
+            let (method, path, _) = &ops[target];
+            // Reads only; the live stream never ends, so it is not waited on.
+            if method != "get" || target == "live" {
+                continue;
+            }
+            let value = |expr: &str| -> String {
+                match expr.strip_prefix("$response.body#") {
+                    Some(pointer) => answer
+                        .pointer(pointer)
+                        .and_then(Value::as_str)
+                        .unwrap()
+                        .to_string(),
+                    None => {
+                        assert_eq!(expr, "$request.path.id");
+                        request_id.unwrap().clone()
+                    }
+                }
+            };
+            let params = link["parameters"].as_object().unwrap();
+            let mut uri = path.replace("{id}", &value(params["id"].as_str().unwrap()));
+            if let Some(branch) = params.get("branch") {
+                uri = format!("{uri}?branch={}", value(branch.as_str().unwrap()));
+            }
+            let reply = api.get(&uri, Some(&table.owner)).await;
+            assert_ne!(
+                reply.status,
+                StatusCode::NOT_FOUND,
+                "{target} at {uri}: {}",
+                reply.text()
+            );
+            followed += 1;
+        }
+    }
+    assert!(followed >= 20, "{followed} links followed");
+}
