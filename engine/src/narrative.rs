@@ -7,6 +7,7 @@ use crate::error::EngineError;
 use crate::game::{Game, Told};
 use crate::notes::{self, NoteMark};
 use crate::rules::Viewer;
+use crate::svg::escape;
 
 /// Something told beside the story at one moment: a reader's note, or a
 /// line of play that parted from this one there.
@@ -851,21 +852,6 @@ fn data_url(svg: &str) -> String {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
         }
     }
     out

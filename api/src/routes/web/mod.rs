@@ -494,18 +494,6 @@ fn reason_title(status: StatusCode) -> &'static str {
     status.canonical_reason().unwrap_or("Error")
 }
 
-/// Text for HTML (element content and quoted attributes alike).
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for HTML (element content and quoted attributes alike): the same
+/// five entities the engine's drawings and stories escape.
+pub use tabletape_engine::svg::escape as esc;
