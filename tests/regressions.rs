@@ -4,9 +4,10 @@
 //! rule and writes nothing.
 
 use serde_json::{json, Value};
+use tabletape_engine::Viewer;
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
 use tabletape_store::scratch::test_store;
-use tabletape_store::{event_hash, ActRequest, Journal, JournalError, NewGame, PackSource};
+use tabletape_store::{event_hash, Access, ActRequest, Journal, JournalError, NewGame, PackSource};
 use tabletape_tests::Cli;
 
 pub(crate) fn journal() -> (tempfile::TempDir, Journal) {
@@ -439,6 +440,71 @@ fn an_import_rewritten_and_hashed_anew_is_refused_naming_seq_and_rule() {
     // The history as it was imports.
     let (_d3, other) = journal();
     other.import(&mut rehashed(events).as_slice()).unwrap();
+}
+
+/// An import decides a fork's own events again as it does `main`'s: a
+/// fork's action rewritten and hashed anew is refused naming the fork and
+/// its seq, and nothing is imported; the history as it was imports whole.
+#[test]
+fn an_import_decides_a_forks_own_events_again() {
+    let (_d, j) = journal();
+    let g = duel(&j);
+    act(&j, &g, json!({"type": "choose", "seat": 0, "page": 50})).unwrap();
+    act(&j, &g, json!({"type": "choose", "seat": 1, "page": 50})).unwrap();
+    j.fork(&g, MAIN_BRANCH, 2, Some("what-if"), None, Access::Owner)
+        .unwrap();
+    // Brakka's other choice there (the book restricts it).
+    let other_page = j
+        .legal(&g, "what-if", Some(1))
+        .unwrap()
+        .into_iter()
+        .map(|l| l.action)
+        .find(|a| a["type"] == "choose" && a["page"] != 50)
+        .expect("another maneuver is open");
+    j.act(
+        &g,
+        ActRequest {
+            branch: "what-if".into(),
+            actor: Actor::Owner,
+            by: None,
+            action: other_page,
+            expect_seq: None,
+            idempotency_key: None,
+        },
+    )
+    .unwrap();
+    let mut exported = Vec::new();
+    j.export(&g, None, &mut exported).unwrap();
+    let forged: Vec<String> = String::from_utf8(exported.clone())
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut event: Event = serde_json::from_str(line).unwrap();
+            if event.branch == "what-if" {
+                let Body::ActionAccepted(a) = &mut event.body else {
+                    panic!("the fork's one event is its action")
+                };
+                a.action["page"] = json!(50);
+                event.hash = event_hash(&event);
+            }
+            serde_json::to_string(&event).unwrap()
+        })
+        .collect();
+    let (_d2, other) = journal();
+    let err = other
+        .import(&mut (forged.join("\n") + "\n").as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("branch `what-if` seq 3"), "{err}");
+    assert!(other.games().unwrap().is_empty(), "nothing is imported");
+    let imported = other.import(&mut exported.as_slice()).unwrap();
+    assert_eq!(imported.branches, ["main", "what-if"]);
+    for branch in ["main", "what-if"] {
+        let state = |j: &Journal| {
+            serde_json::to_value(j.state(&g, branch, None, Viewer::Owner).unwrap()).unwrap()
+        };
+        assert_eq!(state(&other), state(&j), "{branch}");
+    }
 }
 
 /// A write without an expected seq never answers a conflict because others

@@ -2,6 +2,9 @@
 //! every exported branch is over) and the strict import that re-decides a
 //! history branch by branch before any of it becomes visible.
 
+use std::sync::mpsc;
+
+use super::verify::{LineCheck, Whole};
 use super::*;
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -88,10 +91,12 @@ impl Journal {
     /// event (so a branch with no events of its own is not recreated, and
     /// its forks come back as forks of its parent: see the module docs).
     ///
-    /// The input is streamed: events are written `IMPORT_CHUNK` (4,096) at a time
-    /// and the game becomes visible only once all are in. Every branch is
-    /// folded once (`main` on the way in), which leaves a snapshot every
-    /// `snapshot_every` events as writes do.
+    /// The input is streamed in one pass: each line is parsed and hashed
+    /// once, `main` is checked (every action decided again) and folded as
+    /// it comes in, events are written `IMPORT_CHUNK` (4,096) at a time, and
+    /// the game becomes visible only once all are in and every other branch
+    /// is checked too. Every branch is folded once, which leaves a snapshot
+    /// every `snapshot_every` events as writes do.
     pub fn import(&self, input: &mut dyn BufRead) -> Result<Imported, JournalError> {
         self.import_keeping(input, None)
     }
@@ -142,154 +147,315 @@ impl Journal {
     }
 
     /// The import itself; sets `staged` to the game's id once events of it
-    /// may have been written, so a failure can remove them. Folds `main` as
-    /// it goes, staging its snapshots, and returns that fold (`None` if the
-    /// history does not fold: that is for `verify` to report, not import).
+    /// may have been written, so a failure can remove them. Lines are read
+    /// here and parsed and hashed on a second thread, a batch ahead; `main`
+    /// is checked and folded as it comes in (every action decided again),
+    /// staging its snapshots, and its fold is returned. The other branches
+    /// are checked once all is written, from the events they share with
+    /// `main` on.
     fn import_staged(
         &self,
         input: &mut dyn BufRead,
         staged: &mut Option<String>,
         kept: Option<&GameMeta>,
     ) -> Result<(Imported, Option<Game>), JournalError> {
-        let mut main: Option<Game> = None;
-        // The game's creation, once read.
-        let mut creation: Option<(String, GameCreated, u64)> = None;
-        // Every branch so far, its head being its last event read.
-        let mut records: Vec<BranchRecord> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut pending: Vec<Event> = Vec::with_capacity(IMPORT_CHUNK);
-        let mut count = 0u64;
-        let mut line = String::new();
-        let mut line_no = 0;
-        loop {
-            line.clear();
-            line_no += 1;
-            if input.read_line(&mut line).map_err(|e| match e.kind() {
-                std::io::ErrorKind::InvalidData => JournalError::BadInput(format!(
-                    "import line {line_no}: not UTF-8 text (an export is UTF-8 JSON Lines)"
-                )),
-                _ => io_error("import input", e),
-            })? == 0
-            {
+        let (lines, to_parser) = mpsc::sync_channel::<Vec<Line>>(PARSE_AHEAD);
+        let (parsed, from_parser) = mpsc::sync_channel::<Vec<Parsed>>(PARSE_AHEAD);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                for batch in to_parser {
+                    let batch = batch.into_iter().filter_map(parse_line).collect();
+                    if parsed.send(batch).is_err() {
+                        break;
+                    }
+                }
+            });
+            let (chunks, to_writer) = mpsc::sync_channel::<(String, Vec<Event>)>(1);
+            let (written, from_writer) = mpsc::channel();
+            let log = &self.log;
+            scope.spawn(move || {
+                for (game, chunk) in to_writer {
+                    let wrote = log.import_events(&game, &chunk);
+                    drop(chunk);
+                    if written.send(wrote).is_err() {
+                        break;
+                    }
+                }
+            });
+            let writer = Writer {
+                chunks,
+                written: from_writer,
+                outstanding: 0,
+            };
+            let mut importing = Importing::new(self, staged, writer);
+            let mut line_no = 0;
+            let mut reading = true;
+            let mut in_flight = 0;
+            loop {
+                while reading && in_flight < PARSE_AHEAD {
+                    let batch = read_lines(input, &mut line_no);
+                    reading = matches!(batch.last(), Some(Line::Text(..)));
+                    if batch.is_empty() {
+                        break;
+                    }
+                    lines.send(batch).expect("the parser outlives the reader");
+                    in_flight += 1;
+                }
+                if in_flight == 0 {
+                    break;
+                }
+                let batch = from_parser.recv().expect("the parser answers every batch");
+                in_flight -= 1;
+                for (line_no, event) in batch {
+                    importing.take(line_no, event?)?;
+                }
+            }
+            drop(lines);
+            importing.finish(kept)
+        })
+    }
+    /// The branch owning the event `first` (a new branch's first event)
+    /// chains to: the one whose own event at the seq before has that hash.
+    fn fork_point(
+        &self,
+        game: &str,
+        records: &[BranchRecord],
+        first: &Event,
+    ) -> Result<Option<String>, JournalError> {
+        let Some(at) = first.seq.checked_sub(1).filter(|&at| at > 0) else {
+            return Ok(None);
+        };
+        for r in records {
+            // Only a branch's own events are stored under its name.
+            if r.fork_seq.unwrap_or(0) < at && at <= r.head_seq {
+                let event = self.log.own_event(game, &r.name, at)?;
+                if event.is_some_and(|e| e.hash == first.prev_hash) {
+                    return Ok(Some(r.name.clone()));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Lines read ahead of the one being checked, in batches, and batches parsed
+/// ahead: the reader and the parser each stay a little in front.
+const PARSE_AHEAD: usize = 2;
+const LINES_PER_BATCH: usize = 256;
+
+/// A line as read: its number and text, or why it could not be read (the
+/// last of its batch, and of the input).
+enum Line {
+    Text(usize, String),
+    Unreadable(JournalError),
+}
+
+/// A line parsed and hashed: its number, and the event or why not.
+type Parsed = (usize, Result<Event, JournalError>);
+
+/// Up to [`LINES_PER_BATCH`] lines; fewer at the end of the input, or at a
+/// line that cannot be read.
+fn read_lines(input: &mut dyn BufRead, line_no: &mut usize) -> Vec<Line> {
+    let mut batch = Vec::with_capacity(LINES_PER_BATCH);
+    while batch.len() < LINES_PER_BATCH {
+        let mut text = String::new();
+        *line_no += 1;
+        match input.read_line(&mut text) {
+            Ok(0) => break,
+            Ok(_) => batch.push(Line::Text(*line_no, text)),
+            Err(e) => {
+                batch.push(Line::Unreadable(match e.kind() {
+                    std::io::ErrorKind::InvalidData => JournalError::BadInput(format!(
+                        "import line {line_no}: not UTF-8 text (an export is UTF-8 JSON Lines)"
+                    )),
+                    _ => io_error("import input", e),
+                }));
                 break;
             }
-            let text = line.trim_end_matches(['\n', '\r']);
-            if text.trim().is_empty() {
-                continue;
-            }
-            let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
-            let event = decode_event(text.as_bytes()).map_err(bad)?;
-            if event_hash(&event) != event.hash {
-                return Err(bad(format!(
-                    "seq {} of branch `{}`: the hash does not match the event's content",
-                    event.seq, event.branch
-                )));
-            }
-            let game = match &creation {
-                None => {
-                    if event.seq != 1 || event.branch != MAIN_BRANCH || !event.prev_hash.is_empty()
-                    {
-                        return Err(bad(
-                            "the first line must be the game's creation: seq 1 of `main`".into(),
-                        ));
-                    }
-                    check_game_id(&event.game).map_err(|e| bad(e.to_string()))?;
-                    let created = created_of(&event)?;
-                    check_players(&created.players).map_err(bad)?;
-                    if check_title(created.title.clone()).map_err(bad)? != created.title {
-                        return Err(bad("title: a stored title is already trimmed".into()));
-                    }
-                    main = Some(Game::from_first(&event).map_err(|e| bad(e.to_string()))?);
-                    if self.log.game(&event.game)?.is_some() {
-                        return Err(bad(format!(
-                            "game `{}` already exists in this store",
-                            event.game
-                        )));
-                    }
-                    records.push(BranchRecord {
-                        name: MAIN_BRANCH.to_string(),
-                        parent: None,
-                        fork_seq: None,
-                        created_at_ms: event.recorded_at_ms,
-                        reseed: None,
-                        order: 0,
-                        head_seq: 0,
-                        head_hash: String::new(),
-                        taken_back: false,
-                    });
-                    index.insert(MAIN_BRANCH.to_string(), 0);
-                    let created = created_of(&event)?.clone();
-                    creation = Some((event.game.clone(), created, event.recorded_at_ms));
-                    *staged = Some(event.game.clone());
-                    event.game.clone()
+        }
+    }
+    batch
+}
+
+/// Parses a line into its event and checks its hash against its content;
+/// a blank line is skipped.
+fn parse_line(line: Line) -> Option<Parsed> {
+    let (line_no, text) = match line {
+        Line::Text(line_no, text) => (line_no, text),
+        Line::Unreadable(e) => return Some((0, Err(e))),
+    };
+    let text = text.trim_end_matches(['\n', '\r']);
+    if text.trim().is_empty() {
+        return None;
+    }
+    let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
+    let parsed = decode_event(text.as_bytes())
+        .map_err(bad)
+        .and_then(|event| match event_hash(&event) == event.hash {
+            true => Ok(event),
+            false => Err(bad(format!(
+                "seq {} of branch `{}`: the hash does not match the event's content",
+                event.seq, event.branch
+            ))),
+        });
+    Some((line_no, parsed))
+}
+
+/// An import under way: the branches so far and `main`'s check.
+struct Importing<'j> {
+    journal: &'j Journal,
+    staged: &'j mut Option<String>,
+    /// The game's creation, once read.
+    creation: Option<(String, GameCreated, u64)>,
+    /// Every branch so far, its head being its last event read.
+    records: Vec<BranchRecord>,
+    index: HashMap<String, usize>,
+    /// Events read and not yet sent to be written.
+    pending: Vec<Event>,
+    writer: Writer,
+    count: u64,
+    /// `main`, checked and folded as it comes in.
+    main: LineCheck,
+    whole: Whole,
+}
+
+impl<'j> Importing<'j> {
+    fn new(journal: &'j Journal, staged: &'j mut Option<String>, writer: Writer) -> Importing<'j> {
+        Importing {
+            journal,
+            staged,
+            creation: None,
+            records: Vec::new(),
+            index: HashMap::new(),
+            pending: Vec::with_capacity(IMPORT_CHUNK),
+            writer,
+            count: 0,
+            main: LineCheck::new(""),
+            // Each line's hash is checked as it is parsed.
+            whole: Whole::hashed_on_the_way_in(),
+        }
+    }
+
+    /// Takes the next event, read from line `line_no` and its hash checked.
+    fn take(&mut self, line_no: usize, event: Event) -> Result<(), JournalError> {
+        let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
+        let log = &self.journal.log;
+        let game = match &self.creation {
+            None => {
+                if event.seq != 1 || event.branch != MAIN_BRANCH || !event.prev_hash.is_empty() {
+                    return Err(bad(
+                        "the first line must be the game's creation: seq 1 of `main`".into(),
+                    ));
                 }
-                Some((game, ..)) if *game != event.game => {
+                check_game_id(&event.game).map_err(|e| bad(e.to_string()))?;
+                let created = created_of(&event)?;
+                check_players(&created.players).map_err(bad)?;
+                if check_title(created.title.clone()).map_err(bad)? != created.title {
+                    return Err(bad("title: a stored title is already trimmed".into()));
+                }
+                Game::from_first(&event).map_err(|e| bad(e.to_string()))?;
+                if log.game(&event.game)?.is_some() {
                     return Err(bad(format!(
-                        "event of game `{}` in the log of `{game}`",
+                        "game `{}` already exists in this store",
                         event.game
                     )));
                 }
-                Some((game, ..)) => game.clone(),
-            };
-            if !index.contains_key(&event.branch) {
-                // The fork point is among the events written so far.
-                self.log.import_events(&game, &pending)?;
-                pending.clear();
-                let parent = self.fork_point(&game, &records, &event)?.ok_or_else(|| {
+                self.records.push(BranchRecord {
+                    name: MAIN_BRANCH.to_string(),
+                    parent: None,
+                    fork_seq: None,
+                    created_at_ms: event.recorded_at_ms,
+                    reseed: None,
+                    order: 0,
+                    head_seq: 0,
+                    head_hash: String::new(),
+                    taken_back: false,
+                });
+                self.index.insert(MAIN_BRANCH.to_string(), 0);
+                let created = created_of(&event)?.clone();
+                self.creation = Some((event.game.clone(), created, event.recorded_at_ms));
+                self.main = LineCheck::new(&event.game);
+                *self.staged = Some(event.game.clone());
+                event.game.clone()
+            }
+            Some((game, ..)) if *game != event.game => {
+                return Err(bad(format!(
+                    "event of game `{}` in the log of `{game}`",
+                    event.game
+                )));
+            }
+            Some((game, ..)) => game.clone(),
+        };
+        if !self.index.contains_key(&event.branch) {
+            // The fork point is among the events written so far.
+            self.writer.write(&game, &mut self.pending)?;
+            self.writer.flush()?;
+            let parent = self
+                .journal
+                .fork_point(&game, &self.records, &event)?
+                .ok_or_else(|| {
                     bad(format!(
                         "branch `{}` starts at seq {} but no earlier event has its prev_hash",
                         event.branch, event.seq
                     ))
                 })?;
-                index.insert(event.branch.clone(), records.len());
-                records.push(BranchRecord {
-                    name: event.branch.clone(),
-                    parent: Some(parent),
-                    fork_seq: Some(event.seq - 1),
-                    created_at_ms: event.recorded_at_ms,
-                    reseed: match event.body {
-                        Body::Reseeded { seed } => Some(seed),
-                        _ => None,
-                    },
-                    order: records.len() as u64,
-                    head_seq: event.seq - 1,
-                    head_hash: event.prev_hash.clone(),
-                    taken_back: false,
-                });
-            }
-            let head = &mut records[index[&event.branch]];
-            if event.seq != head.head_seq + 1 || event.prev_hash != head.head_hash {
-                return Err(bad(format!(
-                    "seq {} of branch `{}` does not follow seq {} of that branch (a gap or a broken chain)",
-                    event.seq, event.branch, head.head_seq
-                )));
-            }
-            head.head_seq = event.seq;
-            head.head_hash = event.hash.clone();
-            if event.branch == MAIN_BRANCH && event.seq > 1 {
-                if let Some(folded) = main.as_mut() {
-                    if folded.apply(&event).is_err() {
-                        main = None;
-                    } else if self.snapshot_due(event.seq) {
-                        self.log
-                            .import_snapshot(&game, MAIN_BRANCH, &folded.snapshot())?;
-                    }
+            self.index.insert(event.branch.clone(), self.records.len());
+            self.records.push(BranchRecord {
+                name: event.branch.clone(),
+                parent: Some(parent),
+                fork_seq: Some(event.seq - 1),
+                created_at_ms: event.recorded_at_ms,
+                reseed: match event.body {
+                    Body::Reseeded { seed } => Some(seed),
+                    _ => None,
+                },
+                order: self.records.len() as u64,
+                head_seq: event.seq - 1,
+                head_hash: event.prev_hash.clone(),
+                taken_back: false,
+            });
+        }
+        let head = &mut self.records[self.index[&event.branch]];
+        if event.seq != head.head_seq + 1 || event.prev_hash != head.head_hash {
+            return Err(bad(format!(
+                "seq {} of branch `{}` does not follow seq {} of that branch (a gap or a broken chain)",
+                event.seq, event.branch, head.head_seq
+            )));
+        }
+        head.head_seq = event.seq;
+        head.head_hash.clone_from(&event.hash);
+        if event.branch == MAIN_BRANCH {
+            // Refused at its first bad seq, whatever its hashes: a history
+            // the rules never produced does not come in.
+            self.main
+                .check(&event, &mut self.whole)
+                .map_err(|problem| refused(MAIN_BRANCH, problem))?;
+            if event.seq > 1 && self.journal.snapshot_due(event.seq) {
+                if let Some(folded) = self.main.folded() {
+                    log.import_snapshot(&game, MAIN_BRANCH, &folded.snapshot())?;
                 }
             }
-            pending.push(event);
-            count += 1;
-            if pending.len() >= IMPORT_CHUNK {
-                self.log.import_events(&game, &pending)?;
-                pending.clear();
-            }
         }
-        let Some((game, created, created_at_ms)) = creation else {
+        self.pending.push(event);
+        self.count += 1;
+        if self.pending.len() >= IMPORT_CHUNK {
+            self.writer.write(&game, &mut self.pending)?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is left, checks the other branches and makes the game's
+    /// record (with `kept`'s tokens, if given); nothing is visible before.
+    fn finish(mut self, kept: Option<&GameMeta>) -> Result<(Imported, Option<Game>), JournalError> {
+        let log = &self.journal.log;
+        let Some((game, created, created_at_ms)) = self.creation.take() else {
             return Err(JournalError::BadInput(
                 "import: the input holds no events".into(),
             ));
         };
-        self.log.import_events(&game, &pending)?;
-        drop(pending);
+        self.writer.write(&game, &mut self.pending)?;
+        self.writer.flush()?;
+        drop(self.writer);
         let kept = kept.filter(|k| k.game == game);
         let fresh = || kept.is_none().then(new_token).transpose();
         let owner_token = fresh()?;
@@ -315,58 +481,81 @@ impl Journal {
                 current: None,
             },
         };
-        // Nothing becomes visible until every branch re-decides to what it
-        // says: a history the rules never produced is refused at its first
-        // bad seq, whatever its hashes.
-        self.log.import_branches(&game, &records)?;
-        // Each line's hash was checked as it was read: the check that
-        // follows reads the written events back for the rest.
-        let mut whole = super::verify::Whole::hashed_on_the_way_in();
-        for record in &records {
+        self.main
+            .end(&self.records[0])
+            .map_err(|problem| refused(MAIN_BRANCH, problem))?;
+        log.import_branches(&game, &self.records)?;
+        // Every other branch re-decides to what it says before any of it
+        // becomes visible, read back from its fork's past on (which `main`'s
+        // check already holds as whole).
+        for record in self.records.iter().skip(1) {
             let staged = BranchRecord {
                 order: 0,
                 ..record.clone()
             };
-            if let Some(problem) = self.verify_branch(&game, &staged, &mut whole)?.problem {
-                return Err(JournalError::BadInput(format!(
-                    "import: branch `{}` seq {}: {}",
-                    record.name, problem.seq, problem.what
-                )));
+            let checked = self
+                .journal
+                .verify_branch(&game, &staged, &mut self.whole)?;
+            if let Some(problem) = checked.problem {
+                return Err(refused(&record.name, problem));
             }
         }
-        self.log.commit_import(&meta)?;
+        log.commit_import(&meta)?;
         let imported = Imported {
             game,
-            events: count,
-            branches: records.into_iter().map(|r| r.name).collect(),
+            events: self.count,
+            branches: self.records.into_iter().map(|r| r.name).collect(),
             owner_token: owner_token.unwrap_or_default(),
             seats,
         };
-        Ok((imported, main))
+        Ok((imported, self.main.into_folded()))
+    }
+}
+
+/// The import's end of the thread that writes its events.
+struct Writer {
+    chunks: mpsc::SyncSender<(String, Vec<Event>)>,
+    written: mpsc::Receiver<Result<(), StoreError>>,
+    /// Chunks sent whose writing is not yet heard of.
+    outstanding: usize,
+}
+
+impl Writer {
+    /// Sends `pending` to be written (leaving it empty), first answering
+    /// for the chunks written meanwhile.
+    fn write(&mut self, game: &str, pending: &mut Vec<Event>) -> Result<(), JournalError> {
+        while let Ok(wrote) = self.written.try_recv() {
+            self.outstanding -= 1;
+            wrote?;
+        }
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(pending, Vec::with_capacity(IMPORT_CHUNK));
+        self.chunks
+            .send((game.to_string(), chunk))
+            .expect("the writer outlives the import");
+        self.outstanding += 1;
+        Ok(())
     }
 
-    /// The branch owning the event `first` (a new branch's first event)
-    /// chains to: the one whose own event at the seq before has that hash.
-    fn fork_point(
-        &self,
-        game: &str,
-        records: &[BranchRecord],
-        first: &Event,
-    ) -> Result<Option<String>, JournalError> {
-        let Some(at) = first.seq.checked_sub(1).filter(|&at| at > 0) else {
-            return Ok(None);
-        };
-        for r in records {
-            // Only a branch's own events are stored under its name.
-            if r.fork_seq.unwrap_or(0) < at && at <= r.head_seq {
-                let event = self.log.own_event(game, &r.name, at)?;
-                if event.is_some_and(|e| e.hash == first.prev_hash) {
-                    return Ok(Some(r.name.clone()));
-                }
-            }
+    /// Waits until every chunk sent is written.
+    fn flush(&mut self) -> Result<(), JournalError> {
+        while self.outstanding > 0 {
+            let wrote = self.written.recv().expect("the writer answers every chunk");
+            self.outstanding -= 1;
+            wrote?;
         }
-        Ok(None)
+        Ok(())
     }
+}
+
+/// An import refused at a branch's first bad event.
+fn refused(branch: &str, problem: Problem) -> JournalError {
+    JournalError::BadInput(format!(
+        "import: branch `{branch}` seq {}: {}",
+        problem.seq, problem.what
+    ))
 }
 
 /// One event as a line of an export. JSON allows U+2028, U+2029 and U+0085

@@ -196,107 +196,163 @@ impl Journal {
         earlier: &mut Option<EarlierRules>,
         whole: &mut Whole,
     ) -> Result<(u64, Option<Problem>), JournalError> {
-        let problem =
-            |seq: u64, what: String| Ok((seq.saturating_sub(1), Some(Problem { seq, what })));
-        let mut folded: Option<Game> = None;
-        let mut prev_hash = String::new();
-        let mut history = History::default();
+        let mut line = LineCheck::new(game);
+        let checked = self.check_line(game, branch, &mut line, whole);
+        *earlier = line.earlier.take();
+        checked
+    }
+
+    fn check_line(
+        &self,
+        game: &str,
+        branch: &BranchRecord,
+        line: &mut LineCheck,
+        whole: &mut Whole,
+    ) -> Result<(u64, Option<Problem>), JournalError> {
         let mut next = 1;
         while next <= branch.head_seq {
             let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
             let events = match self.log.read(game, &branch.name, next, Some(upto)) {
                 Ok(events) => events,
-                Err(StoreError::BadEvent { seq, why, .. }) => return problem(seq, why),
+                Err(StoreError::BadEvent { seq, why, .. }) => {
+                    return Ok(fault(Problem { seq, what: why }))
+                }
                 Err(e) => return Err(e.into()),
             };
             for event in &events {
-                let seq = event.seq;
-                if event.game != game {
-                    return problem(seq, format!("the event names game `{}`", event.game));
-                }
-                if event.prev_hash != prev_hash {
-                    return problem(
-                        seq,
-                        "prev_hash does not match the hash of the event before it".into(),
-                    );
-                }
-                // An event a branch shares with one checked before (a
-                // fork's past) was hashed and decided again there.
-                let checked_before = whole.checked.contains(&event.hash);
-                let hashed = checked_before || whole.hashed_on_the_way_in;
-                if !hashed && event_hash(event) != event.hash {
-                    return problem(
-                        seq,
-                        "the hash does not match the event's content (tampered or corrupt)".into(),
-                    );
-                }
-                prev_hash = event.hash.clone();
-                if let Some(why) = history.fault(event) {
-                    return problem(seq, why);
-                }
-                let Some(g) = folded.as_mut() else {
-                    match Game::from_first(event) {
-                        Ok(g) => folded = Some(g),
-                        Err(e) => {
-                            return problem(seq, format!("the game cannot be laid out again: {e}"))
-                        }
-                    }
-                    if !checked_before {
-                        if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
-                            return problem(seq, why);
-                        }
-                        whole.checked.insert(event.hash.clone());
-                    }
-                    continue;
-                };
-                if let Some(why) = annotation_fault(event, g.created().players.len()) {
-                    return problem(seq, why);
-                }
-                if let Some(why) = actor_fault(g, event) {
-                    return problem(seq, why);
-                }
-                let mut found_whole = true;
-                match &event.body {
-                    Body::ActionAccepted(stored) if !checked_before => {
-                        let by = match event.actor {
-                            Actor::Seat(s) => Some(s),
-                            Actor::Owner => None,
-                        };
-                        if let Some(what) = redecided_differently(g, by, event, stored) {
-                            found_whole = false;
-                            match g.earlier_rules() {
-                                Some((recorded, today)) => earlier
-                                    .get_or_insert_with(|| EarlierRules {
-                                        recorded,
-                                        today,
-                                        decided_differently: Vec::new(),
-                                    })
-                                    .decided_differently
-                                    .push(Problem { seq, what }),
-                                None => return problem(seq, what),
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                if let Err(e) = g.apply(event) {
-                    return problem(seq, format!("cannot be folded: {e}"));
-                }
-                // Listed only whole: what earlier rules decided otherwise is
-                // listed again on every branch that holds it.
-                if found_whole && !checked_before {
-                    whole.checked.insert(event.hash.clone());
+                if let Err(problem) = line.check(event, whole) {
+                    return Ok(fault(problem));
                 }
             }
             next = upto + 1;
         }
-        if prev_hash != branch.head_hash {
+        Ok(match line.end(branch) {
+            Ok(()) => (branch.head_seq, None),
+            Err(problem) => fault(problem),
+        })
+    }
+}
+
+/// How far a line that met `problem` checked out, and the problem.
+fn fault(problem: Problem) -> (u64, Option<Problem>) {
+    (problem.seq.saturating_sub(1), Some(problem))
+}
+
+/// One line's check, an event at a time from seq 1: each hash and link,
+/// what its history allows, and each action decided again and folded. A
+/// verify feeds it what it reads back; an import, each line as it comes in.
+pub(super) struct LineCheck {
+    game: String,
+    folded: Option<Game>,
+    prev_hash: String,
+    history: History,
+    /// What earlier rules account for, so far.
+    pub(super) earlier: Option<EarlierRules>,
+}
+
+impl LineCheck {
+    pub(super) fn new(game: &str) -> LineCheck {
+        LineCheck {
+            game: game.to_string(),
+            folded: None,
+            prev_hash: String::new(),
+            history: History::default(),
+            earlier: None,
+        }
+    }
+
+    /// The line folded so far (none before its creation is checked).
+    pub(super) fn folded(&self) -> Option<&Game> {
+        self.folded.as_ref()
+    }
+
+    /// The line's fold, once every event is checked.
+    pub(super) fn into_folded(self) -> Option<Game> {
+        self.folded
+    }
+
+    /// Checks and folds the next event; the first fault is the line's.
+    pub(super) fn check(&mut self, event: &Event, whole: &mut Whole) -> Result<(), Problem> {
+        let seq = event.seq;
+        let problem = |what: String| Err(Problem { seq, what });
+        if event.game != self.game {
+            return problem(format!("the event names game `{}`", event.game));
+        }
+        if event.prev_hash != self.prev_hash {
+            return problem("prev_hash does not match the hash of the event before it".into());
+        }
+        // An event a line shares with one checked before (a fork's past)
+        // was hashed and decided again there.
+        let checked_before = whole.checked.contains(&event.hash);
+        let hashed = checked_before || whole.hashed_on_the_way_in;
+        if !hashed && event_hash(event) != event.hash {
             return problem(
-                branch.head_seq,
-                "the branch head's recorded hash differs from its last event's".into(),
+                "the hash does not match the event's content (tampered or corrupt)".into(),
             );
         }
-        Ok((branch.head_seq, None))
+        self.prev_hash.clone_from(&event.hash);
+        if let Some(why) = self.history.fault(event) {
+            return problem(why);
+        }
+        let Some(g) = self.folded.as_mut() else {
+            match Game::from_first(event) {
+                Ok(g) => self.folded = Some(g),
+                Err(e) => return problem(format!("the game cannot be laid out again: {e}")),
+            }
+            if !checked_before {
+                if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
+                    return problem(why);
+                }
+                whole.checked.insert(event.hash.clone());
+            }
+            return Ok(());
+        };
+        if let Some(why) = annotation_fault(event, g.created().players.len()) {
+            return problem(why);
+        }
+        if let Some(why) = actor_fault(g, event) {
+            return problem(why);
+        }
+        let mut found_whole = true;
+        if let Body::ActionAccepted(stored) = &event.body {
+            if !checked_before {
+                if let Some(what) = redecided_differently(g, seat_of(event.actor), event, stored) {
+                    found_whole = false;
+                    match g.earlier_rules() {
+                        Some((recorded, today)) => self
+                            .earlier
+                            .get_or_insert_with(|| EarlierRules {
+                                recorded,
+                                today,
+                                decided_differently: Vec::new(),
+                            })
+                            .decided_differently
+                            .push(Problem { seq, what }),
+                        None => return problem(what),
+                    }
+                }
+            }
+        }
+        if let Err(e) = g.apply(event) {
+            return problem(format!("cannot be folded: {e}"));
+        }
+        // Listed only whole: what earlier rules decided otherwise is
+        // listed again on every branch that holds it.
+        if found_whole && !checked_before {
+            whole.checked.insert(event.hash.clone());
+        }
+        Ok(())
+    }
+
+    /// Checks that the line ends where its record says its head is.
+    pub(super) fn end(&self, branch: &BranchRecord) -> Result<(), Problem> {
+        if self.prev_hash == branch.head_hash {
+            return Ok(());
+        }
+        Err(Problem {
+            seq: branch.head_seq,
+            what: "the branch head's recorded hash differs from its last event's".into(),
+        })
     }
 }
 
