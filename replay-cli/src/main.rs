@@ -30,6 +30,11 @@ use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, Command, LogFormat};
 
+/// See the allocator's entry in Cargo.toml for why.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     // A panic the engine catches (a forged or damaged log) is answered as
     // an error naming the event; only a panic nothing catches is printed.
