@@ -44,9 +44,11 @@ struct Sizes {
     active_games: u64,
 }
 
+/// A quick run still makes enough appends that one slow sync does not
+/// decide a rate: 500 by one writer, 1,024 by 64.
 const QUICK: Sizes = Sizes {
-    single_appends: 50,
-    appends_per_writer: 4,
+    single_appends: 500,
+    appends_per_writer: 16,
     big_game_events: 10_000,
     active_games: 500,
 };
@@ -563,6 +565,24 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
             "ratio",
         );
     }
+    if !stores.is_postgres() {
+        let group = crate::peers::raw_group_commit(
+            &dirs.path("raw-group"),
+            &payloads,
+            WRITERS,
+            sizes.appends_per_writer,
+        )?;
+        row(
+            format!("raw group commit, {WRITERS} writers (same event bytes)"),
+            group,
+            "events/s",
+        );
+        row(
+            format!("journal {WRITERS} writers / raw group commit"),
+            many / group,
+            "ratio",
+        );
+    }
     #[cfg(feature = "sqlite-peer")]
     if !stores.is_postgres() {
         let mut peer = |per_tx: usize| {
@@ -597,10 +617,16 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
         http_appends(&journal, &[addr], 1, sizes.single_appends, 1_000)?,
         "events/s",
     );
+    let http_many = http_appends(&journal, &[addr], WRITERS, sizes.appends_per_writer, 2_000)?;
     row(
         format!("durable appends, HTTP, {WRITERS} writers"),
-        http_appends(&journal, &[addr], WRITERS, sizes.appends_per_writer, 2_000)?,
+        http_many,
         "events/s",
+    );
+    row(
+        format!("HTTP {WRITERS} writers / journal {WRITERS} writers"),
+        http_many / many,
+        "ratio",
     );
     runtime.shutdown_timeout(Duration::from_secs(2));
     if let Some(url) = stores.url() {

@@ -1,6 +1,7 @@
 //! The yardsticks `tabletape bench` measures the journal against, in the
 //! same run and on the same disk: a raw `write` + `fdatasync` loop (what
-//! one durable append costs the disk at the least), and SQLite in WAL mode
+//! one durable append costs the disk at the least), a raw group commit
+//! (what many writers' durable appends cost it at the least), and SQLite in WAL mode
 //! with `synchronous=FULL` storing the same event bytes (a general-purpose
 //! database on the journal's own ground). SQLite is built only with the
 //! `sqlite-peer` feature, so ordinary builds do not compile it.
@@ -8,6 +9,7 @@
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::error::CliError;
@@ -31,6 +33,87 @@ pub fn raw_fdatasync(path: &Path, payloads: &[Vec<u8>], appends: usize) -> Resul
         file.sync_data().map_err(failed)?;
     }
     Ok(appends as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Appends/s of `writers` threads, each appending `appends` payloads in
+/// turn and waiting for each to be durable, through one committer that
+/// writes everything waiting in one `write` and `fdatasync`s once per group:
+/// the least a durable append costs the disk when many wait together.
+pub fn raw_group_commit(
+    path: &Path,
+    payloads: &[Vec<u8>],
+    writers: usize,
+    appends: usize,
+) -> Result<f64> {
+    let failed = |e: std::io::Error| CliError::Bench(format!("{}: {e}", path.display()));
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    let group = Mutex::new(Group {
+        filling: 1,
+        writers_left: writers,
+        ..Group::default()
+    });
+    // The committer waits on `waiting` for work; writers on `synced`.
+    let (waiting, synced) = (Condvar::new(), Condvar::new());
+    let lock = || group.lock().unwrap_or_else(PoisonError::into_inner);
+    let start = Instant::now();
+    std::thread::scope(|s| -> Result<()> {
+        let committer = s.spawn(|| -> Result<()> {
+            loop {
+                let mut g = lock();
+                while g.bytes.is_empty() && g.writers_left > 0 {
+                    g = waiting.wait(g).unwrap_or_else(PoisonError::into_inner);
+                }
+                if g.bytes.is_empty() {
+                    return Ok(());
+                }
+                let bytes = std::mem::take(&mut g.bytes);
+                let filled = g.filling;
+                g.filling += 1;
+                drop(g);
+                let wrote = file.write_all(&bytes).and_then(|()| file.sync_data());
+                let mut g = lock();
+                g.synced = filled;
+                g.failed |= wrote.is_err();
+                synced.notify_all();
+                drop(g);
+                wrote.map_err(failed)?;
+            }
+        });
+        for _ in 0..writers {
+            s.spawn(|| {
+                for payload in payloads.iter().cycle().take(appends) {
+                    let mut g = lock();
+                    g.bytes.extend_from_slice(payload);
+                    let mine = g.filling;
+                    waiting.notify_one();
+                    while g.synced < mine && !g.failed {
+                        g = synced.wait(g).unwrap_or_else(PoisonError::into_inner);
+                    }
+                }
+                lock().writers_left -= 1;
+                waiting.notify_one();
+            });
+        }
+        committer.join().expect("the committer panicked")
+    })?;
+    Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// The raw group commit's shared state.
+#[derive(Debug, Default)]
+struct Group {
+    /// The group being filled: the bytes of every append waiting.
+    bytes: Vec<u8>,
+    /// The number of the group being filled (from 1) and of the last synced.
+    filling: u64,
+    synced: u64,
+    writers_left: usize,
+    failed: bool,
 }
 
 /// SQLite as the journal's peer.
@@ -133,6 +216,18 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "one\ntwo\none\ntwo\none\n"
         );
+    }
+
+    #[test]
+    fn the_raw_group_commit_appends_every_writers_payloads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("raw");
+        let payloads = vec![b"one\n".to_vec(), b"two\n".to_vec()];
+        let rate = raw_group_commit(&path, &payloads, 8, 5).unwrap();
+        assert!(rate > 0.0);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().filter(|l| *l == "one").count(), 8 * 3);
+        assert_eq!(text.lines().filter(|l| *l == "two").count(), 8 * 2);
     }
 
     #[cfg(feature = "sqlite-peer")]
