@@ -372,7 +372,10 @@ fn branch_names_are_normalised_and_ids_that_are_routes_refused() {
         id: Some("import".into()),
         ..NewGame::default()
     });
-    assert!(matches!(taken, Err(JournalError::BadInput(m)) if m.contains("route")));
+    assert!(
+        matches!(&taken, Err(JournalError::Unfit { rule, message }) if rule == "game.id" && message.contains("route")),
+        "{taken:?}"
+    );
 }
 
 /// A history rewritten and hashed anew is still refused where it breaks

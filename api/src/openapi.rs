@@ -259,12 +259,34 @@ impl Modify for Names {
             }
         }
         for op in operations(doc) {
+            // A seat named that is not at the game's table: of the right
+            // form, but not for this game (`JournalError::Unfit`), in the
+            // form the operation's other refusals take.
+            let names_a_seat = op
+                .parameters
+                .iter()
+                .flatten()
+                .any(|p| matches!(p.name.as_str(), "as" | "seat"));
+            let answers = &mut op.responses.responses;
+            if names_a_seat && !answers.contains_key("422") {
+                if let Some(RefOr::T(malformed)) = answers.get("400") {
+                    let mut unfit = malformed.clone();
+                    unfit.description = "Of the right form, but not for this game: `rule` names why (`table.seat`: a seat that is not at its table)".into();
+                    answers.insert("422".into(), RefOr::T(unfit));
+                }
+            }
             for p in op.parameters.iter_mut().flatten() {
                 let Some(RefOr::T(Schema::Object(o))) = p.schema.as_mut() else {
                     continue;
                 };
                 match p.name.as_str() {
-                    "as" | "branch" | "format" => {
+                    // A viewer is the owner, the public or a seat's number
+                    // (one no table is near reaching is refused as unread).
+                    "as" => {
+                        o.min_length.get_or_insert(1);
+                        o.pattern = Some("^(owner|public|[0-9]{1,9})$".into());
+                    }
+                    "branch" | "format" => {
                         o.min_length.get_or_insert(1);
                     }
                     "Idempotency-Key" => key(o),
@@ -283,9 +305,13 @@ impl Modify for Names {
 }
 
 /// One line with something to show: no control character, no line break,
-/// and not blank (what the store checks of a name or a title).
-const ONE_LINE: &str =
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\S[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$";
+/// and not blank (what the store checks of a name or a title). The one
+/// character that shows is neither a space nor a control character either.
+const ONE_LINE: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$";
+
+/// A game id: 1 to 64 ASCII letters, digits, `-`, `_` and `.`, not
+/// starting with `.`.
+const GAME_ID: &str = "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$";
 
 /// A new game's table as each kind takes it: the players a kind seats
 /// (from its own `min_players` and `max_players`), each name one line of
@@ -313,6 +339,12 @@ impl Modify for Tables {
                 seed.format = None;
                 seed.minimum = Some(utoipa::Number::UInt(0));
                 seed.maximum = usize::try_from(u64::MAX).ok().map(utoipa::Number::UInt);
+            }
+            // A game id the table chooses: what `check_game_id` takes, bar
+            // the words of routes (refused as unfit: no pattern says them).
+            if let Some(RefOr::T(utoipa::openapi::Schema::Object(id))) = o.properties.get_mut("id")
+            {
+                id.pattern = Some(GAME_ID.into());
             }
             // A title is a line as a player's name is, of up to 120 characters.
             if let Some(RefOr::T(utoipa::openapi::Schema::Object(title))) =
@@ -376,9 +408,54 @@ pub(crate) async fn openapi_json() -> Response {
     let json = JSON.get_or_init(|| {
         let mut json = serde_json::to_value(document()).expect("the document serializes");
         spec_link_names(&mut json);
+        unsigned_bounds(&mut json);
+        live_frames(&mut json);
         json
     });
     axum::Json(json).into_response()
+}
+
+/// utoipa writes an unsigned integer as `format: int64` (or `int32`) from
+/// 0, which stops at 2^63 - 1 (2^31 - 1), below what the server reads: a
+/// u64 or u32 is said as what it is, from 0 to its largest.
+fn unsigned_bounds(json: &mut serde_json::Value) {
+    match json {
+        serde_json::Value::Object(o) => {
+            let largest = match o.get("format").and_then(serde_json::Value::as_str) {
+                Some("int64") => Some(u64::MAX),
+                Some("int32") => Some(u64::from(u32::MAX)),
+                _ => None,
+            };
+            let unsigned = o.get("minimum") == Some(&serde_json::json!(0));
+            if let (Some(largest), true, false) = (largest, unsigned, o.contains_key("maximum")) {
+                o.remove("format");
+                o.insert("maximum".into(), largest.into());
+            }
+            o.values_mut().for_each(unsigned_bounds);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(unsigned_bounds),
+        _ => {}
+    }
+}
+
+/// The live stream's answer, frame by frame as a reader of server-sent
+/// events gets one: an `event` frame (its id the event's seq, its data the
+/// event as the viewer may see it) or a `line` frame (the current line
+/// moved), each with JSON data.
+fn live_frames(json: &mut serde_json::Value) {
+    let stream = &mut json["paths"]["/games/{id}/live"]["get"]["responses"]["200"]["content"]
+        ["text/event-stream"];
+    if stream.is_object() {
+        stream["schema"] = serde_json::json!({
+            "type": "object",
+            "required": ["event", "data"],
+            "properties": {
+                "event": {"enum": ["event", "line"]},
+                "id": {"type": "string", "pattern": "^[0-9]+$"},
+                "data": {"type": "string", "contentMediaType": "application/json"},
+            },
+        });
+    }
 }
 
 /// utoipa 5.5 writes a Link's fields as Rust names (`operation_id`); the

@@ -119,7 +119,7 @@ async fn names_and_ids_that_would_break_a_line_a_header_or_a_path_are_refused() 
         let body = api
             .import(renamed(&log, id))
             .await
-            .expect_error(StatusCode::BAD_REQUEST, "bad_request");
+            .expect_unfit("import.history");
         assert!(
             body["message"].as_str().unwrap().contains("game id"),
             "{body}"

@@ -536,6 +536,56 @@ async fn generated_requests_are_answered_as_the_document_says() {
     assert!(session["content"]["text/html"].is_object(), "{session}");
 }
 
+/// Where the document bounds a field, it bounds it as the server does: a
+/// player's name the document's pattern admits is one the server seats,
+/// and one it refuses the server refuses (a control character anywhere,
+/// the showing one in the middle included); and a whole number written as
+/// a float is read as exactly that number, however large (here a stale
+/// expected seq, so a 409, not a 400 for a number read half a unit off).
+#[tokio::test]
+async fn a_field_the_document_bounds_is_bounded_as_the_server_bounds_it() {
+    let api = Api::new();
+    let doc = document(&api).await;
+    let name = &doc["components"]["schemas"]["CreateBody"]["allOf"][1]["oneOf"][0]["properties"]
+        ["players"]["items"];
+    let admits = jsonschema::validator_for(name).expect("the name schema compiles");
+    let names = [
+        "Nowa",
+        "Grimbold the Grey",
+        "l\u{f7}\u{95}A",
+        "\u{95}",
+        "a\u{85}b",
+        "x\u{2028}",
+        "tab\there",
+        " ",
+        "",
+        "\u{1F3FB}",
+        " spaced ",
+    ];
+    for (i, player) in names.iter().enumerate() {
+        let body = json!({"kind": "lostworlds", "players": [player, format!("other {i}")]});
+        let reply = api.post("/games", None, &body).await;
+        assert_eq!(
+            reply.status == StatusCode::CREATED,
+            admits.is_valid(&json!(player)),
+            "{player:?}: the server answered {}",
+            reply.status
+        );
+    }
+
+    let table = api.create(json!({})).await;
+    let action = api.first_legal(&table, 0).await;
+    let stale = api
+        .post(
+            &format!("/games/{}/actions", table.id),
+            Some(&table.seats[0]),
+            &json!({"action": action, "expect_seq": 3751574608985258.0_f64}),
+        )
+        .await
+        .expect_error(StatusCode::CONFLICT, "conflict");
+    assert_eq!(stale["expected"], 3751574608985258_u64, "{stale}");
+}
+
 /// A client that follows the document's links from a new game reaches
 /// every operation on that game, and from a fork every operation that
 /// takes a branch; followed with the ids a real answer gives, each read

@@ -93,6 +93,7 @@ impl CliError {
     pub fn rule(&self) -> Option<&str> {
         match self {
             CliError::Journal(JournalError::Rejected(r)) => Some(&r.rule),
+            CliError::Journal(JournalError::Unfit { rule, .. }) => Some(rule),
             CliError::AtLine { source, .. } => source.rule(),
             _ => None,
         }

@@ -142,6 +142,10 @@ impl Remote {
             ("conflict", Some(expected), Some(head)) => JournalError::Conflict { expected, head },
             ("not_found", ..) => JournalError::NotFound(e.message),
             ("bad_request", ..) => JournalError::BadInput(e.message),
+            ("unfit", ..) => JournalError::Unfit {
+                rule: e.rule.unwrap_or_default(),
+                message: e.message,
+            },
             ("forbidden", ..) => JournalError::Forbidden(e.message),
             ("unauthorized", ..) => {
                 return self.failed(format!(

@@ -56,8 +56,8 @@ mod verify;
 mod write;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, BranchRecord, Draft, FoldStep, GameMeta, Head, Log,
-    Receipt,
+    breaks_lines, check_game_id, decode_event, is_route_word, BranchRecord, Draft, FoldStep,
+    GameMeta, Head, Log, Receipt,
 };
 use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
 pub use access::Access;
@@ -456,6 +456,11 @@ pub enum JournalError {
     /// Malformed input, unknown kind, bad pack or options (CLI exit 2, HTTP 400).
     #[error("bad input: {0}")]
     BadInput(String),
+    /// Well-formed input whose content its kind or the store rules out: a
+    /// content pack or options the kind cannot read, a game id that is
+    /// taken (CLI exit 2, HTTP 422 naming the `rule`).
+    #[error("bad input: {message}")]
+    Unfit { rule: String, message: String },
     /// Token missing or wrong (HTTP 401/403).
     #[error("forbidden: {0}")]
     Forbidden(String),
@@ -466,6 +471,14 @@ pub enum JournalError {
 }
 
 impl JournalError {
+    /// Well-formed input whose content `rule` rules out.
+    pub fn unfit(rule: &str, message: impl Into<String>) -> JournalError {
+        JournalError::Unfit {
+            rule: rule.to_string(),
+            message: message.into(),
+        }
+    }
+
     /// A short stable code for machine output (`{"error": code}`).
     pub fn code(&self) -> &'static str {
         match self {
@@ -473,6 +486,7 @@ impl JournalError {
             JournalError::Conflict { .. } => "conflict",
             JournalError::NotFound(_) => "not_found",
             JournalError::BadInput(_) => "bad_input",
+            JournalError::Unfit { .. } => "unfit",
             JournalError::Forbidden(_) => "forbidden",
             JournalError::Store(_) => "store",
             JournalError::Engine(_) => "engine",
@@ -487,9 +501,12 @@ impl From<StoreError> for JournalError {
             e @ (StoreError::UnknownGame(_)
             | StoreError::UnknownBranch { .. }
             | StoreError::NoSuchSeq { .. }) => JournalError::NotFound(e.to_string()),
-            e @ (StoreError::GameExists(_)
-            | StoreError::BranchExists { .. }
-            | StoreError::BadName { .. }) => JournalError::BadInput(e.to_string()),
+            // A name of the right form that is taken: not for this store.
+            e @ StoreError::GameExists(_) => JournalError::unfit("game.id", e.to_string()),
+            e @ StoreError::BranchExists { .. } => {
+                JournalError::unfit("branch.name", e.to_string())
+            }
+            e @ StoreError::BadName { .. } => JournalError::BadInput(e.to_string()),
             e => JournalError::Store(e),
         }
     }
@@ -816,10 +833,13 @@ impl Journal {
 
     fn check_seat_of(game: &str, players: usize, seat: Option<Seat>) -> Result<(), JournalError> {
         match seat {
-            Some(s) if s as usize >= players => Err(JournalError::BadInput(format!(
-                "seat {s} is not at this table: game `{game}` has seats 0 to {}",
-                players - 1
-            ))),
+            Some(s) if s as usize >= players => Err(JournalError::unfit(
+                "table.seat",
+                format!(
+                    "seat {s} is not at this table: game `{game}` has seats 0 to {}",
+                    players - 1
+                ),
+            )),
             _ => Ok(()),
         }
     }

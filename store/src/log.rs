@@ -34,7 +34,9 @@ pub mod postgres;
 mod sled;
 
 pub use self::sled::{clear_holder, note_holder, SledLog, CACHE_CAPACITY, HOLDER_FILE};
-pub use names::{breaks_lines, check_game_id, check_name, folded_name, normalised_name};
+pub use names::{
+    breaks_lines, check_game_id, check_name, folded_name, is_route_word, normalised_name,
+};
 
 /// An event before the log places it: everything but seq and the hash chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -122,7 +122,10 @@ fn create_checks_kind_and_players_before_writing() {
         players: vec!["Solo".into()],
         ..NewGame::default()
     });
-    assert!(matches!(alone, Err(JournalError::BadInput(_))), "{alone:?}");
+    assert!(
+        matches!(&alone, Err(JournalError::Unfit { rule, .. }) if rule == "setup.players"),
+        "{alone:?}"
+    );
     assert!(j.games().unwrap().is_empty());
 }
 
@@ -194,7 +197,7 @@ fn a_seat_acts_only_as_itself() {
     };
     assert!(matches!(
         j.act(&g, out_of_range),
-        Err(JournalError::BadInput(_))
+        Err(JournalError::Unfit { rule, .. }) if rule == "table.seat"
     ));
 }
 
@@ -462,7 +465,7 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
     ));
     assert!(matches!(
         j.fork(&g, MAIN_BRANCH, 1, Some("lucky"), None, Access::Owner),
-        Err(JournalError::BadInput(_))
+        Err(JournalError::Unfit { rule, .. }) if rule == "branch.name"
     ));
     let names: Vec<String> = j
         .branches(&g)
@@ -1129,7 +1132,7 @@ fn undo_moves_the_current_line_to_a_fork_keeps_the_dice_and_deletes_nothing() {
     let g = created.game;
     assert!(matches!(
         j.undo(&g, Access::Owner),
-        Err(JournalError::BadInput(m)) if m.contains("nothing to take back")
+        Err(JournalError::Unfit { rule, message }) if rule == "undo.nothing" && message.contains("nothing to take back")
     ));
     play(&j, &g, MAIN_BRANCH, 6);
     let before = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
@@ -1247,7 +1250,7 @@ fn a_table_may_choose_its_games_id() {
     assert_eq!(j.games().unwrap()[0].game, "duel");
     let taken = j.create(new("duel")).unwrap_err();
     assert!(
-        matches!(&taken, JournalError::BadInput(m) if m.contains("game id `duel` is taken")),
+        matches!(&taken, JournalError::Unfit { rule, message } if rule == "game.id" && message.contains("game id `duel` is taken")),
         "{taken:?}"
     );
     let bad = j.create(new("a duel")).unwrap_err();

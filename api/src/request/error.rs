@@ -57,7 +57,7 @@ pub enum AppError {
 pub(crate) struct ErrorBody<'a> {
     error: &'a str,
     message: String,
-    /// The rule an action broke (422 only).
+    /// The rule an action broke, or the rule an input's content breaks (422 only).
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'a str>,
     /// The seq the caller expected and the branch's real head (409 only).
@@ -116,6 +116,17 @@ impl IntoResponse for AppError {
                 ),
                 JournalError::NotFound(m) => (StatusCode::NOT_FOUND, ErrorBody::plain("not_found", m.clone())),
                 JournalError::BadInput(m) => (StatusCode::BAD_REQUEST, ErrorBody::plain("bad_request", m.clone())),
+                // What the document's schemas can say is checked on the way
+                // in (a 400); this is what no schema can: fields that
+                // disagree, a pack that does not fit its kind, lines that are
+                // not a game's history.
+                JournalError::Unfit { rule, message } => (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    ErrorBody {
+                        rule: Some(rule),
+                        ..ErrorBody::plain("unfit", message.clone())
+                    },
+                ),
                 JournalError::Forbidden(m) => (StatusCode::FORBIDDEN, ErrorBody::plain("forbidden", m.clone())),
                 JournalError::Store(tabletape_store::StoreError::Unavailable(m)) => {
                     tracing::warn!(error = %m, "store unavailable");
@@ -159,6 +170,26 @@ impl IntoResponse for AppError {
             );
         }
         response
+    }
+}
+
+impl AppError {
+    /// Well-formed input whose content `rule` rules out (a 422).
+    pub(crate) fn unfit(rule: &str, message: String) -> AppError {
+        AppError::Journal(JournalError::Unfit {
+            rule: rule.to_string(),
+            message,
+        })
+    }
+
+    /// The journal's refusal of input as [`JournalError::Unfit`] under
+    /// `rule`, for a body whose every fault is in its content; anything
+    /// else as it is.
+    pub(crate) fn unfit_as(rule: &'static str) -> impl Fn(AppError) -> AppError {
+        move |err| match err {
+            AppError::Journal(JournalError::BadInput(message)) => AppError::unfit(rule, message),
+            other => other,
+        }
     }
 }
 

@@ -177,9 +177,12 @@ pub fn idempotency_key(
     field: Option<String>,
 ) -> Result<Option<String>, AppError> {
     match (idempotency_header(headers)?, field) {
-        (Some(header), Some(field)) if header != field => Err(AppError::BadRequest(format!(
-            "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ"
-        ))),
+        (Some(header), Some(field)) if header != field => Err(AppError::unfit(
+            "idempotency.key_mismatch",
+            format!(
+                "the Idempotency-Key header ({header}) and the body's idempotency_key ({field}) differ: send one, or the same in both"
+            ),
+        )),
         (header, field) => Ok(header.or(field)),
     }
 }

@@ -88,6 +88,7 @@ pub(crate) async fn list_games(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "lostworlds", "players": ["Nowa", "Grimbold"], "title": "The duel at the ford"}))]
 pub(crate) struct CreateBody {
     kind: String,
     players: Vec<String>,
@@ -290,6 +291,7 @@ pub(crate) async fn legal(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"action": {"type": "choose", "seat": 0, "page": 50}, "expect_seq": 1}))]
 pub(crate) struct ActBody {
     action: Value,
     #[schema(value_type = Option<u32>)]
@@ -375,9 +377,10 @@ pub(crate) async fn events(
         let from = q.from.unwrap_or(1);
         if let Some(to) = q.to {
             if to < from {
-                return Err(AppError::BadRequest(format!(
-                    "`to` ({to}) is before `from` ({from})"
-                )));
+                return Err(AppError::unfit(
+                    "events.range",
+                    format!("`to` ({to}) is before `from` ({from})"),
+                ));
             }
         }
         Ok(Json(journal.events_as(
@@ -527,6 +530,7 @@ pub(crate) async fn branches(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"at": 1, "name": "what-if"}))]
 pub(crate) struct ForkBody {
     #[serde(deserialize_with = "tabletape_store::whole::number")]
     at: u64,
@@ -806,6 +810,9 @@ pub(crate) async fn export(
         .into_response())
 }
 
+/// The rule an import that is not a game's history breaks.
+const IMPORT_RULE: &str = "import.history";
+
 /// Recreates an exported game (same id, same hashes) with fresh tokens,
 /// which go to the admin: only the store's admin may import.
 #[utoipa::path(
@@ -813,8 +820,8 @@ pub(crate) async fn export(
     path = "/games/import",
     tag = "games",
     summary = "Recreate a game from an export (same id and hashes, new tokens); the admin's",
-    request_body(content = String, description = "JSON Lines, as export writes them", content_type = "application/x-ndjson"),
-    responses((status = 201, description = "Imported", body = Imported), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    request_body(description = "JSON Lines, as export writes them (any content type is read as text)", content((String = "application/x-ndjson"), (String = "text/plain"))),
+    responses((status = 201, description = "Imported", body = Imported), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 413, description = "The body is over the size limit", body = ErrorBody), (status = 422, description = "Not a game's history (`rule` is `import.history`; the message names the line and what is wrong with it)", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
 pub(crate) async fn import(
@@ -831,12 +838,18 @@ pub(crate) async fn import(
         StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge(too_large_message()),
         _ => AppError::BadRequest(rejection.body_text()),
     })?;
+    // Any text is a body of the documented type: what is wrong with it is
+    // its content, so every refusal of it is a 422 naming the line.
+    let history = AppError::unfit_as(IMPORT_RULE);
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(AppError::BadRequest(
+        return Err(AppError::unfit(
+            IMPORT_RULE,
             "the import body is empty: send an exported game as JSON Lines".into(),
         ));
     }
-    let imported = blocking(move || Ok(journal.import(&mut body.as_ref())?)).await?;
+    let imported = blocking(move || Ok(journal.import(&mut body.as_ref())?))
+        .await
+        .map_err(history)?;
     Ok((StatusCode::CREATED, Json(imported)))
 }
 

@@ -70,6 +70,13 @@ impl Reply {
         assert!(!body["message"].as_str().unwrap().is_empty(), "{body}");
         body
     }
+
+    /// Asserts a 422 for well-formed input whose content `rule` rules out.
+    pub fn expect_unfit(self, rule: &str) -> Value {
+        let body = self.expect_error(StatusCode::UNPROCESSABLE_ENTITY, "unfit");
+        assert_eq!(body["rule"], rule, "{body}");
+        body
+    }
 }
 
 /// A game created through the API, with its tokens.

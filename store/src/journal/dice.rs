@@ -44,8 +44,9 @@ impl Journal {
                 contribution: contribution.to_ascii_lowercase(),
             },
             _ => {
-                return Err(JournalError::BadInput(
-                    "a share of the dice is either a `commitment` (first) or a `contribution` (once every seat has committed), one at a time".into(),
+                return Err(JournalError::unfit(
+                    "dice.share",
+                    "a share of the dice is either a `commitment` (first) or a `contribution` (once every seat has committed), one at a time",
                 ))
             }
         };

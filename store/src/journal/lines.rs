@@ -183,9 +183,10 @@ impl Journal {
                     seq -= 1;
                 }
                 _ => {
-                    return Err(JournalError::BadInput(format!(
-                        "nothing to take back: line `{line}` of game `{game}` holds no action after its last fork, share or creation"
-                    )))
+                    return Err(JournalError::unfit(
+                        "undo.nothing",
+                        format!("nothing to take back: line `{line}` of game `{game}` holds no action after its last fork, share or creation"),
+                    ))
                 }
             }
         };

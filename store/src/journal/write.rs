@@ -60,10 +60,10 @@ impl Journal {
             Some(source) => tabletape_engine::pack::read(kind, &source.json, &source.file),
             None => self.bundled_pack(kind),
         }
-        .map_err(|e| JournalError::BadInput(format!("content pack {e}")))?;
+        .map_err(|e| JournalError::unfit("content.pack", format!("content pack {e}")))?;
         let options = kind
             .canonical_options(&req.options)
-            .map_err(|e| JournalError::BadInput(e.to_string()))?;
+            .map_err(|e| JournalError::unfit("game.options", e.to_string()))?;
         let seed = match req.seed {
             Some(seed) => seed,
             None => random_seed()?,
@@ -80,7 +80,10 @@ impl Journal {
             rules_version: Some(kind.rules_version()),
             chance_version: Some(tabletape_engine::dice::CHANCE_VERSION),
         };
-        let started = Game::start(&created).map_err(|e| JournalError::BadInput(e.to_string()))?;
+        let started = Game::start(&created).map_err(|e| match &e {
+            EngineError::Setup(broken) => JournalError::unfit(&broken.rule, e.to_string()),
+            _ => JournalError::unfit("game.setup", e.to_string()),
+        })?;
         let owner_token = new_token()?;
         let seats = seat_tokens(&owner_token, &created.players);
         let narration = creation_lines(&created, Viewer::Owner);
@@ -91,7 +94,10 @@ impl Journal {
             Body::GameCreated(created.clone()),
         )?;
         if let Some(id) = &req.id {
-            check_game_id(id).map_err(|e| JournalError::BadInput(e.to_string()))?;
+            check_game_id(id).map_err(|e| match is_route_word(id) {
+                true => JournalError::unfit("game.id", e.to_string()),
+                false => JournalError::BadInput(e.to_string()),
+            })?;
         }
         for _ in 0..RACE_RETRIES {
             let game = match &req.id {
@@ -112,9 +118,10 @@ impl Journal {
             };
             match self.log.create_game(&meta, draft.clone()) {
                 Err(StoreError::GameExists(_)) if req.id.is_some() => {
-                    return Err(JournalError::BadInput(format!(
-                        "game id `{game}` is taken: choose another, or leave `id` out for a random one"
-                    )))
+                    return Err(JournalError::unfit(
+                        "game.id",
+                        format!("game id `{game}` is taken: choose another, or leave `id` out for a random one"),
+                    ))
                 }
                 // Ids are random: a taken one is simply drawn again.
                 Err(StoreError::GameExists(_)) => continue,

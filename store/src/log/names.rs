@@ -64,6 +64,12 @@ const RESERVED_IDS: &[&str] = &["import"];
 /// Checks a game id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`, not
 /// starting with `.` and not a route's own word, so an id is safe in a URL
 /// path, a header and a file name as it is.
+/// Whether `game` is a word of a route (`import`), which no id may be,
+/// however well-formed.
+pub fn is_route_word(game: &str) -> bool {
+    RESERVED_IDS.contains(&game.to_ascii_lowercase().as_str())
+}
+
 pub fn check_game_id(game: &str) -> Result<(), StoreError> {
     let why = if game.is_empty() {
         "it is empty"
@@ -71,7 +77,7 @@ pub fn check_game_id(game: &str) -> Result<(), StoreError> {
         "it is longer than 64 characters"
     } else if game.starts_with('.') {
         "it starts with `.`"
-    } else if RESERVED_IDS.contains(&game.to_ascii_lowercase().as_str()) {
+    } else if is_route_word(game) {
         "it is the name of a route (`/games/import`), so the game could not be reached by it"
     } else if !game
         .chars()
