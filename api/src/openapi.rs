@@ -81,8 +81,10 @@ pub(crate) struct ApiDoc;
 /// Where an answer's ids lead, for a client (or a stateful tester) that
 /// follows the document rather than our source: a new game's id (`game`,
 /// from `POST /games` and a rematch) to every operation that takes a game
-/// id, and a fork's name (`name`) to every operation on that game that
-/// takes a branch. Added once the paths are all there, so none is missed.
+/// id, a fork's name (`name`) to every operation on that game that takes a
+/// branch, and a new event's seq (`seq`, from an action, a note or a share
+/// of the dice) to every read at a seq (`at`, `to`, `from`). Added once the
+/// paths are all there, so none is missed.
 struct Links;
 
 impl Modify for Links {
@@ -90,8 +92,10 @@ impl Modify for Links {
         use utoipa::openapi::link::LinkBuilder;
         use utoipa::openapi::path::ParameterIn;
         use utoipa::openapi::RefOr;
-        // (operation id, whether it takes a branch) of each operation on a game.
+        // (operation id, whether it takes a branch) of each operation on a game,
+        // and (operation id, the parameter) of each that reads at a seq.
         let mut on_a_game: Vec<(String, bool)> = Vec::new();
+        let mut at_a_seq: Vec<(String, String)> = Vec::new();
         for (path, item) in &doc.paths.paths {
             if !path.contains("{id}") {
                 continue;
@@ -104,6 +108,13 @@ impl Modify for Links {
                     op.parameters.iter().flatten().any(|p| {
                         p.name == "branch" && matches!(p.parameter_in, ParameterIn::Query)
                     });
+                let seq = op.parameters.iter().flatten().find(|p| {
+                    matches!(p.name.as_str(), "at" | "to" | "from")
+                        && matches!(p.parameter_in, ParameterIn::Query)
+                });
+                if let Some(seq) = seq {
+                    at_a_seq.push((id.clone(), seq.name.clone()));
+                }
                 on_a_game.push((id, branch));
             }
         }
@@ -133,6 +144,25 @@ impl Modify for Links {
                         .links
                         .insert(target.clone(), RefOr::T(link(target, from_fork)));
                 }
+            }
+        }
+        // A new event (an action, a note, a share of the dice) to the reads
+        // that go to its seq: the state, the replay, the board as it stood.
+        for source in ["act", "note", "share"] {
+            let Some(op) = operations(doc).find(|op| op.operation_id.as_deref() == Some(source))
+            else {
+                continue;
+            };
+            let Some(RefOr::T(written)) = op.responses.responses.get_mut("201") else {
+                continue;
+            };
+            for (target, seq) in &at_a_seq {
+                let link = LinkBuilder::new()
+                    .operation_id(target)
+                    .parameter("id", "$request.path.id")
+                    .parameter(seq, "$response.body#/seq")
+                    .build();
+                written.links.insert(target.clone(), RefOr::T(link));
             }
         }
     }

@@ -587,9 +587,9 @@ async fn a_field_the_document_bounds_is_bounded_as_the_server_bounds_it() {
 }
 
 /// A client that follows the document's links from a new game reaches
-/// every operation on that game, and from a fork every operation that
-/// takes a branch; followed with the ids a real answer gives, each read
-/// finds what it names.
+/// every operation on that game, from a fork every operation that takes a
+/// branch, and from a new event every read at a seq; followed with the ids
+/// a real answer gives, each read finds what it names.
 #[tokio::test]
 async fn links_lead_from_a_new_game_and_a_fork_to_every_operation_on_them() {
     let api = Api::new();
@@ -694,4 +694,44 @@ async fn links_lead_from_a_new_game_and_a_fork_to_every_operation_on_them() {
         }
     }
     assert!(followed >= 20, "{followed} links followed");
+
+    // A new event's seq leads to every read at a seq, which answers at it.
+    let from_event = links_of("/games/{id}/actions");
+    for read in ["state", "replay", "events", "board"] {
+        assert!(from_event.contains_key(read), "{read}: {from_event:?}");
+    }
+    for source in ["/games/{id}/notes", "/games/{id}/dice"] {
+        let keys: BTreeSet<String> = links_of(source).keys().cloned().collect();
+        assert_eq!(keys, from_event.keys().cloned().collect(), "{source}");
+    }
+    let action = api.first_legal(&table, 0).await;
+    let acted = api
+        .post(
+            &format!("/games/{}/actions", table.id),
+            Some(&table.seats[0]),
+            &json!({"action": action}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    for (target, link) in &from_event {
+        let (method, path, _) = &ops[target];
+        assert_eq!(method, "get", "{target}");
+        let params = link["parameters"].as_object().unwrap();
+        assert_eq!(params["id"], "$request.path.id", "{link}");
+        let (name, expr) = params.iter().find(|(k, _)| *k != "id").unwrap();
+        assert_eq!(expr, "$response.body#/seq", "{link}");
+        let uri = format!(
+            "{}?{name}={}",
+            path.replace("{id}", &table.id),
+            acted["seq"]
+        );
+        let reply = api
+            .get(&uri, Some(&table.owner))
+            .await
+            .expect(StatusCode::OK);
+        if target == "state" {
+            assert_eq!(reply.json()["seq"], acted["seq"]);
+        }
+    }
 }
