@@ -594,6 +594,20 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
             "ratio",
         );
     }
+    if let Some(url) = stores.scratch_url("peer")? {
+        let peer =
+            crate::peers::postgres::inserts(&url, &payloads, WRITERS, sizes.appends_per_writer)?;
+        row(
+            format!("PostgreSQL single-row INSERT loop, {WRITERS} connections (same event bytes)"),
+            peer,
+            "events/s",
+        );
+        row(
+            format!("journal {WRITERS} writers / INSERT loop"),
+            many / peer,
+            "ratio",
+        );
+    }
     #[cfg(feature = "sqlite-peer")]
     if !stores.is_postgres() {
         let mut peer = |per_tx: usize| {
@@ -813,17 +827,33 @@ impl Stores {
         }
     }
 
+    /// On PostgreSQL, the URL of a schema of the bench's own for `tag`
+    /// (dropped with the rest); none on sled.
+    fn scratch_url(&mut self, tag: &str) -> Result<Option<String>> {
+        match self {
+            Stores::Dirs(_) => Ok(None),
+            Stores::Postgres { url, schemas } => scratch_schema(url, schemas, tag).map(Some),
+        }
+    }
+
     fn journal(&mut self, tag: &str) -> Result<Journal> {
         match self {
             Stores::Dirs(dirs) => Ok(Journal::open(&dirs.path(tag))?),
             Stores::Postgres { url, schemas } => {
-                let schema = format!("tabletape_bench_{}_{tag}", std::process::id());
-                let at = PgLog::schema_url(url, &schema).map_err(JournalError::from)?;
-                schemas.push(schema);
+                let at = scratch_schema(url, schemas, tag)?;
                 Ok(Journal::open_at(&Location::Postgres(at))?)
             }
         }
     }
+}
+
+/// Makes the schema the bench keeps `tag`'s tables in, noting it in
+/// `schemas` to drop, and returns the URL that works in it.
+fn scratch_schema(url: &str, schemas: &mut Vec<String>, tag: &str) -> Result<String> {
+    let schema = format!("tabletape_bench_{}_{tag}", std::process::id());
+    let at = PgLog::schema_url(url, &schema).map_err(JournalError::from)?;
+    schemas.push(schema);
+    Ok(at)
 }
 
 impl Drop for Stores {

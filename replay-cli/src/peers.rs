@@ -4,7 +4,9 @@
 //! (what many writers' durable appends cost it at the least), and SQLite in WAL mode
 //! with `synchronous=FULL` storing the same event bytes (a general-purpose
 //! database on the journal's own ground). SQLite is built only with the
-//! `sqlite-peer` feature, so ordinary builds do not compile it.
+//! `sqlite-peer` feature, so ordinary builds do not compile it. On a
+//! PostgreSQL store the peer is the database itself: single-row INSERTs of
+//! the same bytes from as many connections as the journal has writers.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -114,6 +116,79 @@ struct Group {
     synced: u64,
     writers_left: usize,
     failed: bool,
+}
+
+/// PostgreSQL as the journal's peer on its own database.
+pub mod postgres {
+    use std::time::Instant;
+
+    use tokio_postgres::{Client, NoTls};
+
+    use super::Result;
+    use crate::error::CliError;
+
+    fn failed(e: tokio_postgres::Error) -> CliError {
+        CliError::Bench(format!("PostgreSQL peer: {e}"))
+    }
+
+    async fn connect(url: &str) -> Result<Client> {
+        let (client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(failed)?;
+        tokio::spawn(connection);
+        Ok(client)
+    }
+
+    /// Rows/s of `writers` connections, each inserting `appends` rows one
+    /// statement (and so one commit) at a time: the same bytes the journal
+    /// stored, keyed by writer and seq, in a table made in the schema
+    /// `url`'s search path names (which must be the bench's own).
+    pub fn inserts(url: &str, payloads: &[Vec<u8>], writers: usize, appends: usize) -> Result<f64> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| CliError::Bench(format!("PostgreSQL peer: {e}")))?;
+        runtime.block_on(async {
+            connect(url)
+                .await?
+                .batch_execute(
+                    "CREATE TABLE peer_events (
+                         game TEXT NOT NULL, seq BIGINT NOT NULL, event BYTEA NOT NULL,
+                         PRIMARY KEY (game, seq))",
+                )
+                .await
+                .map_err(failed)?;
+            let mut clients = Vec::with_capacity(writers);
+            for _ in 0..writers {
+                clients.push(connect(url).await?);
+            }
+            let start = Instant::now();
+            let tasks: Vec<_> = clients
+                .into_iter()
+                .enumerate()
+                .map(|(w, client)| {
+                    let payloads = payloads.to_vec();
+                    tokio::spawn(async move {
+                        let insert = client
+                            .prepare(
+                                "INSERT INTO peer_events (game, seq, event) VALUES ($1, $2, $3)",
+                            )
+                            .await?;
+                        let game = format!("g-peer-{w}");
+                        for (seq, event) in payloads.iter().cycle().take(appends).enumerate() {
+                            let seq = seq as i64 + 1;
+                            client.execute(&insert, &[&game, &seq, event]).await?;
+                        }
+                        Ok::<_, tokio_postgres::Error>(())
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await
+                    .map_err(|e| CliError::Bench(format!("PostgreSQL peer: {e}")))?
+                    .map_err(failed)?;
+            }
+            Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
+        })
+    }
 }
 
 /// SQLite as the journal's peer.
