@@ -103,7 +103,7 @@ const SEALS_CACHE_MAX: usize = 16_384;
 const FOLD_CHUNK: u64 = 4096;
 
 /// Events an import holds in memory before writing them.
-const IMPORT_CHUNK: usize = 4096;
+const IMPORT_CHUNK: usize = 1024;
 
 /// A branch's head as this journal wrote it, and the game's seat count
 /// (a table never changes): what an action there needs besides the fold.
