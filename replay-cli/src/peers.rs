@@ -160,12 +160,14 @@ pub mod postgres {
             for _ in 0..writers {
                 clients.push(connect(url).await?);
             }
+            // Shared, not copied per writer inside the timed part.
+            let payloads = std::sync::Arc::new(payloads.to_vec());
             let start = Instant::now();
             let tasks: Vec<_> = clients
                 .into_iter()
                 .enumerate()
                 .map(|(w, client)| {
-                    let payloads = payloads.to_vec();
+                    let payloads = payloads.clone();
                     tokio::spawn(async move {
                         let insert = client
                             .prepare(

@@ -125,13 +125,8 @@ impl Journal {
         }
         let (imported, main) = imported?;
         drop(importing);
-        match main {
-            Some(main) => {
-                self.note_over(&imported.game, MAIN_BRANCH, main.is_over());
-                self.cache_put(&imported.game, MAIN_BRANCH, Arc::new(main))
-            }
-            None => tracing::warn!(game = imported.game, "imported but `main` cannot fold"),
-        }
+        self.note_over(&imported.game, MAIN_BRANCH, main.is_over());
+        self.cache_put(&imported.game, MAIN_BRANCH, Arc::new(main));
         // `main` was folded on the way in; the other branches fold from the
         // snapshot at or before their fork, writing their own snapshots.
         for branch in imported.branches.iter().filter(|b| *b != MAIN_BRANCH) {
@@ -147,18 +142,19 @@ impl Journal {
     }
 
     /// The import itself; sets `staged` to the game's id once events of it
-    /// may have been written, so a failure can remove them. Lines are read
-    /// here and parsed and hashed on a second thread, a batch ahead; `main`
-    /// is checked and folded as it comes in (every action decided again),
-    /// staging its snapshots, and its fold is returned. The other branches
-    /// are checked once all is written, from the events they share with
-    /// `main` on.
+    /// may have been written, so a failure can remove them. Three threads
+    /// share the work: lines are read here and parsed and hashed on a second
+    /// thread, batches ahead; `main` is checked and folded here as it comes
+    /// in (every action decided again), staging its snapshots; a third
+    /// writes the events, chunks behind. The other branches are checked once
+    /// all is written, from the events they share with `main` on. Returns
+    /// `main`'s fold.
     fn import_staged(
         &self,
         input: &mut dyn BufRead,
         staged: &mut Option<String>,
         kept: Option<&GameMeta>,
-    ) -> Result<(Imported, Option<Game>), JournalError> {
+    ) -> Result<(Imported, Game), JournalError> {
         let (lines, to_parser) = mpsc::sync_channel::<Vec<Line>>(PARSE_AHEAD);
         let (parsed, from_parser) = mpsc::sync_channel::<Vec<Parsed>>(PARSE_AHEAD);
         std::thread::scope(|scope| {
@@ -450,7 +446,7 @@ impl<'j> Importing<'j> {
 
     /// Writes what is left, checks the other branches and makes the game's
     /// record (with `kept`'s tokens, if given); nothing is visible before.
-    fn finish(mut self, kept: Option<&GameMeta>) -> Result<(Imported, Option<Game>), JournalError> {
+    fn finish(mut self, kept: Option<&GameMeta>) -> Result<(Imported, Game), JournalError> {
         let log = &self.journal.log;
         let Some((game, created, created_at_ms)) = self.creation.take() else {
             return Err(JournalError::BadInput(
@@ -512,7 +508,11 @@ impl<'j> Importing<'j> {
             owner_token: owner_token.unwrap_or_default(),
             seats,
         };
-        Ok((imported, self.main.into_folded()))
+        let main = self
+            .main
+            .into_folded()
+            .expect("`main`'s creation was checked, so it has a fold");
+        Ok((imported, main))
     }
 }
 

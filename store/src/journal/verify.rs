@@ -266,7 +266,8 @@ impl LineCheck {
         self.folded.as_ref()
     }
 
-    /// The line's fold, once every event is checked.
+    /// The line's fold, once every event is checked (none before its
+    /// creation is).
     pub(super) fn into_folded(self) -> Option<Game> {
         self.folded
     }
