@@ -1,14 +1,16 @@
-//! Group commit of appends: many appenders, one flush and one `fdatasync`
+//! Group commit of appends: many appenders, one record and one `fdatasync`
 //! per group.
 //!
 //! An appender does its own work outside any lock: it reads the branch head,
 //! chains and hashes its events and encodes them. It then queues a
 //! [`Pending`] and either waits or, when no group is being written, leads
 //! the next one: it takes what is queued (up to [`GROUP_EVENTS`] events or
-//! [`GROUP_BYTES`] bytes, at least one append), writes each append in turn,
-//! flushes, syncs sled's log file once, and hands every appender of the group
-//! its outcome. While a leader syncs the next group gathers, so the more
-//! writers there are the larger the groups and the fewer syncs per event.
+//! [`GROUP_BYTES`] bytes, at least one append), writes each append in turn
+//! into sled's memory and into one record of the appends' log (see
+//! [`super::wal`]), syncs that file once, and hands every appender of the
+//! group its outcome. While a leader syncs the next group gathers, so the
+//! more writers there are the larger the groups and the fewer syncs per
+//! event.
 //!
 //! The leader is the only writer of an existing branch's head, so checking
 //! a head and then writing needs no sled transaction (which would take
@@ -24,6 +26,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 use super::disk::Unsynced;
 use super::layout::{decode_head, Sled};
+use super::wal::{Record, Tree};
 use super::SledLog;
 use crate::error::StoreError;
 use crate::log::{from_json, Receipt};
@@ -156,6 +159,7 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
+        let mut record = Record::new();
         for (_, p) in group {
             let mut putting = false;
             let written = match check_one(&s, p) {
@@ -165,7 +169,7 @@ impl SledLog {
                 }
                 Ok(None) => {
                     putting = true;
-                    put_one(&s, p)
+                    put_one(&s, p, &mut record)
                 }
                 Err(e) => Err(e),
             };
@@ -182,14 +186,12 @@ impl SledLog {
                 }
             }
         }
-        if !outcomes.iter().any(|o| matches!(o, Outcome::Written)) {
+        if record.is_empty() {
             return outcomes;
         }
         let started = std::time::Instant::now();
-        let synced =
-            s.db.flush()
-                .map_err(StoreError::from)
-                .and_then(|_| super::disk::sync_group(&self.path, &self.db_file));
+        let mut wal = self.wal();
+        let synced = wal.write(&mut record);
         // For the operator: how long a durable write takes, and how many
         // appends shared it.
         metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
@@ -197,7 +199,15 @@ impl SledLog {
         if let Err(e) = synced {
             self.hide_written(&e, group, &outcomes);
             // A receipt read in this group may be of an append in it.
-            outcomes = all_failed(&e);
+            return all_failed(&e);
+        }
+        if wal.is_full() {
+            // The group is durable in the appends' log whatever becomes of
+            // the checkpoint; one that fails leaves sled to a recovery,
+            // which puts the log's records again.
+            if let Err(e) = super::disk::checkpoint(&self.path, &self.db_file, &s, &mut wal) {
+                self.failed(&e, |_| {});
+            }
         }
         outcomes
     }
@@ -243,20 +253,24 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
     })
 }
 
-/// Writes one append of a group: its events, then its receipt, then its
-/// head, in that order. sled recovers a prefix of its log after a crash, so
-/// a head that survives has its events; events past a head are unreachable
-/// and overwritten by the next append; a receipt past its head is not
-/// believed (see [`receipt_holds`]).
-fn put_one(s: &Sled, p: &Pending) -> Result<(), StoreError> {
+/// Writes one append of a group into sled and into the group's record:
+/// its events, then its receipt, then its head, in that order. sled
+/// recovers a prefix of its log after a crash, and the record is put again
+/// in the same order, so a head that survives has its events; events past
+/// a head are unreachable and overwritten by the next append; a receipt past
+/// its head is not believed (see [`receipt_holds`]).
+fn put_one(s: &Sled, p: &Pending, record: &mut Record) -> Result<(), StoreError> {
     for (key, json) in &p.events {
         s.events.insert(key.as_slice(), json.as_slice())?;
+        record.put(Tree::Events, key, json);
     }
     if let Some((key, json)) = &p.receipt {
         s.idempotency.insert(key.as_slice(), json.as_slice())?;
+        record.put(Tree::Idempotency, key, json);
     }
     s.heads
         .insert(p.head_key.as_slice(), p.head_after.as_slice())?;
+    record.put(Tree::Heads, &p.head_key, &p.head_after);
     Ok(())
 }
 

@@ -5,12 +5,16 @@
 //! Memory. sled's page cache is capped at [`CACHE_CAPACITY`] (64 MiB, not
 //! sled's default 1 GiB); reads never return more than the range asked for.
 //!
-//! Durability. sled 0.34's `flush()` ends in `sync_file_range` on Linux, which
-//! does not force the drive's write cache, so a write is acknowledged only
-//! after `flush()` *and* an `fdatasync` of sled's log file `db` (and of its
-//! blob files, when sled made any); the directory and `conf` are synced once
-//! at open. Appends share that sync through their groups; a creation, fork or
-//! import shares it through a ticket: each takes a ticket from a counter
+//! Durability. An append is durable once its group's record is synced in the
+//! appends' log (see [`super::wal`]). sled 0.34's `flush()` ends in
+//! `sync_file_range` on Linux, which does not force the drive's write cache,
+//! so any other write is acknowledged only after `flush()` *and* an
+//! `fdatasync` of sled's log file `db` (and of its blob files, when sled made
+//! any); the directory and `conf` are synced once at open. sled's own
+//! flusher is off: it would wait on the device every half second beside the
+//! appends' syncs, and every write that needs sled durable flushes it.
+//! A creation, fork or
+//! import shares that sync through a ticket: each takes a ticket from a counter
 //! under a mutex after its transaction commits. If no sync is running it
 //! becomes the leader: it notes the last ticket issued, syncs, and marks
 //! every ticket up to that one as synced. Otherwise it waits on a condvar
@@ -24,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::layout::{branch_key, encode_head, game_prefix, seq_key, Sled, SEP};
+use super::wal::Wal;
 use super::SledLog;
 use crate::error::StoreError;
 use crate::log::{from_json, Receipt};
@@ -201,7 +206,8 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
 pub(super) fn open_sled(path: &Path) -> Result<Sled, StoreError> {
     let config = sled::Config::new()
         .path(path)
-        .cache_capacity(CACHE_CAPACITY);
+        .cache_capacity(CACHE_CAPACITY)
+        .flush_every_ms(None);
     // sled releases its file lock from a background thread after the last
     // handle drops, so a reopen right after a close (a restart, a test) can
     // briefly find the lock still held: wait for it rather than fail.
@@ -281,22 +287,34 @@ impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
         let sled = open_sled(path)?;
-        // The store's names (`db`, `conf`, the directory) are made durable
-        // once here; each group commit then syncs only what it wrote.
-        sled.db.flush()?;
-        sync_dir(path)?;
-        owner_only(path)?;
         let db = path.join("db");
         let db_file = File::open(&db).map_err(io_err(&db))?;
+        // Appends acknowledged since the last checkpoint are put again; the
+        // store's names (`db`, `conf`, the directory) are made durable once
+        // here; each group then syncs only its record.
+        let mut wal = Wal::open(path)?;
+        let replayed = wal.replay(&sled)?;
+        if replayed > 0 {
+            tracing::info!(path = %path.display(), groups = replayed, "put appends again from the appends' log");
+        }
+        checkpoint(path, &db_file, &sled, &mut wal)?;
+        sync_dir(path)?;
+        owner_only(path)?;
         Ok(SledLog {
             db_file,
             sled: RwLock::new(Some(Arc::new(sled))),
             path: path.to_path_buf(),
             sync: GroupCommit::default(),
             groups: Default::default(),
+            wal: Mutex::new(wal),
             unsynced: Mutex::default(),
             faulted: AtomicBool::new(false),
         })
+    }
+
+    /// The appends' log; its holder is the only writer.
+    pub(super) fn wal(&self) -> std::sync::MutexGuard<'_, Wal> {
+        self.wal.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The database as now opened; reopened first if a recovery could not
@@ -363,8 +381,12 @@ impl SledLog {
         }
         let reopened = Arc::new(open_sled(&self.path)?);
         *slot = Some(Arc::clone(&reopened));
+        // The old opening may have held acknowledged appends only in memory:
+        // put the log's records again before undoing what failed.
+        let mut wal = self.wal();
+        wal.replay(&reopened)?;
         undo_unsynced(&reopened, &unsynced)?;
-        reopened.db.flush()?;
+        checkpoint(&self.path, &self.db_file, &reopened, &mut wal)?;
         sync_dir(&self.path)?;
         *unsynced = Unsynced::default();
         self.faulted.store(false, Ordering::SeqCst);
@@ -462,9 +484,35 @@ impl SledLog {
         }
     }
 
+    /// On closing: sled made durable and the appends' log emptied, so the
+    /// next opening has nothing to put again. Best effort: what fails here
+    /// the next opening does.
+    pub(super) fn close(&self) {
+        if self.faulted.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(s) = self.sled() else { return };
+        if let Err(e) = checkpoint(&self.path, &self.db_file, &s, &mut self.wal()) {
+            tracing::warn!(path = %self.path.display(), "closing the store: {e}");
+        }
+    }
+
     pub(super) fn sync_now(&self) -> Result<(), StoreError> {
         let s = self.sled()?;
         s.db.flush()?;
         sync_group(&self.path, &self.db_file)
     }
+}
+
+/// Makes sled durable (flush, then its files synced), then empties the
+/// appends' log, whose records sled now holds (see [`super::wal`]).
+pub(super) fn checkpoint(
+    dir: &Path,
+    db_file: &File,
+    s: &Sled,
+    wal: &mut Wal,
+) -> Result<(), StoreError> {
+    s.db.flush()?;
+    sync_group(dir, db_file)?;
+    wal.restart()
 }

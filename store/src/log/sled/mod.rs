@@ -37,6 +37,7 @@ use layout::{
 mod commit;
 mod disk;
 mod layout;
+mod wal;
 
 pub use disk::{clear_holder, note_holder, CACHE_CAPACITY, HOLDER_FILE};
 
@@ -52,11 +53,19 @@ pub struct SledLog {
     db_file: File,
     /// Appends waiting for, or being written in, a group (see [`commit`]).
     groups: commit::Groups,
+    /// The appends' log, written by each group's leader (see [`wal`]).
+    wal: Mutex<wal::Wal>,
     /// What failed writes left in sled's memory that readers must not see.
     unsynced: Mutex<Unsynced>,
     /// Whether `unsynced` holds anything: readers look here first, so the
     /// usual path takes no lock.
     faulted: AtomicBool,
+}
+
+impl Drop for SledLog {
+    fn drop(&mut self) {
+        self.close();
+    }
 }
 
 /// Turns a transaction result into ours.

@@ -1,0 +1,295 @@
+//! The appends' own log: the file that makes an append durable.
+//!
+//! sled 0.34 makes a write durable only through `flush()`, which writes its
+//! buffer and waits on `sync_file_range`, after which the drive's cache
+//! still needs an `fdatasync`: two device waits per group. So a group of
+//! appends is written to sled's memory as before (readers see it at once),
+//! then as one record at the end of `appends.wal` in the store's directory,
+//! and acknowledged after one `fdatasync` of that file. sled writes its own
+//! buffers out when they fill and is made durable at a checkpoint, off the
+//! acknowledgement path.
+//!
+//! Which file is the truth: for appends, `appends.wal` until the next
+//! checkpoint; for everything else (creations, forks, take-backs, imports,
+//! settings), sled, flushed and synced before each is acknowledged. Only
+//! appends write their keys (a branch's events past its fork, its receipts
+//! and its head), so putting a record's keys again over any sled state the
+//! store reached is harmless, and opening a store puts every record again,
+//! in order, then checkpoints.
+//!
+//! A checkpoint makes sled durable (flush, then `fdatasync` of its files)
+//! and only then replaces the file with an empty one (written aside,
+//! renamed over, the directory synced), so a crash at any point leaves
+//! either the old records, all of them already in sled, or none. It runs
+//! when the file passes [`CHECKPOINT_BYTES`], when the store opens, after a
+//! recovery from a write fault, and when the store closes.
+//!
+//! A record is `[length u32 LE][CRC-32 of the body u32 LE][body]`, the body
+//! a list of `[tree u8][key length u32 LE][key][value length u32 LE][value]`.
+//! Reading stops at the first record cut short or failing its check: a
+//! group's `fdatasync` covers everything written before it, so nothing
+//! acknowledged lies past a torn record.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::disk::io_err;
+use super::layout::Sled;
+use crate::error::StoreError;
+
+/// The file's name in the store's directory.
+pub(super) const WAL_FILE: &str = "appends.wal";
+
+/// A checkpoint is taken once the file holds this many bytes: sled then has
+/// at most this much to flush, and an opening at most this much to put again.
+pub(super) const CHECKPOINT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The trees an append writes, by the byte a record names them with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tree {
+    Events = 0,
+    Idempotency = 1,
+    Heads = 2,
+}
+
+impl Tree {
+    fn of(byte: u8) -> Option<Tree> {
+        match byte {
+            0 => Some(Tree::Events),
+            1 => Some(Tree::Idempotency),
+            2 => Some(Tree::Heads),
+            _ => None,
+        }
+    }
+
+    fn in_sled(self, s: &Sled) -> &sled::Tree {
+        match self {
+            Tree::Events => &s.events,
+            Tree::Idempotency => &s.idempotency,
+            Tree::Heads => &s.heads,
+        }
+    }
+}
+
+/// One record being put together: the keys a group writes, in order.
+#[derive(Default)]
+pub(super) struct Record {
+    /// Eight bytes for the length and check, then the body.
+    bytes: Vec<u8>,
+}
+
+impl Record {
+    pub(super) fn new() -> Record {
+        Record { bytes: vec![0; 8] }
+    }
+
+    pub(super) fn put(&mut self, tree: Tree, key: &[u8], value: &[u8]) {
+        self.bytes.push(tree as u8);
+        for part in [key, value] {
+            self.bytes
+                .extend_from_slice(&(part.len() as u32).to_le_bytes());
+            self.bytes.extend_from_slice(part);
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.bytes.len() == 8
+    }
+
+    /// The record as written: its length and check filled in.
+    fn sealed(&mut self) -> &[u8] {
+        let body = &self.bytes[8..];
+        let length = (body.len() as u32).to_le_bytes();
+        let check = crc32fast::hash(body).to_le_bytes();
+        self.bytes[..4].copy_from_slice(&length);
+        self.bytes[4..8].copy_from_slice(&check);
+        &self.bytes
+    }
+}
+
+/// The open file and how much it holds.
+pub(super) struct Wal {
+    path: PathBuf,
+    file: File,
+    len: u64,
+}
+
+impl Wal {
+    /// Opens the store's file, creating it empty if there is none.
+    pub(super) fn open(dir: &Path) -> Result<Wal, StoreError> {
+        let path = dir.join(WAL_FILE);
+        let file = owner_only_options()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        let len = file.metadata().map_err(io_err(&path))?.len();
+        Ok(Wal { path, file, len })
+    }
+
+    /// Writes one group's record and waits for the device to hold it.
+    pub(super) fn write(&mut self, record: &mut Record) -> Result<(), StoreError> {
+        let bytes = record.sealed();
+        self.file.write_all(bytes).map_err(io_err(&self.path))?;
+        self.len += bytes.len() as u64;
+        self.file.sync_data().map_err(io_err(&self.path))
+    }
+
+    /// Whether the file has grown past [`CHECKPOINT_BYTES`].
+    pub(super) fn is_full(&self) -> bool {
+        self.len >= CHECKPOINT_BYTES
+    }
+
+    /// Puts every whole record of the file into `s`, in order; how many.
+    pub(super) fn replay(&mut self, s: &Sled) -> Result<usize, StoreError> {
+        let mut bytes = Vec::with_capacity(self.len as usize);
+        File::open(&self.path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map_err(io_err(&self.path))?;
+        let mut records = 0;
+        let mut rest = bytes.as_slice();
+        while let Some((body, after)) = next_record(rest) {
+            let mut batches: [sled::Batch; 3] = Default::default();
+            let mut touched = [false; 3];
+            let mut entries = body;
+            while let Some((entry, after)) = next_entry(entries) {
+                batches[entry.tree as usize].insert(entry.key, entry.value);
+                touched[entry.tree as usize] = true;
+                entries = after;
+            }
+            if !entries.is_empty() {
+                return Err(StoreError::corrupt(
+                    "appends log",
+                    format!("record {} has a checksum but no sense", records + 1),
+                ));
+            }
+            // Events and receipts before heads, as a group writes them.
+            for tree in [Tree::Events, Tree::Idempotency, Tree::Heads] {
+                if touched[tree as usize] {
+                    let batch = std::mem::take(&mut batches[tree as usize]);
+                    tree.in_sled(s).apply_batch(batch)?;
+                }
+            }
+            records += 1;
+            rest = after;
+        }
+        Ok(records)
+    }
+
+    /// Starts an empty file in place of this one, durably. The caller has
+    /// made sled durable first: everything the old file held is in it.
+    pub(super) fn restart(&mut self) -> Result<(), StoreError> {
+        let dir = self.path.parent().expect("the file is in the store");
+        let aside = dir.join(format!("{WAL_FILE}.new"));
+        let file = owner_only_options()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&aside)
+            .map_err(io_err(&aside))?;
+        file.sync_all().map_err(io_err(&aside))?;
+        std::fs::rename(&aside, &self.path).map_err(io_err(&self.path))?;
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_err(dir))?;
+        *self = Wal::open(dir)?;
+        Ok(())
+    }
+}
+
+fn owner_only_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
+/// The body of the next whole record and what follows it, or `None` at the
+/// end or at a record cut short or failing its check.
+fn next_record(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+    let check = u32::from_le_bytes(bytes.get(4..8)?.try_into().ok()?);
+    let body = bytes.get(8..8 + length)?;
+    (crc32fast::hash(body) == check).then(|| (body, &bytes[8 + length..]))
+}
+
+/// One key a record puts.
+#[derive(Debug, PartialEq)]
+struct Entry<'a> {
+    tree: Tree,
+    key: &'a [u8],
+    value: &'a [u8],
+}
+
+/// The next entry of a record's body, and the rest.
+fn next_entry(bytes: &[u8]) -> Option<(Entry<'_>, &[u8])> {
+    let (&tree, rest) = bytes.split_first()?;
+    let tree = Tree::of(tree)?;
+    let (key, rest) = sized(rest)?;
+    let (value, rest) = sized(rest)?;
+    Some((Entry { tree, key, value }, rest))
+}
+
+fn sized(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+    let part = bytes.get(4..4 + length)?;
+    Some((part, &bytes[4 + length..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(entries: &[(Tree, &[u8], &[u8])]) -> Vec<u8> {
+        let mut r = Record::new();
+        for (tree, key, value) in entries {
+            r.put(*tree, key, value);
+        }
+        r.sealed().to_vec()
+    }
+
+    #[test]
+    fn a_record_reads_back_entry_by_entry() {
+        let bytes = record(&[
+            (Tree::Events, b"g\0main\0k", b"{}"),
+            (Tree::Heads, b"h", b""),
+        ]);
+        let (body, rest) = next_record(&bytes).unwrap();
+        assert!(rest.is_empty());
+        let (first, body) = next_entry(body).unwrap();
+        let (second, body) = next_entry(body).unwrap();
+        assert_eq!(
+            [first, second],
+            [
+                Entry {
+                    tree: Tree::Events,
+                    key: b"g\0main\0k",
+                    value: b"{}"
+                },
+                Entry {
+                    tree: Tree::Heads,
+                    key: b"h",
+                    value: b""
+                },
+            ]
+        );
+        assert!(body.is_empty());
+    }
+
+    #[test]
+    fn reading_stops_at_a_torn_or_damaged_record() {
+        let first = record(&[(Tree::Events, b"a", b"1")]);
+        let second = record(&[(Tree::Events, b"b", b"2")]);
+        let whole = [first.clone(), second.clone()].concat();
+        for cut in first.len()..whole.len() {
+            let (_, rest) = next_record(&whole[..cut]).unwrap();
+            assert!(next_record(rest).is_none(), "cut at {cut}");
+        }
+        let mut damaged = whole.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        let (_, rest) = next_record(&damaged).unwrap();
+        assert!(next_record(rest).is_none());
+    }
+}
