@@ -59,6 +59,9 @@ const FULL: Sizes = Sizes {
     active_games: 10_000,
 };
 const WRITERS: usize = 64;
+/// Turns of the one-writer measure: the journal's appends and the raw
+/// loop's take turns, a tenth of each at a time.
+const SINGLE_TURNS: usize = 10;
 /// Actions per `act_batch` call while building the big game.
 const BATCH: usize = 10_000;
 /// Events folded in memory for the fold measure (a prefix of the big game),
@@ -350,17 +353,48 @@ fn prepared(
         .collect()
 }
 
-/// Appends/s through the journal, one thread per writer, one game each;
-/// also the events the first writer stored, as the log stores them, for the
-/// peers to store the same bytes.
-fn journal_appends(
+/// Turns of one writer's appends in [`SINGLE_TURNS`]: the journal's, then
+/// (with a path) as many of the raw loop's with the bytes the journal
+/// stored so far. Appends/s of each, and the events stored, for the peers.
+fn single_writer(
     journal: &Journal,
-    writers: usize,
+    raw_path: Option<&std::path::Path>,
     appends: usize,
-    seed: u64,
-) -> Result<(f64, Vec<Vec<u8>>)> {
+) -> Result<(f64, Option<f64>, Vec<Vec<u8>>)> {
+    let (game, _, actions) = prepared(journal, 1, appends, 1)?.remove(0);
+    let mut raw = raw_path.map(crate::peers::RawLoop::open).transpose()?;
+    let (mut journal_took, mut raw_took) = (Duration::ZERO, Duration::ZERO);
+    let mut actions = actions.into_iter();
+    let mut stored = Vec::new();
+    let per_turn = appends.div_ceil(SINGLE_TURNS);
+    let mut done = 0;
+    while done < appends {
+        let turn = per_turn.min(appends - done);
+        let (_, took) = timed(|| {
+            actions
+                .by_ref()
+                .take(turn)
+                .try_for_each(|a| act(journal, &game, a))
+        })?;
+        journal_took += took;
+        stored.extend(
+            journal
+                .events(&game, MAIN_BRANCH, 2 + done as u64, None)?
+                .iter()
+                .map(|e| serde_json::to_vec(e).expect("events serialize")),
+        );
+        if let Some(raw) = &mut raw {
+            raw_took += raw.appends(&stored, turn)?;
+        }
+        done += turn;
+    }
+    let rate = |took: Duration| appends as f64 / took.as_secs_f64();
+    Ok((rate(journal_took), raw.map(|_| rate(raw_took)), stored))
+}
+
+/// Appends/s through the journal, one thread per writer, one game each.
+fn journal_appends(journal: &Journal, writers: usize, appends: usize, seed: u64) -> Result<f64> {
     let work = prepared(journal, writers, appends, seed)?;
-    let first = work[0].0.clone();
     let start = Instant::now();
     std::thread::scope(|s| {
         let handles: Vec<_> = work
@@ -378,13 +412,7 @@ fn journal_appends(
             .into_iter()
             .try_for_each(|h| h.join().expect("bench writer panicked"))
     })?;
-    let rate = (writers * appends) as f64 / start.elapsed().as_secs_f64();
-    let stored = journal
-        .events(&first, MAIN_BRANCH, 2, None)?
-        .iter()
-        .map(|e| serde_json::to_vec(e).expect("events serialize"))
-        .collect();
-    Ok((rate, stored))
+    Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
 }
 
 fn free_local_addr() -> Result<SocketAddr> {
@@ -545,28 +573,21 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
         rows.push(Row { name, value, unit })
     };
 
-    let (one, payloads) = journal_appends(&journal, 1, sizes.single_appends, 1)?;
+    // One writer's appends in turns with the raw loop's (on a disk, not a
+    // database server's), so a slow minute of the disk falls on both.
+    let raw_path = (!stores.is_postgres()).then(|| dirs.path("raw"));
+    let (one, raw, payloads) = single_writer(&journal, raw_path.as_deref(), sizes.single_appends)?;
     row("durable appends, journal, 1 writer".into(), one, "events/s");
-    let (many, _) = journal_appends(&journal, WRITERS, sizes.appends_per_writer, 100)?;
+    let many = journal_appends(&journal, WRITERS, sizes.appends_per_writer, 100)?;
     row(
         format!("durable appends, journal, {WRITERS} writers"),
         many,
         "events/s",
     );
-    // The yardsticks, on the same disk in the same run, with the same bytes
-    // (a disk's: a database server's writes are its own).
-    let raw = if stores.is_postgres() {
-        None
-    } else {
-        Some(crate::peers::raw_fdatasync(
-            &dirs.path("raw"),
-            &payloads,
-            sizes.single_appends,
-        )?)
-    };
+    // The yardsticks, on the same disk in the same run, with the same bytes.
     if let Some(raw) = raw {
         row(
-            "raw write+fdatasync loop, 1 writer (same event bytes)".into(),
+            "raw write+fdatasync loop, 1 writer (same event bytes, interleaved)".into(),
             raw,
             "events/s",
         );
