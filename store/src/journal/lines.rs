@@ -46,6 +46,7 @@ impl Journal {
                 "the game is over at seq {at}; a reseed there would change nothing"
             )));
         }
+        let viewer = self.effective_viewer(game, by.viewer())?;
         let now = now_ms();
         let first = reseed
             .map(|seed| Draft::new(now, actor, Body::Reseeded { seed }))
@@ -67,7 +68,7 @@ impl Journal {
                 )));
             }
             let record = self.log.fork(game, from, at, &name, now, first)?;
-            return Ok(self.shown_branch(game, record, by.viewer()));
+            return Ok(self.forked_branch(record, viewer));
         }
         // A generated name says who forked and where the lines part
         // (`ada-at-12`, `owner-at-3`; `ada-at-12-2` for a second one there).
@@ -94,7 +95,7 @@ impl Journal {
                 .find(|n| !taken.contains(n))
                 .expect("some name is free");
             match self.log.fork(game, from, at, &name, now, first.clone()) {
-                Ok(record) => return Ok(self.shown_branch(game, record, by.viewer())),
+                Ok(record) => return Ok(self.forked_branch(record, viewer)),
                 Err(StoreError::BranchExists { .. }) => taken.push(name),
                 Err(e) => return Err(e.into()),
             }
@@ -105,18 +106,13 @@ impl Journal {
     }
 
     /// A branch record as `viewer` may know it: a reseed's seed is shown to
-    /// the owner, or to anyone once the game is over.
+    /// the owner, or to anyone once the game is over; the branch's title and
+    /// its own notes are read from its head's fold.
     pub(super) fn shown_branch(&self, game: &str, r: BranchRecord, viewer: Viewer) -> BranchInfo {
-        let reseeded = r.reseed.is_some();
         let head = self.fold(game, &r.name, None).ok();
         let viewer = self.effective_viewer(game, viewer).unwrap_or(viewer);
-        let shows_seed = viewer == Viewer::Owner;
         let own_from = r.fork_seq.unwrap_or(0);
-        let mut info = branch_info(r);
-        info.reseeded = reseeded;
-        if !shows_seed {
-            info.reseed = None;
-        }
+        let mut info = self.forked_branch(r, viewer);
         if let Some(head) = head {
             if let Some(named) = head.line_title(&info.name) {
                 info.title = Some(named.title.clone());
@@ -127,6 +123,19 @@ impl Journal {
                 .into_iter()
                 .filter(|n| n.seq > own_from)
                 .collect();
+        }
+        info
+    }
+
+    /// A branch as its fork just made it, for `viewer` as `effective_viewer`
+    /// counts them: no fold, since it holds no title or note of its own yet
+    /// (at most its reseed).
+    fn forked_branch(&self, r: BranchRecord, viewer: Viewer) -> BranchInfo {
+        let reseeded = r.reseed.is_some();
+        let mut info = branch_info(r);
+        info.reseeded = reseeded;
+        if viewer != Viewer::Owner {
+            info.reseed = None;
         }
         info
     }
