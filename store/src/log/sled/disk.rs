@@ -85,12 +85,12 @@ pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_err(dir))
 }
 
-/// What one group commit must make durable, and no more: sled's log file
+/// What makes sled durable after its `flush`, and no more: sled's log file
 /// `db` (sled's `flush` only starts its write-back, so it gets a real
 /// `fdatasync`) and, when sled has any, its blob files (values too large
 /// for a segment). The directory and `conf` change only at open, which
 /// syncs the whole store once. One `fdatasync` instead of a walk that
-/// opened and synced every file and directory on every group.
+/// opened and synced every file and directory on every write.
 pub(super) fn sync_group(dir: &Path, db: &File) -> Result<(), StoreError> {
     db.sync_data().map_err(io_err(&dir.join("db")))?;
     let blobs = dir.join("blobs");
@@ -514,5 +514,8 @@ pub(super) fn checkpoint(
 ) -> Result<(), StoreError> {
     s.db.flush()?;
     sync_group(dir, db_file)?;
+    if wal.is_empty() {
+        return Ok(());
+    }
     wal.restart()
 }

@@ -137,6 +137,12 @@ impl Wal {
         self.file.sync_data().map_err(io_err(&self.path))
     }
 
+    /// Whether the file holds nothing (a checkpoint then has no file to
+    /// replace).
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Whether the file has grown past [`CHECKPOINT_BYTES`].
     pub(super) fn is_full(&self) -> bool {
         self.len >= CHECKPOINT_BYTES
