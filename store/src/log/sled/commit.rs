@@ -20,9 +20,9 @@
 //! retry gets the stored receipt) and the head it was chained on. Its keys
 //! are written in an order that a crash cannot break (see [`put_one`]).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::disk::Unsynced;
 use super::layout::{decode_head, Sled};
@@ -78,68 +78,112 @@ pub(super) enum Outcome {
 #[derive(Default)]
 pub(super) struct Groups {
     state: Mutex<Queue>,
-    done_cv: Condvar,
 }
 
 #[derive(Default)]
 struct Queue {
-    next_ticket: u64,
-    waiting: VecDeque<(u64, Pending)>,
+    waiting: VecDeque<Queued>,
     /// Whether a leader is writing a group now.
     leading: bool,
-    outcomes: HashMap<u64, Outcome>,
+}
+
+/// An append waiting in the queue, and where its appender waits.
+type Queued = (Arc<Slot>, Pending);
+
+/// Where one appender waits: woken once, to take its outcome or to lead
+/// the next group, so a group's end wakes its own appenders and the next
+/// leader rather than every appender waiting.
+#[derive(Default)]
+struct Slot {
+    turn: Mutex<Turn>,
+    woken: Condvar,
+}
+
+#[derive(Default)]
+enum Turn {
+    #[default]
+    Waiting,
+    Lead,
+    Done(Outcome),
+}
+
+impl Slot {
+    fn wake(&self, turn: Turn) {
+        *self.turn.lock().unwrap_or_else(PoisonError::into_inner) = turn;
+        self.woken.notify_one();
+    }
 }
 
 impl SledLog {
     /// Writes `pending` in the next group and returns once it is durable
     /// (or refused).
     pub(super) fn commit(&self, pending: Pending) -> Outcome {
-        let groups = &self.groups;
-        let lock = || groups.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut queue = lock();
-        let ticket = queue.next_ticket;
-        queue.next_ticket += 1;
-        queue.waiting.push_back((ticket, pending));
+        let slot = Arc::new(Slot::default());
+        let mut lead = {
+            let mut queue = self.queue();
+            queue.waiting.push_back((Arc::clone(&slot), pending));
+            !std::mem::replace(&mut queue.leading, true)
+        };
         loop {
-            if let Some(outcome) = queue.outcomes.remove(&ticket) {
-                return outcome;
+            if lead {
+                self.lead_group();
             }
-            if queue.leading {
-                queue = groups
-                    .done_cv
-                    .wait(queue)
-                    .unwrap_or_else(PoisonError::into_inner);
-                continue;
+            let mut turn = slot.turn.lock().unwrap_or_else(PoisonError::into_inner);
+            loop {
+                match std::mem::take(&mut *turn) {
+                    Turn::Done(outcome) => return outcome,
+                    Turn::Lead => break,
+                    Turn::Waiting => {
+                        turn = slot
+                            .woken
+                            .wait(turn)
+                            .unwrap_or_else(PoisonError::into_inner)
+                    }
+                }
             }
-            queue.leading = true;
-            let group = take_group(&mut queue.waiting);
-            drop(queue);
-            // A leader that panicked would leave every later appender
-            // waiting for ever: its group fails instead, and the store
-            // acknowledges nothing more until a recovery.
-            let outcomes = std::panic::catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
-                .unwrap_or_else(|_| {
-                    let e = StoreError::Unwritable {
-                        path: self.path.clone(),
-                        cause: "writing a group of appends failed unexpectedly".into(),
-                    };
-                    self.hide_written(&e, &group, &[]);
-                    group
-                        .iter()
-                        .map(|_| Outcome::Failed(shared(&self.path, &e)))
-                        .collect()
-                });
-            queue = lock();
-            queue.leading = false;
-            for ((ticket, _), outcome) in group.into_iter().zip(outcomes) {
-                queue.outcomes.insert(ticket, outcome);
-            }
-            groups.done_cv.notify_all();
+            lead = true;
+        }
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.groups
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// As the leader: writes the next group, hands each of its appenders
+    /// its outcome, and then the lead to the oldest appender still waiting
+    /// (perhaps the leader itself), or gives it up when none is.
+    fn lead_group(&self) {
+        let group = take_group(&mut self.queue().waiting);
+        // A leader that panicked would leave every later appender
+        // waiting for ever: its group fails instead, and the store
+        // acknowledges nothing more until a recovery.
+        let outcomes = std::panic::catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
+            .unwrap_or_else(|_| {
+                let e = StoreError::Unwritable {
+                    path: self.path.clone(),
+                    cause: "writing a group of appends failed unexpectedly".into(),
+                };
+                self.hide_written(&e, &group, &[]);
+                group
+                    .iter()
+                    .map(|_| Outcome::Failed(shared(&self.path, &e)))
+                    .collect()
+            });
+        for ((slot, _), outcome) in group.iter().zip(outcomes) {
+            slot.wake(Turn::Done(outcome));
+        }
+        let mut queue = self.queue();
+        match queue.waiting.front() {
+            Some((next, _)) => next.wake(Turn::Lead),
+            None => queue.leading = false,
         }
     }
 
     /// Writes one group and syncs it; one outcome per append, in order.
-    fn write_group(&self, group: &[(u64, Pending)]) -> Vec<Outcome> {
+    fn write_group(&self, group: &[Queued]) -> Vec<Outcome> {
         let all_failed = |e: &StoreError| {
             group
                 .iter()
@@ -216,7 +260,7 @@ impl SledLog {
     /// remove) what this group wrote: the appends whose outcome so far is
     /// `Written`, each back to the head it was chained on. Nothing else: a
     /// head an append only read may be older than what is acknowledged.
-    fn hide_written(&self, e: &StoreError, group: &[(u64, Pending)], outcomes: &[Outcome]) {
+    fn hide_written(&self, e: &StoreError, group: &[Queued], outcomes: &[Outcome]) {
         self.failed(e, |u: &mut Unsynced| {
             for ((_, p), o) in group.iter().zip(outcomes) {
                 if matches!(o, Outcome::Written) {
@@ -309,7 +353,7 @@ fn shared(path: &std::path::Path, e: &StoreError) -> StoreError {
 }
 
 /// The appends of the next group, oldest first.
-fn take_group(waiting: &mut VecDeque<(u64, Pending)>) -> Vec<(u64, Pending)> {
+fn take_group(waiting: &mut VecDeque<Queued>) -> Vec<Queued> {
     let mut group = Vec::new();
     let (mut events, mut bytes) = (0, 0);
     while let Some((_, next)) = waiting.front() {
