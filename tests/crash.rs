@@ -4,8 +4,8 @@
 //! be an exact prefix of the intended game, with a clean `verify`. The
 //! appends live only in the store's appends' log (`appends.wal`) until a
 //! checkpoint, so reopening after the kill puts them again from it; for
-//! half the seeds the log also ends in half a record, as a crash in the
-//! middle of writing an unacknowledged group leaves it.
+//! half the seeds the log's records also end in half a record, as a crash
+//! in the middle of writing an unacknowledged group leaves them.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
@@ -99,13 +99,15 @@ fn a_killed_writer_loses_no_acknowledged_event() {
         }
         child.wait().unwrap();
         if seed % 2 == 1 {
+            // Half a record where the next would go: after the last one
+            // (which ends in its head's hash, never a zero byte), in the
+            // zeros the file is grown with.
+            let wal = cli.store().join("appends.wal");
+            let mut bytes = std::fs::read(&wal).unwrap();
+            let end = bytes.iter().rposition(|b| *b != 0).map_or(0, |i| i + 1);
             let torn = [12u8, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef, 0, 1];
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(cli.store().join("appends.wal"))
-                .unwrap()
-                .write_all(&torn)
-                .unwrap();
+            bytes.splice(end..end, torn);
+            std::fs::write(&wal, bytes).unwrap();
         }
 
         let log = cli.json(&["log", &game]);

@@ -26,12 +26,15 @@
 //!
 //! A record is `[length u32 LE][CRC-32 of the body u32 LE][body]`, the body
 //! a list of `[tree u8][key length u32 LE][key][value length u32 LE][value]`.
-//! Reading stops at the first record cut short or failing its check: a
-//! group's `fdatasync` covers everything written before it, so nothing
-//! acknowledged lies past a torn record.
+//! The file is grown ahead of its records with zeros ([`GROW_BYTES`] at a
+//! time, synced), so a record's sync writes the record and nothing about
+//! the file. Reading stops at the zeros past the last record, or at the
+//! first record cut short or failing its check: a group's `fdatasync` covers
+//! everything written before it, so nothing acknowledged lies past a torn
+//! record.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::disk::io_err;
@@ -108,49 +111,86 @@ impl Record {
     }
 }
 
-/// The open file and how much it holds.
+/// The file is grown this much at a time, with zeros written and synced, so
+/// that a group's record lands inside the file's size: its `fdatasync` then
+/// writes the record alone, where a file grown by each record would also
+/// have its size written to the disk on every sync.
+const GROW_BYTES: u64 = 1024 * 1024;
+
+/// The open file, where its records end, and how far it is grown.
 pub(super) struct Wal {
     path: PathBuf,
     file: File,
-    len: u64,
+    /// Where the next record goes: the end of the last whole record.
+    end: u64,
+    /// The file's size: zeros from `end` on.
+    size: u64,
 }
 
 impl Wal {
-    /// Opens the store's file, creating it empty if there is none.
+    /// Opens the store's file, creating it empty if there is none; its
+    /// records are found by [`Wal::replay`].
     pub(super) fn open(dir: &Path) -> Result<Wal, StoreError> {
         let path = dir.join(WAL_FILE);
         let file = owner_only_options()
             .read(true)
-            .append(true)
+            .write(true)
             .create(true)
+            .truncate(false)
             .open(&path)
             .map_err(io_err(&path))?;
-        let len = file.metadata().map_err(io_err(&path))?.len();
-        Ok(Wal { path, file, len })
+        let size = file.metadata().map_err(io_err(&path))?.len();
+        Ok(Wal {
+            path,
+            file,
+            end: size,
+            size,
+        })
     }
 
     /// Writes one group's record and waits for the device to hold it.
     pub(super) fn write(&mut self, record: &mut Record) -> Result<(), StoreError> {
+        use std::os::unix::fs::FileExt;
         let bytes = record.sealed();
-        self.file.write_all(bytes).map_err(io_err(&self.path))?;
-        self.len += bytes.len() as u64;
-        self.file.sync_data().map_err(io_err(&self.path))
+        let end = self.end + bytes.len() as u64;
+        if end > self.size {
+            self.grow(end)?;
+        }
+        self.file
+            .write_all_at(bytes, self.end)
+            .and_then(|()| self.file.sync_data())
+            .map_err(io_err(&self.path))?;
+        self.end = end;
+        Ok(())
     }
 
-    /// Whether the file holds nothing (a checkpoint then has no file to
+    /// Grows the file with zeros, durably, to at least `to` bytes.
+    fn grow(&mut self, to: u64) -> Result<(), StoreError> {
+        use std::os::unix::fs::FileExt;
+        let size = to.div_ceil(GROW_BYTES) * GROW_BYTES;
+        let zeros = vec![0u8; (size - self.size) as usize];
+        self.file
+            .write_all_at(&zeros, self.size)
+            .and_then(|()| self.file.sync_data())
+            .map_err(io_err(&self.path))?;
+        self.size = size;
+        Ok(())
+    }
+
+    /// Whether the file holds no record (a checkpoint then has no file to
     /// replace).
     pub(super) fn is_empty(&self) -> bool {
-        self.len == 0
+        self.size == 0
     }
 
     /// Whether the file has grown past [`CHECKPOINT_BYTES`].
     pub(super) fn is_full(&self) -> bool {
-        self.len >= CHECKPOINT_BYTES
+        self.end >= CHECKPOINT_BYTES
     }
 
     /// Puts every whole record of the file into `s`, in order; how many.
     pub(super) fn replay(&mut self, s: &Sled) -> Result<usize, StoreError> {
-        let mut bytes = Vec::with_capacity(self.len as usize);
+        let mut bytes = Vec::with_capacity(self.size as usize);
         File::open(&self.path)
             .and_then(|mut f| f.read_to_end(&mut bytes))
             .map_err(io_err(&self.path))?;
@@ -181,6 +221,7 @@ impl Wal {
             records += 1;
             rest = after;
         }
+        self.end = (bytes.len() - rest.len()) as u64;
         Ok(records)
     }
 
@@ -213,9 +254,13 @@ fn owner_only_options() -> OpenOptions {
 }
 
 /// The body of the next whole record and what follows it, or `None` at the
-/// end or at a record cut short or failing its check.
+/// end: the zeros past the last record, or a record cut short or failing
+/// its check.
 fn next_record(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+    if length == 0 {
+        return None;
+    }
     let check = u32::from_le_bytes(bytes.get(4..8)?.try_into().ok()?);
     let body = bytes.get(8..8 + length)?;
     (crc32fast::hash(body) == check).then(|| (body, &bytes[8 + length..]))
@@ -296,6 +341,15 @@ mod tests {
         let mut damaged = whole.clone();
         *damaged.last_mut().unwrap() ^= 1;
         let (_, rest) = next_record(&damaged).unwrap();
+        assert!(next_record(rest).is_none());
+    }
+
+    #[test]
+    fn reading_stops_at_the_zeros_the_file_is_grown_with() {
+        let mut grown = record(&[(Tree::Heads, b"h", b"7")]);
+        grown.resize(grown.len() + 64, 0);
+        let (_, rest) = next_record(&grown).unwrap();
+        assert_eq!(rest.len(), 64);
         assert!(next_record(rest).is_none());
     }
 }
