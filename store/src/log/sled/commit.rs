@@ -249,7 +249,7 @@ impl SledLog {
             // The group is durable in the appends' log whatever becomes of
             // the checkpoint; one that fails leaves sled to a recovery,
             // which puts the log's records again.
-            if let Err(e) = super::disk::checkpoint(&self.path, &self.db_file, &s, &mut wal) {
+            if let Err(e) = super::disk::checkpoint(&self.files, &s, &mut wal) {
                 self.failed(&e, |_| {});
             }
         }

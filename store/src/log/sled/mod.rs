@@ -12,7 +12,6 @@
 //! under them, [`commit`] the group commit of appends, and [`disk`] the
 //! files: opening, durability, and recovery after a write fault.
 
-use std::fs::File;
 use std::ops::Bound;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -48,9 +47,8 @@ pub struct SledLog {
     /// (a full disk) has left sled unable to write (see [`Unsynced`]).
     sled: RwLock<Option<Arc<Sled>>>,
     sync: GroupCommit,
-    /// sled's log file, kept open for the sync of each group (sled never
-    /// replaces it, not even when it is reopened after a fault).
-    db_file: File,
+    /// The files a durable write of sled syncs.
+    files: disk::SledFiles,
     /// Appends waiting for, or being written in, a group (see [`commit`]).
     groups: commit::Groups,
     /// The appends' log, written by each group's leader (see [`wal`]).
