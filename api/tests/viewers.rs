@@ -4,7 +4,8 @@
 //! `as` query parameter and gets exactly what that seat's own token gets; a
 //! seat's token may not read as another seat or the owner. The operator
 //! token `tabletape serve` hands to the CLI beside it is the owner of every
-//! game and the store's admin.
+//! game and the store's admin. Seats of a Ludovia table see only their own
+//! hand until the game ends, turn by turn.
 
 use crate::common::{Api, Table};
 use axum::http::StatusCode;
@@ -252,4 +253,185 @@ async fn the_operator_owns_every_game_and_is_the_admin() {
         .get("/backup", Some(&operator))
         .await
         .expect_error(StatusCode::FORBIDDEN, "forbidden");
+}
+
+/// The owner's view of a Ludovia game: whose turn it is, and each hand.
+async fn ludovia_owner_state(api: &Api, table: &Table) -> Value {
+    api.get(&format!("/games/{}/state", table.id), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json()
+}
+
+/// Plays one Ludovia action as the seat whose turn it is (the owner before
+/// turns begin), preferring `prefer(action)`; returns the action and narration.
+async fn ludovia_step(
+    api: &Api,
+    table: &Table,
+    prefer: &dyn Fn(&Value) -> u32,
+    turn: usize,
+) -> (Value, Value) {
+    let legal = api
+        .get(&format!("/games/{}/legal", table.id), Some(&table.owner))
+        .await
+        .expect(StatusCode::OK)
+        .json();
+    let legal = legal.as_array().unwrap();
+    if legal.is_empty() {
+        let story = api
+            .get(
+                &format!("/games/{}/narrative", table.id),
+                Some(&table.owner),
+            )
+            .await
+            .text();
+        let state = ludovia_owner_state(api, table).await;
+        panic!(
+            "no legal action:\n{story}\n{}\n{}",
+            state["view"]["phase"],
+            state["text"].as_str().unwrap()
+        );
+    }
+    // The best-liked actions, taken in turn so a walk does not go back and forth.
+    let best = legal.iter().map(|l| prefer(&l["action"])).max().unwrap();
+    let liked: Vec<&Value> = legal
+        .iter()
+        .filter(|l| prefer(&l["action"]) == best)
+        .collect();
+    let pick = liked[turn % liked.len()]["action"].clone();
+    let state = ludovia_owner_state(api, table).await;
+    let token = match state["view"]["phase"]["seat"].as_u64() {
+        Some(seat) if state["view"]["phase"]["phase"] == "playing" => &table.seats[seat as usize],
+        _ => &table.owner,
+    };
+    let acted = api
+        .post(
+            &format!("/games/{}/actions", table.id),
+            Some(token),
+            &json!({"action": pick}),
+        )
+        .await
+        .expect(StatusCode::CREATED)
+        .json();
+    (pick, acted)
+}
+
+#[tokio::test]
+async fn ludovia_seats_see_only_their_own_hand_until_the_game_ends() {
+    let api = Api::new();
+    let table = api
+        .create(json!({"kind": "ludovia", "players": ["Ada", "Bo", "Cy"], "seed": 5, "options": {"round_limit": 3}}))
+        .await;
+    // Head for a rooftop and rob it.
+    let climb = |a: &Value| {
+        let to = a["to"].as_str().unwrap_or("");
+        match a["type"].as_str().unwrap() {
+            "rob" => 3,
+            "move" if to.starts_with('s') => 2,
+            "move" if to.starts_with('h') || to.starts_with('v') => 1,
+            _ => 0,
+        }
+    };
+    let mut robbery = None;
+    for turn in 0..60 {
+        let (action, acted) = ludovia_step(&api, &table, &climb, turn).await;
+        let state = ludovia_owner_state(&api, &table).await;
+        let holder = state["view"]["thieves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| !t["hand"].as_array().unwrap().is_empty());
+        if let (Some(seat), "rob") = (holder, action["type"].as_str().unwrap()) {
+            let card = state["view"]["thieves"][seat]["hand"][0]
+                .as_str()
+                .unwrap()
+                .to_string();
+            // The robber, acting with their own token, is told what they found.
+            let told = acted["narration"].to_string();
+            assert!(told.contains(&card), "{told}");
+            robbery = Some((seat, card));
+            break;
+        }
+    }
+    let (robber, card) = robbery.expect("someone robbed a treasure");
+    let other = (robber + 1) % 3;
+    let get = |uri: String, token: String| {
+        let api = &api;
+        async move { api.get(&uri, Some(&token)).await.expect(StatusCode::OK) }
+    };
+    let game = &table.id;
+
+    // State: the other seat sees a count, the robber and the owner the card.
+    let theirs = get(format!("/games/{game}/state"), table.seats[other].clone())
+        .await
+        .json();
+    assert_eq!(
+        theirs["view"]["thieves"][robber]["hand"],
+        json!({"secret": 1})
+    );
+    assert!(!theirs["text"].as_str().unwrap().contains(&card));
+    let own = get(format!("/games/{game}/state"), table.seats[robber].clone())
+        .await
+        .json();
+    assert_eq!(own["view"]["thieves"][robber]["hand"], json!([card]));
+    assert!(own["text"].as_str().unwrap().contains(&card));
+    let owner = ludovia_owner_state(&api, &table).await;
+    assert_eq!(owner["view"]["thieves"][robber]["hand"], json!([card]));
+
+    // Events, narrative and replay hide the card from the other seat.
+    // (The creation event lists the whole box, so look for the robbery itself.)
+    let in_fact = format!("\"card\":\"{card}\"");
+    let in_prose = format!("pockets {card}");
+    for (uri, needle) in [
+        (format!("/games/{game}/events"), &in_fact),
+        (format!("/games/{game}/narrative?format=json"), &in_prose),
+        (format!("/games/{game}/replay"), &in_prose),
+    ] {
+        let theirs = get(uri.clone(), table.seats[other].clone()).await.text();
+        let mine = get(uri.clone(), table.seats[robber].clone()).await.text();
+        let owners = get(uri.clone(), table.owner.clone()).await.text();
+        assert!(!theirs.contains(needle.as_str()), "{uri}: {theirs}");
+        assert!(mine.contains(needle.as_str()), "{uri}");
+        assert!(owners.contains(needle.as_str()), "{uri}");
+    }
+    let story = get(
+        format!("/games/{game}/narrative"),
+        table.seats[other].clone(),
+    )
+    .await
+    .text();
+    assert!(story.contains("a treasure, kept secret"), "{story}");
+
+    // No export for a seat mid-game; the owner may.
+    api.get(&format!("/games/{game}/export"), Some(&table.seats[other]))
+        .await
+        .expect_error(StatusCode::FORBIDDEN, "forbidden");
+    get(format!("/games/{game}/export"), table.owner.clone()).await;
+
+    // Play to the round limit: once the night is over, every secret is out.
+    for _ in 0..60 {
+        if ludovia_owner_state(&api, &table).await["over"] == true {
+            break;
+        }
+        ludovia_step(
+            &api,
+            &table,
+            &|a: &Value| u32::from(a["type"] == "end_turn"),
+            0,
+        )
+        .await;
+    }
+    let end = get(format!("/games/{game}/state"), table.seats[other].clone())
+        .await
+        .json();
+    assert_eq!(end["over"], true);
+    assert_eq!(end["view"], ludovia_owner_state(&api, &table).await["view"]);
+    let story = get(
+        format!("/games/{game}/narrative"),
+        table.seats[other].clone(),
+    )
+    .await
+    .text();
+    assert!(story.contains(&in_prose), "{story}");
+    get(format!("/games/{game}/export"), table.seats[other].clone()).await;
 }
