@@ -426,11 +426,11 @@ pub(crate) fn place(
     head: u64,
     head_hash: &str,
     key: Option<&str>,
-    drafts: &[Draft],
+    drafts: Vec<Draft>,
 ) -> Vec<Event> {
     let mut prev_hash = head_hash.to_string();
     let mut events = Vec::with_capacity(drafts.len());
-    for (i, draft) in drafts.iter().enumerate() {
+    for (i, draft) in drafts.into_iter().enumerate() {
         let mut event = Event {
             game: game.to_string(),
             branch: branch.to_string(),
@@ -441,14 +441,28 @@ pub(crate) fn place(
             idempotency_key: key.map(str::to_string),
             prev_hash: std::mem::take(&mut prev_hash),
             hash: String::new(),
-            salt: draft.salt.clone(),
-            body: draft.body.clone(),
+            salt: draft.salt,
+            body: draft.body,
         };
         event.hash = event_hash(&event);
         prev_hash = event.hash.clone();
         events.push(event);
     }
     events
+}
+
+/// The drafts `events` were placed from, for placing again on a head that
+/// moved: the bodies move back, uncopied.
+pub(crate) fn unplace(events: Vec<Event>) -> Vec<Draft> {
+    events
+        .into_iter()
+        .map(|e| Draft {
+            recorded_at_ms: e.recorded_at_ms,
+            actor: e.actor,
+            salt: e.salt,
+            body: e.body,
+        })
+        .collect()
 }
 
 /// The parts of a branch's history `from..=to`, oldest first, as (the

@@ -404,14 +404,7 @@ impl Log for PgLog {
         check_game_id(&meta.game)?;
         check_drafts(std::slice::from_ref(&created), 1)?;
         let game = meta.game.as_str();
-        let events = place(
-            game,
-            MAIN_BRANCH,
-            0,
-            "",
-            None,
-            std::slice::from_ref(&created),
-        );
+        let events = place(game, MAIN_BRANCH, 0, "", None, vec![created]);
         let first = &events[0];
         let mut record = BranchRecord::main_of(meta, &first.hash, 0);
         let rows = EventRows::of(&events);
@@ -710,7 +703,7 @@ impl Log for PgLog {
             };
             let drafts: Vec<Draft> = first.into_iter().collect();
             check_drafts(&drafts, at + 1)?;
-            let events = place(game, name, at, &at_hash, None, &drafts);
+            let events = place(game, name, at, &at_hash, None, drafts);
             let reseed = events.first().and_then(|e| match e.body {
                 Body::Reseeded { seed } => Some(seed),
                 _ => None,
@@ -999,7 +992,14 @@ async fn append_at(
 ) -> Result<Option<Appended>, StoreError> {
     no_drafts(drafts)?;
     check_drafts(drafts, head.seq + 1)?;
-    let events = place(game, branch, head.seq, head.hash, idempotency_key, drafts);
+    let events = place(
+        game,
+        branch,
+        head.seq,
+        head.hash,
+        idempotency_key,
+        drafts.to_vec(),
+    );
     let last = events.last().expect("at least one draft");
     let receipt = Receipt {
         first_seq: head.seq + 1,

@@ -196,14 +196,7 @@ impl Log for SledLog {
         check_game_id(&meta.game)?;
         check_drafts(std::slice::from_ref(&created), 1)?;
         let game = meta.game.as_str();
-        let events = place(
-            game,
-            MAIN_BRANCH,
-            0,
-            "",
-            None,
-            std::slice::from_ref(&created),
-        );
+        let events = place(game, MAIN_BRANCH, 0, "", None, vec![created]);
         let record = BranchRecord::main_of(meta, &events[0].hash, s.db.generate_id()?);
         let first = &events[0];
         let stored = encode_stored(&s, first)?;
@@ -377,7 +370,7 @@ impl Log for SledLog {
         branch: &str,
         expected_seq: Option<u64>,
         idempotency_key: Option<&str>,
-        drafts: Vec<Draft>,
+        mut drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError> {
         self.writable()?;
         if drafts.is_empty() {
@@ -406,7 +399,7 @@ impl Log for SledLog {
                 }
             }
             check_drafts(&drafts, head + 1)?;
-            let events = place(game, branch, head, &head_hash, idempotency_key, &drafts);
+            let events = place(game, branch, head, &head_hash, idempotency_key, drafts);
             let last = events.last().expect("at least one draft");
             let receipt = Receipt {
                 first_seq: head + 1,
@@ -434,7 +427,10 @@ impl Log for SledLog {
                         events: Vec::new(),
                     })
                 }
-                commit::Outcome::Moved(seq, hash) => read = (seq, hash),
+                commit::Outcome::Moved(seq, hash) => {
+                    read = (seq, hash);
+                    drafts = super::unplace(events);
+                }
                 commit::Outcome::Missing => return Err(self.missing(game, branch)?),
                 commit::Outcome::Failed(e) => return Err(e),
             }
@@ -489,7 +485,7 @@ impl Log for SledLog {
         };
         let drafts: Vec<Draft> = first.into_iter().collect();
         check_drafts(&drafts, at + 1)?;
-        let events = place(game, name, at, &at_hash, None, &drafts);
+        let events = place(game, name, at, &at_hash, None, drafts);
         let reseed = events.first().and_then(|e| match e.body {
             Body::Reseeded { seed } => Some(seed),
             _ => None,
