@@ -234,6 +234,8 @@ impl SledLog {
             return outcomes;
         }
         let started = std::time::Instant::now();
+        // The log's lock is let go before a fault is noted: a recovery takes
+        // the fault's lock first and the log's after it.
         let mut wal = self.wal();
         let synced = wal.write(&mut record);
         // For the operator: how long a durable write takes, and how many
@@ -241,17 +243,22 @@ impl SledLog {
         metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
         metrics::histogram!("tabletape_group_commit_appends").record(group.len() as f64);
         if let Err(e) = synced {
+            drop(wal);
             self.hide_written(&e, group, &outcomes);
             // A receipt read in this group may be of an append in it.
             return all_failed(&e);
         }
-        if wal.is_full() {
-            // The group is durable in the appends' log whatever becomes of
-            // the checkpoint; one that fails leaves sled to a recovery,
-            // which puts the log's records again.
-            if let Err(e) = super::disk::checkpoint(&self.files, &s, &mut wal) {
-                self.failed(&e, |_| {});
-            }
+        // The group is durable in the appends' log whatever becomes of a
+        // checkpoint; one that fails leaves sled to a recovery, which puts
+        // the log's records again.
+        let checkpointed = if wal.is_full() {
+            super::disk::checkpoint(&self.files, &s, &mut wal)
+        } else {
+            Ok(())
+        };
+        drop(wal);
+        if let Err(e) = checkpointed {
+            self.failed(&e, |_| {});
         }
         outcomes
     }

@@ -123,10 +123,11 @@ impl SledFiles {
         // every blob listed here is whole once the flush returns (one made
         // later belongs to a write this call need not cover).
         let blobs = self.dir.join("blobs");
-        let listed = match std::fs::read_dir(&blobs) {
+        let names: Vec<std::ffi::OsString> = match std::fs::read_dir(&blobs) {
             Ok(entries) => entries
-                .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u64>().ok())
-                .collect(),
+                .map(|e| e.map(|e| e.file_name()))
+                .collect::<Result<_, _>>()
+                .map_err(io_err(&blobs))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(io_err(&blobs)(e)),
         };
@@ -136,19 +137,26 @@ impl SledFiles {
             .synced_blobs
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut listed = HashSet::with_capacity(names.len());
         let mut new = false;
-        for id in &listed {
-            if synced.contains(id) {
-                continue;
+        for name in &names {
+            // sled names a blob by its id; a file named otherwise is not
+            // known to be written once, so it is synced every time.
+            let id = name.to_str().and_then(|n| n.parse::<u64>().ok());
+            if let Some(id) = id {
+                listed.insert(id);
+                if synced.contains(&id) {
+                    continue;
+                }
             }
-            let path = blobs.join(id.to_string());
+            let path = blobs.join(name);
             match File::open(&path) {
                 Ok(f) => f.sync_all().map_err(io_err(&path))?,
                 // sled removes blobs it no longer needs while we walk.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(io_err(&path)(e)),
             }
-            synced.insert(*id);
+            synced.extend(id);
             new = true;
         }
         if new {
@@ -159,7 +167,6 @@ impl SledFiles {
         // Forget the blobs sled has removed, so the set stays as small as
         // the directory.
         if synced.len() > listed.len() {
-            let listed: HashSet<u64> = listed.into_iter().collect();
             synced.retain(|id| listed.contains(id));
         }
         Ok(())
@@ -569,27 +576,4 @@ pub(super) fn checkpoint(files: &SledFiles, s: &Sled, wal: &mut Wal) -> Result<(
         return Ok(());
     }
     wal.restart()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_blob_sled_makes_is_synced_once_by_its_id() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = open_sled(dir.path()).unwrap();
-        let files = SledFiles::open(dir.path()).unwrap();
-        files.make_durable(&s).unwrap();
-        assert!(files.synced_blobs.lock().unwrap().is_empty());
-        // A value too large for a segment goes to a file of its own.
-        s.settings.insert(b"large", vec![7u8; 600 * 1024]).unwrap();
-        files.make_durable(&s).unwrap();
-        let on_disk: HashSet<u64> = std::fs::read_dir(dir.path().join("blobs"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_str().unwrap().parse().unwrap())
-            .collect();
-        assert!(!on_disk.is_empty(), "sled made no blob file");
-        assert_eq!(*files.synced_blobs.lock().unwrap(), on_disk);
-    }
 }
