@@ -49,7 +49,7 @@ pub(super) const WAL_FILE: &str = "appends.wal";
 pub(super) const CHECKPOINT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The trees an append writes, by the byte a record names them with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub(super) enum Tree {
     Events = 0,
     Idempotency = 1,
@@ -267,7 +267,6 @@ fn next_record(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// One key a record puts.
-#[derive(Debug, PartialEq)]
 struct Entry<'a> {
     tree: Tree,
     key: &'a [u8],
