@@ -58,6 +58,14 @@ impl Pending {
     fn bytes(&self) -> usize {
         self.events.iter().map(|(k, v)| k.len() + v.len()).sum()
     }
+
+    /// What this append puts in a group's record (see [`Record::put`]).
+    fn record_bytes(&self) -> usize {
+        let receipt = self.receipt.as_ref().map_or(0, |(k, v)| k.len() + v.len());
+        let head = self.head_key.len() + self.head_after.len();
+        let puts = self.events.len() + usize::from(self.receipt.is_some()) + 1;
+        self.bytes() + receipt + head + puts * Record::PUT_BYTES
+    }
 }
 
 /// What became of one append.
@@ -203,7 +211,9 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
-        let mut record = Record::new();
+        // Sized up front: grown as it filled, a group's record was moved
+        // and its pages faulted in again and again.
+        let mut record = Record::with_room(group.iter().map(|(_, p)| p.record_bytes()).sum());
         for (_, p) in group {
             let mut putting = false;
             let written = match check_one(&s, p) {

@@ -24,7 +24,7 @@ use tabletape_events::{Body, Event, MAIN_BRANCH};
 
 use super::{
     check_drafts, check_fork_seq, check_game_id, check_name, from_json, history_segments, place,
-    to_json, Appended, BranchRecord, Draft, FoldStep, GameMeta, Log, Receipt, APPEND_RETRIES,
+    to_json, Appended, BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, APPEND_RETRIES,
 };
 use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
@@ -187,6 +187,37 @@ impl SledLog {
         }
         Ok(())
     }
+}
+
+/// An append's events chained on `before` as the group writes them, with
+/// the receipt they make.
+fn pending(
+    game: &str,
+    branch: &str,
+    before: (u64, String),
+    receipt_key: &Option<Vec<u8>>,
+    events: &[Event],
+) -> (commit::Pending, Receipt) {
+    let last = events.last().expect("at least one draft");
+    let receipt = Receipt {
+        first_seq: before.0 + 1,
+        hashes: events.iter().map(|e| e.hash.clone()).collect(),
+        retried: false,
+    };
+    let pending = commit::Pending {
+        game: game.to_string(),
+        branch: branch.to_string(),
+        head_key: branch_key(game, branch),
+        chained_on: encode_head(before.0, &before.1),
+        head_after: encode_head(last.seq, &last.hash),
+        events: events
+            .iter()
+            .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
+            .collect(),
+        receipt: receipt_key.clone().map(|key| (key, to_json(&receipt))),
+        before,
+    };
+    (pending, receipt)
 }
 
 impl Log for SledLog {
@@ -400,25 +431,8 @@ impl Log for SledLog {
             }
             check_drafts(&drafts, head + 1)?;
             let events = place(game, branch, head, &head_hash, idempotency_key, drafts);
-            let last = events.last().expect("at least one draft");
-            let receipt = Receipt {
-                first_seq: head + 1,
-                hashes: events.iter().map(|e| e.hash.clone()).collect(),
-                retried: false,
-            };
-            let pending = commit::Pending {
-                game: game.to_string(),
-                branch: branch.to_string(),
-                head_key: branch_key(game, branch),
-                chained_on: encode_head(head, &head_hash),
-                head_after: encode_head(last.seq, &last.hash),
-                events: events
-                    .iter()
-                    .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
-                    .collect(),
-                receipt: receipt_key.clone().map(|key| (key, to_json(&receipt))),
-                before: (head, head_hash),
-            };
+            let (pending, receipt) =
+                pending(game, branch, (head, head_hash), &receipt_key, &events);
             match self.commit(pending) {
                 commit::Outcome::Written => return Ok(Appended { receipt, events }),
                 commit::Outcome::Retried(receipt) => {
@@ -439,6 +453,35 @@ impl Log for SledLog {
             expected: read.0,
             head: self.head(game, branch)?.0,
         })
+    }
+
+    /// The group checks the head the events are chained on, and the key,
+    /// as it writes (see `commit::check_one`): only whether the line is
+    /// still open is looked at first, not the head and the receipt again.
+    fn append_on(
+        &self,
+        game: &str,
+        branch: &str,
+        head: Head<'_>,
+        idempotency_key: Option<&str>,
+        drafts: Vec<Draft>,
+    ) -> Result<Option<Appended>, StoreError> {
+        self.writable()?;
+        match self.branch(game, branch)? {
+            Some(record) if !record.taken_back && record.head_hash == head.hash => {}
+            _ => return Ok(None),
+        }
+        check_drafts(&drafts, head.seq + 1)?;
+        let receipt_key = idempotency_key.map(|key| idem_key(game, branch, key));
+        let before = (head.seq, head.hash.to_string());
+        let events = place(game, branch, head.seq, head.hash, idempotency_key, drafts);
+        let (pending, receipt) = pending(game, branch, before, &receipt_key, &events);
+        match self.commit(pending) {
+            commit::Outcome::Written => Ok(Some(Appended { receipt, events })),
+            commit::Outcome::Retried(_) | commit::Outcome::Moved(..) => Ok(None),
+            commit::Outcome::Missing => Ok(None),
+            commit::Outcome::Failed(e) => Err(e),
+        }
     }
 
     fn receipt(

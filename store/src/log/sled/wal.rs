@@ -83,8 +83,14 @@ pub(super) struct Record {
 }
 
 impl Record {
-    pub(super) fn new() -> Record {
-        Record { bytes: vec![0; 8] }
+    /// What a put adds besides its key and value: the tree and two lengths.
+    pub(super) const PUT_BYTES: usize = 9;
+
+    /// An empty record with room for `puts` bytes of puts.
+    pub(super) fn with_room(puts: usize) -> Record {
+        let mut bytes = Vec::with_capacity(8 + puts);
+        bytes.resize(8, 0);
+        Record { bytes }
     }
 
     pub(super) fn put(&mut self, tree: Tree, key: &[u8], value: &[u8]) {
