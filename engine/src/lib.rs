@@ -37,7 +37,7 @@ pub mod tagged;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
-pub use game::{without_pack, Decision, DynRules, Game, Kind, NextState, Snapshot};
+pub use game::{without_pack, Decision, DynRules, Game, Kind, NextState, Recheck, Snapshot};
 pub use legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};

@@ -130,12 +130,14 @@ fn every_kind_reads_no_options_and_names_its_own_when_given_another() {
     }
 }
 
-/// A check of a stored action (`redecide_at`, what verify and import use)
-/// finds exactly what deciding it for real stores: its form, its facts and
-/// its draws, action after action (each step takes one of the actions
-/// open that need nothing typed, as a table might). LEGEND opens with
-/// introductions to type, so its goldens check it instead: verify and
-/// import re-decide every stored action there.
+/// A check of a stored action (`redecide_at`, and `recheck`, what verify
+/// and import use) finds exactly what deciding it for real stores: its
+/// form, its facts and its draws, action after action (each step takes one
+/// of the actions open that need nothing typed, as a table might). A
+/// recheck folds what it found equal to the state the stored event folds
+/// to, and folds nothing of an event whose facts the rules would not
+/// store. LEGEND opens with introductions to type, so its goldens check it
+/// instead: verify and import re-decide every stored action there.
 #[test]
 fn a_check_redecides_what_a_decision_stores_in_every_kind() {
     use crate::testkit::{created, event};
@@ -152,6 +154,7 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
     ];
     for created in &games {
         let mut game = Game::start(created).expect("the game starts");
+        let mut rechecked = game.clone();
         let mut checked = 0;
         for step in 0..80usize {
             let open: Vec<_> = game
@@ -168,8 +171,29 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
                 .redecide_at(None, &decision.body.action, 0)
                 .unwrap_or_else(|e| panic!("{}: {e}", created.kind));
             assert_eq!(again, decision.body, "{}", created.kind);
+            let mut forged = decision.body.clone();
+            forged.facts.push(serde_json::json!({"type": "forged"}));
+            let forged = event(game.seq() + 1, 0, None, Body::ActionAccepted(forged));
+            match rechecked.recheck(&forged) {
+                Ok(Recheck::Differs(decided)) => assert_eq!(decided, decision.body),
+                other => panic!("{}: a forged fact is {other:?}", created.kind),
+            }
+            assert!(
+                rechecked == game,
+                "{}: a recheck that differs folds nothing",
+                created.kind
+            );
             let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(decision.body));
             game.apply(&ev).expect("a decided action folds");
+            match rechecked.recheck(&ev) {
+                Ok(Recheck::Folded) => {}
+                other => panic!("{}: a stored decision is {other:?}", created.kind),
+            }
+            assert!(
+                rechecked == game,
+                "{}: a recheck folds as the event does",
+                created.kind
+            );
             checked += 1;
         }
         assert!(checked >= 5, "{}: {checked} actions", created.kind);

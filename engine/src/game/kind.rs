@@ -85,14 +85,24 @@ pub trait DynRules: Send + Sync {
     ) -> Result<Decided, Rejection>;
     /// Decides an action as [`DynRules::decide`] does, to check what is
     /// stored: the action's stored form and the facts, folded into nothing
-    /// and told to no one (a check folds the stored event itself).
+    /// and told to no one; with the facts also as decided, for
+    /// [`DynRules::apply_decided`] once they are found to be what is stored.
     fn redecide(
         &self,
         state: &dyn Any,
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<(Value, Vec<Value>), Rejection>;
+    ) -> Result<Redecided, Rejection>;
+    /// Folds the facts [`DynRules::redecide`] kept, telling nothing: the
+    /// same as applying the stored facts they equal, without reading those.
+    fn apply_decided(
+        &self,
+        state: &mut dyn Any,
+        facts: Box<dyn Any>,
+        seq: u64,
+        by: Option<Seat>,
+    ) -> Result<(), EngineError>;
     /// Applies the facts of the event at `seq`, acted by `by`, returning
     /// their narration as `viewer` may read it (each fact is redacted for
     /// `viewer` against the state just before it), or none when no one
@@ -287,6 +297,14 @@ fn fold_facts<R: Rules>(
     }
     R::folded(state, seq);
     Ok(lines)
+}
+
+/// What [`DynRules::redecide`] yields: the action and the facts as stored,
+/// and the facts as decided, for [`DynRules::apply_decided`].
+pub struct Redecided {
+    pub action: Value,
+    pub facts: Vec<Value>,
+    pub kept: Box<dyn Any>,
 }
 
 /// What [`DynRules::decide`] yields: the action as stored, the facts as
@@ -574,13 +592,32 @@ impl<R: Rules> DynRules for Kind<R> {
         by: Option<Seat>,
         action: &Value,
         chance: &mut Chance,
-    ) -> Result<(Value, Vec<Value>), Rejection> {
-        let (canonical, facts) = decide_facts::<R>(typed::<R>(state), by, action, chance)?;
+    ) -> Result<Redecided, Rejection> {
+        let (action, facts) = decide_facts::<R>(typed::<R>(state), by, action, chance)?;
+        Ok(Redecided {
+            action,
+            facts: facts
+                .iter()
+                .map(|f| serde_json::to_value(f).expect("facts serialize"))
+                .collect(),
+            kept: Box::new(facts),
+        })
+    }
+
+    fn apply_decided(
+        &self,
+        state: &mut dyn Any,
+        facts: Box<dyn Any>,
+        seq: u64,
+        by: Option<Seat>,
+    ) -> Result<(), EngineError> {
+        let state = state
+            .downcast_mut::<R::State>()
+            .expect("state belongs to its kind");
         let facts = facts
-            .iter()
-            .map(|f| serde_json::to_value(f).expect("facts serialize"))
-            .collect();
-        Ok((canonical, facts))
+            .downcast::<Vec<R::Fact>>()
+            .expect("facts kept by this kind's redecide");
+        fold_facts::<R>(state, &facts, seq, by, None).map(drop)
     }
 
     fn apply(

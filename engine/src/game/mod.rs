@@ -29,6 +29,17 @@ pub struct Decision {
     pub next: NextState,
 }
 
+/// What [`Game::recheck`] found of a stored action.
+#[derive(Debug)]
+pub enum Recheck {
+    /// The rules store exactly what the event holds; it is folded.
+    Folded,
+    /// The rules would store this instead; nothing is folded.
+    Differs(ActionAccepted),
+    /// The rules refuse the action now; nothing is folded.
+    Refused(Rejection),
+}
+
 /// The folded state a [`Decision`] leads to, for the event at `seq`.
 pub struct NextState {
     seq: u64,
@@ -70,7 +81,7 @@ pub struct Snapshot {
 
 mod kind;
 
-pub use kind::{DynRules, Kind};
+pub use kind::{DynRules, Kind, Redecided};
 
 /// What one event tells: the story's lines, and the record's (the
 /// bookkeeping a story keeps beside its prose: coordinates, page numbers,
@@ -525,14 +536,54 @@ impl Game {
         at_ms: u64,
     ) -> Result<ActionAccepted, Rejection> {
         let mut chance = self.next_chance(at_ms)?;
-        let (action, facts) = self
+        let decided = self
             .kind
             .redecide(self.state.as_ref(), by, action, &mut chance)?;
         Ok(ActionAccepted {
-            action,
-            facts,
+            action: decided.action,
+            facts: decided.facts,
             chance: chance.into_draws(),
         })
+    }
+
+    /// Checks the next event, an accepted action, by deciding its action
+    /// again ([`Game::redecide_at`]); when the rules store exactly what it
+    /// holds, folds it with the facts just decided (equal to the stored
+    /// ones, which need not be read again: a check of a long log did all
+    /// its reading twice). Otherwise folds nothing.
+    pub fn recheck(&mut self, event: &Event) -> Result<Recheck, EngineError> {
+        self.check_next(event.seq)?;
+        let Body::ActionAccepted(stored) = &event.body else {
+            return Err(EngineError::BadEvent {
+                seq: event.seq,
+                message: "only an accepted action is decided again".into(),
+            });
+        };
+        let by = acting(event);
+        let mut chance = match self.next_chance(event.recorded_at_ms) {
+            Ok(chance) => chance,
+            Err(r) => return Ok(Recheck::Refused(r)),
+        };
+        let decided = self
+            .kind
+            .redecide(self.state.as_ref(), by, &stored.action, &mut chance);
+        let decided = match decided {
+            Ok(decided) => decided,
+            Err(r) => return Ok(Recheck::Refused(r)),
+        };
+        let accepted = ActionAccepted {
+            action: decided.action,
+            facts: decided.facts,
+            chance: chance.into_draws(),
+        };
+        if accepted != *stored {
+            return Ok(Recheck::Differs(accepted));
+        }
+        self.kind
+            .apply_decided(self.state.as_mut(), decided.kept, event.seq, by)?;
+        self.acted();
+        self.seq = event.seq;
+        Ok(Recheck::Folded)
     }
 
     /// The chance the next action draws from, at `at_ms`; none once the

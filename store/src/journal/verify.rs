@@ -3,6 +3,7 @@
 //! game is over); the chain as a seat sees it otherwise.
 
 use super::*;
+use tabletape_engine::Recheck;
 
 /// The outcome of verifying one branch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -315,9 +316,21 @@ impl LineCheck {
             return problem(why);
         }
         let mut found_whole = true;
+        let mut folded = false;
         if let Body::ActionAccepted(stored) = &event.body {
             if !checked_before {
-                if let Some(what) = redecided_differently(g, seat_of(event.actor), event, stored) {
+                let what = match g.recheck(event) {
+                    Ok(Recheck::Folded) => {
+                        folded = true;
+                        None
+                    }
+                    Ok(Recheck::Differs(decided)) => Some(difference(stored, &decided)),
+                    Ok(Recheck::Refused(r)) => {
+                        Some(format!("the rules now reject the stored action: {r}"))
+                    }
+                    Err(e) => return problem(format!("cannot be folded: {e}")),
+                };
+                if let Some(what) = what {
                     found_whole = false;
                     match g.earlier_rules() {
                         Some((recorded, today)) => self
@@ -334,8 +347,10 @@ impl LineCheck {
                 }
             }
         }
-        if let Err(e) = g.apply(event) {
-            return problem(format!("cannot be folded: {e}"));
+        if !folded {
+            if let Err(e) = g.apply(event) {
+                return problem(format!("cannot be folded: {e}"));
+            }
         }
         // Listed only whole: what earlier rules decided otherwise is
         // listed again on every branch that holds it.
@@ -459,35 +474,26 @@ fn annotation_fault(event: &Event, players: usize) -> Option<String> {
     }
 }
 
-/// How today's rules decide a stored action otherwise than it is stored
-/// (rejected, read in another form, other facts or other draws), if they do.
-fn redecided_differently(
-    game: &Game,
-    by: Option<Seat>,
-    event: &Event,
+/// How today's rules decide a stored action otherwise than it is stored:
+/// read in another form, other facts or other draws.
+fn difference(
     stored: &tabletape_events::ActionAccepted,
-) -> Option<String> {
-    let decided = match game.redecide_at(by, &stored.action, event.recorded_at_ms) {
-        Ok(d) => d,
-        Err(r) => return Some(format!("the rules now reject the stored action: {r}")),
-    };
+    decided: &tabletape_events::ActionAccepted,
+) -> String {
     if decided.action != stored.action {
-        return Some(format!(
+        return format!(
             "the stored action is not in the form the rules store it: {}",
             diff(&stored.action, &decided.action).join("; ")
-        ));
+        );
     }
     if decided.facts != stored.facts {
-        return Some(fact_difference(&stored.facts, &decided.facts));
+        return fact_difference(&stored.facts, &decided.facts);
     }
-    if decided.chance != stored.chance {
-        return Some(format!(
-            "chance differs: stored {}, recomputed {}",
-            serde_json::to_string(&stored.chance).expect("draws serialize"),
-            serde_json::to_string(&decided.chance).expect("draws serialize")
-        ));
-    }
-    None
+    format!(
+        "chance differs: stored {}, recomputed {}",
+        serde_json::to_string(&stored.chance).expect("draws serialize"),
+        serde_json::to_string(&decided.chance).expect("draws serialize")
+    )
 }
 
 /// Why a creation's options or pack are not in the form the kind stores
