@@ -56,8 +56,8 @@ mod verify;
 mod write;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, is_route_word, BranchRecord, Draft, FoldStep,
-    GameMeta, Head, Log, Receipt,
+    breaks_lines, check_game_id, decode_event, is_route_word, BranchRecord, Draft, GameMeta, Head,
+    Log, Receipt,
 };
 use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
 pub use access::Access;
@@ -1108,16 +1108,7 @@ impl Journal {
                 .log
                 .read_steps(game, branch, folded.seq() + 1, Some(upto))?
             {
-                let seq = match step {
-                    FoldStep::Facts { seq, actor, facts } => {
-                        folded.apply_facts(seq, actor, facts.get())?;
-                        seq
-                    }
-                    FoldStep::Event(event) => {
-                        folded.apply(&event)?;
-                        event.seq
-                    }
-                };
+                let seq = step.apply_to(&mut folded)?;
                 if self.snapshot_due(seq) {
                     self.keep_snapshot(game, branch, &folded.snapshot());
                 }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
-use tabletape_engine::Snapshot;
+use tabletape_engine::{EngineError, Game, Snapshot};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 
 use crate::error::StoreError;
@@ -387,6 +387,22 @@ pub enum FoldStep {
     },
     /// Any other event, whole.
     Event(Box<Event>),
+}
+
+impl FoldStep {
+    /// Folds this step into `game`; returns its seq.
+    pub fn apply_to(&self, game: &mut Game) -> Result<u64, EngineError> {
+        match self {
+            FoldStep::Facts { seq, actor, facts } => {
+                game.apply_facts(*seq, *actor, facts.get())?;
+                Ok(*seq)
+            }
+            FoldStep::Event(event) => {
+                game.apply(event)?;
+                Ok(event.seq)
+            }
+        }
+    }
 }
 
 #[derive(Deserialize)]
