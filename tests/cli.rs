@@ -1429,3 +1429,83 @@ fn a_tables_own_pack_is_laid_over_the_bundled_one() {
     assert_eq!(londoners[0]["character"], "Nell Hatch", "{state}");
     assert_eq!(londoners[1]["money"], 11, "{state}");
 }
+
+/// `tabletape bench` runs every measure and reports each, here at a token
+/// size (`--smoke`) whose figures mean nothing: speed is measured, never
+/// asserted. Each ratio is the quotient of the two rows it compares, so a
+/// row that reports the wrong figure, or none, shows.
+#[test]
+fn the_bench_runs_every_measure() {
+    let cli = Cli::new();
+    let report = cli.json(&["bench", "--smoke"]);
+    let rows: Vec<(String, f64, String)> = report["results"]
+        .as_array()
+        .expect("a list of results")
+        .iter()
+        .map(|r| {
+            let value = r["value"].as_f64().expect("a figure");
+            let name = r["name"].as_str().expect("a name").to_string();
+            assert!(value.is_finite() && value > 0.0, "{name}: {value}");
+            (name, value, r["unit"].as_str().expect("a unit").to_string())
+        })
+        .collect();
+    let value = |start: &str| {
+        let found: Vec<_> = rows.iter().filter(|r| r.0.starts_with(start)).collect();
+        assert_eq!(found.len(), 1, "one row starting `{start}`: {rows:?}");
+        found[0].1
+    };
+    let rates = [
+        "durable appends, journal, 1 writer",
+        "durable appends, journal, 64 writers",
+        "raw write+fdatasync loop, 1 writer",
+        "raw group commit, 64 writers",
+        "durable appends, HTTP, 1 writer",
+        "durable appends, HTTP, 64 writers",
+        "build a 400-event game",
+        "fold 400 events (in memory)",
+        "fold 400 events (read from storage)",
+        "export JSON Lines",
+        "import JSON Lines",
+    ];
+    for rate in rates {
+        value(rate);
+    }
+    for (ratio, over, under) in [
+        (
+            "journal 1 writer / raw write+fdatasync loop",
+            "durable appends, journal, 1 writer",
+            "raw write+fdatasync loop",
+        ),
+        (
+            "journal 64 writers / raw group commit",
+            "durable appends, journal, 64 writers",
+            "raw group commit",
+        ),
+        (
+            "HTTP 64 writers / journal 64 writers",
+            "durable appends, HTTP, 64 writers",
+            "durable appends, journal, 64 writers",
+        ),
+    ] {
+        let expected = value(over) / value(under);
+        assert!(
+            (value(ratio) - expected).abs() <= expected * 1e-9,
+            "{ratio}"
+        );
+    }
+    for measure in [
+        "heap growth, 20 active games",
+        "fork a 10-event game",
+        "fork a 400-event game",
+        "state at seq",
+        "peak memory (VmHWM)",
+    ] {
+        value(measure);
+    }
+    let units: BTreeSet<&str> = rows.iter().map(|r| r.2.as_str()).collect();
+    assert_eq!(
+        units,
+        BTreeSet::from(["MiB", "events/s", "ms", "ratio"]),
+        "{rows:?}"
+    );
+}

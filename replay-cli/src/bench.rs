@@ -52,6 +52,14 @@ const QUICK: Sizes = Sizes {
     big_game_events: 10_000,
     active_games: 500,
 };
+/// Every measure at a token size: a test's check that the bench still
+/// runs and reports each row. Its figures mean nothing.
+const SMOKE: Sizes = Sizes {
+    single_appends: 20,
+    appends_per_writer: 1,
+    big_game_events: 400,
+    active_games: 20,
+};
 const FULL: Sizes = Sizes {
     single_appends: 500,
     appends_per_writer: 20,
@@ -566,8 +574,21 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
     Ok((value, start.elapsed()))
 }
 
-pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Result<()> {
-    let sizes = if quick { QUICK } else { FULL };
+/// How big a run is: see [`FULL`], [`QUICK`] and [`SMOKE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    Full,
+    Quick,
+    Smoke,
+}
+
+pub fn run(out: &mut dyn Write, json: bool, scale: Scale, store: &Location) -> Result<()> {
+    let sizes = match scale {
+        Scale::Full => FULL,
+        Scale::Quick => QUICK,
+        Scale::Smoke => SMOKE,
+    };
+    let quick = scale != Scale::Full;
     let machine = machine();
     if !json {
         writeln!(
@@ -578,7 +599,11 @@ pub fn run(out: &mut dyn Write, json: bool, quick: bool, store: &Location) -> Re
         writeln!(
             out,
             "running {} bench (big game: {} events) on {}...",
-            if quick { "quick" } else { "full" },
+            match scale {
+                Scale::Full => "full",
+                Scale::Quick => "quick",
+                Scale::Smoke => "smoke",
+            },
             sizes.big_game_events,
             match store {
                 Location::Dir(_) => "sled, in temporary stores".to_string(),

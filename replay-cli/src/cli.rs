@@ -621,6 +621,9 @@ pub struct BenchArgs {
     /// A small run (10,000-event game instead of 1,000,000; fewer appends) for a quick look or tests.
     #[arg(long)]
     pub quick: bool,
+    /// Every measure at a token size, for a test that the bench runs (its figures mean nothing).
+    #[arg(long, hide = true, conflicts_with = "quick")]
+    pub smoke: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

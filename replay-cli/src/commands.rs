@@ -71,7 +71,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pack(pack) => about::pack(pack, &mut out, json),
         Command::Completions(args) => about::completions(args.shell, &mut out),
         Command::Man => about::man(&mut out),
-        Command::Bench(args) => crate::bench::run(&mut out, json, args.quick, &cli.store),
+        Command::Bench(args) => {
+            let scale = match (args.smoke, args.quick) {
+                (true, _) => crate::bench::Scale::Smoke,
+                (false, true) => crate::bench::Scale::Quick,
+                (false, false) => crate::bench::Scale::Full,
+            };
+            crate::bench::run(&mut out, json, scale, &cli.store)
+        }
         Command::Serve(args) => store::serve(&cli.store, args),
         Command::Migrate(args) => store::migrate(&cli.store, args, &mut out, json),
         Command::Verify(VerifyArgs {
