@@ -285,7 +285,8 @@ impl LineCheck {
         }
         // An event a line shares with one checked before (a fork's past)
         // was hashed and decided again there.
-        let checked_before = whole.checked.contains(&event.hash);
+        let digest = digest(&event.hash);
+        let checked_before = digest.is_some_and(|d| whole.checked.contains(&d));
         let hashed = checked_before || whole.hashed_on_the_way_in;
         if !hashed && event_hash(event) != event.hash {
             return problem(
@@ -305,7 +306,7 @@ impl LineCheck {
                 if let Some(why) = created_of(event).ok().and_then(uncanonical_creation) {
                     return problem(why);
                 }
-                whole.checked.insert(event.hash.clone());
+                whole.checked.extend(digest);
             }
             return Ok(());
         };
@@ -355,7 +356,7 @@ impl LineCheck {
         // Listed only whole: what earlier rules decided otherwise is
         // listed again on every branch that holds it.
         if found_whole && !checked_before {
-            whole.checked.insert(event.hash.clone());
+            whole.checked.extend(digest);
         }
         Ok(())
     }
@@ -377,7 +378,10 @@ impl LineCheck {
 /// stored. A fork's past is its parent's events, checked once.
 #[derive(Default)]
 pub(super) struct Whole {
-    checked: HashSet<String>,
+    /// Each event's hash as its 32 bytes, not its hex text: an import keeps
+    /// one per event of the game, and as text each took a 64-byte
+    /// allocation and its 24-byte handle.
+    checked: HashSet<[u8; 32]>,
     /// Every event's hash was checked against its content as it came in
     /// (an import hashes each line before it writes it), so reading them
     /// back checks the rest: links, history, decisions.
@@ -472,6 +476,14 @@ fn annotation_fault(event: &Event, players: usize) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// An event's hash as bytes; a hash that is not 64 hex digits has none (it
+/// cannot be checked whole, and is hashed again wherever it is met).
+fn digest(hash: &str) -> Option<[u8; 32]> {
+    let mut bytes = [0; 32];
+    hex::decode_to_slice(hash, &mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// How today's rules decide a stored action otherwise than it is stored:
