@@ -45,10 +45,20 @@ pub fn read<T: ByTag + de::DeserializeOwned>(value: &Value) -> Result<T, serde_j
     T::deserialize(value)
 }
 
-/// Reads a JSON array of tagged objects as `T`s (see [`read_json`]).
+/// Reads a JSON array of tagged objects as `T`s (see [`read_json`]). The
+/// usual array, every item an object that reads by its tag, is gone over
+/// once, its items' fields noted as it goes (a fold from storage went over
+/// each array once more to find its items first); any other is read item
+/// by item, for serde's error about the one that is wrong.
 pub fn read_all_json<T: ByTag + de::DeserializeOwned>(
     json: &str,
 ) -> Result<Vec<T>, serde_json::Error> {
+    if let Ok(items) = serde_json::from_str::<Vec<RawFields<'_>>>(json) {
+        let read: Option<Vec<T>> = items.iter().map(|item| by_tag(&item.0)).collect();
+        if let Some(read) = read {
+            return Ok(read);
+        }
+    }
     let items: Vec<&RawValue> = serde_json::from_str(json)?;
     items
         .into_iter()
@@ -60,18 +70,22 @@ pub fn read_all_json<T: ByTag + de::DeserializeOwned>(
 /// a malformed one is read as derived, for serde's own error.
 pub fn read_json<T: ByTag + de::DeserializeOwned>(json: &str) -> Result<T, serde_json::Error> {
     if let Ok(RawFields(fields)) = serde_json::from_str::<RawFields<'_>>(json) {
-        let name = fields
-            .iter()
-            .find(|(key, _)| key == T::TAG)
-            .and_then(|(_, raw)| serde_json::from_str::<Cow<'_, str>>(raw.get()).ok());
-        if let Some(name) = name {
-            let fields = fields.iter().map(|(key, raw)| (key.as_ref(), Text(raw)));
-            if let Ok(read) = T::by_tag(Variant::new(T::TAG, &name, fields)) {
-                return Ok(read);
-            }
+        if let Some(read) = by_tag(&fields) {
+            return Ok(read);
         }
     }
     serde_json::from_str(json)
+}
+
+/// An object's fields, noted as text, read as the variant its tag names;
+/// `None` when it has no tag or does not read so.
+fn by_tag<T: ByTag>(fields: &[(Cow<'_, str>, &RawValue)]) -> Option<T> {
+    let name = fields
+        .iter()
+        .find(|(key, _)| key == T::TAG)
+        .and_then(|(_, raw)| serde_json::from_str::<Cow<'_, str>>(raw.get()).ok())?;
+    let fields = fields.iter().map(|(key, raw)| (key.as_ref(), Text(raw)));
+    T::by_tag(Variant::new(T::TAG, &name, fields)).ok()
 }
 
 /// An object's fields in order, each value left as JSON text.

@@ -68,3 +68,27 @@ fn text_with_escapes_and_the_tag_anywhere_reads_as_serde_reads_it() {
     assert_eq!(fast, derived);
     assert_eq!(fast.len(), 4);
 }
+
+/// An array is read in one pass when every item reads by its tag; when one
+/// does not, the error is serde's own about that item, as read alone.
+#[test]
+fn an_array_with_one_malformed_fact_is_refused_for_that_fact() {
+    for (array, wrong) in [
+        (
+            r#"[{"type":"closed"},{"type":"struck","damage":"four"}]"#,
+            r#"{"type":"struck","damage":"four"}"#,
+        ),
+        (
+            r#"[{"type":"vanished"},{"type":"closed"}]"#,
+            r#"{"type":"vanished"}"#,
+        ),
+        (r#"[{"type":"closed"},{"seat":1}]"#, r#"{"seat":1}"#),
+        (r#"[{"type":"closed"},3]"#, "3"),
+    ] {
+        let fast = read_all_json::<Fact>(array).unwrap_err().to_string();
+        let alone = read_json::<Fact>(wrong).unwrap_err().to_string();
+        assert_eq!(fast, alone, "{array}");
+    }
+    assert!(read_all_json::<Fact>(r#"{"type":"closed"}"#).is_err());
+    assert_eq!(read_all_json::<Fact>("[]").unwrap(), Vec::<Fact>::new());
+}
