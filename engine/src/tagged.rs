@@ -101,13 +101,36 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawFields<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(8));
-                while let Some(key) = map.next_key::<Cow<'a, str>>()? {
+                while let Some(Key(key)) = map.next_key::<Key<'a>>()? {
                     fields.push((key, map.next_value::<&'a RawValue>()?));
                 }
                 Ok(RawFields(fields))
             }
         }
         d.deserialize_map(Fields(std::marker::PhantomData))
+    }
+}
+
+/// An object's key, borrowed from the text unless it has escapes (serde's
+/// own `Cow<str>` copies every key it reads).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for Key<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
+            type Value = Key<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Borrowed(key)))
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'a>, E> {
+                Ok(Key(Cow::Owned(key.to_owned())))
+            }
+        }
+        d.deserialize_str(KeyVisitor(std::marker::PhantomData))
     }
 }
 
