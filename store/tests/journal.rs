@@ -479,6 +479,45 @@ fn fork_shares_history_and_reseed_opens_the_branch() {
     );
 }
 
+/// Whether the game is over where a line forks matters only to a reseed:
+/// a seat's fork of a game in play opens with one, of an ended game it
+/// does not, an owner's reseed of an ended game is refused, and an owner's
+/// plain fork is never reseeded.
+#[test]
+fn a_fork_is_reseeded_only_where_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = journal(&dir);
+    let g = new_game(&j).game;
+    let mut end = 1;
+    while !j.game_at(&g, MAIN_BRANCH, None).unwrap().is_over() {
+        end = play(&j, &g, MAIN_BRANCH, 1);
+        assert!(end < 2_000, "the duel never ended");
+    }
+    let in_play = end - 1;
+    let fork = |at, name, reseed, by| j.fork(&g, MAIN_BRANCH, at, name, reseed, by);
+    let seat = fork(in_play, None, None, Access::Seat(0)).unwrap();
+    assert_eq!(
+        seat.head_seq,
+        in_play + 1,
+        "a seat's fork in play is reseeded"
+    );
+    let owner = fork(in_play, None, None, Access::Owner).unwrap();
+    assert_eq!((owner.head_seq, owner.reseed), (in_play, None));
+    let seat = fork(end, None, None, Access::Seat(1)).unwrap();
+    assert_eq!(
+        (seat.head_seq, seat.reseed),
+        (end, None),
+        "nothing to reseed"
+    );
+    assert_eq!(fork(end, None, None, Access::Owner).unwrap().head_seq, end);
+    assert!(matches!(
+        fork(end, Some("late"), Some(7), Access::Owner),
+        Err(JournalError::BadInput(why)) if why.contains("over")
+    ));
+    let reseeded = fork(in_play, Some("early"), Some(7), Access::Owner).unwrap();
+    assert_eq!((reseeded.head_seq, reseeded.reseed), (end, Some(7)));
+}
+
 #[test]
 fn an_unchanged_fork_replays_the_same_future() {
     let dir = tempfile::tempdir().unwrap();

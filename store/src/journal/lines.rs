@@ -27,7 +27,11 @@ impl Journal {
                 "branch `{from}` of game `{game}` has no seq {at} to fork at: its events run from 1 to {head}"
             )));
         }
-        let over_at = self.fold(game, from, Some(at))?.is_over();
+        // Only a reseed needs to know whether the game is over at `at` (a
+        // seat's fork is reseeded unless it is; an owner's only when asked),
+        // and finding out folds the line there.
+        let reseeds = reseed.is_some() || matches!(by, Access::Seat(_));
+        let over_at = reseeds && self.fold(game, from, Some(at))?.is_over();
         let (actor, reseed) = match by {
             Access::Owner => (Actor::Owner, reseed),
             Access::Seat(seat) if reseed.is_none() && !over_at => {
