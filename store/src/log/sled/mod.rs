@@ -195,7 +195,7 @@ fn pending(
     game: &str,
     branch: &str,
     before: (u64, String),
-    receipt_key: &Option<Vec<u8>>,
+    receipt_key: Option<Vec<u8>>,
     events: &[Event],
 ) -> (commit::Pending, Receipt) {
     let last = events.last().expect("at least one draft");
@@ -214,7 +214,7 @@ fn pending(
             .iter()
             .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
             .collect(),
-        receipt: receipt_key.clone().map(|key| (key, to_json(&receipt))),
+        receipt: receipt_key.map(|key| (key, to_json(&receipt))),
         before,
     };
     (pending, receipt)
@@ -431,8 +431,13 @@ impl Log for SledLog {
             }
             check_drafts(&drafts, head + 1)?;
             let events = place(game, branch, head, &head_hash, idempotency_key, drafts);
-            let (pending, receipt) =
-                pending(game, branch, (head, head_hash), &receipt_key, &events);
+            let (pending, receipt) = pending(
+                game,
+                branch,
+                (head, head_hash),
+                receipt_key.clone(),
+                &events,
+            );
             match self.commit(pending) {
                 commit::Outcome::Written => return Ok(Appended { receipt, events }),
                 commit::Outcome::Retried(receipt) => {
@@ -475,11 +480,12 @@ impl Log for SledLog {
         let receipt_key = idempotency_key.map(|key| idem_key(game, branch, key));
         let before = (head.seq, head.hash.to_string());
         let events = place(game, branch, head.seq, head.hash, idempotency_key, drafts);
-        let (pending, receipt) = pending(game, branch, before, &receipt_key, &events);
+        let (pending, receipt) = pending(game, branch, before, receipt_key, &events);
         match self.commit(pending) {
             commit::Outcome::Written => Ok(Some(Appended { receipt, events })),
-            commit::Outcome::Retried(_) | commit::Outcome::Moved(..) => Ok(None),
-            commit::Outcome::Missing => Ok(None),
+            commit::Outcome::Retried(_) | commit::Outcome::Moved(..) | commit::Outcome::Missing => {
+                Ok(None)
+            }
             commit::Outcome::Failed(e) => Err(e),
         }
     }
