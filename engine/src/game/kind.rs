@@ -203,6 +203,12 @@ fn typed<R: Rules>(state: &dyn Any) -> &R::State {
         .expect("state belongs to its kind")
 }
 
+fn typed_mut<R: Rules>(state: &mut dyn Any) -> &mut R::State {
+    state
+        .downcast_mut::<R::State>()
+        .expect("state belongs to its kind")
+}
+
 fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> {
     // Read from the borrowed value by its tag (see `tagged`): serde's own
     // reading of a tagged enum would copy it first.
@@ -420,9 +426,7 @@ impl<R: Rules> DynRules for Kind<R> {
     }
 
     fn redeal(&self, state: &mut dyn Any, rng: &mut TableRng) {
-        let state = state
-            .downcast_mut::<R::State>()
-            .expect("state belongs to its kind");
+        let state = typed_mut::<R>(state);
         R::redeal(state, rng);
     }
 
@@ -611,9 +615,7 @@ impl<R: Rules> DynRules for Kind<R> {
         seq: u64,
         by: Option<Seat>,
     ) -> Result<(), EngineError> {
-        let state = state
-            .downcast_mut::<R::State>()
-            .expect("state belongs to its kind");
+        let state = typed_mut::<R>(state);
         let facts = facts
             .downcast::<Vec<R::Fact>>()
             .expect("facts kept by this kind's redecide");
@@ -628,9 +630,7 @@ impl<R: Rules> DynRules for Kind<R> {
         by: Option<Seat>,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError> {
-        let state = state
-            .downcast_mut::<R::State>()
-            .expect("state belongs to its kind");
+        let state = typed_mut::<R>(state);
         let facts = facts
             .iter()
             .map(|fact| parse_fact::<R>(fact, seq))
@@ -645,9 +645,7 @@ impl<R: Rules> DynRules for Kind<R> {
         seq: u64,
         by: Option<Seat>,
     ) -> Result<(), EngineError> {
-        let state = state
-            .downcast_mut::<R::State>()
-            .expect("state belongs to its kind");
+        let state = typed_mut::<R>(state);
         let facts =
             crate::tagged::read_all_json::<R::Fact>(facts).map_err(|e| EngineError::BadEvent {
                 seq,
