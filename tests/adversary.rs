@@ -204,6 +204,7 @@ fn seen_by(game: &Game, by: Option<Seat>, action: &Value, seat: Viewer) -> Optio
         action: decision.body.action.clone(),
         facts: decision.body.facts.clone(),
         chance: decision.body.chance.clone(),
+        fold_form: Default::default(),
     });
     let mut next = game.clone();
     next.accept(decision.next).ok()?;

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use tabletape_engine::Viewer;
-use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
+use tabletape_events::{Actor, Body, Event, FoldForm, MAIN_BRANCH};
 use tabletape_store::scratch::test_store;
 use tabletape_store::{event_hash, Access, ActRequest, Journal, JournalError, NewGame, PackSource};
 use tabletape_tests::Cli;
@@ -299,12 +299,21 @@ fn a_stored_event_that_does_not_fold_is_an_error_naming_its_seq_not_a_crash() {
     let (_d, j) = journal();
     let g = duel(&j);
     act(&j, &g, json!({"type": "choose", "seat": 0, "page": 50})).unwrap();
-    let mut events: Vec<Event> = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
-    if let Body::ActionAccepted(a) = &mut events[1].body {
-        a.facts[0]["seat"] = json!(6);
+    let events: Vec<Event> = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    // Damaged in its JSON (as an earlier build stored it, without a fold
+    // form), and in the fold form a fold reads first.
+    for kept_in_fold_form in [false, true] {
+        let mut events = events.clone();
+        if let Body::ActionAccepted(a) = &mut events[1].body {
+            a.facts[0]["seat"] = json!(6);
+            a.fold_form = match kept_in_fold_form {
+                true => FoldForm::new(tabletape_engine::compact::to_vec(&a.facts)),
+                false => FoldForm::default(),
+            };
+        }
+        let err = tabletape_engine::Game::fold(&events).unwrap_err();
+        assert!(err.to_string().contains("seq 2"), "{err}");
     }
-    let err = tabletape_engine::Game::fold(&events).unwrap_err();
-    assert!(err.to_string().contains("seq 2"), "{err}");
 }
 
 /// An unknown field is refused by name at every depth of an action, never

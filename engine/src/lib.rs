@@ -12,6 +12,7 @@
 
 pub mod canonical;
 pub mod chance;
+pub mod compact;
 pub mod dice;
 pub mod dread;
 pub mod error;
@@ -37,7 +38,9 @@ pub mod tagged;
 
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
-pub use game::{without_pack, Decision, DynRules, Game, Kind, NextState, Recheck, Snapshot};
+pub use game::{
+    without_pack, Decision, DynRules, Game, Kind, NextState, Recheck, Snapshot, StoredFacts,
+};
 pub use legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson};
 pub use narrative::{Format, Narrative};
 pub use registry::{kind, kinds};

@@ -5,6 +5,7 @@ use tabletape_engine::Viewer;
 use tabletape_events::Body;
 use tabletape_events::DiceMode;
 use tabletape_events::Event;
+use tabletape_events::FoldForm;
 use tabletape_events::GameCreated;
 
 fn duel() -> (Game, Event) {
@@ -183,10 +184,38 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
                 "{}: a recheck that differs folds nothing",
                 created.kind
             );
+            // A damaged compact copy of the facts is found, and folds nothing.
+            let mut damaged = decision.body.clone();
+            let mut bytes = damaged
+                .fold_form
+                .get()
+                .expect("decided facts in compact form")
+                .to_vec();
+            *bytes.last_mut().unwrap() ^= 1;
+            damaged.fold_form = FoldForm::new(bytes);
+            let damaged = event(game.seq() + 1, 0, None, Body::ActionAccepted(damaged));
+            assert!(
+                matches!(rechecked.recheck(&damaged), Ok(Recheck::Differs(_))),
+                "{}: a damaged fold form passes",
+                created.kind
+            );
+            let form = decision.body.fold_form.get().unwrap().to_vec();
+            let mut json_only = decision.body.clone();
+            json_only.fold_form = FoldForm::default();
+            let json_only = event(game.seq() + 1, 0, None, Body::ActionAccepted(json_only));
+            let mut from_json = game.clone();
+            from_json
+                .apply(&json_only)
+                .expect("the facts fold from JSON");
             let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(decision.body));
             game.apply(&ev).expect("a decided action folds");
+            assert!(
+                from_json == game,
+                "{}: the compact form folds as the JSON does",
+                created.kind
+            );
             match rechecked.recheck(&ev) {
-                Ok(Recheck::Folded) => {}
+                Ok(Recheck::Folded(again)) => assert_eq!(again.get(), Some(&form[..])),
                 other => panic!("{}: a stored decision is {other:?}", created.kind),
             }
             assert!(

@@ -6,6 +6,7 @@
 
 mod canonical;
 mod chance;
+mod compact;
 mod dice;
 mod dread;
 mod game;

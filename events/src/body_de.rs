@@ -213,6 +213,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 action: needed(f.action, "action")?,
                 facts: needed(f.facts, "facts")?,
                 chance: f.chance.unwrap_or_default(),
+                fold_form: Default::default(),
             }),
             "noted" => Body::Noted(Note {
                 at: needed(f.at, "at")?,

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
-use tabletape_engine::{EngineError, Game, Snapshot};
+use tabletape_engine::{EngineError, Game, Snapshot, StoredFacts};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 
 use crate::error::StoreError;
@@ -385,6 +385,13 @@ pub enum FoldStep {
         actor: Actor,
         facts: Box<RawValue>,
     },
+    /// An accepted action stored with its facts' compact form (see the
+    /// engine's `compact`): who acted and those facts.
+    Compact {
+        seq: u64,
+        actor: Actor,
+        facts: Box<[u8]>,
+    },
     /// Any other event, whole.
     Event(Box<Event>),
 }
@@ -394,7 +401,11 @@ impl FoldStep {
     pub fn apply_to(&self, game: &mut Game) -> Result<u64, EngineError> {
         match self {
             FoldStep::Facts { seq, actor, facts } => {
-                game.apply_facts(*seq, *actor, facts.get())?;
+                game.apply_facts(*seq, *actor, StoredFacts::Json(facts.get()))?;
+                Ok(*seq)
+            }
+            FoldStep::Compact { seq, actor, facts } => {
+                game.apply_facts(*seq, *actor, StoredFacts::Compact(facts))?;
                 Ok(*seq)
             }
             FoldStep::Event(event) => {

@@ -640,24 +640,47 @@ fn import_refuses_a_broken_log() {
 
 /// Rewrites the stored event at `seq` (after the creation, which is stored
 /// with its content pack apart) of `main` straight in the store, behind
-/// the journal's back.
+/// the journal's back. On sled an accepted action is stored behind its
+/// facts' fold form, which is kept as it was.
 fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     assert!(seq > 1, "the creation is not stored as plain JSON");
     if let Location::Postgres(url) = test_store(dir.path()) {
         return tamper_row(&url, seq, edit);
     }
+    tamper_stored(dir, seq, |fold_form, json| {
+        let mut value: Value = serde_json::from_slice(json).unwrap();
+        edit(&mut value);
+        *json = serde_json::to_vec(&value).unwrap();
+        let _ = fold_form;
+    });
+}
+
+/// Rewrites the bytes stored for the event at `seq` of `main` on sled: the
+/// fold form in front (empty when there is none) and the JSON.
+fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, &mut Vec<u8>)) {
     let db = raw_sled(&dir.path().join("store"));
     let events = db.open_tree("events").unwrap();
-    let (key, mut value) = events
+    let split = |v: &[u8]| -> (Vec<u8>, Vec<u8>) {
+        match v.first() {
+            Some(2) => {
+                let len = u32::from_le_bytes(v[1..5].try_into().unwrap()) as usize;
+                (v[..5 + len].to_vec(), v[5 + len..].to_vec())
+            }
+            _ => (Vec::new(), v.to_vec()),
+        }
+    };
+    let (key, (mut fold_form, mut json)) = events
         .iter()
         .map(Result::unwrap)
-        .filter_map(|(k, v)| Some((k, serde_json::from_slice::<Value>(&v).ok()?)))
-        .find(|(_, v)| v["seq"] == seq && v["branch"] == MAIN_BRANCH)
+        .map(|(k, v)| (k, split(&v)))
+        .find(|(_, (_, json))| {
+            serde_json::from_slice::<Value>(json)
+                .is_ok_and(|v| v["seq"] == seq && v["branch"] == MAIN_BRANCH)
+        })
         .expect("the event is stored");
-    edit(&mut value);
-    events
-        .insert(key, serde_json::to_vec(&value).unwrap())
-        .unwrap();
+    edit(&mut fold_form, &mut json);
+    fold_form.extend(json);
+    events.insert(key, fold_form).unwrap();
     db.flush().unwrap();
 }
 
@@ -745,6 +768,45 @@ fn verify_finds_rehashed_facts_by_strict_replay() {
     let problem = report.problem.as_ref().expect("tampering found");
     assert_eq!(problem.seq, 3);
     assert!(problem.what.contains("fact"), "{}", problem.what);
+}
+
+#[test]
+fn verify_finds_a_damaged_fold_form() {
+    if testing_postgres() {
+        return; // PostgreSQL keeps the facts as JSON only
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let state = |j: &Journal, g: &str| {
+        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
+    };
+    let (g, before) = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 3);
+        let before = state(&j, &g);
+        (g, before)
+    };
+    // A fold reads the facts' compact copy, so one that no longer matches
+    // the JSON (the record) is damage, found by a verify.
+    tamper_stored(&dir, 3, |fold_form, _| {
+        assert!(
+            !fold_form.is_empty(),
+            "an accepted action keeps its fold form"
+        );
+        let last = fold_form.last_mut().unwrap();
+        *last ^= 1;
+    });
+    let j = journal(&dir);
+    let problem = j.verify(Some(&g)).unwrap()[0].problem.clone();
+    let problem = problem.expect("the damage is found");
+    assert_eq!(problem.seq, 3);
+    assert!(problem.what.contains("fold form"), "{}", problem.what);
+    drop(j);
+    // Put back as stored by an earlier build, JSON alone, it folds the same.
+    tamper_stored(&dir, 3, |fold_form, _| fold_form.clear());
+    let j = journal(&dir);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+    assert_eq!(state(&j, &g), before);
 }
 
 #[test]
@@ -936,6 +998,9 @@ fn a_fold_reads_only_from_the_nearest_snapshot() {
     };
     // An unreadable seq 2: folds that start from a snapshot never read it.
     tamper(&dir, 2, |v| v["body"] = json!("torn"));
+    if !testing_postgres() {
+        tamper_stored(&dir, 2, |fold_form, _| fold_form.truncate(3));
+    }
     let j = journal(&dir).with_snapshot_every(3);
     for at in [3, 5, 8] {
         j.state(&g, MAIN_BRANCH, Some(at), Viewer::Owner)

@@ -30,6 +30,7 @@ fn action_event(salt: &str) -> Event {
                 what: "rooftop card".into(),
                 value: json!(3),
             }],
+            fold_form: Default::default(),
         }),
     };
     e.hash = event_hash(&e);

@@ -25,6 +25,7 @@ fn export_lines_escape_the_characters_line_splitting_readers_break_on() {
             action: serde_json::json!({"note": "a\u{2028}b\u{2029}c\u{85}d"}),
             facts: Vec::new(),
             chance: Vec::new(),
+            fold_form: Default::default(),
         }),
     };
     event.hash = event_hash(&event);

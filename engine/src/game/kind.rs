@@ -115,15 +115,16 @@ pub trait DynRules: Send + Sync {
         by: Option<Seat>,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError>;
-    /// Folds facts given as the JSON text of their array, read straight
-    /// into the kind's facts (see `tagged`), telling nothing.
-    fn apply_json(
+    /// [`DynRules::apply`] on facts as a store keeps them, read straight
+    /// into the kind's facts.
+    fn apply_stored(
         &self,
         state: &mut dyn Any,
-        facts: &str,
+        facts: StoredFacts<'_>,
         seq: u64,
         by: Option<Seat>,
-    ) -> Result<(), EngineError>;
+        viewer: Option<Viewer>,
+    ) -> Result<Vec<String>, EngineError>;
     /// The facts of the event at `seq`, acted by `by`, as `viewer` may know
     /// them judged from `head` (see [`Rules::redact`]).
     fn redact(
@@ -305,11 +306,22 @@ fn fold_facts<R: Rules>(
     Ok(lines)
 }
 
+/// An event's facts as a store keeps them (see [`DynRules::apply_stored`]).
+#[derive(Clone, Copy)]
+pub enum StoredFacts<'a> {
+    /// The JSON text of their array (see `tagged`).
+    Json(&'a str),
+    /// Their compact form (see [`crate::compact`]).
+    Compact(&'a [u8]),
+}
+
 /// What [`DynRules::redecide`] yields: the action and the facts as stored,
 /// and the facts as decided, for [`DynRules::apply_decided`].
 pub struct Redecided {
     pub action: Value,
     pub facts: Vec<Value>,
+    /// The facts in their compact form (see [`crate::compact`]).
+    pub fold_form: Vec<u8>,
     pub kept: Box<dyn Any>,
 }
 
@@ -318,6 +330,8 @@ pub struct Redecided {
 pub struct Decided {
     pub action: Value,
     pub facts: Vec<Value>,
+    /// The facts in their compact form (see [`crate::compact`]).
+    pub fold_form: Vec<u8>,
     pub next: Box<dyn Any + Send + Sync>,
     pub narration: Vec<String>,
 }
@@ -585,6 +599,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 .iter()
                 .map(|f| serde_json::to_value(f).expect("facts serialize"))
                 .collect(),
+            fold_form: crate::compact::to_vec(&facts),
             next: Box::new(next),
             narration,
         })
@@ -604,6 +619,7 @@ impl<R: Rules> DynRules for Kind<R> {
                 .iter()
                 .map(|f| serde_json::to_value(f).expect("facts serialize"))
                 .collect(),
+            fold_form: crate::compact::to_vec(&facts),
             kept: Box::new(facts),
         })
     }
@@ -638,20 +654,24 @@ impl<R: Rules> DynRules for Kind<R> {
         fold_facts::<R>(state, &facts, seq, by, viewer)
     }
 
-    fn apply_json(
+    fn apply_stored(
         &self,
         state: &mut dyn Any,
-        facts: &str,
+        facts: StoredFacts<'_>,
         seq: u64,
         by: Option<Seat>,
-    ) -> Result<(), EngineError> {
+        viewer: Option<Viewer>,
+    ) -> Result<Vec<String>, EngineError> {
         let state = typed_mut::<R>(state);
-        let facts =
-            crate::tagged::read_all_json::<R::Fact>(facts).map_err(|e| EngineError::BadEvent {
-                seq,
-                message: format!("not {} facts: {e}", R::KIND),
-            })?;
-        fold_facts::<R>(state, &facts, seq, by, None).map(drop)
+        let read = match facts {
+            StoredFacts::Json(json) => crate::tagged::read_all_json::<R::Fact>(json),
+            StoredFacts::Compact(bytes) => crate::compact::read_all::<R::Fact>(bytes),
+        };
+        let facts = read.map_err(|e| EngineError::BadEvent {
+            seq,
+            message: format!("not {} facts: {e}", R::KIND),
+        })?;
+        fold_facts::<R>(state, &facts, seq, by, viewer)
     }
 
     fn redact(

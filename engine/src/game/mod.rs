@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
+use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, FoldForm, GameCreated, Seat};
 
 use crate::chance::Chance;
 use crate::dice::{Dice, ShareStep, DEAL_STREAM};
@@ -32,8 +32,9 @@ pub struct Decision {
 /// What [`Game::recheck`] found of a stored action.
 #[derive(Debug)]
 pub enum Recheck {
-    /// The rules store exactly what the event holds; it is folded.
-    Folded,
+    /// The rules store exactly what the event holds; it is folded. With
+    /// the facts' compact form, for a store to keep beside them.
+    Folded(FoldForm),
     /// The rules would store this instead; nothing is folded.
     Differs(ActionAccepted),
     /// The rules refuse the action now; nothing is folded.
@@ -81,7 +82,7 @@ pub struct Snapshot {
 
 mod kind;
 
-pub use kind::{DynRules, Kind, Redecided};
+pub use kind::{DynRules, Kind, Redecided, StoredFacts};
 
 /// What one event tells: the story's lines, and the record's (the
 /// bookkeeping a story keeps beside its prose: coordinates, page numbers,
@@ -274,13 +275,18 @@ impl Game {
     }
 
     /// Folds the next event given as what a fold reads of an accepted
-    /// action: its seq, who acted, and the JSON text of its facts. The same
+    /// action: its seq, who acted, and its facts as stored. The same
     /// as [`Game::apply`] on the whole event, for a reader of stored events
     /// that need not build the rest of it.
-    pub fn apply_facts(&mut self, seq: u64, actor: Actor, facts: &str) -> Result<(), EngineError> {
+    pub fn apply_facts(
+        &mut self,
+        seq: u64,
+        actor: Actor,
+        facts: StoredFacts<'_>,
+    ) -> Result<(), EngineError> {
         self.check_next(seq)?;
         self.kind
-            .apply_json(self.state.as_mut(), facts, seq, seat_of(actor))?;
+            .apply_stored(self.state.as_mut(), facts, seq, seat_of(actor), None)?;
         self.acted();
         self.seq = seq;
         Ok(())
@@ -344,13 +350,14 @@ impl Game {
                 })
             }
             Body::ActionAccepted(accepted) => {
-                let lines = self.kind.apply(
-                    self.state.as_mut(),
-                    &accepted.facts,
-                    event.seq,
-                    acting(event),
-                    viewer,
-                )?;
+                let (state, seq, by) = (self.state.as_mut(), event.seq, acting(event));
+                let lines = match accepted.fold_form.get() {
+                    Some(form) => {
+                        let form = StoredFacts::Compact(form);
+                        self.kind.apply_stored(state, form, seq, by, viewer)?
+                    }
+                    None => self.kind.apply(state, &accepted.facts, seq, by, viewer)?,
+                };
                 self.acted();
                 lines
             }
@@ -517,6 +524,7 @@ impl Game {
                 action: decided.action,
                 facts: decided.facts,
                 chance: chance.into_draws(),
+                fold_form: FoldForm::new(decided.fold_form),
             },
             narration: decided.narration,
             next: NextState {
@@ -543,6 +551,7 @@ impl Game {
             action: decided.action,
             facts: decided.facts,
             chance: chance.into_draws(),
+            fold_form: FoldForm::new(decided.fold_form),
         })
     }
 
@@ -575,15 +584,22 @@ impl Game {
             action: decided.action,
             facts: decided.facts,
             chance: chance.into_draws(),
+            fold_form: FoldForm::new(decided.fold_form),
         };
-        if accepted != *stored {
+        // Equal facts have equal compact forms: a stored one that is not
+        // is damaged, and would fold to something else.
+        let form_differs = stored
+            .fold_form
+            .get()
+            .is_some_and(|form| Some(form) != accepted.fold_form.get());
+        if accepted != *stored || form_differs {
             return Ok(Recheck::Differs(accepted));
         }
         self.kind
             .apply_decided(self.state.as_mut(), decided.kept, event.seq, by)?;
         self.acted();
         self.seq = event.seq;
-        Ok(Recheck::Folded)
+        Ok(Recheck::Folded(accepted.fold_form))
     }
 
     /// The chance the next action draws from, at `at_ms`; none once the
@@ -818,6 +834,9 @@ impl Game {
             } else {
                 accepted.chance.clone()
             },
+            // What the viewer may know is the JSON above; the compact form
+            // of the real facts stays behind with the stored event.
+            fold_form: FoldForm::default(),
         });
         Ok(out)
     }

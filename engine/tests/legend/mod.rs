@@ -47,6 +47,7 @@ impl Table {
             action,
             facts: d.body.facts,
             chance: d.body.chance,
+            fold_form: Default::default(),
         });
         let event = Event {
             schema_version: SCHEMA_VERSION,

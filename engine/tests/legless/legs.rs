@@ -65,6 +65,7 @@ fn legs_are_bought_at_the_store_sold_for_half_rounded_up_and_seen_by_their_owner
                 action: json!({}),
                 facts: bought.clone(),
                 chance: vec![],
+                fold_form: Default::default(),
             },
         ),
         Viewer::Seat(1),

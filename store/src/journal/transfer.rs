@@ -337,7 +337,7 @@ impl<'j> Importing<'j> {
     }
 
     /// Takes the next event, read from line `line_no` and its hash checked.
-    fn take(&mut self, line_no: usize, event: Event) -> Result<(), JournalError> {
+    fn take(&mut self, line_no: usize, mut event: Event) -> Result<(), JournalError> {
         let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
         let log = &self.journal.log;
         let game = match &self.creation {
@@ -427,9 +427,13 @@ impl<'j> Importing<'j> {
         if event.branch == MAIN_BRANCH {
             // Refused at its first bad seq, whatever its hashes: a history
             // the rules never produced does not come in.
-            self.main
+            let form = self
+                .main
                 .check(&event, &mut self.whole)
                 .map_err(|problem| refused(MAIN_BRANCH, problem))?;
+            if let (Body::ActionAccepted(accepted), Some(_)) = (&mut event.body, form.get()) {
+                accepted.fold_form = form;
+            }
             if event.seq > 1 && self.journal.snapshot_due(event.seq) {
                 if let Some(folded) = self.main.folded() {
                     log.import_snapshot(&game, MAIN_BRANCH, &folded.snapshot())?;

@@ -4,6 +4,7 @@
 
 use super::*;
 use tabletape_engine::Recheck;
+use tabletape_events::FoldForm;
 
 /// The outcome of verifying one branch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -274,7 +275,10 @@ impl LineCheck {
     }
 
     /// Checks and folds the next event; the first fault is the line's.
-    pub(super) fn check(&mut self, event: &Event, whole: &mut Whole) -> Result<(), Problem> {
+    /// Returns the compact form of an accepted action's facts as the rules
+    /// decided them again (none when it was not decided here), for an
+    /// import to store beside them.
+    pub(super) fn check(&mut self, event: &Event, whole: &mut Whole) -> Result<FoldForm, Problem> {
         let seq = event.seq;
         let problem = |what: String| Err(Problem { seq, what });
         if event.game != self.game {
@@ -308,7 +312,7 @@ impl LineCheck {
                 }
                 whole.checked.extend(digest);
             }
-            return Ok(());
+            return Ok(FoldForm::default());
         };
         if let Some(why) = annotation_fault(event, g.created().players.len()) {
             return problem(why);
@@ -317,12 +321,12 @@ impl LineCheck {
             return problem(why);
         }
         let mut found_whole = true;
-        let mut folded = false;
+        let mut folded = None;
         if let Body::ActionAccepted(stored) = &event.body {
             if !checked_before {
                 let what = match g.recheck(event) {
-                    Ok(Recheck::Folded) => {
-                        folded = true;
+                    Ok(Recheck::Folded(form)) => {
+                        folded = Some(form);
                         None
                     }
                     Ok(Recheck::Differs(decided)) => Some(difference(stored, &decided)),
@@ -348,7 +352,7 @@ impl LineCheck {
                 }
             }
         }
-        if !folded {
+        if folded.is_none() {
             if let Err(e) = g.apply(event) {
                 return problem(format!("cannot be folded: {e}"));
             }
@@ -358,7 +362,7 @@ impl LineCheck {
         if found_whole && !checked_before {
             whole.checked.extend(digest);
         }
-        Ok(())
+        Ok(folded.unwrap_or_default())
     }
 
     /// Checks that the line ends where its record says its head is.
@@ -500,6 +504,9 @@ fn difference(
     }
     if decided.facts != stored.facts {
         return fact_difference(&stored.facts, &decided.facts);
+    }
+    if decided.chance == stored.chance {
+        return "the facts' fold form (their compact copy) does not match them".into();
     }
     format!(
         "chance differs: stored {}, recomputed {}",

@@ -54,6 +54,7 @@ pub fn action(n: u64) -> Draft {
             action: json!({"type": "note", "n": n}),
             facts: vec![json!({"type": "noted", "n": n})],
             chance: vec![],
+            fold_form: Default::default(),
         }),
     )
     .unwrap()

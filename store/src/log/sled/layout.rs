@@ -5,7 +5,8 @@
 //! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
 //! `games` id -> [`GameMeta`](crate::log::GameMeta); `branches` game/branch -> [`BranchRecord`](crate::log::BranchRecord);
 //! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
-//! `events` game/branch/seq -> the event's JSON; `idempotency`
+//! `events` game/branch/seq -> the event's JSON (an accepted action's
+//! led by its facts' fold form, see [`WITH_FOLD_FORM`]); `idempotency`
 //! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
 //! [`Snapshot`](tabletape_engine::Snapshot) (droppable; stored under the branch that owns that seq, so
 //! every descendant shares it).
@@ -13,7 +14,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tabletape_events::{Actor, Body, Event, SCHEMA_VERSION};
+use tabletape_engine::compact;
+use tabletape_events::{Actor, Body, Event, FoldForm, SCHEMA_VERSION};
 
 use crate::error::StoreError;
 use crate::log::{decode_event, to_json, FoldBody, FoldStep, Receipt};
@@ -90,13 +92,19 @@ pub(super) fn decode_head(raw: &[u8]) -> Result<(u64, String), StoreError> {
 /// starts with this byte, so a stored event says by itself which it is.
 pub(super) const SHARED_PACK: u8 = 0x01;
 
+/// The first byte of a stored accepted action kept with its facts' compact
+/// form (see the engine's `compact`): then the length (u32, little-endian)
+/// of what a fold reads, its seq and actor and facts, all in that form;
+/// then the event's JSON. A fold reads the first part and skips the JSON.
+pub(super) const WITH_FOLD_FORM: u8 = 0x02;
+
 /// The bytes an event is stored as: JSON, except that a creation's pack is
 /// stored once per content (in `packs`, written here if new) and the event
 /// refers to it. The event and its hash are unchanged: reading puts the
 /// pack back.
 pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreError> {
     let Body::GameCreated(created) = &event.body else {
-        return Ok(to_json(event));
+        return Ok(encode_event(event));
     };
     let pack = to_json(&created.pack);
     let hash: [u8; 32] = Sha256::digest(&pack).into();
@@ -114,8 +122,43 @@ pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreErr
     Ok(out)
 }
 
+/// The bytes an event other than a creation is stored as: its JSON, led by
+/// its facts' fold form when it has one (see [`WITH_FOLD_FORM`]).
+pub(super) fn encode_event(event: &Event) -> Vec<u8> {
+    let form = match &event.body {
+        Body::ActionAccepted(accepted) => accepted.fold_form.get(),
+        _ => None,
+    };
+    let Some(form) = form else {
+        return to_json(event);
+    };
+    let mut out = Vec::with_capacity(512 + form.len());
+    out.push(WITH_FOLD_FORM);
+    out.extend_from_slice(&[0; 4]);
+    compact::write(&mut out, &(event.seq, event.actor));
+    out.extend_from_slice(form);
+    let len = u32::try_from(out.len() - 5).expect("an event's facts are under 4 GiB");
+    out[1..5].copy_from_slice(&len.to_le_bytes());
+    serde_json::to_writer(&mut out, event).expect("events serialize");
+    out
+}
+
 /// Reads an event as stored (see [`encode_stored`]).
 pub(super) fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
+    if let Some(WithFoldForm {
+        seq, facts, json, ..
+    }) = with_fold_form(raw)?
+    {
+        let mut event = decode_event(json)?;
+        let Body::ActionAccepted(accepted) = &mut event.body else {
+            return Err("a fold form on an event that is not an accepted action".into());
+        };
+        if seq != event.seq {
+            return Err(format!("its fold form is of seq {seq}"));
+        }
+        accepted.fold_form = FoldForm::new(facts.to_vec());
+        return Ok(event);
+    }
     let Some((&SHARED_PACK, rest)) = raw.split_first() else {
         return decode_event(raw);
     };
@@ -153,6 +196,10 @@ pub(super) struct FoldRead<'a> {
 /// Reads a stored event as a [`FoldStep`]: an accepted action of the current
 /// schema by its facts alone, anything else whole.
 pub(super) fn decode_step(s: &Sled, raw: &[u8]) -> Result<(FoldStep, u64), String> {
+    if let Some(stored) = with_fold_form(raw)? {
+        let (seq, actor, facts) = (stored.seq, stored.actor, stored.facts.into());
+        return Ok((FoldStep::Compact { seq, actor, facts }, seq));
+    }
     if let Ok(read) = serde_json::from_slice::<FoldRead<'_>>(raw) {
         if let (SCHEMA_VERSION, "action_accepted", Some(facts)) =
             (read.schema_version, &*read.body.kind, read.body.facts)
@@ -168,6 +215,37 @@ pub(super) fn decode_step(s: &Sled, raw: &[u8]) -> Result<(FoldStep, u64), Strin
     let event = decode_stored(s, raw)?;
     let seq = event.seq;
     Ok((FoldStep::Event(Box::new(event)), seq))
+}
+
+/// A stored event kept with its fold form (see [`WITH_FOLD_FORM`]), split.
+struct WithFoldForm<'a> {
+    seq: u64,
+    actor: Actor,
+    /// The facts in their compact form.
+    facts: &'a [u8],
+    json: &'a [u8],
+}
+
+/// Splits a stored event kept with its fold form; `None` for any other.
+fn with_fold_form(raw: &[u8]) -> Result<Option<WithFoldForm<'_>>, String> {
+    let Some((&WITH_FOLD_FORM, rest)) = raw.split_first() else {
+        return Ok(None);
+    };
+    let cut = || "a fold form cut short".to_string();
+    let (len, rest) = rest.split_first_chunk::<4>().ok_or_else(cut)?;
+    let len = u32::from_le_bytes(*len) as usize;
+    if rest.len() < len {
+        return Err(cut());
+    }
+    let (fold, json) = rest.split_at(len);
+    let ((seq, actor), facts) =
+        compact::read_one::<(u64, Actor)>(fold).map_err(|e| format!("its fold form: {e}"))?;
+    Ok(Some(WithFoldForm {
+        seq,
+        actor,
+        facts,
+        json,
+    }))
 }
 
 /// Whether the append a receipt records reached the branch's head at

@@ -29,8 +29,8 @@ use super::{
 use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
-    branch_key, decode_head, decode_step, decode_stored, encode_head, encode_stored, game_prefix,
-    idem_key, receipt_reached, seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
+    branch_key, decode_head, decode_step, decode_stored, encode_event, encode_head, encode_stored,
+    game_prefix, idem_key, receipt_reached, seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -212,7 +212,7 @@ fn pending(
         head_after: encode_head(last.seq, &last.hash),
         events: events
             .iter()
-            .map(|e| (seq_key(game, branch, e.seq), to_json(e)))
+            .map(|e| (seq_key(game, branch, e.seq), encode_event(e)))
             .collect(),
         receipt: receipt_key.map(|key| (key, to_json(&receipt))),
         before,
