@@ -17,8 +17,9 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::Viewer;
-use tabletape_events::{Actor, Body, MAIN_BRANCH};
-use tabletape_store::{event_hash, ActRequest, Journal, NewGame, PackSource};
+use tabletape_events::{Body, MAIN_BRANCH};
+use tabletape_store::{event_hash, Journal, NewGame, PackSource};
+use tabletape_tests::as_owner;
 
 fn cases() -> u32 {
     std::env::var("TABLETAPE_FUZZ_CASES")
@@ -91,18 +92,7 @@ fn mutate(action: &mut Value, rng: &mut TableRng) {
 }
 
 fn act(j: &Journal, game: &str, action: Value) -> bool {
-    j.act(
-        game,
-        ActRequest {
-            branch: MAIN_BRANCH.into(),
-            actor: Actor::Owner,
-            by: None,
-            action,
-            expect_seq: None,
-            idempotency_key: None,
-        },
-    )
-    .is_ok()
+    j.act(game, as_owner(action)).is_ok()
 }
 
 /// Every read of a game answers, for the owner, each seat and the public,

@@ -54,6 +54,18 @@ pub fn tabletape_bin() -> &'static Path {
     })
 }
 
+/// The owner's request to play `action` on `main`, at whatever seq.
+pub fn as_owner(action: Value) -> ActRequest {
+    ActRequest {
+        branch: tabletape_events::MAIN_BRANCH.into(),
+        actor: Actor::Owner,
+        by: None,
+        action,
+        expect_seq: None,
+        idempotency_key: None,
+    }
+}
+
 /// The first action a `legal` answer offers that needs nothing more, if any.
 pub fn open_action(legal: &Value) -> Option<Value> {
     legal

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tabletape_events::Actor;
 use tabletape_store::scratch::ScratchServer;
 use tabletape_store::{Access, ActRequest, Journal, Location, NewGame, Viewer, MAIN_BRANCH};
-use tabletape_tests::{open_action, tabletape_bin, Cli};
+use tabletape_tests::{as_owner, open_action, tabletape_bin, Cli};
 
 /// `tabletape --store URL serve --addr 127.0.0.1:0`, as a child process.
 struct Served {
@@ -462,7 +462,10 @@ fn the_schema_is_versioned_and_a_newer_one_is_refused() {
     };
     drop(Journal::open_at(&at).unwrap());
     let made = versions();
-    assert_eq!(made, tabletape_store::log::postgres::SCHEMA.to_string());
+    let every: Vec<String> = (1..=tabletape_store::log::postgres::SCHEMA)
+        .map(|v| v.to_string())
+        .collect();
+    assert_eq!(made, every.join(","));
     drop(Journal::open_at(&at).unwrap());
     assert_eq!(versions(), made, "opening again migrates nothing");
 
@@ -484,6 +487,62 @@ fn the_schema_is_versioned_and_a_newer_one_is_refused() {
 /// 503, and a request answers 503 with a message that says the store cannot
 /// be reached (not a bare 500), writing nothing; once the database is back
 /// that server carries on.
+/// A database the previous release made (schema 1: events without their
+/// facts' fold form) is migrated on opening, and its games read, fold,
+/// verify and export as they did; what is recorded from then on keeps the
+/// fold form.
+#[test]
+fn a_database_of_the_first_schema_is_migrated_and_reads_as_before() {
+    let scratch = ScratchServer::shared();
+    let url = scratch.database().unwrap();
+    let at = Location::Postgres(url.clone());
+    let play = |j: &Journal, game: &str, n: usize| {
+        for _ in 0..n {
+            let action = j
+                .legal(game, MAIN_BRANCH, None)
+                .unwrap()
+                .into_iter()
+                .find(|l| l.needs.is_empty())
+                .expect("an open action")
+                .action;
+            j.act(game, as_owner(action)).unwrap();
+        }
+    };
+    let seen = |j: &Journal, game: &str| {
+        let state = j.state(game, MAIN_BRANCH, None, Viewer::Owner).unwrap();
+        let mut export = Vec::new();
+        j.export(game, None, &mut export).unwrap();
+        (serde_json::to_value(state).unwrap(), export)
+    };
+    let (game, before) = {
+        let j = Journal::open_at(&at).unwrap();
+        let (game, _) = lost_worlds(&j, 9);
+        play(&j, &game, 3);
+        let before = seen(&j, &game);
+        (game, before)
+    };
+    let kept = "SELECT count(fold_form) FROM events";
+    assert_eq!(scratch.psql(&url, kept).unwrap(), "3");
+    scratch
+        .psql(
+            &url,
+            "ALTER TABLE events DROP COLUMN fold_form; \
+             DELETE FROM tabletape_schema WHERE version > 1",
+        )
+        .unwrap();
+
+    let j = Journal::open_at(&at).unwrap();
+    assert_eq!(scratch.psql(&url, kept).unwrap(), "0", "migrated");
+    assert_eq!(seen(&j, &game), before);
+    let report = &j.verify(Some(&game)).unwrap()[0];
+    assert!(report.problem.is_none(), "{report:?}");
+    play(&j, &game, 1);
+    assert_eq!(scratch.psql(&url, kept).unwrap(), "1");
+    drop(j);
+    let j = Journal::open_at(&at).unwrap();
+    assert!(j.verify(Some(&game)).unwrap()[0].problem.is_none());
+}
+
 #[test]
 fn a_server_whose_database_is_down_says_so() {
     use axum::body::Body;

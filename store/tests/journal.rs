@@ -684,6 +684,47 @@ fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, 
     db.flush().unwrap();
 }
 
+/// What [`tamper_fold_form`] does to a stored fold form.
+enum FoldFormDamage {
+    /// Its last byte changed.
+    LastByte,
+    /// Cut to its first three bytes.
+    Cut,
+    /// Gone, as an earlier build stored the event.
+    Dropped,
+}
+
+/// Damages the fold form stored for the event at `seq` of `main`.
+fn tamper_fold_form(dir: &tempfile::TempDir, seq: u64, damage: FoldFormDamage) {
+    if let Location::Postgres(url) = test_store(dir.path()) {
+        let set = match damage {
+            FoldFormDamage::LastByte => {
+                "set_byte(fold_form, length(fold_form) - 1, \
+                 get_byte(fold_form, length(fold_form) - 1) # 1)"
+            }
+            FoldFormDamage::Cut => "substring(fold_form from 1 for 3)",
+            FoldFormDamage::Dropped => "NULL",
+        };
+        let sql = format!(
+            "UPDATE events SET fold_form = {set} \
+             WHERE branch = 'main' AND seq = {seq} AND fold_form IS NOT NULL"
+        );
+        assert_eq!(ScratchServer::shared().psql(&url, &sql), Ok(String::new()));
+        return;
+    }
+    tamper_stored(dir, seq, |fold_form, _| {
+        assert!(
+            !fold_form.is_empty(),
+            "an accepted action keeps its fold form"
+        );
+        match damage {
+            FoldFormDamage::LastByte => *fold_form.last_mut().unwrap() ^= 1,
+            FoldFormDamage::Cut => fold_form.truncate(3),
+            FoldFormDamage::Dropped => fold_form.clear(),
+        }
+    });
+}
+
 /// A game of four actions on main, forked at `at` (as `name`), `then` done
 /// on the open journal, and seq 3 of main edited by hand afterwards.
 fn forked_and_tampered(
@@ -772,9 +813,6 @@ fn verify_finds_rehashed_facts_by_strict_replay() {
 
 #[test]
 fn verify_finds_a_damaged_fold_form() {
-    if testing_postgres() {
-        return; // PostgreSQL keeps the facts as JSON only
-    }
     let dir = tempfile::tempdir().unwrap();
     let state = |j: &Journal, g: &str| {
         serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
@@ -788,14 +826,7 @@ fn verify_finds_a_damaged_fold_form() {
     };
     // A fold reads the facts' compact copy, so one that no longer matches
     // the JSON (the record) is damage, found by a verify.
-    tamper_stored(&dir, 3, |fold_form, _| {
-        assert!(
-            !fold_form.is_empty(),
-            "an accepted action keeps its fold form"
-        );
-        let last = fold_form.last_mut().unwrap();
-        *last ^= 1;
-    });
+    tamper_fold_form(&dir, 3, FoldFormDamage::LastByte);
     let j = journal(&dir);
     let problem = j.verify(Some(&g)).unwrap()[0].problem.clone();
     let problem = problem.expect("the damage is found");
@@ -803,7 +834,7 @@ fn verify_finds_a_damaged_fold_form() {
     assert!(problem.what.contains("fold form"), "{}", problem.what);
     drop(j);
     // Put back as stored by an earlier build, JSON alone, it folds the same.
-    tamper_stored(&dir, 3, |fold_form, _| fold_form.clear());
+    tamper_fold_form(&dir, 3, FoldFormDamage::Dropped);
     let j = journal(&dir);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
     assert_eq!(state(&j, &g), before);
@@ -998,9 +1029,7 @@ fn a_fold_reads_only_from_the_nearest_snapshot() {
     };
     // An unreadable seq 2: folds that start from a snapshot never read it.
     tamper(&dir, 2, |v| v["body"] = json!("torn"));
-    if !testing_postgres() {
-        tamper_stored(&dir, 2, |fold_form, _| fold_form.truncate(3));
-    }
+    tamper_fold_form(&dir, 2, FoldFormDamage::Cut);
     let j = journal(&dir).with_snapshot_every(3);
     for at in [3, 5, 8] {
         j.state(&g, MAIN_BRANCH, Some(at), Viewer::Owner)

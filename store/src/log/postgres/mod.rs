@@ -66,7 +66,7 @@ use queries::{
 };
 use rows::{
     branch_of, event_of, game_of, int, json_string, step_of, uint, unique_violation, EventRows,
-    Jsonb, BRANCH_COLUMNS, EVENT_COLUMNS,
+    Jsonb, BRANCH_COLUMNS, EVENT_COLUMNS, STEP_COLUMNS,
 };
 use schema::migrate;
 pub use schema::SCHEMA;
@@ -696,7 +696,7 @@ impl Log for PgLog {
             let at_hash = if at == head {
                 head_hash
             } else {
-                read_history(&c, game, from, at, Some(at), event_of)
+                read_history(&c, (game, from), at, Some(at), (EVENT_COLUMNS, event_of))
                     .await?
                     .remove(0)
                     .hash
@@ -764,7 +764,14 @@ impl Log for PgLog {
     ) -> Result<Vec<Event>, StoreError> {
         self.run(async {
             let c = self.conn_for(game).await?;
-            read_history(&c, game, branch, from_seq, to_seq, event_of).await
+            read_history(
+                &c,
+                (game, branch),
+                from_seq,
+                to_seq,
+                (EVENT_COLUMNS, event_of),
+            )
+            .await
         })
     }
 
@@ -777,7 +784,14 @@ impl Log for PgLog {
     ) -> Result<Vec<FoldStep>, StoreError> {
         self.run(async {
             let c = self.conn_for(game).await?;
-            read_history(&c, game, branch, from_seq, to_seq, step_of).await
+            read_history(
+                &c,
+                (game, branch),
+                from_seq,
+                to_seq,
+                (STEP_COLUMNS, step_of),
+            )
+            .await
         })
     }
 

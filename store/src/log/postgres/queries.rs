@@ -8,17 +8,16 @@ use deadpool_postgres::{ClientWrapper, GenericClient};
 use tokio_postgres::Row;
 
 use super::rows::{
-    branch_of, col, int, json_string, uint, JsonText, Jsonb, BRANCH_COLUMNS, EVENT_COLUMNS,
-    EVENT_INSERT,
+    branch_of, col, int, json_string, uint, JsonText, Jsonb, BRANCH_COLUMNS, EVENT_INSERT,
 };
 use super::CHANNEL;
 use crate::error::StoreError;
 use crate::log::{from_json, history_segments, BranchRecord, GameMeta, Receipt};
 
 /// The append of [`Log::append`] in one statement (see the module docs):
-/// [`EVENT_INSERT`]'s 13 parameters, then the head after ($14, $15), the
-/// branch ($16), the head the events were chained on ($17, its hash $20),
-/// the idempotency key ($18) and the receipt ($19). One row when it wrote.
+/// [`EVENT_INSERT`]'s 14 parameters, then the head after ($15, $16), the
+/// branch ($17), the head the events were chained on ($18, its hash $21),
+/// the idempotency key ($19) and the receipt ($20). One row when it wrote.
 pub(super) fn append_sql() -> &'static str {
     // Built once: the prepared-statement cache is keyed by this text.
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -26,14 +25,14 @@ pub(super) fn append_sql() -> &'static str {
     let events = EVENT_INSERT.replace(") AS u", ") AS u WHERE EXISTS (SELECT 1 FROM moved)");
     format!(
         "WITH moved AS (
-             UPDATE branches SET head_seq = $14, head_hash = $15
-             WHERE game = $1 AND name = $16 AND head_seq = $17 AND head_hash = $20
-               AND NOT EXISTS (SELECT 1 FROM receipts WHERE game = $1 AND branch = $16 AND key = $18)
+             UPDATE branches SET head_seq = $15, head_hash = $16
+             WHERE game = $1 AND name = $17 AND head_seq = $18 AND head_hash = $21
+               AND NOT EXISTS (SELECT 1 FROM receipts WHERE game = $1 AND branch = $17 AND key = $19)
              RETURNING game
          ), written AS ({events}),
          kept AS (
              INSERT INTO receipts (game, branch, key, receipt)
-             SELECT $1, $16, $18, $19 FROM moved WHERE $18::text IS NOT NULL
+             SELECT $1, $17, $19, $20 FROM moved WHERE $19::text IS NOT NULL
          )
          SELECT pg_notify('{CHANNEL}', game) FROM moved"
     )
@@ -46,8 +45,8 @@ pub(super) fn append_on_sql() -> &'static str {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SQL.get_or_init(|| {
         append_sql().replace(
-            "AND head_hash = $20\n",
-            "AND head_hash = $20 AND record->'taken_back' IS DISTINCT FROM 'true'\n",
+            "AND head_hash = $21\n",
+            "AND head_hash = $21 AND record->'taken_back' IS DISTINCT FROM 'true'\n",
         )
     })
 }
@@ -143,15 +142,17 @@ pub(super) fn segments(
     })
 }
 
-/// Reads a branch's history `from_seq..=to_seq`, each event by `decode`,
-/// checking that no seq is missing.
+/// How a read makes a `T` of one event's row (game and branch known).
+pub(super) type RowReader<T> = fn(&str, &str, &Row) -> Result<T, String>;
+
+/// Reads a branch's history `from_seq..=to_seq`, each event's `columns`
+/// (see [`EVENT_COLUMNS`](super::rows::EVENT_COLUMNS)) by `decode`, checking that no seq is missing.
 pub(super) async fn read_history<T>(
     c: &ClientWrapper,
-    game: &str,
-    branch: &str,
+    (game, branch): (&str, &str),
     from_seq: u64,
     to_seq: Option<u64>,
-    decode: fn(&str, &str, &Row) -> Result<T, String>,
+    (columns, decode): (&str, RowReader<T>),
 ) -> Result<Vec<T>, StoreError> {
     let line = line_of(c, game, branch).await?;
     let head = line[branch].head_seq;
@@ -162,7 +163,7 @@ pub(super) async fn read_history<T>(
     }
     let query = c
         .prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} WHERE e.game = $1 AND e.branch = $2 AND e.seq BETWEEN $3 AND $4 ORDER BY e.seq"
+            "SELECT {columns} WHERE e.game = $1 AND e.branch = $2 AND e.seq BETWEEN $3 AND $4 ORDER BY e.seq"
         ))
         .await?;
     let mut out = Vec::with_capacity(usize::try_from(to - from + 1).unwrap_or(0));

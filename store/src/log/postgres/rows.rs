@@ -5,7 +5,7 @@ use bytes::{BufMut, BytesMut};
 use deadpool_postgres::GenericClient;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tabletape_events::{Body, Event, SCHEMA_VERSION};
+use tabletape_events::{Body, Event, FoldForm, SCHEMA_VERSION};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
 use tokio_postgres::Row;
@@ -15,15 +15,22 @@ use crate::log::{decode_event, from_json, BranchRecord, FoldBody, FoldStep, Game
 
 /// The event columns every read selects, in the order [`event_of`] reads.
 pub(super) const EVENT_COLUMNS: &str = "e.seq, e.schema_version, e.recorded_at_ms, e.actor, \
-     e.idempotency_key, e.prev_hash, e.hash, e.salt, e.body, p.pack \
+     e.idempotency_key, e.prev_hash, e.hash, e.salt, e.body, p.pack, e.fold_form \
+     FROM events e LEFT JOIN packs p ON p.hash = e.pack";
+
+/// [`EVENT_COLUMNS`] as a fold reads them ([`step_of`]): the body only of
+/// an event without a fold form, which is read instead of it.
+pub(super) const STEP_COLUMNS: &str = "e.seq, e.schema_version, e.recorded_at_ms, e.actor, \
+     e.idempotency_key, e.prev_hash, e.hash, e.salt, \
+     CASE WHEN e.fold_form IS NULL THEN e.body END, p.pack, e.fold_form \
      FROM events e LEFT JOIN packs p ON p.hash = e.pack";
 
 /// The columns of [`EventRows`] in `events`, and the arrays they arrive in.
 pub(super) const EVENT_INSERT: &str = "INSERT INTO events (game, branch, seq, schema_version, \
-     recorded_at_ms, actor, type, idempotency_key, prev_hash, hash, salt, body, pack) \
+     recorded_at_ms, actor, type, idempotency_key, prev_hash, hash, salt, body, pack, fold_form) \
      SELECT $1, u.* FROM UNNEST($2::text[], $3::bigint[], $4::integer[], $5::bigint[], \
      $6::jsonb[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], \
-     $12::jsonb[], $13::bytea[]) AS u";
+     $12::jsonb[], $13::bytea[], $14::bytea[]) AS u";
 
 /// A branch record's columns, in the order [`branch_of`] reads.
 pub(super) const BRANCH_COLUMNS: &str = "ord, head_seq, head_hash, record";
@@ -107,9 +114,19 @@ pub(super) fn event_of(game: &str, branch: &str, row: &Row) -> Result<Event, Str
     let pack: Option<JsonText> = col(row, 9)?;
     if u32::try_from(version) == Ok(SCHEMA_VERSION) {
         let mut body: Body = serde_json::from_str(body.0).map_err(|e| format!("its body: {e}"))?;
-        if let (Body::GameCreated(created), Some(pack)) = (&mut body, &pack) {
-            created.pack =
-                serde_json::from_str(pack.0).map_err(|e| format!("its content pack: {e}"))?;
+        match &mut body {
+            Body::GameCreated(created) => {
+                if let Some(pack) = &pack {
+                    created.pack = serde_json::from_str(pack.0)
+                        .map_err(|e| format!("its content pack: {e}"))?;
+                }
+            }
+            Body::ActionAccepted(accepted) => {
+                if let Some(form) = col::<Option<Vec<u8>>>(row, 10)? {
+                    accepted.fold_form = FoldForm::new(form);
+                }
+            }
+            _ => {}
         }
         return Ok(Event {
             game: game.to_string(),
@@ -150,8 +167,17 @@ pub(super) fn event_of(game: &str, branch: &str, row: &Row) -> Result<Event, Str
     decode_event(&serde_json::to_vec(&event).expect("values serialize"))
 }
 
-/// Reads an event as a fold needs it (see [`Log::read_steps`]).
+/// Reads an event as a fold needs it (see [`Log::read_steps`]), from
+/// [`STEP_COLUMNS`].
 pub(super) fn step_of(game: &str, branch: &str, row: &Row) -> Result<FoldStep, String> {
+    if let Some(facts) = col::<Option<Vec<u8>>>(row, 10)? {
+        let actor: JsonText = col(row, 3)?;
+        return Ok(FoldStep::Compact {
+            seq: uint(col(row, 0)?),
+            actor: serde_json::from_str(actor.0).map_err(|e| format!("its actor: {e}"))?,
+            facts: facts.into(),
+        });
+    }
     let version: i32 = col(row, 1)?;
     if u32::try_from(version) == Ok(SCHEMA_VERSION) {
         let body: JsonText = col(row, 8)?;
@@ -192,7 +218,7 @@ pub(super) fn json_string<T: serde::Serialize>(value: &T) -> String {
 /// Events as the columns of `events`, ready for [`EVENT_INSERT`]; a
 /// creation's pack goes to `packs` and the event refers to it.
 #[derive(Default)]
-pub(super) struct EventRows {
+pub(super) struct EventRows<'e> {
     branch: Vec<String>,
     seq: Vec<i64>,
     version: Vec<i32>,
@@ -205,12 +231,13 @@ pub(super) struct EventRows {
     salt: Vec<String>,
     body: Vec<String>,
     pack: Vec<Option<Vec<u8>>>,
+    fold_form: Vec<Option<&'e [u8]>>,
     /// New content packs: (SHA-256, JSON).
     packs: Vec<(Vec<u8>, String)>,
 }
 
-impl EventRows {
-    pub(super) fn of(events: &[Event]) -> EventRows {
+impl<'e> EventRows<'e> {
+    pub(super) fn of(events: &'e [Event]) -> EventRows<'e> {
         let mut rows = EventRows::default();
         for e in events {
             rows.push(e);
@@ -218,7 +245,7 @@ impl EventRows {
         rows
     }
 
-    pub(super) fn push(&mut self, e: &Event) {
+    pub(super) fn push(&mut self, e: &'e Event) {
         let (body, pack) = match &e.body {
             Body::GameCreated(created) => {
                 let pack = json_string(&created.pack);
@@ -243,6 +270,10 @@ impl EventRows {
         self.salt.push(e.salt.clone());
         self.body.push(body);
         self.pack.push(pack);
+        self.fold_form.push(match &e.body {
+            Body::ActionAccepted(accepted) => accepted.fold_form.get(),
+            _ => None,
+        });
     }
 
     /// Writes the new packs, then the events.
@@ -275,7 +306,7 @@ impl EventRows {
         }
     }
 
-    /// The 13 parameters of [`EVENT_INSERT`].
+    /// The 14 parameters of [`EVENT_INSERT`].
     pub(super) fn params<'a>(
         &'a self,
         game: &'a &str,
@@ -295,6 +326,7 @@ impl EventRows {
             &self.salt,
             &json.body,
             &self.pack,
+            &self.fold_form,
         ]
     }
 }

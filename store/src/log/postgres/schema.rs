@@ -6,10 +6,11 @@ use crate::error::StoreError;
 
 /// Every schema version, in order, with what it adds. The schema grows by
 /// appending a version here, never by editing one that has shipped.
-pub(super) const MIGRATIONS: &[(i32, &str, &str)] = &[(
-    1,
-    "games, branches, events, packs, receipts, snapshots, settings",
-    r#"
+pub(super) const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (
+        1,
+        "games, branches, events, packs, receipts, snapshots, settings",
+        r#"
 CREATE TABLE tabletape_settings (
     key text COLLATE "C" PRIMARY KEY,
     value text NOT NULL
@@ -69,7 +70,15 @@ CREATE TABLE snapshots (
     PRIMARY KEY (game, branch, seq)
 );
 "#,
-)];
+    ),
+    (
+        2,
+        "an accepted action's facts kept again in the engine's compact form, for folds",
+        r#"
+ALTER TABLE events ADD COLUMN fold_form bytea;
+"#,
+    ),
+];
 
 /// The newest schema version this build knows.
 pub const SCHEMA: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
