@@ -64,7 +64,7 @@ pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
 
 /// Reads one value of the compact form, and what follows it.
 pub fn read_one<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8]), Error> {
-    let mut reader = Reader { bytes };
+    let mut reader = Reader { bytes, depth: 0 };
     let value = T::deserialize(&mut reader)?;
     Ok((value, reader.bytes))
 }
@@ -80,7 +80,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Error
 
 /// Reads a sequence of tagged enums (a kind's facts), each by its tag.
 pub fn read_all<T: ByTag + de::DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>, Error> {
-    let mut reader = Reader { bytes };
+    let mut reader = Reader { bytes, depth: 0 };
     if reader.byte()? != SEQ {
         return Err(bad("facts are not a sequence"));
     }
@@ -359,9 +359,26 @@ impl ser::SerializeMap for Container<'_> {
 
 struct Reader<'de> {
     bytes: &'de [u8],
+    /// How many values the one being read is inside.
+    depth: u32,
 }
 
+/// How deep values may nest (as in serde_json): a damaged form cannot
+/// run a reader out of stack.
+const MAX_DEPTH: u32 = 128;
+
 impl<'de> Reader<'de> {
+    /// Reads a value inside the one being read.
+    fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        if self.depth == MAX_DEPTH {
+            return Err(bad("values nested too deeply"));
+        }
+        self.depth += 1;
+        let read = read(self);
+        self.depth -= 1;
+        read
+    }
+
     fn byte(&mut self) -> Result<u8, Error> {
         let (&b, rest) = self.bytes.split_first().ok_or_else(|| bad("cut short"))?;
         self.bytes = rest;
@@ -464,27 +481,27 @@ impl<'de> Reader<'de> {
                 let n = usize::try_from(self.varint()?).map_err(|_| bad("too long"))?;
                 self.take(n)?;
             }
-            SOME => self.skip()?,
+            SOME => self.nested(Self::skip)?,
             SEQ => {
                 for _ in 0..self.count()? {
-                    self.skip()?;
+                    self.nested(Self::skip)?;
                 }
             }
             MAP => {
                 for _ in 0..self.count()? {
-                    self.skip()?;
-                    self.skip()?;
+                    self.nested(Self::skip)?;
+                    self.nested(Self::skip)?;
                 }
             }
             STRUCT => {
                 for _ in 0..self.count()? {
                     self.name()?;
-                    self.skip()?;
+                    self.nested(Self::skip)?;
                 }
             }
             VARIANT => {
                 self.name()?;
-                self.skip()?;
+                self.nested(Self::skip)?;
             }
             _ => return Err(bad("an unknown marker")),
         }
@@ -511,35 +528,32 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                 let n = usize::try_from(self.varint()?).map_err(|_| bad("too long"))?;
                 visitor.visit_borrowed_bytes(self.take(n)?)
             }
-            SOME => visitor.visit_some(self),
+            SOME => self.nested(|r| visitor.visit_some(r)),
             SEQ => {
                 let left = self.count()?;
-                let value = visitor.visit_seq(Items {
-                    reader: &mut *self,
-                    left,
-                })?;
-                Ok(value)
+                self.nested(|reader| visitor.visit_seq(Items { reader, left }))
             }
             MAP => {
                 let left = self.count()?;
-                visitor.visit_map(Items {
-                    reader: &mut *self,
-                    left,
-                })
+                self.nested(|reader| visitor.visit_map(Items { reader, left }))
             }
             STRUCT => {
                 let left = self.count()?;
-                visitor.visit_map(Fields {
-                    reader: &mut *self,
-                    left,
-                    as_bytes: false,
+                self.nested(|reader| {
+                    visitor.visit_map(Fields {
+                        reader,
+                        left,
+                        as_bytes: false,
+                    })
                 })
             }
             // Read as JSON reads an externally tagged variant: a map of one.
-            VARIANT => visitor.visit_map(Fields {
-                reader: &mut *self,
-                left: 1,
-                as_bytes: false,
+            VARIANT => self.nested(|reader| {
+                visitor.visit_map(Fields {
+                    reader,
+                    left: 1,
+                    as_bytes: false,
+                })
             }),
             _ => Err(bad("an unknown marker")),
         }
@@ -553,7 +567,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             }
             SOME => {
                 self.byte()?;
-                visitor.visit_some(self)
+                self.nested(|r| visitor.visit_some(r))
             }
             _ => visitor.visit_some(self),
         }
@@ -570,10 +584,12 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         }
         self.byte()?;
         let left = self.count()?;
-        visitor.visit_map(Fields {
-            reader: self,
-            left,
-            as_bytes: true,
+        self.nested(|reader| {
+            visitor.visit_map(Fields {
+                reader,
+                left,
+                as_bytes: true,
+            })
         })
     }
 
@@ -592,7 +608,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.byte()? {
-            VARIANT => visitor.visit_enum(self),
+            VARIANT => self.nested(|reader| visitor.visit_enum(reader)),
             STR => visitor.visit_enum(UnitVariant(self.text()?)),
             _ => Err(bad("expected an enum's variant")),
         }

@@ -168,6 +168,10 @@ fn damaged_bytes_are_an_error_not_a_crash() {
         changed[at] ^= 0x5a;
         let _ = read_all::<Fact>(&changed);
     }
+    // Nested past any depth the kinds use: refused, not a stack overflow.
+    let deep = [9u8, 1, 0, 0, 0].repeat(100_000);
+    assert!(from_slice::<Value>(&deep).is_err());
+    assert!(read_all::<Fact>(&deep).is_err());
     // A string that is not UTF-8.
     let mut bad = to_vec(&"ab");
     *bad.last_mut().unwrap() = 0xff;
