@@ -1055,6 +1055,24 @@ fn import_leaves_snapshots_and_the_same_states() {
     assert_eq!(views(&k, &g, "alt", 8), views(&j, &g, "alt", 8));
     assert_eq!(k.log().drop_snapshots().unwrap(), 3);
     assert_eq!(views(&k, &g, "alt", 8), views(&j, &g, "alt", 8));
+    // Every accepted action comes in with its facts' fold form, on every
+    // branch, the same bytes as the rules made where it was played.
+    for branch in [MAIN_BRANCH, "alt"] {
+        let forms = |j: &Journal| -> Vec<Option<Vec<u8>>> {
+            let events = j.log().read(&g, branch, 1, None).unwrap();
+            events
+                .iter()
+                .filter_map(|e| match &e.body {
+                    Body::ActionAccepted(a) => Some(a.fold_form.get().map(<[u8]>::to_vec)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let imported = forms(&k);
+        assert_eq!(imported.len(), 7, "{branch}");
+        assert!(imported.iter().all(Option::is_some), "{branch}");
+        assert_eq!(imported, forms(&j), "{branch}");
+    }
 }
 
 #[test]

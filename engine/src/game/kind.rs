@@ -115,6 +115,9 @@ pub trait DynRules: Send + Sync {
         by: Option<Seat>,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError>;
+    /// The compact form of stored facts (see [`crate::compact`]): what
+    /// [`DynRules::decide`] made of them, if they are this kind's facts.
+    fn fold_form_of(&self, facts: &[Value]) -> Option<Vec<u8>>;
     /// [`DynRules::apply`] on facts as a store keeps them, read straight
     /// into the kind's facts.
     fn apply_stored(
@@ -652,6 +655,14 @@ impl<R: Rules> DynRules for Kind<R> {
             .map(|fact| parse_fact::<R>(fact, seq))
             .collect::<Result<Vec<_>, _>>()?;
         fold_facts::<R>(state, &facts, seq, by, viewer)
+    }
+
+    fn fold_form_of(&self, facts: &[Value]) -> Option<Vec<u8>> {
+        let facts = facts
+            .iter()
+            .map(|fact| crate::tagged::read::<R::Fact>(fact).ok())
+            .collect::<Option<Vec<_>>>()?;
+        Some(crate::compact::to_vec(&facts))
     }
 
     fn apply_stored(

@@ -6,6 +6,7 @@ use std::sync::mpsc;
 
 use super::verify::{LineCheck, Whole};
 use super::*;
+use tabletape_events::FoldForm;
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Imported {
@@ -307,6 +308,8 @@ struct Importing<'j> {
     staged: &'j mut Option<String>,
     /// The game's creation, once read.
     creation: Option<(String, GameCreated, u64)>,
+    /// The game's kind, once its creation is read.
+    kind: Option<&'static dyn tabletape_engine::DynRules>,
     /// Every branch so far, its head being its last event read.
     records: Vec<BranchRecord>,
     index: HashMap<String, usize>,
@@ -325,6 +328,7 @@ impl<'j> Importing<'j> {
             journal,
             staged,
             creation: None,
+            kind: None,
             records: Vec::new(),
             index: HashMap::new(),
             pending: Vec::with_capacity(IMPORT_CHUNK),
@@ -373,6 +377,7 @@ impl<'j> Importing<'j> {
                 });
                 self.index.insert(MAIN_BRANCH.to_string(), 0);
                 let created = created_of(&event)?.clone();
+                self.kind = tabletape_engine::kind(&created.kind);
                 self.creation = Some((event.game.clone(), created, event.recorded_at_ms));
                 self.main = LineCheck::new(&event.game);
                 *self.staged = Some(event.game.clone());
@@ -438,6 +443,13 @@ impl<'j> Importing<'j> {
                 if let Some(folded) = self.main.folded() {
                     log.import_snapshot(&game, MAIN_BRANCH, &folded.snapshot())?;
                 }
+            }
+        } else if let (Body::ActionAccepted(accepted), Some(kind)) = (&mut event.body, self.kind) {
+            // Another branch is checked once all is written, so its facts'
+            // fold form is made from them now: equal to what the rules
+            // decide, or the check refuses the import and nothing stays.
+            if let Some(form) = kind.fold_form_of(&accepted.facts) {
+                accepted.fold_form = FoldForm::new(form);
             }
         }
         self.pending.push(event);
