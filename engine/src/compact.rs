@@ -807,24 +807,7 @@ struct Tagged<'a, 'de> {
 impl<'de> de::Deserializer<'de> for &mut Tagged<'_, 'de> {
     type Error = Error;
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_enum(self)
-    }
-
-    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(bad("a tagged object reads only as an enum"))
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct identifier ignored_any
-    }
+    crate::tagged::reads_only_as_an_enum!();
 }
 
 impl<'de> EnumAccess<'de> for &mut Tagged<'_, 'de> {

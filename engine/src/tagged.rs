@@ -16,9 +16,34 @@ use std::borrow::Cow;
 
 use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
-use serde::forward_to_deserialize_any;
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+/// The body of a `Deserializer` that is one tagged object seen as the
+/// variant its tag names: it reads only as an enum.
+macro_rules! reads_only_as_an_enum {
+    () => {
+        fn deserialize_enum<W: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _variants: &'static [&'static str],
+            visitor: W,
+        ) -> Result<W::Value, Self::Error> {
+            visitor.visit_enum(self)
+        }
+
+        fn deserialize_any<W: Visitor<'de>>(self, _visitor: W) -> Result<W::Value, Self::Error> {
+            Err(de::Error::custom("a tagged object reads only as an enum"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct identifier ignored_any
+        }
+    };
+}
+pub(crate) use reads_only_as_an_enum;
 
 /// An enum whose stored form is internally tagged, readable by its tag.
 pub trait ByTag: Sized {
@@ -26,9 +51,7 @@ pub trait ByTag: Sized {
     const TAG: &'static str;
 
     /// Reads the variant a tagged object names from its other fields.
-    fn by_tag<'de, D>(variant: D) -> Result<Self, serde_json::Error>
-    where
-        D: de::Deserializer<'de, Error = serde_json::Error>;
+    fn by_tag<'de, D: de::Deserializer<'de>>(variant: D) -> Result<Self, D::Error>;
 }
 
 /// Reads `value` as a `T`: by its tag when it has one, else as derived
@@ -129,6 +152,10 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for Key<'a> {
             fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'a>, E> {
                 Ok(Key(Cow::Owned(key.to_owned())))
             }
+            fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Key<'a>, E> {
+                let key = std::str::from_utf8(key).map_err(E::custom)?;
+                Ok(Key(Cow::Owned(key.to_owned())))
+            }
         }
         d.deserialize_str(KeyVisitor(std::marker::PhantomData))
     }
@@ -179,24 +206,7 @@ impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> de::Deserialize
 {
     type Error = serde_json::Error;
 
-    fn deserialize_enum<W: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: W,
-    ) -> Result<W::Value, Self::Error> {
-        visitor.visit_enum(self)
-    }
-
-    fn deserialize_any<W: Visitor<'de>>(self, _visitor: W) -> Result<W::Value, Self::Error> {
-        Err(de::Error::custom("a tagged object reads only as an enum"))
-    }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct identifier ignored_any
-    }
+    reads_only_as_an_enum!();
 }
 
 impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> EnumAccess<'de>
@@ -286,6 +296,120 @@ impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> MapAccess<'de>
     }
 }
 
+/// Reads a tagged enum nested in another value, from any format: by its tag
+/// when that comes first (as serde writes it, and as JSON's sorted keys put
+/// it when no field sorts before it), with the other fields read in place
+/// into the variant; otherwise the object is gathered first and read by its
+/// tag. serde's own reading of such an enum buffers every object (in a
+/// Lost Worlds fold, a third of the time went to a blow's restriction
+/// clauses). For [`in_place!`].
+pub fn in_place<'de, T: ByTag, D: de::Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    d.deserialize_map(TagFirst(std::marker::PhantomData))
+}
+
+struct TagFirst<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: ByTag> Visitor<'de> for TagFirst<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "an object tagged by its `{}`", T::TAG)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let Some(Key(first)) = map.next_key::<Key<'de>>()? else {
+            return Err(de::Error::missing_field(T::TAG));
+        };
+        if first == T::TAG {
+            let Key(name) = map.next_value::<Key<'de>>()?;
+            return T::by_tag(InPlace { name: &name, map });
+        }
+        let mut fields = serde_json::Map::new();
+        fields.insert(first.into_owned(), map.next_value::<Value>()?);
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            fields.insert(key.into_owned(), map.next_value::<Value>()?);
+        }
+        let Some(Value::String(name)) = fields.get(T::TAG) else {
+            return Err(de::Error::missing_field(T::TAG));
+        };
+        let read = fields.iter().map(|(key, value)| (key.as_str(), value));
+        T::by_tag(Variant::new(T::TAG, name, read)).map_err(de::Error::custom)
+    }
+}
+
+/// A tagged object whose tag was its first field, seen as the variant the
+/// tag names, with the fields still to read as the variant's.
+struct InPlace<'a, A> {
+    name: &'a str,
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> de::Deserializer<'de> for InPlace<'_, A> {
+    type Error = A::Error;
+
+    reads_only_as_an_enum!();
+}
+
+impl<'de, A: MapAccess<'de>> EnumAccess<'de> for InPlace<'_, A> {
+    type Error = A::Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), A::Error> {
+        let name = seed.deserialize(de::value::StrDeserializer::<A::Error>::new(self.name))?;
+        Ok((name, self))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for InPlace<'_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        while self
+            .map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        seed.deserialize(MapAccessDeserializer::new(self.map))
+    }
+
+    fn tuple_variant<W: Visitor<'de>>(
+        self,
+        _len: usize,
+        _visitor: W,
+    ) -> Result<W::Value, A::Error> {
+        Err(de::Error::custom("a tagged object has no tuple variants"))
+    }
+
+    fn struct_variant<W: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: W,
+    ) -> Result<W::Value, A::Error> {
+        visitor.visit_map(self.map)
+    }
+}
+
+/// [`by_tag!`] for an enum nested in facts or state: its `Deserialize` is
+/// [`in_place`] instead of derived (leave `Deserialize` out of its derives).
+#[macro_export]
+macro_rules! in_place {
+    ($remote:literal, $($enum:tt)*) => {
+        $crate::by_tag! { $remote, $($enum)* }
+        $crate::in_place!(@deserialize $($enum)*);
+    };
+    (@deserialize $(#[$attr:meta])* $vis:vis enum $name:ident { $($body:tt)* }) => {
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::tagged::in_place(d)
+            }
+        }
+    };
+}
+
 /// Declares an internally tagged enum (derive and `#[serde(tag = ..,
 /// rename_all = ..)]` as usual) and its [`ByTag`] reader. The first token is
 /// the enum's name as a string, for serde's `remote`.
@@ -306,10 +430,7 @@ macro_rules! by_tag {
         impl $crate::tagged::ByTag for $name {
             const TAG: &'static str = $tag;
 
-            fn by_tag<'de, D>(variant: D) -> Result<Self, serde_json::Error>
-            where
-                D: serde::Deserializer<'de, Error = serde_json::Error>,
-            {
+            fn by_tag<'de, D: serde::Deserializer<'de>>(variant: D) -> Result<Self, D::Error> {
                 // The same variants, read as if externally tagged.
                 #[derive(serde::Deserialize)]
                 #[serde(remote = $remote, rename_all = $rename)]

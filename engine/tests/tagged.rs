@@ -92,3 +92,79 @@ fn an_array_with_one_malformed_fact_is_refused_for_that_fact() {
     assert!(read_all_json::<Fact>(r#"{"type":"closed"}"#).is_err());
     assert_eq!(read_all_json::<Fact>("[]").unwrap(), Vec::<Fact>::new());
 }
+
+tabletape_engine::in_place! {
+    "Clause",
+    /// A nested tagged enum, read in place.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(tag = "clause", rename_all = "snake_case")]
+    enum Clause {
+        Free,
+        Bonus { amount: i32, #[serde(default)] items: Vec<String> },
+        Note { text: String },
+        Struck(Blow),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+struct Restriction {
+    text: String,
+    clauses: Vec<Clause>,
+}
+
+#[test]
+fn a_nested_tagged_enum_reads_in_place_with_its_tag_anywhere() {
+    let restriction = Restriction {
+        text: "Do no Green.".into(),
+        clauses: vec![
+            Clause::Free,
+            Clause::Bonus {
+                amount: -2,
+                items: vec!["thrust".into()],
+            },
+            Clause::Note {
+                text: "a \"quoted\" note".into(),
+            },
+            Clause::Struck(Blow {
+                damage: 3,
+                landed: true,
+            }),
+        ],
+    };
+    // As serde writes it (the tag first), as JSON's sorted keys put it
+    // (`amount` and `damage` before the tag), as a value, and compact.
+    let written = serde_json::to_string(&restriction).unwrap();
+    let sorted = serde_json::to_value(&restriction).unwrap();
+    assert!(sorted
+        .to_string()
+        .contains(r#"{"amount":-2,"clause":"bonus""#));
+    let compact = tabletape_engine::compact::to_vec(&restriction);
+    assert_eq!(
+        serde_json::from_str::<Restriction>(&written).unwrap(),
+        restriction
+    );
+    assert_eq!(
+        serde_json::from_str::<Restriction>(&sorted.to_string()).unwrap(),
+        restriction
+    );
+    assert_eq!(Restriction::deserialize(&sorted).unwrap(), restriction);
+    assert_eq!(
+        tabletape_engine::compact::from_slice::<Restriction>(&compact).unwrap(),
+        restriction
+    );
+    // A missing tag, an unknown variant and a missing field are refused.
+    for (clause, says) in [
+        (json!({"amount": 1}), "clause"),
+        (json!({"clause": "juggle"}), "juggle"),
+        (json!({"amount": 1, "clause": "bonus", "zz": 1}), ""),
+        (json!({"clause": "note"}), "text"),
+        (json!({"amount": "one", "clause": "bonus"}), "one"),
+    ] {
+        let text = json!({"text": "", "clauses": [clause]}).to_string();
+        match serde_json::from_str::<Restriction>(&text) {
+            Err(e) => assert!(e.to_string().contains(says), "{clause}: {e}"),
+            Ok(read) if says.is_empty() => assert_eq!(read.clauses.len(), 1),
+            Ok(read) => panic!("{clause} read as {read:?}"),
+        }
+    }
+}

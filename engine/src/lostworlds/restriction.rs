@@ -39,46 +39,49 @@ pub enum Span {
     UntilWeaponRetrieved,
 }
 
-/// One clause of a restriction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "clause", rename_all = "snake_case")]
-pub enum Clause {
-    /// No restriction next turn.
-    Free,
-    Only {
-        items: Vec<Item>,
-        except: Vec<Item>,
-        span: Span,
-    },
-    No {
-        items: Vec<Item>,
-        except: Vec<Item>,
-        span: Span,
-    },
-    /// Added to a score next turn; an empty list means any maneuver.
-    Bonus {
-        amount: i32,
-        items: Vec<Item>,
-    },
-    /// Taken from every score for the rest of the combat; readings add up.
-    Penalty {
-        amount: i32,
-        except: Vec<Item>,
-    },
-    WeaponRetrieved,
-    /// "If I am pushed off balance go to p. 19": for the next exchange only,
-    /// if the reader is then shown in `situation` (in the picture the
-    /// reader reaches), the listener turns to `picture` of the reader's book
-    /// instead of the one the matrix gives.
-    If {
-        situation: String,
-        picture: u32,
-    },
-    /// A sentence kept as read and not enforced: a conditional this engine
-    /// cannot read (no page to go to).
-    Note {
-        text: String,
-    },
+crate::in_place! {
+    "Clause",
+    /// One clause of a restriction.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(tag = "clause", rename_all = "snake_case")]
+    pub enum Clause {
+        /// No restriction next turn.
+        Free,
+        Only {
+            items: Vec<Item>,
+            except: Vec<Item>,
+            span: Span,
+        },
+        No {
+            items: Vec<Item>,
+            except: Vec<Item>,
+            span: Span,
+        },
+        /// Added to a score next turn; an empty list means any maneuver.
+        Bonus {
+            amount: i32,
+            items: Vec<Item>,
+        },
+        /// Taken from every score for the rest of the combat; readings add up.
+        Penalty {
+            amount: i32,
+            except: Vec<Item>,
+        },
+        WeaponRetrieved,
+        /// "If I am pushed off balance go to p. 19": for the next exchange only,
+        /// if the reader is then shown in `situation` (in the picture the
+        /// reader reaches), the listener turns to `picture` of the reader's book
+        /// instead of the one the matrix gives.
+        If {
+            situation: String,
+            picture: u32,
+        },
+        /// A sentence kept as read and not enforced: a conditional this engine
+        /// cannot read (no page to go to).
+        Note {
+            text: String,
+        },
+    }
 }
 
 /// A restriction as read aloud, with its parsed clauses.
