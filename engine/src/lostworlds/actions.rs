@@ -847,122 +847,125 @@ fn is_zero_i(n: &i32) -> bool {
     *n == 0
 }
 
-/// One entry of the movement chart as done.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "deed", rename_all = "snake_case")]
-pub enum Deed {
-    Moved {
-        from: Hex,
-        to: Hex,
-    },
-    Crawled {
-        from: Hex,
-        to: Hex,
-    },
-    Ran,
-    JumpedDown {
-        from: Hex,
-        to: Hex,
-        roll: u32,
-        position: Position,
-        damage: i32,
-    },
-    JumpedOnto {
-        target: Seat,
-        from: Hex,
-        land: Hex,
-        roll: u32,
-        result: Pounce,
-        damage: i32,
-    },
-    JumpedOver {
-        from: Hex,
-        over: Hex,
-        to: Hex,
-    },
-    Blocked {
-        target: Seat,
-    },
-    FellProne,
-    StoodUp,
-    RegainedBalance,
-    PickedUp {
-        object: String,
-    },
-    Dropped {
-        object: String,
-        at: Hex,
-    },
-    /// An unconscious or dead figure lifted onto the carrier's back.
-    LiftedBody {
-        body: Seat,
-    },
-    LaidDown {
-        body: Seat,
-        at: Hex,
-    },
-    ThrewBody {
-        body: Seat,
-        target: Hex,
-        landing: Landing,
-    },
-    Threw {
-        object: String,
-        target: Hex,
-        landing: Landing,
-    },
-    ThrewWeapon {
-        /// The weapon as it lies afterwards: an object of the map.
-        weapon: String,
-        target: Seat,
-        /// Where it lies: the target's space, hit or miss.
-        at: Hex,
-        range: u32,
-        roll: u32,
-        hit: bool,
-        #[serde(default, skip_serializing_if = "is_zero_i")]
-        damage: i32,
-    },
-    Examined {
-        object: String,
-        /// What the scenario says is found (empty: nothing of note).
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        found: String,
-    },
-    ShovedObject {
-        object: String,
-        from: Hex,
-        to: Hex,
-    },
-    Shoved {
-        target: Seat,
-        hard: bool,
-        roll: FallRoll,
-    },
-    Slew {
-        target: Seat,
-    },
-    Regenerates,
-    Cast {
-        card: String,
-        name: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        target: Option<Seat>,
-        range: u32,
-        /// Spell points spent beyond the card's, by the range table.
-        #[serde(default, skip_serializing_if = "is_zero_u")]
-        extra: u32,
-        roll: u32,
-        works: bool,
-        /// Body points the target loses (a strike that works).
-        #[serde(default, skip_serializing_if = "is_zero_i")]
-        damage: i32,
-        /// Body points the caster gains (a heal that works).
-        #[serde(default, skip_serializing_if = "is_zero_i")]
-        heal: i32,
-    },
-    BrokeOff {
-        from: Hex,
-        to: Hex,
-    },
+crate::in_place! {
+    "Deed",
+    /// One entry of the movement chart as done.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(tag = "deed", rename_all = "snake_case")]
+    pub enum Deed {
+        Moved {
+            from: Hex,
+            to: Hex,
+        },
+        Crawled {
+            from: Hex,
+            to: Hex,
+        },
+        Ran,
+        JumpedDown {
+            from: Hex,
+            to: Hex,
+            roll: u32,
+            position: Position,
+            damage: i32,
+        },
+        JumpedOnto {
+            target: Seat,
+            from: Hex,
+            land: Hex,
+            roll: u32,
+            result: Pounce,
+            damage: i32,
+        },
+        JumpedOver {
+            from: Hex,
+            over: Hex,
+            to: Hex,
+        },
+        Blocked {
+            target: Seat,
+        },
+        FellProne,
+        StoodUp,
+        RegainedBalance,
+        PickedUp {
+            object: String,
+        },
+        Dropped {
+            object: String,
+            at: Hex,
+        },
+        /// An unconscious or dead figure lifted onto the carrier's back.
+        LiftedBody {
+            body: Seat,
+        },
+        LaidDown {
+            body: Seat,
+            at: Hex,
+        },
+        ThrewBody {
+            body: Seat,
+            target: Hex,
+            landing: Landing,
+        },
+        Threw {
+            object: String,
+            target: Hex,
+            landing: Landing,
+        },
+        ThrewWeapon {
+            /// The weapon as it lies afterwards: an object of the map.
+            weapon: String,
+            target: Seat,
+            /// Where it lies: the target's space, hit or miss.
+            at: Hex,
+            range: u32,
+            roll: u32,
+            hit: bool,
+            #[serde(default, skip_serializing_if = "is_zero_i")]
+            damage: i32,
+        },
+        Examined {
+            object: String,
+            /// What the scenario says is found (empty: nothing of note).
+            #[serde(default, skip_serializing_if = "String::is_empty")]
+            found: String,
+        },
+        ShovedObject {
+            object: String,
+            from: Hex,
+            to: Hex,
+        },
+        Shoved {
+            target: Seat,
+            hard: bool,
+            roll: FallRoll,
+        },
+        Slew {
+            target: Seat,
+        },
+        Regenerates,
+        Cast {
+            card: String,
+            name: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            target: Option<Seat>,
+            range: u32,
+            /// Spell points spent beyond the card's, by the range table.
+            #[serde(default, skip_serializing_if = "is_zero_u")]
+            extra: u32,
+            roll: u32,
+            works: bool,
+            /// Body points the target loses (a strike that works).
+            #[serde(default, skip_serializing_if = "is_zero_i")]
+            damage: i32,
+            /// Body points the caster gains (a heal that works).
+            #[serde(default, skip_serializing_if = "is_zero_i")]
+            heal: i32,
+        },
+        BrokeOff {
+            from: Hex,
+            to: Hex,
+        },
+    }
 }
