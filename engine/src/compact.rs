@@ -21,7 +21,7 @@ use serde::ser::{self, Serialize};
 use serde::{forward_to_deserialize_any, Deserialize};
 use serde_json::Error;
 
-use crate::tagged::ByTag;
+use crate::tagged::{AsVariant, ByTag};
 
 const NULL: u8 = 0;
 const FALSE: u8 = 1;
@@ -117,6 +117,12 @@ impl Writer<'_> {
     fn text(&mut self, s: &str) {
         self.varint(s.len() as u64);
         self.out.extend_from_slice(s.as_bytes());
+    }
+
+    /// Starts an externally tagged variant's content.
+    fn variant(&mut self, name: &str) {
+        self.out.push(VARIANT);
+        self.text(name);
     }
 
     /// Opens a container whose length is written when it closes.
@@ -261,8 +267,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.out.push(VARIANT);
-        self.text(variant);
+        self.variant(variant);
         value.serialize(self)
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Container<'a>, Error> {
@@ -285,8 +290,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Container<'a>, Error> {
-        self.out.push(VARIANT);
-        self.text(variant);
+        self.variant(variant);
         Ok(self.open(SEQ))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Container<'a>, Error> {
@@ -302,8 +306,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Container<'a>, Error> {
-        self.out.push(VARIANT);
-        self.text(variant);
+        self.variant(variant);
         Ok(self.open(STRUCT))
     }
 }
@@ -434,16 +437,14 @@ impl<'de> Reader<'de> {
     fn by_tag<T: ByTag + de::DeserializeOwned>(&mut self) -> Result<T, Error> {
         let start = self.bytes;
         if let Some((name, fields)) = self.tagged(T::TAG)? {
-            let mut variant = Tagged {
-                name,
-                fields: Fields {
-                    reader: self,
-                    left: fields,
-                    as_bytes: true,
-                },
+            let mut fields = Fields {
+                reader: self,
+                left: fields,
+                as_bytes: true,
             };
-            if let Ok(read) = T::by_tag(&mut variant) {
-                if variant.fields.left == 0 {
+            let map = &mut fields;
+            if let Ok(read) = T::by_tag(AsVariant { name, map }) {
+                if fields.left == 0 {
                     return Ok(read);
                 }
             }
@@ -794,56 +795,5 @@ impl<'de> MapAccess<'de> for Fields<'_, 'de> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
-    }
-}
-
-/// A tagged object seen as the variant its tag names, its other fields the
-/// variant's (see [`crate::tagged`]).
-struct Tagged<'a, 'de> {
-    name: &'de str,
-    fields: Fields<'a, 'de>,
-}
-
-impl<'de> de::Deserializer<'de> for &mut Tagged<'_, 'de> {
-    type Error = Error;
-
-    crate::tagged::reads_only_as_an_enum!();
-}
-
-impl<'de> EnumAccess<'de> for &mut Tagged<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
-        let name = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(self.name))?;
-        Ok((name, self))
-    }
-}
-
-impl<'de> VariantAccess<'de> for &mut Tagged<'_, 'de> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        match self.fields.left {
-            0 => Ok(()),
-            _ => Err(bad("fields on a unit variant")),
-        }
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
-        // Internally tagged, a newtype's fields sit beside the tag.
-        seed.deserialize(de::value::MapAccessDeserializer::new(&mut self.fields))
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value, Error> {
-        Err(bad("a tagged object has no tuple variants"))
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_map(&mut self.fields)
     }
 }

@@ -19,32 +19,6 @@ use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Vis
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-/// The body of a `Deserializer` that is one tagged object seen as the
-/// variant its tag names: it reads only as an enum.
-macro_rules! reads_only_as_an_enum {
-    () => {
-        fn deserialize_enum<W: Visitor<'de>>(
-            self,
-            _name: &'static str,
-            _variants: &'static [&'static str],
-            visitor: W,
-        ) -> Result<W::Value, Self::Error> {
-            visitor.visit_enum(self)
-        }
-
-        fn deserialize_any<W: Visitor<'de>>(self, _visitor: W) -> Result<W::Value, Self::Error> {
-            Err(de::Error::custom("a tagged object reads only as an enum"))
-        }
-
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-            bytes byte_buf option unit unit_struct newtype_struct seq tuple
-            tuple_struct map struct identifier ignored_any
-        }
-    };
-}
-pub(crate) use reads_only_as_an_enum;
-
 /// An enum whose stored form is internally tagged, readable by its tag.
 pub trait ByTag: Sized {
     /// The name of the tag field (`type`).
@@ -60,7 +34,7 @@ pub fn read<T: ByTag + de::DeserializeOwned>(value: &Value) -> Result<T, serde_j
     if let Value::Object(fields) = value {
         if let Some(Value::String(name)) = fields.get(T::TAG) {
             let fields = fields.iter().map(|(key, value)| (key.as_str(), value));
-            if let Ok(read) = T::by_tag(Variant::new(T::TAG, name, fields)) {
+            if let Ok(read) = T::by_tag(variant(T::TAG, name, fields)) {
                 return Ok(read);
             }
         }
@@ -108,7 +82,7 @@ fn by_tag<T: ByTag>(fields: &[(Cow<'_, str>, &RawValue)]) -> Option<T> {
         .find(|(key, _)| key == T::TAG)
         .and_then(|(_, raw)| serde_json::from_str::<Cow<'_, str>>(raw.get()).ok())?;
     let fields = fields.iter().map(|(key, raw)| (key.as_ref(), Text(raw)));
-    T::by_tag(Variant::new(T::TAG, &name, fields)).ok()
+    T::by_tag(variant(T::TAG, &name, fields)).ok()
 }
 
 /// An object's fields in order, each value left as JSON text.
@@ -181,80 +155,20 @@ impl<'de> FieldValue<'de> for Text<'de> {
     }
 }
 
-/// One tagged object, seen as the enum variant its tag names, with its
-/// other fields as that variant's fields.
-struct Variant<'de, I, F> {
+/// One tagged object of `fields`, seen as the variant its tag names (see
+/// [`AsVariant`]).
+fn variant<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>>(
+    tag: &'de str,
     name: &'de str,
-    fields: Fields<'de, I, F>,
-}
-
-impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> Variant<'de, I, F> {
-    fn new(tag: &'de str, name: &'de str, fields: I) -> Self {
-        Variant {
-            name,
-            fields: Fields {
-                tag,
-                iter: fields,
-                value: None,
-            },
-        }
-    }
-}
-
-impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> de::Deserializer<'de>
-    for Variant<'de, I, F>
-{
-    type Error = serde_json::Error;
-
-    reads_only_as_an_enum!();
-}
-
-impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> EnumAccess<'de>
-    for Variant<'de, I, F>
-{
-    type Error = serde_json::Error;
-    type Variant = Self;
-
-    fn variant_seed<S: DeserializeSeed<'de>>(
-        self,
-        seed: S,
-    ) -> Result<(S::Value, Self), Self::Error> {
-        let name = seed.deserialize(BorrowedStrDeserializer::new(self.name))?;
-        Ok((name, self))
-    }
-}
-
-impl<'de, F: FieldValue<'de>, I: Iterator<Item = (&'de str, F)>> VariantAccess<'de>
-    for Variant<'de, I, F>
-{
-    type Error = serde_json::Error;
-
-    fn unit_variant(self) -> Result<(), Self::Error> {
-        Ok(())
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(
-        self,
-        seed: S,
-    ) -> Result<S::Value, Self::Error> {
-        // Internally tagged, a newtype's fields sit beside the tag.
-        seed.deserialize(MapAccessDeserializer::new(self.fields))
-    }
-
-    fn tuple_variant<W: Visitor<'de>>(
-        self,
-        _len: usize,
-        _visitor: W,
-    ) -> Result<W::Value, Self::Error> {
-        Err(de::Error::custom("a tagged object has no tuple variants"))
-    }
-
-    fn struct_variant<W: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: W,
-    ) -> Result<W::Value, Self::Error> {
-        visitor.visit_map(self.fields)
+    fields: I,
+) -> AsVariant<'de, Fields<'de, I, F>> {
+    AsVariant {
+        name,
+        map: Fields {
+            tag,
+            iter: fields,
+            value: None,
+        },
     }
 }
 
@@ -322,7 +236,7 @@ impl<'de, T: ByTag> Visitor<'de> for TagFirst<T> {
         };
         if first == T::TAG {
             let Key(name) = map.next_value::<Key<'de>>()?;
-            return T::by_tag(InPlace { name: &name, map });
+            return T::by_tag(AsVariant { name: &name, map });
         }
         let mut fields = serde_json::Map::new();
         fields.insert(first.into_owned(), map.next_value::<Value>()?);
@@ -333,24 +247,42 @@ impl<'de, T: ByTag> Visitor<'de> for TagFirst<T> {
             return Err(de::Error::missing_field(T::TAG));
         };
         let read = fields.iter().map(|(key, value)| (key.as_str(), value));
-        T::by_tag(Variant::new(T::TAG, name, read)).map_err(de::Error::custom)
+        T::by_tag(variant(T::TAG, name, read)).map_err(de::Error::custom)
     }
 }
 
-/// A tagged object whose tag was its first field, seen as the variant the
-/// tag names, with the fields still to read as the variant's.
-struct InPlace<'a, A> {
-    name: &'a str,
-    map: A,
+/// A tagged object seen as the enum variant its tag names, with its other
+/// fields (`map`, the tag left out) as that variant's: how every reader by
+/// tag hands an object to [`ByTag::by_tag`], whatever it reads from.
+pub(crate) struct AsVariant<'a, A> {
+    pub(crate) name: &'a str,
+    pub(crate) map: A,
 }
 
-impl<'de, A: MapAccess<'de>> de::Deserializer<'de> for InPlace<'_, A> {
+impl<'de, A: MapAccess<'de>> de::Deserializer<'de> for AsVariant<'_, A> {
     type Error = A::Error;
 
-    reads_only_as_an_enum!();
+    fn deserialize_enum<W: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: W,
+    ) -> Result<W::Value, Self::Error> {
+        visitor.visit_enum(self)
+    }
+
+    fn deserialize_any<W: Visitor<'de>>(self, _visitor: W) -> Result<W::Value, Self::Error> {
+        Err(de::Error::custom("a tagged object reads only as an enum"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
 }
 
-impl<'de, A: MapAccess<'de>> EnumAccess<'de> for InPlace<'_, A> {
+impl<'de, A: MapAccess<'de>> EnumAccess<'de> for AsVariant<'_, A> {
     type Error = A::Error;
     type Variant = Self;
 
@@ -360,7 +292,7 @@ impl<'de, A: MapAccess<'de>> EnumAccess<'de> for InPlace<'_, A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for InPlace<'_, A> {
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for AsVariant<'_, A> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
@@ -373,6 +305,7 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for InPlace<'_, A> {
     }
 
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        // Internally tagged, a newtype's fields sit beside the tag.
         seed.deserialize(MapAccessDeserializer::new(self.map))
     }
 
