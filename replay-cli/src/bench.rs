@@ -25,6 +25,7 @@ use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::{Access, ActRequest, Journal, JournalError, Location, NewGame, PgLog};
 
 use crate::error::CliError;
+use crate::wire::Wire;
 
 type Result<T> = std::result::Result<T, CliError>;
 
@@ -478,26 +479,20 @@ fn http_appends(
             .map(|(w, (game, token, actions))| {
                 let addr = addrs[w % addrs.len()];
                 s.spawn(move || -> Result<()> {
-                    let failed = |e: ureq::Error| CliError::Bench(format!("HTTP to {addr}: {e}"));
-                    let client = http_client();
+                    let failed =
+                        |e: std::io::Error| CliError::Bench(format!("HTTP to {addr}: {e}"));
+                    let mut wire = Wire::connect(addr).map_err(failed)?;
                     let path = format!("/games/{game}/actions");
-                    let url = format!("http://{addr}{path}");
                     let bearer = format!("Bearer {token}");
                     for action in actions {
                         let body = serde_json::to_vec(&json!({"action": action}))
                             .expect("actions serialize");
-                        let mut response = client
-                            .post(&url)
-                            .header("Authorization", &bearer)
-                            .header("Content-Type", "application/json")
-                            .send(&body[..])
-                            .map_err(failed)?;
-                        let status = response.status().as_u16();
-                        let answer = response.body_mut().read_to_vec().map_err(failed)?;
-                        if status != 201 {
+                        let answer = wire.post(&path, &bearer, &body).map_err(failed)?;
+                        if answer.status != 201 {
                             return Err(CliError::Bench(format!(
-                                "POST {path} answered {status}: {}",
-                                String::from_utf8_lossy(&answer)
+                                "POST {path} answered {}: {}",
+                                answer.status,
+                                String::from_utf8_lossy(&answer.body)
                             )));
                         }
                     }
@@ -510,16 +505,6 @@ fn http_appends(
             .try_for_each(|h| h.join().expect("bench HTTP writer panicked"))
     })?;
     Ok((writers * appends) as f64 / start.elapsed().as_secs_f64())
-}
-
-/// One writer's HTTP client: a kept-alive connection, 30 s for each answer,
-/// error statuses read as answers.
-fn http_client() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_recv_response(Some(Duration::from_secs(30)))
-        .http_status_as_error(false)
-        .build()
-        .into()
 }
 
 /// Starts the API on a free local port on its own runtime; waits for /healthz.
@@ -537,7 +522,12 @@ fn start_server(journal: &Journal) -> Result<(tokio::runtime::Runtime, SocketAdd
     });
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let up = http_client()
+        // The writers use [`Wire`]; this is only a look.
+        let up = ureq::Agent::config_builder()
+            .timeout_recv_response(Some(Duration::from_secs(30)))
+            .http_status_as_error(false)
+            .build()
+            .new_agent()
             .get(format!("http://{addr}/healthz"))
             .call()
             .is_ok_and(|r| r.status() == 200);

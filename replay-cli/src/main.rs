@@ -21,6 +21,7 @@ mod remote;
 mod served;
 mod show;
 mod table;
+mod wire;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
