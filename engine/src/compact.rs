@@ -392,7 +392,20 @@ impl<'de> Reader<'de> {
         self.bytes.first().copied().ok_or_else(|| bad("cut short"))
     }
 
+    #[inline]
     fn varint(&mut self) -> Result<u64, Error> {
+        // Names, lengths and most numbers are under 128: one byte.
+        if let Some((&b, rest)) = self.bytes.split_first() {
+            if b < 0x80 {
+                self.bytes = rest;
+                return Ok(u64::from(b));
+            }
+        }
+        self.long_varint()
+    }
+
+    #[cold]
+    fn long_varint(&mut self) -> Result<u64, Error> {
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;

@@ -143,6 +143,29 @@ fn any_value_reads_back_as_the_same_json() {
     assert_eq!(read, serde_json::to_value(&clause).unwrap());
 }
 
+/// Lengths and numbers take one byte under 128 and more from there on;
+/// both read back, on either side of each step.
+#[test]
+fn numbers_and_lengths_of_every_size_read_back() {
+    let mut cases = Vec::new();
+    for bits in 0..64 {
+        let n = 1u64 << bits;
+        cases.extend([n - 1, n, n + 1]);
+    }
+    cases.push(u64::MAX);
+    for n in cases {
+        assert_eq!(from_slice::<u64>(&to_vec(&n)).unwrap(), n);
+        let negative = -(n as i64 / 2) - 1;
+        assert_eq!(from_slice::<i64>(&to_vec(&negative)).unwrap(), negative);
+    }
+    for len in [0, 1, 127, 128, 129, 16_383, 16_384, 70_000] {
+        let text = "x".repeat(len);
+        assert_eq!(from_slice::<String>(&to_vec(&text)).unwrap(), text);
+        let named = json!({ text.clone(): len });
+        assert_eq!(from_slice::<Value>(&to_vec(&named)).unwrap(), named);
+    }
+}
+
 #[test]
 fn values_follow_one_another() {
     let mut bytes = Vec::new();
