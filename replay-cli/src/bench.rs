@@ -22,7 +22,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tabletape_engine::{Game, Viewer};
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
-use tabletape_store::{Access, ActRequest, Journal, JournalError, Location, NewGame, PgLog};
+use tabletape_store::{
+    fold_steps, Access, ActRequest, Journal, JournalError, Location, NewGame, PgLog,
+};
 
 use crate::error::CliError;
 use crate::wire::Wire;
@@ -434,7 +436,8 @@ fn journal_appends(journal: &Journal, writers: usize, appends: usize, seed: u64)
 }
 
 /// Folds `game`'s first `upto` events as read from the store, chunk by
-/// chunk, with no snapshot: a cold fold's read, decode and apply.
+/// chunk, with no snapshot: a cold fold's read, decode and apply, as the
+/// journal folds (the next chunk read while this one folds).
 fn fold_stored(journal: &Journal, game: &str, upto: u64) -> Result<()> {
     let failed = |e: &dyn std::fmt::Display| CliError::Bench(format!("folding from storage: {e}"));
     let log = journal.log();
@@ -442,16 +445,15 @@ fn fold_stored(journal: &Journal, game: &str, upto: u64) -> Result<()> {
         .read(game, MAIN_BRANCH, 1, Some(1))
         .map_err(|e| failed(&e))?;
     let mut folded = Game::from_first(&first[0]).map_err(|e| failed(&e))?;
-    while folded.seq() < upto {
-        let last = upto.min(folded.seq() + FOLD_STORED_CHUNK);
-        let steps = log
-            .read_steps(game, MAIN_BRANCH, folded.seq() + 1, Some(last))
-            .map_err(|e| failed(&e))?;
-        for step in &steps {
-            step.apply_to(&mut folded).map_err(|e| failed(&e))?;
-        }
-    }
-    Ok(())
+    fold_steps::<JournalError>(
+        log.as_ref(),
+        (game, MAIN_BRANCH),
+        &mut folded,
+        upto,
+        FOLD_STORED_CHUNK,
+        |_| {},
+    )
+    .map_err(|e| failed(&e))
 }
 
 fn free_local_addr() -> Result<SocketAddr> {

@@ -56,8 +56,8 @@ mod verify;
 mod write;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, is_route_word, BranchRecord, Draft, GameMeta, Head,
-    Log, Receipt,
+    breaks_lines, check_game_id, decode_event, fold_steps, is_route_word, BranchRecord, Draft,
+    GameMeta, Head, Log, Receipt,
 };
 use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
 pub use access::Access;
@@ -1102,18 +1102,18 @@ impl Journal {
             (None, Some(g)) => Arc::try_unwrap(g).unwrap_or_else(|shared| Game::clone(&shared)),
             (None, None) => self.started(game, branch, None)?,
         };
-        while folded.seq() < at {
-            let upto = at.min(folded.seq() + FOLD_CHUNK);
-            for step in self
-                .log
-                .read_steps(game, branch, folded.seq() + 1, Some(upto))?
-            {
-                let seq = step.apply_to(&mut folded)?;
-                if self.snapshot_due(seq) {
+        fold_steps::<JournalError>(
+            self.log.as_ref(),
+            (game, branch),
+            &mut folded,
+            at,
+            FOLD_CHUNK,
+            |folded| {
+                if self.snapshot_due(folded.seq()) {
                     self.keep_snapshot(game, branch, &folded.snapshot());
                 }
-            }
-        }
+            },
+        )?;
         Ok((Arc::new(folded), head))
     }
 

@@ -21,7 +21,10 @@ pub(super) const EVENT_COLUMNS: &str = "e.seq, e.schema_version, e.recorded_at_m
 /// [`EVENT_COLUMNS`] as a fold reads them ([`step_of`]): the body only of
 /// an event without a fold form, which is read instead of it.
 pub(super) const STEP_COLUMNS: &str = "e.seq, e.schema_version, e.recorded_at_ms, e.actor, \
-     e.idempotency_key, e.prev_hash, e.hash, e.salt, \
+     CASE WHEN e.fold_form IS NULL THEN e.idempotency_key END, \
+     CASE WHEN e.fold_form IS NULL THEN e.prev_hash END, \
+     CASE WHEN e.fold_form IS NULL THEN e.hash END, \
+     CASE WHEN e.fold_form IS NULL THEN e.salt END, \
      CASE WHEN e.fold_form IS NULL THEN e.body END, p.pack, e.fold_form \
      FROM events e LEFT JOIN packs p ON p.hash = e.pack";
 
