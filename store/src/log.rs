@@ -420,12 +420,15 @@ impl FoldStep {
 /// to `to`, as read with [`Log::read_steps`] `chunk` at a time; `folded` is
 /// called after each event with the game as it then stands.
 ///
-/// A fold of more than one chunk reads the next chunk on a second thread
-/// while it folds this one: reading (sled's pages, a database's round trip
-/// and its server's work) and decoding and applying then run side by side
-/// on two cores instead of taking turns on one. One chunk is read ahead,
-/// so memory stays bounded; a shorter fold reads in the caller's thread,
-/// since a thread is not worth starting for it.
+/// A fold of more than one chunk reads ahead: [`READERS`] threads read
+/// chunks in turn (the first, the third, .. on one; the second, the fourth,
+/// .. on the other), each one chunk ahead of the fold, while this thread
+/// decodes and applies them in order. Reading (sled's pages; a database's
+/// round trip and its server's work) costs more than folding, so the fold
+/// keeps up with two readers, and the work spreads over the cores instead
+/// of taking turns on one. Memory stays bounded by the chunks in flight. A
+/// shorter fold reads in the caller's thread: a thread is not worth
+/// starting for it.
 pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
     log: &dyn Log,
     (game_id, branch): (&str, &str),
@@ -446,25 +449,37 @@ pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
         }
         Ok(())
     };
-    if to - from < chunk {
+    let chunks = (to - from) / chunk + 1;
+    let range = |i: u64| {
+        let lo = from + i * chunk;
+        (lo, to.min(lo + (chunk - 1)))
+    };
+    if chunks == 1 {
         fold(log.read_steps(game_id, branch, from, Some(to))?)?;
     } else {
         std::thread::scope(|scope| -> Result<(), E> {
-            let (ahead, chunks) = std::sync::mpsc::sync_channel(1);
-            scope.spawn(move || {
-                let mut lo = from;
-                while lo <= to {
-                    let hi = to.min(lo.saturating_add(chunk - 1));
-                    let read = log.read_steps(game_id, branch, lo, Some(hi));
-                    let failed = read.is_err();
-                    // A fold that failed has hung up: nothing more to read.
-                    if ahead.send(read).is_err() || failed {
-                        break;
-                    }
-                    lo = hi + 1;
-                }
-            });
-            for steps in chunks {
+            let readers: Vec<_> = (0..READERS)
+                .map(|r| {
+                    let (ahead, read) = std::sync::mpsc::sync_channel(1);
+                    scope.spawn(move || {
+                        for i in (r..chunks).step_by(READERS as usize) {
+                            let (lo, hi) = range(i);
+                            let steps = log.read_steps(game_id, branch, lo, Some(hi));
+                            let failed = steps.is_err();
+                            // A fold that failed has hung up: nothing more
+                            // to read.
+                            if ahead.send(steps).is_err() || failed {
+                                break;
+                            }
+                        }
+                    });
+                    read
+                })
+                .collect();
+            for i in 0..chunks {
+                let reader = &readers[(i % READERS) as usize];
+                // A reader stops early only after sending its error.
+                let steps = reader.recv().expect("a reader sends each of its chunks");
                 fold(steps?)?;
             }
             Ok(())
@@ -479,6 +494,9 @@ pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
         .into()),
     }
 }
+
+/// Threads reading ahead of a long fold (see [`fold_steps`]).
+const READERS: u64 = 2;
 
 #[derive(Deserialize)]
 pub(crate) struct FoldBody<'a> {
