@@ -155,6 +155,8 @@ pub struct Journal {
     /// that head itself (see [`Log::append_on`]).
     written: Arc<Mutex<HashMap<(String, String), Written>>>,
     snapshot_every: u64,
+    /// Events read at a time by long reads ([`FOLD_CHUNK`] unless set).
+    read_chunk: u64,
 }
 
 /// A request to start a game.
@@ -794,6 +796,7 @@ impl Journal {
             importing: Arc::default(),
             written: Arc::default(),
             snapshot_every: SNAPSHOT_EVERY,
+            read_chunk: FOLD_CHUNK,
         }
     }
 
@@ -801,6 +804,14 @@ impl Journal {
     /// [`SNAPSHOT_EVERY`] (tests use small values to exercise the cache).
     pub fn with_snapshot_every(mut self, n: u64) -> Journal {
         self.snapshot_every = n.max(1);
+        self
+    }
+
+    /// Reads `n` events at a time in long reads (folds, verify, export)
+    /// instead of [`FOLD_CHUNK`]: tests use small values to read ahead
+    /// across many chunks.
+    pub fn with_read_chunk(mut self, n: u64) -> Journal {
+        self.read_chunk = n.max(1);
         self
     }
 
@@ -1107,7 +1118,7 @@ impl Journal {
             (game, branch),
             &mut folded,
             at,
-            FOLD_CHUNK,
+            self.read_chunk,
             |folded| {
                 if self.snapshot_due(folded.seq()) {
                     self.keep_snapshot(game, branch, &folded.snapshot());

@@ -17,6 +17,7 @@
 //! stored event into the current schema.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -417,18 +418,9 @@ impl FoldStep {
 }
 
 /// Folds a branch's events into `game`, from the one after `game`'s seq up
-/// to `to`, as read with [`Log::read_steps`] `chunk` at a time; `folded` is
-/// called after each event with the game as it then stands.
-///
-/// A fold of more than one chunk reads ahead: [`READERS`] threads read
-/// chunks in turn (the first, the third, .. on one; the second, the fourth,
-/// .. on the other), each one chunk ahead of the fold, while this thread
-/// decodes and applies them in order. Reading (sled's pages; a database's
-/// round trip and its server's work) costs more than folding, so the fold
-/// keeps up with two readers, and the work spreads over the cores instead
-/// of taking turns on one. Memory stays bounded by the chunks in flight. A
-/// shorter fold reads in the caller's thread: a thread is not worth
-/// starting for it.
+/// to `to`, as read with [`Log::read_steps`] `chunk` at a time (read ahead:
+/// see [`read_ahead`]); `folded` is called after each event with the game
+/// as it then stands.
 pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
     log: &dyn Log,
     (game_id, branch): (&str, &str),
@@ -437,54 +429,17 @@ pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
     chunk: u64,
     mut folded: impl FnMut(&Game),
 ) -> Result<(), E> {
-    let chunk = chunk.max(1);
-    let from = game.seq() + 1;
-    if to < from {
-        return Ok(());
-    }
-    let mut fold = |steps: Vec<FoldStep>| -> Result<(), E> {
-        for step in steps {
-            step.apply_to(game)?;
-            folded(game);
-        }
-        Ok(())
-    };
-    let chunks = (to - from) / chunk + 1;
-    let range = |i: u64| {
-        let lo = from + i * chunk;
-        (lo, to.min(lo + (chunk - 1)))
-    };
-    if chunks == 1 {
-        fold(log.read_steps(game_id, branch, from, Some(to))?)?;
-    } else {
-        std::thread::scope(|scope| -> Result<(), E> {
-            let readers: Vec<_> = (0..READERS)
-                .map(|r| {
-                    let (ahead, read) = std::sync::mpsc::sync_channel(1);
-                    scope.spawn(move || {
-                        for i in (r..chunks).step_by(READERS as usize) {
-                            let (lo, hi) = range(i);
-                            let steps = log.read_steps(game_id, branch, lo, Some(hi));
-                            let failed = steps.is_err();
-                            // A fold that failed has hung up: nothing more
-                            // to read.
-                            if ahead.send(steps).is_err() || failed {
-                                break;
-                            }
-                        }
-                    });
-                    read
-                })
-                .collect();
-            for i in 0..chunks {
-                let reader = &readers[(i % READERS) as usize];
-                // A reader stops early only after sending its error.
-                let steps = reader.recv().expect("a reader sends each of its chunks");
-                fold(steps?)?;
+    read_ahead(
+        (game.seq() + 1, to, chunk),
+        |lo, hi| log.read_steps(game_id, branch, lo, Some(hi)),
+        |steps| -> Result<_, E> {
+            for step in steps? {
+                step.apply_to(game)?;
+                folded(game);
             }
-            Ok(())
-        })?;
-    }
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
     match game.seq() == to {
         true => Ok(()),
         false => Err(StoreError::corrupt(
@@ -495,7 +450,70 @@ pub fn fold_steps<E: From<StoreError> + From<EngineError>>(
     }
 }
 
-/// Threads reading ahead of a long fold (see [`fold_steps`]).
+/// Reads `from..=to` with `read`, `chunk` seqs at a time, and hands each
+/// chunk (or why it could not be read) to `each` in order, until `each`
+/// breaks or fails. A read that failed is the last chunk handed over.
+///
+/// More than one chunk is read ahead: [`READERS`] threads read chunks in
+/// turn (the first, the third, .. on one; the second, the fourth, .. on the
+/// other), each one chunk ahead, while this thread takes them in order.
+/// Reading (sled's pages; a database's round trip and its server's work)
+/// costs more than what a fold, a check or an export does with the events,
+/// so the work spreads over the cores instead of taking turns on one, and
+/// memory stays bounded by the chunks in flight. A single chunk is read in
+/// the caller's thread: a thread is not worth starting for it.
+pub(crate) fn read_ahead<T: Send, R: Send, E>(
+    (from, to, chunk): (u64, u64, u64),
+    read: impl Fn(u64, u64) -> Result<Vec<T>, R> + Sync,
+    mut each: impl FnMut(Result<Vec<T>, R>) -> Result<ControlFlow<()>, E>,
+) -> Result<(), E> {
+    if to < from {
+        return Ok(());
+    }
+    let chunk = chunk.max(1);
+    let chunks = (to - from) / chunk + 1;
+    let range = |i: u64| {
+        let lo = from + i * chunk;
+        (lo, to.min(lo + (chunk - 1)))
+    };
+    if chunks == 1 {
+        return each(read(from, to)).map(drop);
+    }
+    std::thread::scope(|scope| {
+        let (read, range) = (&read, &range);
+        let readers: Vec<_> = (0..READERS)
+            .map(|r| {
+                let (ahead, chunks_read) = std::sync::mpsc::sync_channel(1);
+                scope.spawn(move || {
+                    for i in (r..chunks).step_by(READERS as usize) {
+                        let (lo, hi) = range(i);
+                        let chunk = read(lo, hi);
+                        let failed = chunk.is_err();
+                        // A taker that stopped has hung up: nothing more
+                        // to read.
+                        if ahead.send(chunk).is_err() || failed {
+                            break;
+                        }
+                    }
+                });
+                chunks_read
+            })
+            .collect();
+        for i in 0..chunks {
+            // A reader stops early only after sending its failed read.
+            let chunk = readers[(i % READERS) as usize]
+                .recv()
+                .expect("a reader sends each of its chunks");
+            let failed = chunk.is_err();
+            if each(chunk)?.is_break() || failed {
+                break;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Threads reading ahead of a long read (see [`read_ahead`]).
 const READERS: u64 = 2;
 
 #[derive(Deserialize)]

@@ -1109,6 +1109,37 @@ fn a_fold_read_ahead_in_chunks_folds_as_one_read_does() {
     }
 }
 
+/// Export and verify read a long branch ahead in chunks, and give the same
+/// lines and the same findings as reading it in one piece.
+#[test]
+fn export_and_verify_read_ahead_in_chunks_as_in_one_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 7);
+        g
+    };
+    let whole = export(&journal(&dir), &g, None);
+    for chunk in [1, 2, 3] {
+        let j = journal(&dir).with_read_chunk(chunk);
+        assert_eq!(export(&j, &g, None), whole, "chunks of {chunk}");
+        let reports = j.verify(Some(&g)).unwrap();
+        assert_eq!(reports.len(), 1);
+        assert_eq!(reports[0].problem, None, "chunks of {chunk}");
+        assert_eq!(reports[0].events, 8, "chunks of {chunk}");
+    }
+    tamper(&dir, 5, |v| v["recorded_at_ms"] = json!(1));
+    for chunk in [1, 2, 3, 100] {
+        let reports = journal(&dir)
+            .with_read_chunk(chunk)
+            .verify(Some(&g))
+            .unwrap();
+        let problem = reports[0].problem.as_ref().map(|p| p.seq);
+        assert_eq!(problem, Some(5), "chunks of {chunk}: {reports:?}");
+    }
+}
+
 #[test]
 fn import_leaves_snapshots_and_the_same_states() {
     let dir = tempfile::tempdir().unwrap();

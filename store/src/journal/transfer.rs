@@ -2,10 +2,12 @@
 //! every exported branch is over) and the strict import that re-decides a
 //! history branch by branch before any of it becomes visible.
 
+use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use super::verify::{LineCheck, Whole};
 use super::*;
+use crate::log::read_ahead;
 use tabletape_events::FoldForm;
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -70,16 +72,18 @@ impl Journal {
         let mut written = 0;
         for (name, from) in parts {
             let head = self.record(game, &name)?.head_seq;
-            let mut next = from;
-            while next <= head {
-                let upto = head.min(next + FOLD_CHUNK - 1);
-                for event in self.log.read(game, &name, next, Some(upto))? {
-                    let line = export_line(&event);
-                    writeln!(out, "{line}").map_err(|e| io_error("export output", e))?;
-                    written += 1;
-                }
-                next = upto + 1;
-            }
+            read_ahead(
+                (from, head, self.read_chunk),
+                |lo, hi| self.log.read(game, &name, lo, Some(hi)),
+                |events| -> Result<_, JournalError> {
+                    for event in events? {
+                        let line = export_line(&event);
+                        writeln!(out, "{line}").map_err(|e| io_error("export output", e))?;
+                        written += 1;
+                    }
+                    Ok(ControlFlow::Continue(()))
+                },
+            )?;
         }
         out.flush().map_err(|e| io_error("export output", e))?;
         Ok(written)

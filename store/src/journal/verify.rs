@@ -2,7 +2,10 @@
 //! again to the same facts and draws (for the owner, or anyone once the
 //! game is over); the chain as a seat sees it otherwise.
 
+use std::ops::ControlFlow;
+
 use super::*;
+use crate::log::read_ahead;
 use tabletape_engine::Recheck;
 use tabletape_events::FoldForm;
 
@@ -127,7 +130,7 @@ impl Journal {
         Ok(reports)
     }
 
-    /// The visible chain of one branch, `FOLD_CHUNK` events at a time.
+    /// The visible chain of one branch, a chunk of events at a time.
     fn verify_shown(
         &self,
         game: &str,
@@ -137,7 +140,7 @@ impl Journal {
         let mut next = 1;
         let mut last: Option<ShownEvent> = None;
         while next <= branch.head_seq {
-            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
+            let upto = branch.head_seq.min(next + self.read_chunk - 1);
             let shown = match self.events_as(game, &branch.name, next, Some(upto), viewer) {
                 Ok(shown) => shown,
                 Err(JournalError::Store(StoreError::BadEvent { seq, why, .. })) => {
@@ -211,22 +214,25 @@ impl Journal {
         line: &mut LineCheck,
         whole: &mut Whole,
     ) -> Result<(u64, Option<Problem>), JournalError> {
-        let mut next = 1;
-        while next <= branch.head_seq {
-            let upto = branch.head_seq.min(next + FOLD_CHUNK - 1);
-            let events = match self.log.read(game, &branch.name, next, Some(upto)) {
-                Ok(events) => events,
-                Err(StoreError::BadEvent { seq, why, .. }) => {
-                    return Ok(fault(Problem { seq, what: why }))
-                }
-                Err(e) => return Err(e.into()),
-            };
-            for event in &events {
-                if let Err(problem) = line.check(event, whole) {
-                    return Ok(fault(problem));
-                }
-            }
-            next = upto + 1;
+        let mut found = None;
+        read_ahead(
+            (1, branch.head_seq, self.read_chunk),
+            |lo, hi| self.log.read(game, &branch.name, lo, Some(hi)),
+            |events| -> Result<_, JournalError> {
+                let problem = match events {
+                    Ok(events) => events.iter().find_map(|e| line.check(e, whole).err()),
+                    Err(StoreError::BadEvent { seq, why, .. }) => Some(Problem { seq, what: why }),
+                    Err(e) => return Err(e.into()),
+                };
+                found = problem;
+                Ok(match found {
+                    Some(_) => ControlFlow::Break(()),
+                    None => ControlFlow::Continue(()),
+                })
+            },
+        )?;
+        if let Some(problem) = found {
+            return Ok(fault(problem));
         }
         Ok(match line.end(branch) {
             Ok(()) => (branch.head_seq, None),
