@@ -32,6 +32,7 @@ mod read_packs;
 pub mod registry;
 pub mod rng;
 pub mod rules;
+pub mod same;
 pub mod suggest;
 pub mod svg;
 pub mod tagged;

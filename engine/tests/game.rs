@@ -1,5 +1,6 @@
 //! Tests of `game`.
 
+use serde_json::{json, Value};
 use tabletape_engine::game::*;
 use tabletape_engine::Viewer;
 use tabletape_events::Body;
@@ -148,12 +149,24 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
     use tabletape_engine::ludovia::Ludovia;
     let none = serde_json::Value::Null;
     let games = [
-        created::<LostWorlds>(2, 3, DiceMode::Digital, none.clone()),
-        created::<Legless>(3, 4, DiceMode::Digital, none.clone()),
-        created::<Ludovia>(3, 5, DiceMode::Digital, none.clone()),
-        created::<Dread>(2, 7, DiceMode::Digital, none),
+        (
+            created::<LostWorlds>(2, 3, DiceMode::Digital, none.clone()),
+            typed_same::<LostWorlds> as fn(&[Value]) -> bool,
+        ),
+        (
+            created::<Legless>(3, 4, DiceMode::Digital, none.clone()),
+            typed_same::<Legless>,
+        ),
+        (
+            created::<Ludovia>(3, 5, DiceMode::Digital, none.clone()),
+            typed_same::<Ludovia>,
+        ),
+        (
+            created::<Dread>(2, 7, DiceMode::Digital, none),
+            typed_same::<Dread>,
+        ),
     ];
-    for created in &games {
+    for (created, typed_same) in &games {
         let mut game = Game::start(created).expect("the game starts");
         let mut rechecked = game.clone();
         let mut checked = 0;
@@ -199,6 +212,30 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
                 "{}: a damaged fold form passes",
                 created.kind
             );
+            // The facts as decided are their JSON, found so without
+            // writing it (the check's quick way, not only its sure one).
+            assert!(
+                typed_same(&decision.body.facts),
+                "{}: {:?}",
+                created.kind,
+                decision.body.facts
+            );
+            // Any one change to the stored facts' JSON is found by
+            // comparing them with the facts decided again (no fold form
+            // stored to give it away).
+            let mut edits = Vec::new();
+            edited(&Value::Array(decision.body.facts.clone()), &mut edits);
+            let spread = edits.len().div_ceil(24).max(1);
+            for edit in edits.into_iter().step_by(spread) {
+                let mut body = decision.body.clone();
+                body.facts = serde_json::from_value(edit).unwrap();
+                body.fold_form = FoldForm::default();
+                let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(body));
+                match rechecked.recheck(&ev) {
+                    Ok(Recheck::Differs(decided)) => assert_eq!(decided, decision.body),
+                    other => panic!("{}: edited facts are {other:?}", created.kind),
+                }
+            }
             let form = decision.body.fold_form.get().unwrap().to_vec();
             let mut json_only = decision.body.clone();
             json_only.fold_form = FoldForm::default();
@@ -227,4 +264,67 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
         }
         assert!(checked >= 5, "{}: {checked} actions", created.kind);
     }
+}
+
+/// Every copy of `json` with one change: each number, flag and text changed,
+/// each null made a number, each array one item short and one longer, each
+/// object without each of its keys and with one more.
+fn edited(json: &Value, out: &mut Vec<Value>) {
+    fn walk(json: &Value, rebuild: &dyn Fn(Value) -> Value, out: &mut Vec<Value>) {
+        match json {
+            Value::Null => out.push(rebuild(json!(0))),
+            Value::Bool(b) => out.push(rebuild(json!(!b))),
+            Value::Number(n) => out.push(rebuild(match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => json!(u.wrapping_add(1)),
+                (_, Some(i)) => json!(i - 1),
+                _ => json!(n.as_f64().unwrap() + 0.5),
+            })),
+            Value::String(s) => out.push(rebuild(json!(format!("{s}x")))),
+            Value::Array(items) => {
+                let mut shorter = items.clone();
+                if shorter.pop().is_some() {
+                    out.push(rebuild(Value::Array(shorter)));
+                }
+                let mut longer = items.clone();
+                longer.push(Value::Null);
+                out.push(rebuild(Value::Array(longer)));
+                for (i, item) in items.iter().enumerate() {
+                    let inner = |v: Value| {
+                        let mut items = items.clone();
+                        items[i] = v;
+                        rebuild(Value::Array(items))
+                    };
+                    walk(item, &inner, out);
+                }
+            }
+            Value::Object(map) => {
+                for key in map.keys() {
+                    let mut fewer = map.clone();
+                    fewer.remove(key);
+                    out.push(rebuild(Value::Object(fewer)));
+                }
+                let mut more = map.clone();
+                more.insert("zz_more".into(), json!(1));
+                out.push(rebuild(Value::Object(more)));
+                for (key, value) in map {
+                    let inner = |v: Value| {
+                        let mut map = map.clone();
+                        map.insert(key.clone(), v);
+                        rebuild(Value::Object(map))
+                    };
+                    walk(value, &inner, out);
+                }
+            }
+        }
+    }
+    walk(json, &|v| v, out);
+}
+
+/// Whether each of `facts`, read as `R`'s facts, is the same as its JSON
+/// by `same_json`.
+fn typed_same<R: tabletape_engine::rules::Rules>(facts: &[Value]) -> bool {
+    facts.iter().all(|json| {
+        let fact: R::Fact = tabletape_engine::tagged::read(json).unwrap();
+        tabletape_engine::same::same_json(&fact, json)
+    })
 }

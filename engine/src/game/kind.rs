@@ -94,6 +94,12 @@ pub trait DynRules: Send + Sync {
         action: &Value,
         chance: &mut Chance,
     ) -> Result<Redecided, Rejection>;
+    /// Whether the facts [`DynRules::redecide`] kept are `stored`, as their
+    /// JSON would be, found without writing that JSON (see
+    /// [`crate::same`]); `false` may also mean "not sure".
+    fn same_facts(&self, kept: &dyn Any, stored: &[Value]) -> bool;
+    /// The facts [`DynRules::redecide`] kept, as they are stored.
+    fn facts_json(&self, kept: &dyn Any) -> Vec<Value>;
     /// Folds the facts [`DynRules::redecide`] kept, telling nothing: the
     /// same as applying the stored facts they equal, without reading those.
     fn apply_decided(
@@ -268,6 +274,12 @@ fn decide_facts<R: Rules>(
     Ok((canonical, facts))
 }
 
+/// The facts [`DynRules::redecide`] kept for this kind.
+fn kept_facts<R: Rules>(kept: &dyn Any) -> &Vec<R::Fact> {
+    kept.downcast_ref::<Vec<R::Fact>>()
+        .expect("facts kept by this kind's redecide")
+}
+
 fn fold_facts<R: Rules>(
     state: &mut R::State,
     facts: &[R::Fact],
@@ -322,7 +334,6 @@ pub enum StoredFacts<'a> {
 /// and the facts as decided, for [`DynRules::apply_decided`].
 pub struct Redecided {
     pub action: Value,
-    pub facts: Vec<Value>,
     /// The facts in their compact form (see [`crate::compact`]).
     pub fold_form: Vec<u8>,
     pub kept: Box<dyn Any>,
@@ -618,13 +629,25 @@ impl<R: Rules> DynRules for Kind<R> {
         let (action, facts) = decide_facts::<R>(typed::<R>(state), by, action, chance)?;
         Ok(Redecided {
             action,
-            facts: facts
-                .iter()
-                .map(|f| serde_json::to_value(f).expect("facts serialize"))
-                .collect(),
             fold_form: crate::compact::to_vec(&facts),
             kept: Box::new(facts),
         })
+    }
+
+    fn same_facts(&self, kept: &dyn Any, stored: &[Value]) -> bool {
+        let facts = kept_facts::<R>(kept);
+        facts.len() == stored.len()
+            && facts
+                .iter()
+                .zip(stored)
+                .all(|(fact, json)| crate::same::same_json(fact, json))
+    }
+
+    fn facts_json(&self, kept: &dyn Any) -> Vec<Value> {
+        kept_facts::<R>(kept)
+            .iter()
+            .map(|f| serde_json::to_value(f).expect("facts serialize"))
+            .collect()
     }
 
     fn apply_decided(

@@ -548,8 +548,8 @@ impl Game {
             .kind
             .redecide(self.state.as_ref(), by, action, &mut chance)?;
         Ok(ActionAccepted {
+            facts: self.kind.facts_json(decided.kept.as_ref()),
             action: decided.action,
-            facts: decided.facts,
             chance: chance.into_draws(),
             fold_form: FoldForm::new(decided.fold_form),
         })
@@ -580,26 +580,35 @@ impl Game {
             Ok(decided) => decided,
             Err(r) => return Ok(Recheck::Refused(r)),
         };
-        let accepted = ActionAccepted {
-            action: decided.action,
-            facts: decided.facts,
-            chance: chance.into_draws(),
-            fold_form: FoldForm::new(decided.fold_form),
-        };
+        let chance = chance.into_draws();
+        let fold_form = FoldForm::new(decided.fold_form);
         // Equal facts have equal compact forms: a stored one that is not
         // is damaged, and would fold to something else.
         let form_differs = stored
             .fold_form
             .get()
-            .is_some_and(|form| Some(form) != accepted.fold_form.get());
-        if accepted != *stored || form_differs {
-            return Ok(Recheck::Differs(accepted));
+            .is_some_and(|form| Some(form) != fold_form.get());
+        // The facts are compared without being written as JSON; only a
+        // difference (or doubt) writes them, to be sure and to show it.
+        let kept = decided.kept.as_ref();
+        let same = decided.action == stored.action
+            && chance == stored.chance
+            && !form_differs
+            && (self.kind.same_facts(kept, &stored.facts)
+                || self.kind.facts_json(kept) == stored.facts);
+        if !same {
+            return Ok(Recheck::Differs(ActionAccepted {
+                facts: self.kind.facts_json(kept),
+                action: decided.action,
+                chance,
+                fold_form,
+            }));
         }
         self.kind
             .apply_decided(self.state.as_mut(), decided.kept, event.seq, by)?;
         self.acted();
         self.seq = event.seq;
-        Ok(Recheck::Folded(accepted.fold_form))
+        Ok(Recheck::Folded(fold_form))
     }
 
     /// The chance the next action draws from, at `at_ms`; none once the
