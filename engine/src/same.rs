@@ -10,7 +10,7 @@
 //! map key `to_value` would turn into text another way) it says they
 //! differ, and the caller builds the JSON to be certain.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 use serde_json::{Map, Value};
 
 /// Whether `value` serializes to `json` (as `serde_json::to_value(value)
@@ -309,7 +309,7 @@ impl ser::SerializeMap for Entries<'_> {
     type Ok = ();
     type Error = Differs;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Differs> {
-        let key = key.serialize(KeyText)?;
+        let key = key_text(key)?;
         self.seen += 1;
         self.next = Some(self.map.get(&key).ok_or(Differs)?);
         Ok(())
@@ -344,136 +344,13 @@ macro_rules! fields_take {
 
 fields_take!(SerializeStruct, SerializeStructVariant);
 
-/// A map key as the text JSON keeps it: strings as they are, integers in
-/// decimal, as `to_value` writes them; any other key is not sure.
-struct KeyText;
-
-impl ser::Serializer for KeyText {
-    type Ok = String;
-    type Error = Differs;
-    type SerializeSeq = Impossible<String, Differs>;
-    type SerializeTuple = Impossible<String, Differs>;
-    type SerializeTupleStruct = Impossible<String, Differs>;
-    type SerializeTupleVariant = Impossible<String, Differs>;
-    type SerializeMap = Impossible<String, Differs>;
-    type SerializeStruct = Impossible<String, Differs>;
-    type SerializeStructVariant = Impossible<String, Differs>;
-
-    fn serialize_str(self, v: &str) -> Result<String, Differs> {
-        Ok(v.to_owned())
-    }
-    fn serialize_char(self, v: char) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<String, Differs> {
-        Ok(variant.to_owned())
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<String, Differs> {
-        value.serialize(self)
-    }
-    fn serialize_i8(self, v: i8) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_i16(self, v: i16) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_i32(self, v: i32) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_i64(self, v: i64) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_u8(self, v: u8) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_u16(self, v: u16) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_u32(self, v: u32) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-    fn serialize_u64(self, v: u64) -> Result<String, Differs> {
-        Ok(v.to_string())
-    }
-
-    // Keys `to_value` writes some other way, or refuses: not sure.
-    fn serialize_bool(self, _: bool) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_f32(self, _: f32) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_f64(self, _: f64) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_none(self) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_unit(self) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<String, Differs> {
-        Err(Differs)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Differs> {
-        Err(Differs)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Differs> {
-        Err(Differs)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Differs> {
-        Err(Differs)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Differs> {
-        Err(Differs)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Differs> {
-        Err(Differs)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Differs> {
-        Err(Differs)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Differs> {
-        Err(Differs)
+/// A map key as the text JSON keeps it: a string as it is, an integer in
+/// decimal, as `to_value` writes them; any other key is not sure. (Keys
+/// are few in facts, so the value made to read it costs little.)
+fn key_text<T: Serialize + ?Sized>(key: &T) -> Result<String, Differs> {
+    match key.serialize(serde_json::value::Serializer) {
+        Ok(Value::String(text)) => Ok(text),
+        Ok(Value::Number(n)) if !n.is_f64() => Ok(n.to_string()),
+        _ => Err(Differs),
     }
 }

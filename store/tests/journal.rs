@@ -1055,50 +1055,28 @@ fn a_fold_read_ahead_in_chunks_folds_as_one_read_does() {
     let whole = Game::fold(&events).unwrap();
     let first = || Game::from_first(&events[0]).unwrap();
     let snapshot = |game: &Game| serde_json::to_value(game.snapshot()).unwrap();
+    let fold = |j: &Journal, game: &mut Game, to, chunk, folded: &mut dyn FnMut(&Game)| {
+        fold_steps::<JournalError>(j.log().as_ref(), (&g, MAIN_BRANCH), game, to, chunk, folded)
+    };
     for chunk in [1, 2, 5, head - 1, head, 100] {
         let mut game = first();
         let mut seqs = Vec::new();
-        fold_steps::<JournalError>(
-            j.log().as_ref(),
-            (&g, MAIN_BRANCH),
-            &mut game,
-            head,
-            chunk,
-            |g| seqs.push(g.seq()),
-        )
-        .unwrap_or_else(|e| panic!("chunks of {chunk}: {e}"));
+        fold(&j, &mut game, head, chunk, &mut |g| seqs.push(g.seq()))
+            .unwrap_or_else(|e| panic!("chunks of {chunk}: {e}"));
         assert_eq!(seqs, (2..=head).collect::<Vec<_>>(), "chunks of {chunk}");
         assert_eq!(snapshot(&game), snapshot(&whole), "chunks of {chunk}");
         // Part of the way, from part of the way.
         let mut part = Game::fold(&events[..4]).unwrap();
-        fold_steps::<JournalError>(
-            j.log().as_ref(),
-            (&g, MAIN_BRANCH),
-            &mut part,
-            7,
-            chunk,
-            |_| {},
-        )
-        .unwrap();
-        assert_eq!(
-            snapshot(&part),
-            snapshot(&Game::fold(&events[..7]).unwrap())
-        );
+        fold(&j, &mut part, 7, chunk, &mut |_| {}).unwrap();
+        let seven = Game::fold(&events[..7]).unwrap();
+        assert_eq!(snapshot(&part), snapshot(&seven), "chunks of {chunk}");
     }
     drop(j);
     tamper_fold_form(&dir, 6, FoldFormDamage::Cut);
     let j = journal(&dir);
     for chunk in [1, 2, 5, head] {
         let mut game = first();
-        let err = fold_steps::<JournalError>(
-            j.log().as_ref(),
-            (&g, MAIN_BRANCH),
-            &mut game,
-            head,
-            chunk,
-            |_| {},
-        )
-        .unwrap_err();
+        let err = fold(&j, &mut game, head, chunk, &mut |_| {}).unwrap_err();
         assert!(
             err.to_string().contains("seq 6"),
             "chunks of {chunk}: {err}"

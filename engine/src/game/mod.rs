@@ -589,16 +589,17 @@ impl Game {
             .get()
             .is_some_and(|form| Some(form) != fold_form.get());
         // The facts are compared without being written as JSON; only a
-        // difference (or doubt) writes them, to be sure and to show it.
+        // difference (or doubt) writes them, once, to be sure and to show it.
         let kept = decided.kept.as_ref();
+        let written =
+            (!self.kind.same_facts(kept, &stored.facts)).then(|| self.kind.facts_json(kept));
         let same = decided.action == stored.action
             && chance == stored.chance
             && !form_differs
-            && (self.kind.same_facts(kept, &stored.facts)
-                || self.kind.facts_json(kept) == stored.facts);
+            && written.as_ref().is_none_or(|facts| *facts == stored.facts);
         if !same {
             return Ok(Recheck::Differs(ActionAccepted {
-                facts: self.kind.facts_json(kept),
+                facts: written.unwrap_or_else(|| self.kind.facts_json(kept)),
                 action: decided.action,
                 chance,
                 fold_form,

@@ -219,12 +219,11 @@ impl Journal {
             (1, branch.head_seq, self.read_chunk),
             |lo, hi| self.log.read(game, &branch.name, lo, Some(hi)),
             |events| -> Result<_, JournalError> {
-                let problem = match events {
+                found = match events {
                     Ok(events) => events.iter().find_map(|e| line.check(e, whole).err()),
                     Err(StoreError::BadEvent { seq, why, .. }) => Some(Problem { seq, what: why }),
                     Err(e) => return Err(e.into()),
                 };
-                found = problem;
                 Ok(match found {
                     Some(_) => ControlFlow::Break(()),
                     None => ControlFlow::Continue(()),
