@@ -18,6 +18,7 @@
 //! Shares are taken only before the first action; a game that began
 //! without them is dealt by the owner's seed alone and says so.
 
+use crate::hex_text;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tabletape_events::{Actor, DiceMode, GameCreated, Seat};
@@ -42,7 +43,7 @@ pub fn commitment_of(share: &[u8; 32]) -> String {
     let mut h = Sha256::new();
     h.update(SHARE_DOMAIN);
     h.update(share);
-    hex::encode(h.finalize())
+    hex_text::of(h.finalize())
 }
 
 /// The dice key made from the owner's seed and every seat's share, in seat
@@ -173,7 +174,7 @@ impl Dice {
             h.update(joint);
             h.update(seed.to_le_bytes());
             let key: [u8; 32] = h.finalize().into();
-            self.joint = Some(hex::encode(key));
+            self.joint = Some(hex_text::of(key));
         }
     }
 
@@ -307,7 +308,7 @@ impl Dice {
             .collect();
         match values {
             Some(values) if self.open => {
-                self.joint = Some(hex::encode(joint_key(self.seed, &values)));
+                self.joint = Some(hex_text::of(joint_key(self.seed, &values)));
                 self.keyed_at = Some(seq);
                 self.open = false;
                 true

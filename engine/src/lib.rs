@@ -18,6 +18,7 @@ pub mod dread;
 pub mod error;
 pub mod game;
 pub mod guard;
+pub mod hex_text;
 pub mod legal;
 pub mod legend;
 pub mod legless;

@@ -19,3 +19,15 @@ fn the_key_and_commitments_are_pinned() {
     assert_ne!(key, joint_key(7, &[[2; 32], [1; 32]]), "seat order counts");
     assert_ne!(key, joint_key(8, &[[1; 32], [2; 32]]), "the seed counts");
 }
+
+/// Hashes, salts and commitments are written as `hex` writes them.
+#[test]
+fn hex_text_writes_bytes_as_lowercase_hex() {
+    use tabletape_engine::hex_text;
+    assert_eq!(hex_text::of([]), "");
+    assert_eq!(hex_text::of([0x00, 0x0f, 0xa0, 0xff]), "000fa0ff");
+    let bytes: Vec<u8> = (0..=255).collect();
+    for len in [1, 31, 32, 33, 256] {
+        assert_eq!(hex_text::of(&bytes[..len]), hex::encode(&bytes[..len]));
+    }
+}

@@ -33,6 +33,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
+use tabletape_engine::hex_text;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -538,14 +539,14 @@ fn random_seed() -> Result<u64, JournalError> {
 
 /// A fresh access token: 32 random bytes, hex.
 fn new_token() -> Result<String, JournalError> {
-    Ok(hex::encode(random::<32>()?))
+    Ok(hex_text::of(random::<32>()?))
 }
 
 /// A seat's token, drawn from the owner's: whoever holds the owner's token
 /// can hand out the seats' links again on any device (the store keeps only
 /// hashes, so it cannot), and a seat's token tells nothing of the owner's.
 fn seat_token(owner_token: &str, seat: Seat) -> String {
-    hex::encode(Sha256::digest(
+    hex_text::of(Sha256::digest(
         format!("tabletape seat token\n{owner_token}\n{seat}").as_bytes(),
     ))
 }
@@ -565,7 +566,7 @@ fn seat_tokens(owner_token: &str, players: &[String]) -> Vec<SeatToken> {
 
 /// Tokens are stored only as this hash.
 fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
+    hex_text::of(Sha256::digest(token.as_bytes()))
 }
 
 /// "Ann", "Ann and Bo", "Ann, Bo and Cy".

@@ -19,6 +19,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use tabletape_engine::hex_text;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -57,7 +58,7 @@ impl Draft {
         Ok(Draft {
             recorded_at_ms,
             actor,
-            salt: hex::encode(salt),
+            salt: hex_text::of(salt),
             body,
         })
     }

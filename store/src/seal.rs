@@ -29,6 +29,7 @@
 
 use std::borrow::Cow;
 use std::io::Write as _;
+use tabletape_engine::hex_text;
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
@@ -127,7 +128,7 @@ impl PartSalts {
     fn of(&self, part: &str) -> String {
         let mut mac = self.0.clone();
         mac.update(part.as_bytes());
-        hex::encode(mac.finalize().into_bytes())
+        hex_text::of(mac.finalize().into_bytes())
     }
 }
 
@@ -140,7 +141,7 @@ pub fn commitment(part_salt: &str, part: &str, value: &Value) -> String {
     h.update(part.as_bytes());
     h.update(b"\0");
     write_json(&mut h, value);
-    hex::encode(h.finalize())
+    hex_text::of(h.finalize())
 }
 
 /// Writes `value`'s JSON into a hash. No copy of its text is built (every
@@ -170,7 +171,7 @@ impl std::io::Write for Hashing<'_> {
 fn json_hash(value: &impl Serialize) -> String {
     let mut h = Sha256::new();
     write_json(&mut h, value);
-    hex::encode(h.finalize())
+    hex_text::of(h.finalize())
 }
 
 /// Every part of a salted event, committed, each with its salt.

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabletape_engine::dice::{commitment_of, read_hex32};
+use tabletape_engine::hex_text;
 use tabletape_events::Body;
 
 use super::{Access, Acted, Journal, JournalError};
@@ -65,7 +66,7 @@ impl Journal {
 /// commitment to send first.
 pub fn new_share() -> Result<(String, String), JournalError> {
     let value = super::random::<32>()?;
-    Ok((hex::encode(value), commitment_of(&value)))
+    Ok((hex_text::of(value), commitment_of(&value)))
 }
 
 /// The commitment to a share written as hex, for a seat that chose it.

@@ -3,6 +3,7 @@
 //! append; a retry with the same key answers the first receipt).
 
 use super::*;
+use tabletape_engine::hex_text;
 
 impl Journal {
     /// The same game again: a new game with `game`'s kind, players, options,
@@ -102,7 +103,7 @@ impl Journal {
         for _ in 0..RACE_RETRIES {
             let game = match &req.id {
                 Some(id) => id.clone(),
-                None => format!("g-{}", hex::encode(random::<4>()?)),
+                None => format!("g-{}", hex_text::of(random::<4>()?)),
             };
             let meta = GameMeta {
                 title: created.title.clone(),

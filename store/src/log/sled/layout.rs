@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tabletape_engine::compact;
+use tabletape_engine::hex_text;
 use tabletape_events::{Actor, Body, Event, FoldForm, SCHEMA_VERSION};
 
 use crate::error::StoreError;
@@ -171,7 +172,7 @@ pub(super) fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
         .packs
         .get(hash)
         .map_err(|e| format!("its content pack cannot be read: {e}"))?
-        .ok_or_else(|| format!("its content pack {} is missing", hex::encode(hash)))?;
+        .ok_or_else(|| format!("its content pack {} is missing", hex_text::of(hash)))?;
     let Body::GameCreated(created) = &mut event.body else {
         return Err("a shared pack on an event that is not a creation".into());
     };

@@ -2,6 +2,7 @@
 //! `reveal`), or a whole `exchange` recorded at once (in record mode with
 //! what each fighter saw). The last choice resolves the exchange.
 
+use crate::hex_text;
 use sha2::{Digest, Sha256};
 
 use super::*;
@@ -11,7 +12,7 @@ use crate::lostworlds::restriction::Restriction;
 
 /// The commitment of a sealed choice: lowercase hex SHA-256 of `"<page>:<salt>"`.
 pub fn commitment(page: u32, salt: &str) -> String {
-    hex::encode(Sha256::digest(format!("{page}:{salt}").as_bytes()))
+    hex_text::of(Sha256::digest(format!("{page}:{salt}").as_bytes()))
 }
 
 /// `choose`: a maneuver in the clear, held until every fighter has chosen.
