@@ -246,25 +246,15 @@ fn verify_finds_a_hand_tampered_event() {
             let tree = db.open_tree(&name).unwrap();
             for entry in tree.iter() {
                 let (key, value) = entry.unwrap();
-                // An accepted action's JSON follows its facts' fold form:
-                // a marker byte, its length, the form.
-                let json_at = match (value.first(), value.get(1..5)) {
-                    (Some(2), Some(len)) => {
-                        5 + u32::from_le_bytes(len.try_into().unwrap()) as usize
-                    }
-                    _ => 0,
-                };
-                let Some(Ok(mut event)) = value.get(json_at..).map(serde_json::from_slice::<Value>)
-                else {
+                let Ok(mut event) = serde_json::from_slice::<Value>(&value) else {
                     continue;
                 };
                 if event["game"] == game.as_str() && event["seq"] == 3 && event["hash"].is_string()
                 {
                     event["recorded_at_ms"] =
                         Value::from(event["recorded_at_ms"].as_u64().unwrap() + 1);
-                    let mut stored = value[..json_at].to_vec();
-                    stored.extend(serde_json::to_vec(&event).unwrap());
-                    tree.insert(key, stored).unwrap();
+                    tree.insert(key, serde_json::to_vec(&event).unwrap())
+                        .unwrap();
                     edited = true;
                 }
             }

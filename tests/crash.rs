@@ -143,5 +143,11 @@ fn a_killed_writer_loses_no_acknowledged_event() {
             cli.ok(&["verify", &game]).contains("ok"),
             "seed {seed}: verify after the kill"
         );
+        // The fold forms came back from the appends' log with their
+        // events: every action a fold reads from storage has its form.
+        let db = sled::open(cli.store()).unwrap();
+        let forms = db.open_tree("forms").unwrap();
+        let kept = forms.scan_prefix(game.as_bytes()).count();
+        assert_eq!(kept, stored.len() - 1, "seed {seed}: forms after the kill");
     }
 }

@@ -13,7 +13,7 @@ use tabletape_engine::Game;
 use tabletape_events::{Actor, Body, Event, MAIN_BRANCH};
 use tabletape_store::scratch::{test_store, testing_postgres, ScratchServer};
 use tabletape_store::{
-    fold_steps, Access, ActRequest, Journal, JournalError, Location, NewGame, Viewer,
+    fold_steps, Access, ActRequest, Journal, JournalError, Location, NewGame, NoteRequest, Viewer,
 };
 
 /// The test's journal: on sled, or on PostgreSQL with
@@ -643,47 +643,47 @@ fn import_refuses_a_broken_log() {
 
 /// Rewrites the stored event at `seq` (after the creation, which is stored
 /// with its content pack apart) of `main` straight in the store, behind
-/// the journal's back. On sled an accepted action is stored behind its
-/// facts' fold form, which is kept as it was.
+/// the journal's back. On sled an accepted action's fold form is kept
+/// apart, as it was.
 fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     assert!(seq > 1, "the creation is not stored as plain JSON");
     if let Location::Postgres(url) = test_store(dir.path()) {
         return tamper_row(&url, seq, edit);
     }
-    tamper_stored(dir, seq, |fold_form, json| {
+    tamper_stored(dir, seq, |_, json| {
         let mut value: Value = serde_json::from_slice(json).unwrap();
         edit(&mut value);
         *json = serde_json::to_vec(&value).unwrap();
-        let _ = fold_form;
     });
 }
 
-/// Rewrites the bytes stored for the event at `seq` of `main` on sled: the
-/// fold form in front (empty when there is none) and the JSON.
+/// Rewrites what sled keeps for the event at `seq` of `main`: its entry in
+/// `forms` (empty when there is none, and then left out) and its JSON.
 fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, &mut Vec<u8>)) {
     let db = raw_sled(&dir.path().join("store"));
-    let events = db.open_tree("events").unwrap();
-    let split = |v: &[u8]| -> (Vec<u8>, Vec<u8>) {
-        match v.first() {
-            Some(2) => {
-                let len = u32::from_le_bytes(v[1..5].try_into().unwrap()) as usize;
-                (v[..5 + len].to_vec(), v[5 + len..].to_vec())
-            }
-            _ => (Vec::new(), v.to_vec()),
-        }
-    };
-    let (key, (mut fold_form, mut json)) = events
+    let (events, forms) = (
+        db.open_tree("events").unwrap(),
+        db.open_tree("forms").unwrap(),
+    );
+    let (key, mut json) = events
         .iter()
         .map(Result::unwrap)
-        .map(|(k, v)| (k, split(&v)))
-        .find(|(_, (_, json))| {
+        .find(|(_, json)| {
             serde_json::from_slice::<Value>(json)
                 .is_ok_and(|v| v["seq"] == seq && v["branch"] == MAIN_BRANCH)
         })
+        .map(|(key, json)| (key, json.to_vec()))
         .expect("the event is stored");
+    let mut fold_form = forms
+        .get(&key)
+        .unwrap()
+        .map_or_else(Vec::new, |f| f.to_vec());
     edit(&mut fold_form, &mut json);
-    fold_form.extend(json);
-    events.insert(key, fold_form).unwrap();
+    events.insert(&key, json).unwrap();
+    match fold_form.is_empty() {
+        true => forms.remove(&key).unwrap(),
+        false => forms.insert(&key, fold_form).unwrap(),
+    };
     db.flush().unwrap();
 }
 
@@ -693,7 +693,8 @@ enum FoldFormDamage {
     LastByte,
     /// Cut to its first three bytes.
     Cut,
-    /// Gone, as an earlier build stored the event.
+    /// Gone, as a build before fold forms stored the event: it is folded
+    /// from its JSON.
     Dropped,
 }
 
@@ -841,6 +842,86 @@ fn verify_finds_a_damaged_fold_form() {
     let j = journal(&dir);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
     assert_eq!(state(&j, &g), before);
+}
+
+/// Builds before sled's `forms` tree kept an accepted action's fold form in
+/// front of its JSON. Such a store reads, folds, verifies and exports as it
+/// did; actions and notes appended since are kept the new way, and a fold
+/// read in chunks of any size reads each event from where it is.
+#[test]
+fn actions_stored_with_their_fold_form_in_front_read_as_before() {
+    if testing_postgres() {
+        return; // the layout is sled's
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let state = |j: &Journal, g: &str| {
+        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
+    };
+    let (g, before, exported) = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 4);
+        (g.clone(), state(&j, &g), export(&j, &g, None))
+    };
+    {
+        let db = raw_sled(&dir.path().join("store"));
+        let (events, forms) = (
+            db.open_tree("events").unwrap(),
+            db.open_tree("forms").unwrap(),
+        );
+        let mut moved = 0;
+        for item in forms.iter() {
+            let (key, form) = item.unwrap();
+            if !form.is_empty() {
+                let json = events.get(&key).unwrap().expect("a form's event is stored");
+                let mut old = vec![2];
+                old.extend((form.len() as u32).to_le_bytes());
+                old.extend_from_slice(&form);
+                old.extend_from_slice(&json);
+                events.insert(&key, old).unwrap();
+                moved += 1;
+            }
+            forms.remove(&key).unwrap();
+        }
+        assert_eq!(moved, 4, "every accepted action had its form apart");
+        db.flush().unwrap();
+    }
+    let j = journal(&dir).with_snapshot_every(1000);
+    assert_eq!(state(&j, &g), before);
+    assert_eq!(export(&j, &g, None), exported);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+    let has_form = |e: &Event| match &e.body {
+        Body::ActionAccepted(accepted) => accepted.fold_form.get().is_some(),
+        _ => true,
+    };
+    assert!(j
+        .events(&g, MAIN_BRANCH, 1, None)
+        .unwrap()
+        .iter()
+        .all(has_form));
+
+    let note: NoteRequest =
+        serde_json::from_value(json!({"at": 3, "text": "a fine move"})).unwrap();
+    j.note(&g, note, Access::Owner).unwrap();
+    let head = play(&j, &g, MAIN_BRANCH, 3);
+    let events = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+    assert!(events.iter().all(has_form));
+    let whole = serde_json::to_value(Game::fold(&events).unwrap().snapshot()).unwrap();
+    for chunk in [1, 2, 3, 4, 100] {
+        let mut game = Game::from_first(&events[0]).unwrap();
+        fold_steps::<JournalError>(
+            j.log().as_ref(),
+            (&g, MAIN_BRANCH),
+            &mut game,
+            head,
+            chunk,
+            &mut |_: &Game| {},
+        )
+        .unwrap_or_else(|e| panic!("chunks of {chunk}: {e}"));
+        let folded = serde_json::to_value(game.snapshot()).unwrap();
+        assert_eq!(folded, whole, "chunks of {chunk}");
+    }
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
 }
 
 #[test]

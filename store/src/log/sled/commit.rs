@@ -46,8 +46,8 @@ pub(super) struct Pending {
     pub chained_on: Vec<u8>,
     /// `(seq, hash)` before the append, restored if the group fails to sync.
     pub before: (u64, String),
-    /// `(key, JSON)` of each event.
-    pub events: Vec<(Vec<u8>, Vec<u8>)>,
+    /// `(key, JSON, forms entry)` of each event (see [`super::layout::encode_form`]).
+    pub events: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
     /// The head value after the append.
     pub head_after: Vec<u8>,
     /// `(key, JSON)` of the idempotency receipt, for a keyed append.
@@ -56,14 +56,17 @@ pub(super) struct Pending {
 
 impl Pending {
     fn bytes(&self) -> usize {
-        self.events.iter().map(|(k, v)| k.len() + v.len()).sum()
+        self.events
+            .iter()
+            .map(|(k, json, form)| 2 * k.len() + json.len() + form.len())
+            .sum()
     }
 
     /// What this append puts in a group's record (see [`Record::put`]).
     fn record_bytes(&self) -> usize {
         let receipt = self.receipt.as_ref().map_or(0, |(k, v)| k.len() + v.len());
         let head = self.head_key.len() + self.head_after.len();
-        let puts = self.events.len() + usize::from(self.receipt.is_some()) + 1;
+        let puts = 2 * self.events.len() + usize::from(self.receipt.is_some()) + 1;
         self.bytes() + receipt + head + puts * Record::PUT_BYTES
     }
 }
@@ -180,13 +183,44 @@ impl SledLog {
                     .map(|_| Outcome::Failed(shared(&self.path, &e)))
                     .collect()
             });
+        let written: Vec<bool> = outcomes
+            .iter()
+            .map(|o| matches!(o, Outcome::Written))
+            .collect();
         for ((slot, _), outcome) in group.iter().zip(outcomes) {
             slot.wake(Turn::Done(outcome));
         }
-        let mut queue = self.queue();
-        match queue.waiting.front() {
-            Some((next, _)) => next.wake(Turn::Lead),
-            None => queue.leading = false,
+        {
+            let mut queue = self.queue();
+            match queue.waiting.front() {
+                Some((next, _)) => next.wake(Turn::Lead),
+                None => queue.leading = false,
+            }
+        }
+        self.keep_forms(&group, &written);
+    }
+
+    /// Puts the fold forms of a durable group's written appends into
+    /// `forms`, once the next group is under way (see [`put_one`]). A form
+    /// that cannot be put costs folds speed, not the append: they read the
+    /// event whole.
+    fn keep_forms(&self, group: &[Queued], written: &[bool]) {
+        let Ok(s) = self.sled() else {
+            return;
+        };
+        let forms = group
+            .iter()
+            .zip(written)
+            .filter(|(_, written)| **written)
+            .flat_map(|((_, p), _)| &p.events);
+        for (key, _, form) in forms {
+            if form.is_empty() {
+                continue;
+            }
+            if let Err(e) = s.forms.insert(key.as_slice(), form.as_slice()) {
+                tracing::warn!("fold form not kept: {e}");
+                return;
+            }
         }
     }
 
@@ -320,10 +354,20 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
 /// in the same order, so a head that survives has its events; events past
 /// a head are unreachable and overwritten by the next append; a receipt past
 /// its head is not believed (see [`receipt_holds`]).
+///
+/// The events' fold forms go into the record only: the leader puts them
+/// into sled once the group is durable and the next group has its leader
+/// (see `SledLog::keep_forms`), and an opening puts them from the record.
+/// So a form is never in sled for an event that is not, the group's one
+/// thread does not wait on them, and a fold reads an event whole while its
+/// form is not there.
 fn put_one(s: &Sled, p: &Pending, record: &mut Record) -> Result<(), StoreError> {
-    for (key, json) in &p.events {
+    for (key, json, form) in &p.events {
         s.events.insert(key.as_slice(), json.as_slice())?;
         record.put(Tree::Events, key, json);
+        if !form.is_empty() {
+            record.put(Tree::Forms, key, form);
+        }
     }
     if let Some((key, json)) = &p.receipt {
         s.idempotency.insert(key.as_slice(), json.as_slice())?;

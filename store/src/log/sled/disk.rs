@@ -218,15 +218,16 @@ pub(super) const RECOVERY_ROOM_BYTES: usize = 1024 * 1024;
 pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreError> {
     for ((game, branch), (seq, hash)) in &unsynced.heads {
         let bkey = branch_key(game, branch);
-        let mut batch = sled::Batch::default();
-        for key in s
-            .events
-            .range(seq_key(game, branch, seq + 1)..=seq_key(game, branch, u64::MAX))
-            .keys()
-        {
-            batch.remove(key?);
+        for tree in [&s.events, &s.forms] {
+            let mut batch = sled::Batch::default();
+            for key in tree
+                .range(seq_key(game, branch, seq + 1)..=seq_key(game, branch, u64::MAX))
+                .keys()
+            {
+                batch.remove(key?);
+            }
+            tree.apply_batch(batch)?;
         }
-        s.events.apply_batch(batch)?;
         if s.heads.contains_key(&bkey)? {
             s.heads.insert(bkey.as_slice(), encode_head(*seq, hash))?;
         }
@@ -246,7 +247,7 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
         s.heads.remove(&bkey)?;
         let mut prefix = bkey.clone();
         prefix.push(SEP);
-        for tree in [&s.events, &s.idempotency, &s.snapshots] {
+        for tree in [&s.events, &s.forms, &s.idempotency, &s.snapshots] {
             for key in tree.scan_prefix(&prefix).keys() {
                 tree.remove(key?)?;
             }
@@ -256,6 +257,7 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
         s.games.remove(game.as_bytes())?;
         for tree in [
             &s.events,
+            &s.forms,
             &s.branches,
             &s.heads,
             &s.idempotency,
@@ -312,6 +314,7 @@ pub(super) fn open_sled(path: &Path) -> Result<Sled, StoreError> {
         branches: db.open_tree("branches")?,
         heads: db.open_tree("heads")?,
         events: db.open_tree("events")?,
+        forms: db.open_tree("forms")?,
         idempotency: db.open_tree("idempotency")?,
         snapshots: db.open_tree("snapshots")?,
         packs: db.open_tree("packs")?,

@@ -5,8 +5,9 @@
 //! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
 //! `games` id -> [`GameMeta`](crate::log::GameMeta); `branches` game/branch -> [`BranchRecord`](crate::log::BranchRecord);
 //! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
-//! `events` game/branch/seq -> the event's JSON (an accepted action's
-//! led by its facts' fold form, see [`WITH_FOLD_FORM`]); `idempotency`
+//! `events` game/branch/seq -> the event's JSON; `forms` game/branch/seq ->
+//! what a fold reads of an accepted action, apart from its JSON (see
+//! [`encode_form`]); `idempotency`
 //! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
 //! [`Snapshot`](tabletape_engine::Snapshot) (droppable; stored under the branch that owns that seq, so
 //! every descendant shares it).
@@ -28,6 +29,9 @@ pub(super) struct Sled {
     pub(super) branches: sled::Tree,
     pub(super) heads: sled::Tree,
     pub(super) events: sled::Tree,
+    /// What a fold reads of each event, apart (see [`encode_form`]): a
+    /// fold from storage pages in these alone, a third of the bytes.
+    pub(super) forms: sled::Tree,
     pub(super) idempotency: sled::Tree,
     pub(super) snapshots: sled::Tree,
     /// Content packs by their SHA-256, each stored once however many games
@@ -64,6 +68,12 @@ pub(super) fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
     k
 }
 
+/// The seq of a key made by [`seq_key`].
+pub(super) fn seq_of_key(key: &[u8]) -> u64 {
+    let tail = key.len().checked_sub(8).map(|at| &key[at..]);
+    u64::from_be_bytes(tail.and_then(|t| t.try_into().ok()).unwrap_or_default())
+}
+
 pub(super) fn idem_key(game: &str, branch: &str, key: &str) -> Vec<u8> {
     let mut k = branch_key(game, branch);
     k.push(SEP);
@@ -93,10 +103,10 @@ pub(super) fn decode_head(raw: &[u8]) -> Result<(u64, String), StoreError> {
 /// starts with this byte, so a stored event says by itself which it is.
 pub(super) const SHARED_PACK: u8 = 0x01;
 
-/// The first byte of a stored accepted action kept with its facts' compact
-/// form (see the engine's `compact`): then the length (u32, little-endian)
-/// of what a fold reads, its seq and actor and facts, all in that form;
-/// then the event's JSON. A fold reads the first part and skips the JSON.
+/// The first byte of an accepted action stored by a build before `forms`
+/// (still read as it is): then the length (u32, little-endian) of what a
+/// fold reads, its seq and actor and facts, all in the compact form; then
+/// the event's JSON.
 pub(super) const WITH_FOLD_FORM: u8 = 0x02;
 
 /// The bytes an event is stored as: JSON, except that a creation's pack is
@@ -105,7 +115,7 @@ pub(super) const WITH_FOLD_FORM: u8 = 0x02;
 /// pack back.
 pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreError> {
     let Body::GameCreated(created) = &event.body else {
-        return Ok(encode_event(event));
+        return Ok(to_json(event));
     };
     let pack = to_json(&created.pack);
     let hash: [u8; 32] = Sha256::digest(&pack).into();
@@ -123,25 +133,50 @@ pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreErr
     Ok(out)
 }
 
-/// The bytes an event other than a creation is stored as: its JSON, led by
-/// its facts' fold form when it has one (see [`WITH_FOLD_FORM`]).
-pub(super) fn encode_event(event: &Event) -> Vec<u8> {
+/// What `forms` keeps for an event, under the event's own key: an accepted
+/// action's seq, actor and facts, in the compact form (see the engine's
+/// `compact`), when it has a fold form; empty for any other event, which a
+/// fold reads whole. An import writes one for every event, so that a
+/// retried import overwrites what one cut short left, as it does events.
+pub(super) fn encode_form(event: &Event) -> Vec<u8> {
     let form = match &event.body {
         Body::ActionAccepted(accepted) => accepted.fold_form.get(),
         _ => None,
     };
     let Some(form) = form else {
-        return to_json(event);
+        return Vec::new();
     };
-    let mut out = Vec::with_capacity(512 + form.len());
-    out.push(WITH_FOLD_FORM);
-    out.extend_from_slice(&[0; 4]);
+    let mut out = Vec::with_capacity(16 + form.len());
     compact::write(&mut out, &(event.seq, event.actor));
     out.extend_from_slice(form);
-    let len = u32::try_from(out.len() - 5).expect("an event's facts are under 4 GiB");
-    out[1..5].copy_from_slice(&len.to_le_bytes());
-    serde_json::to_writer(&mut out, event).expect("events serialize");
     out
+}
+
+/// An entry of `forms` read: the seq, actor and the facts' compact form.
+pub(super) type Form<'a> = (u64, Actor, &'a [u8]);
+
+/// Reads an entry of `forms` (see [`encode_form`]); `None` for an event a
+/// fold reads whole.
+pub(super) fn decode_form(raw: &[u8]) -> Result<Option<Form<'_>>, String> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let ((seq, actor), facts) =
+        compact::read_one::<(u64, Actor)>(raw).map_err(|e| format!("its fold form: {e}"))?;
+    Ok(Some((seq, actor, facts)))
+}
+
+/// Gives an accepted action the fold form `forms` keeps for it (see
+/// [`decode_form`]), once it is sure to be that event's.
+pub(super) fn attach_form(event: &mut Event, (seq, actor, facts): Form<'_>) -> Result<(), String> {
+    let Body::ActionAccepted(accepted) = &mut event.body else {
+        return Err("a fold form on an event that is not an accepted action".into());
+    };
+    if (seq, actor) != (event.seq, event.actor) {
+        return Err(format!("its fold form is of seq {seq} by {actor:?}"));
+    }
+    accepted.fold_form = FoldForm::new(facts.to_vec());
+    Ok(())
 }
 
 /// Reads an event as stored (see [`encode_stored`]).

@@ -29,8 +29,9 @@ use super::{
 use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
-    branch_key, decode_head, decode_step, decode_stored, encode_event, encode_head, encode_stored,
-    game_prefix, idem_key, receipt_reached, seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
+    attach_form, branch_key, decode_form, decode_head, decode_step, decode_stored, encode_form,
+    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_key, seq_of_key,
+    Decode, Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -118,14 +119,15 @@ impl SledLog {
     }
 
     /// A branch's linear history from `from_seq` to `to_seq` (the head when
-    /// `None`), walking the ancestry, each event read by `decode`.
+    /// `None`), walking the ancestry: `read_own` reads each branch's own part
+    /// (its name and seqs) onto the end of the history.
     fn read_with<T>(
         &self,
         game: &str,
         branch: &str,
         from_seq: u64,
         to_seq: Option<u64>,
-        decode: Decode<T>,
+        mut read_own: impl FnMut(&str, (u64, u64), &mut Vec<T>) -> Result<(), StoreError>,
     ) -> Result<Vec<T>, StoreError> {
         let (head, _) = self.head(game, branch)?;
         let from = from_seq.max(1);
@@ -138,9 +140,113 @@ impl SledLog {
         })?;
         let mut out = Vec::with_capacity((to - from + 1) as usize);
         for (name, lo, hi) in segments {
-            self.read_own(game, &name, (lo, hi), decode, &mut out)?;
+            read_own(&name, (lo, hi), &mut out)?;
         }
         Ok(out)
+    }
+
+    /// Gives the accepted actions among `events` (the own events of `branch`
+    /// with seqs `lo..=hi`, in order) the fold forms `forms` keeps for them.
+    fn attach_forms(
+        &self,
+        game: &str,
+        branch: &str,
+        (lo, hi): (u64, u64),
+        events: &mut [Event],
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        for item in s
+            .forms
+            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
+        {
+            let (key, raw) = item?;
+            let seq = seq_of_key(&key);
+            let bad = |why: String| StoreError::BadEvent {
+                game: game.to_string(),
+                branch: branch.to_string(),
+                seq,
+                why,
+            };
+            let Some(form) = decode_form(&raw).map_err(bad)? else {
+                continue;
+            };
+            let event = events
+                .get_mut((seq - lo) as usize)
+                .ok_or_else(|| bad("a fold form without its event".into()))?;
+            attach_form(event, form).map_err(bad)?;
+        }
+        Ok(())
+    }
+
+    /// The own events of `branch` with seqs `lo..=hi` as a fold reads them:
+    /// from `forms` where it keeps what a fold reads, so that only those
+    /// pages are read, and from `events` for the rest (events folded whole,
+    /// and accepted actions stored by a build before `forms`, which keep
+    /// their form in front of their JSON).
+    fn read_own_steps(
+        &self,
+        game: &str,
+        branch: &str,
+        (lo, hi): (u64, u64),
+        out: &mut Vec<FoldStep>,
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        let bad = |seq: u64, why: String| StoreError::BadEvent {
+            game: game.to_string(),
+            branch: branch.to_string(),
+            seq,
+            why,
+        };
+        let mut steps: Vec<Option<FoldStep>> = Vec::with_capacity((hi - lo + 1) as usize);
+        for item in s
+            .forms
+            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
+        {
+            let (key, raw) = item?;
+            let seq = seq_of_key(&key);
+            steps.resize_with((seq - lo) as usize, || None);
+            let step = match decode_form(&raw).map_err(|why| bad(seq, why))? {
+                None => None,
+                Some((form_seq, actor, facts)) if form_seq == seq => Some(FoldStep::Compact {
+                    seq,
+                    actor,
+                    facts: facts.into(),
+                }),
+                Some((form_seq, ..)) => {
+                    return Err(bad(seq, format!("its fold form is of seq {form_seq}")))
+                }
+            };
+            steps.push(step);
+        }
+        steps.resize_with((hi - lo + 1) as usize, || None);
+        let missing = steps.iter().filter(|step| step.is_none()).count();
+        if missing * 2 > steps.len() {
+            // Mostly events read whole (a store written before `forms`): one
+            // pass over `events` costs less than a lookup each.
+            let mut whole = Vec::with_capacity(steps.len());
+            self.read_own(game, branch, (lo, hi), decode_step, &mut whole)?;
+            for (step, read) in steps.iter_mut().zip(whole) {
+                step.get_or_insert(read);
+            }
+        }
+        for (seq, step) in (lo..).zip(steps) {
+            let step = match step {
+                Some(step) => step,
+                None => {
+                    let raw = s
+                        .events
+                        .get(seq_key(game, branch, seq))?
+                        .ok_or_else(|| bad(seq, "missing from the log".into()))?;
+                    let (step, stored_seq) = decode_step(&s, &raw).map_err(|why| bad(seq, why))?;
+                    if stored_seq != seq {
+                        return Err(bad(seq, format!("the stored event says seq {stored_seq}")));
+                    }
+                    step
+                }
+            };
+            out.push(step);
+        }
+        Ok(())
     }
 
     /// Own events of one branch with seqs in `lo..=hi`, checked gap-free,
@@ -212,7 +318,7 @@ fn pending(
         head_after: encode_head(last.seq, &last.hash),
         events: events
             .iter()
-            .map(|e| (seq_key(game, branch, e.seq), encode_event(e)))
+            .map(|e| (seq_key(game, branch, e.seq), to_json(e), encode_form(e)))
             .collect(),
         receipt: receipt_key.map(|key| (key, to_json(&receipt))),
         before,
@@ -592,11 +698,16 @@ impl Log for SledLog {
         from_seq: u64,
         to_seq: Option<u64>,
     ) -> Result<Vec<Event>, StoreError> {
-        self.read_with(game, branch, from_seq, to_seq, |s, raw| {
+        let decode: Decode<Event> = |s, raw| {
             decode_stored(s, raw).map(|e| {
                 let seq = e.seq;
                 (e, seq)
             })
+        };
+        self.read_with(game, branch, from_seq, to_seq, |owner, range, out| {
+            let first = out.len();
+            self.read_own(game, owner, range, decode, out)?;
+            self.attach_forms(game, owner, range, &mut out[first..])
         })
     }
 
@@ -607,7 +718,9 @@ impl Log for SledLog {
         from_seq: u64,
         to_seq: Option<u64>,
     ) -> Result<Vec<FoldStep>, StoreError> {
-        self.read_with(game, branch, from_seq, to_seq, decode_step)
+        self.read_with(game, branch, from_seq, to_seq, |owner, range, out| {
+            self.read_own_steps(game, owner, range, out)
+        })
     }
 
     fn put_snapshot(
@@ -662,7 +775,7 @@ impl Log for SledLog {
         self.writable()?;
         let s = self.sled()?;
         check_game_id(game)?;
-        let mut batch = sled::Batch::default();
+        let (mut batch, mut forms) = (sled::Batch::default(), sled::Batch::default());
         for e in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -671,9 +784,12 @@ impl Log for SledLog {
                 });
             }
             check_name("branch name", &e.branch)?;
-            batch.insert(seq_key(game, &e.branch, e.seq), encode_stored(&s, e)?);
+            let key = seq_key(game, &e.branch, e.seq);
+            forms.insert(key.as_slice(), encode_form(e));
+            batch.insert(key, encode_stored(&s, e)?);
         }
         s.events.apply_batch(batch)?;
+        s.forms.apply_batch(forms)?;
         Ok(())
     }
 
@@ -758,7 +874,7 @@ impl Log for SledLog {
         if s.games.contains_key(game.as_bytes())? {
             return Ok(());
         }
-        for tree in [&s.events, &s.branches, &s.heads, &s.snapshots] {
+        for tree in [&s.events, &s.forms, &s.branches, &s.heads, &s.snapshots] {
             let mut batch = sled::Batch::default();
             for key in tree.scan_prefix(game_prefix(game)).keys() {
                 batch.remove(key?);

@@ -12,8 +12,8 @@
 //! Which file is the truth: for appends, `appends.wal` until the next
 //! checkpoint; for everything else (creations, forks, take-backs, imports,
 //! settings), sled, flushed and synced before each is acknowledged. Only
-//! appends write their keys (a branch's events past its fork, its receipts
-//! and its head), so putting a record's keys again over any sled state the
+//! appends write their keys (a branch's events and forms past its fork, its
+//! receipts and its head), so putting a record's keys again over any sled state the
 //! store reached is harmless, and opening a store puts every record again,
 //! in order, then checkpoints.
 //!
@@ -54,6 +54,7 @@ pub(super) enum Tree {
     Events = 0,
     Idempotency = 1,
     Heads = 2,
+    Forms = 3,
 }
 
 impl Tree {
@@ -62,6 +63,7 @@ impl Tree {
             0 => Some(Tree::Events),
             1 => Some(Tree::Idempotency),
             2 => Some(Tree::Heads),
+            3 => Some(Tree::Forms),
             _ => None,
         }
     }
@@ -71,6 +73,7 @@ impl Tree {
             Tree::Events => &s.events,
             Tree::Idempotency => &s.idempotency,
             Tree::Heads => &s.heads,
+            Tree::Forms => &s.forms,
         }
     }
 }
@@ -203,8 +206,8 @@ impl Wal {
         let mut records = 0;
         let mut rest = bytes.as_slice();
         while let Some((body, after)) = next_record(rest) {
-            let mut batches: [sled::Batch; 3] = Default::default();
-            let mut touched = [false; 3];
+            let mut batches: [sled::Batch; 4] = Default::default();
+            let mut touched = [false; 4];
             let mut entries = body;
             while let Some((entry, after)) = next_entry(entries) {
                 batches[entry.tree as usize].insert(entry.key, entry.value);
@@ -217,8 +220,8 @@ impl Wal {
                     format!("record {} has a checksum but no sense", records + 1),
                 ));
             }
-            // Events and receipts before heads, as a group writes them.
-            for tree in [Tree::Events, Tree::Idempotency, Tree::Heads] {
+            // Events, forms and receipts before heads, as a group writes them.
+            for tree in [Tree::Events, Tree::Forms, Tree::Idempotency, Tree::Heads] {
                 if touched[tree as usize] {
                     let batch = std::mem::take(&mut batches[tree as usize]);
                     tree.in_sled(s).apply_batch(batch)?;
