@@ -57,8 +57,8 @@ mod verify;
 mod write;
 use crate::error::StoreError;
 use crate::log::{
-    breaks_lines, check_game_id, decode_event, fold_steps, is_route_word, BranchRecord, Draft,
-    GameMeta, Head, Log, Receipt,
+    breaks_lines, check_game_id, decode_event_as_read, fold_steps, is_route_word, BranchRecord,
+    Draft, GameMeta, Head, Log, Receipt, Staged,
 };
 use crate::seal::{check_shown, event_hash, Seal, ShownEvent};
 pub use access::Access;

@@ -37,7 +37,7 @@ pub use location::Location;
 pub use log::postgres::PgLog;
 pub use log::{
     clear_holder, fold_steps, note_holder, Appended, BranchRecord, Draft, FoldStep, GameMeta, Head,
-    Log, Receipt, SledLog,
+    Log, Receipt, SledLog, Staged,
 };
 pub use seal::{check_shown, event_hash, ChainBreak, Seal, ShownEvent};
 pub use tabletape_engine::{Format, Game, LegalAction, Narrative, Rejection, Viewer};

@@ -313,7 +313,7 @@ pub trait Log: Send + Sync {
     /// branch) without making anything visible. Called chunk by chunk so an
     /// import never holds a whole history; [`Log::import_game`] commits, and
     /// [`Log::discard_import`] removes what a failed import staged.
-    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError>;
+    fn import_events(&self, game: &str, events: &[Staged]) -> Result<(), StoreError>;
 
     /// Stages a snapshot of an import: stored under `branch`, which must own
     /// the snapshot's seq (it is not looked up: the game is not committed).
@@ -529,12 +529,18 @@ pub(crate) struct FoldBody<'a> {
 
 /// Parses a stored event, bringing it to the current schema first.
 pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
+    decode_event_as_read(raw).map(|(event, _)| event)
+}
+
+/// [`decode_event`], and whether the event read as it is: of the current
+/// schema, nothing upcast.
+pub(crate) fn decode_event_as_read(raw: &[u8]) -> Result<(Event, bool), String> {
     // An event of the current schema is read straight into its type, in one
     // pass; anything else (an older one, or one that does not read) goes
     // through a JSON value to be upcast, or to say what is wrong with it.
     if let Ok(event) = serde_json::from_slice::<Event>(raw) {
         if event.schema_version == SCHEMA_VERSION {
-            return Ok(event);
+            return Ok((event, true));
         }
     }
     let value: Value = serde_json::from_slice(raw).map_err(|e| format!("not JSON: {e}"))?;
@@ -546,7 +552,19 @@ pub(crate) fn decode_event(raw: &[u8]) -> Result<Event, String> {
             .ok_or_else(|| format!("schema_version is not a version number: {v}"))?,
     };
     let value = upcast(value, version).map_err(|e| e.to_string())?;
-    serde_json::from_value(value).map_err(|e| format!("not an event: {e}"))
+    serde_json::from_value(value)
+        .map(|event| (event, false))
+        .map_err(|e| format!("not an event: {e}"))
+}
+
+/// An event an import stages (see [`Log::import_events`]), with the JSON
+/// text it was read from when that text reads as it is (the current
+/// schema, nothing upcast). A store that keeps events as JSON may keep
+/// that text rather than write the event again: it reads back to the same
+/// event, every field known, and reads and exports write events anew.
+pub struct Staged {
+    pub event: Event,
+    pub json: Option<String>,
 }
 
 /// Places drafts after `(head, head_hash)`, chaining their hashes.

@@ -171,7 +171,7 @@ impl Journal {
                     }
                 }
             });
-            let (chunks, to_writer) = mpsc::sync_channel::<(String, Vec<Event>)>(WRITE_AHEAD);
+            let (chunks, to_writer) = mpsc::sync_channel::<(String, Vec<Staged>)>(WRITE_AHEAD);
             let (written, from_writer) = mpsc::channel();
             let log = &self.log;
             scope.spawn(move || {
@@ -207,8 +207,9 @@ impl Journal {
                 }
                 let batch = from_parser.recv().expect("the parser answers every batch");
                 in_flight -= 1;
-                for (line_no, event) in batch {
-                    importing.take(line_no, event?)?;
+                for (line_no, read) in batch {
+                    let (event, json) = read?;
+                    importing.take(line_no, event, json)?;
                 }
             }
             drop(lines);
@@ -255,8 +256,9 @@ enum Line {
     Unreadable(JournalError),
 }
 
-/// A line parsed and hashed: its number, and the event or why not.
-type Parsed = (usize, Result<Event, JournalError>);
+/// A line parsed and hashed: its number, and the event with its text when
+/// that reads as it is (see [`Staged`]), or why not.
+type Parsed = (usize, Result<(Event, Option<String>), JournalError>);
 
 /// Up to [`LINES_PER_BATCH`] lines; fewer at the end of the input, or at a
 /// line that cannot be read.
@@ -294,10 +296,10 @@ fn parse_line(line: Line) -> Option<Parsed> {
         return None;
     }
     let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
-    let parsed = decode_event(text.as_bytes())
+    let parsed = decode_event_as_read(text.as_bytes())
         .map_err(bad)
-        .and_then(|event| match event_hash(&event) == event.hash {
-            true => Ok(event),
+        .and_then(|(event, as_read)| match event_hash(&event) == event.hash {
+            true => Ok((event, as_read.then(|| text.trim().to_string()))),
             false => Err(bad(format!(
                 "seq {} of branch `{}`: the hash does not match the event's content",
                 event.seq, event.branch
@@ -318,7 +320,7 @@ struct Importing<'j> {
     records: Vec<BranchRecord>,
     index: HashMap<String, usize>,
     /// Events read and not yet sent to be written.
-    pending: Vec<Event>,
+    pending: Vec<Staged>,
     writer: Writer,
     count: u64,
     /// `main`, checked and folded as it comes in.
@@ -344,8 +346,14 @@ impl<'j> Importing<'j> {
         }
     }
 
-    /// Takes the next event, read from line `line_no` and its hash checked.
-    fn take(&mut self, line_no: usize, mut event: Event) -> Result<(), JournalError> {
+    /// Takes the next event, read from line `line_no` (`json`, when it
+    /// reads as it is) and its hash checked.
+    fn take(
+        &mut self,
+        line_no: usize,
+        mut event: Event,
+        json: Option<String>,
+    ) -> Result<(), JournalError> {
         let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
         let log = &self.journal.log;
         let game = match &self.creation {
@@ -456,7 +464,7 @@ impl<'j> Importing<'j> {
                 accepted.fold_form = FoldForm::new(form);
             }
         }
-        self.pending.push(event);
+        self.pending.push(Staged { event, json });
         self.count += 1;
         if self.pending.len() >= IMPORT_CHUNK {
             self.writer.write(&game, &mut self.pending)?;
@@ -538,7 +546,7 @@ impl<'j> Importing<'j> {
 
 /// The import's end of the thread that writes its events.
 struct Writer {
-    chunks: mpsc::SyncSender<(String, Vec<Event>)>,
+    chunks: mpsc::SyncSender<(String, Vec<Staged>)>,
     written: mpsc::Receiver<Result<(), StoreError>>,
     /// Chunks sent whose writing is not yet heard of.
     outstanding: usize,
@@ -547,7 +555,7 @@ struct Writer {
 impl Writer {
     /// Sends `pending` to be written (leaving it empty), first answering
     /// for the chunks written meanwhile.
-    fn write(&mut self, game: &str, pending: &mut Vec<Event>) -> Result<(), JournalError> {
+    fn write(&mut self, game: &str, pending: &mut Vec<Staged>) -> Result<(), JournalError> {
         while let Ok(wrote) = self.written.try_recv() {
             self.outstanding -= 1;
             wrote?;

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use tabletape_engine::Snapshot;
 use tabletape_events::Event;
 use tabletape_store::{
-    Appended, BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, StoreError,
+    Appended, BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, Staged, StoreError,
 };
 
 pub struct Counted {
@@ -184,7 +184,7 @@ impl Log for Counted {
         self.inner.drop_snapshots()
     }
 
-    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+    fn import_events(&self, game: &str, events: &[Staged]) -> Result<(), StoreError> {
         self.count("import_events");
         self.inner.import_events(game, events)
     }

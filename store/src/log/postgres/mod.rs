@@ -52,7 +52,7 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
     check_drafts, check_fork_seq, check_game_id, check_name, from_json, place, Appended,
-    BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, APPEND_RETRIES,
+    BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, Staged, APPEND_RETRIES,
 };
 use crate::error::StoreError;
 
@@ -849,9 +849,9 @@ impl Log for PgLog {
         })
     }
 
-    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+    fn import_events(&self, game: &str, events: &[Staged]) -> Result<(), StoreError> {
         check_game_id(game)?;
-        for e in events {
+        for Staged { event: e, .. } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
                     seq: e.seq,
@@ -860,7 +860,7 @@ impl Log for PgLog {
             }
             check_name("branch name", &e.branch)?;
         }
-        let rows = EventRows::of(events);
+        let rows = EventRows::of(events.iter().map(|s| &s.event));
         self.run(async {
             let c = self.staging_conn(game).await?;
             rows.insert(&*c, game).await.map_err(|e| {

@@ -240,7 +240,7 @@ pub(super) struct EventRows<'e> {
 }
 
 impl<'e> EventRows<'e> {
-    pub(super) fn of(events: &'e [Event]) -> EventRows<'e> {
+    pub(super) fn of(events: impl IntoIterator<Item = &'e Event>) -> EventRows<'e> {
         let mut rows = EventRows::default();
         for e in events {
             rows.push(e);

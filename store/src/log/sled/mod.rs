@@ -24,7 +24,8 @@ use tabletape_events::{Body, Event, MAIN_BRANCH};
 
 use super::{
     check_drafts, check_fork_seq, check_game_id, check_name, from_json, history_segments, place,
-    to_json, Appended, BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, APPEND_RETRIES,
+    to_json, Appended, BranchRecord, Draft, FoldStep, GameMeta, Head, Log, Receipt, Staged,
+    APPEND_RETRIES,
 };
 use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
@@ -771,12 +772,12 @@ impl Log for SledLog {
         Ok(n)
     }
 
-    fn import_events(&self, game: &str, events: &[Event]) -> Result<(), StoreError> {
+    fn import_events(&self, game: &str, events: &[Staged]) -> Result<(), StoreError> {
         self.writable()?;
         let s = self.sled()?;
         check_game_id(game)?;
         let (mut batch, mut forms) = (sled::Batch::default(), sled::Batch::default());
-        for e in events {
+        for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
                     seq: e.seq,
@@ -786,7 +787,13 @@ impl Log for SledLog {
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
             forms.insert(key.as_slice(), encode_form(e));
-            batch.insert(key, encode_stored(&s, e)?);
+            match (json, &e.body) {
+                // A creation's pack is stored apart.
+                (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {
+                    batch.insert(key, json.as_bytes())
+                }
+                _ => batch.insert(key, encode_stored(&s, e)?),
+            }
         }
         s.events.apply_batch(batch)?;
         s.forms.apply_batch(forms)?;
