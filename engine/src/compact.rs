@@ -623,7 +623,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     ) -> Result<V::Value, Error> {
         match self.byte()? {
             VARIANT => self.nested(|reader| visitor.visit_enum(reader)),
-            STR => visitor.visit_enum(UnitVariant(self.text()?)),
+            STR => visitor.visit_enum(UnitVariant(self.name()?)),
             _ => Err(bad("expected an enum's variant")),
         }
     }
@@ -649,8 +649,7 @@ impl<'de> EnumAccess<'de> for &mut Reader<'de> {
     type Variant = Self;
 
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
-        let name = self.text()?;
-        let value = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(name))?;
+        let value = seed.deserialize(Name(self.name()?))?;
         Ok((value, self))
     }
 }
@@ -682,15 +681,40 @@ impl<'de> VariantAccess<'de> for &mut Reader<'de> {
     }
 }
 
+/// A variant's name as written. A derived enum asks for it as an
+/// identifier and matches it as bytes, with no UTF-8 check (most of the
+/// names a fold reads are variants); anything else gets it as a string,
+/// checked.
+struct Name<'de>(&'de [u8]);
+
+impl<'de> de::Deserializer<'de> for Name<'de> {
+    type Error = Error;
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_borrowed_bytes(self.0)
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let name = std::str::from_utf8(self.0).map_err(|_| bad("a name that is not UTF-8"))?;
+        visitor.visit_borrowed_str(name)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum ignored_any
+    }
+}
+
 /// A unit variant, written as its bare name.
-struct UnitVariant<'de>(&'de str);
+struct UnitVariant<'de>(&'de [u8]);
 
 impl<'de> EnumAccess<'de> for UnitVariant<'de> {
     type Error = Error;
     type Variant = Self;
 
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
-        let name = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(self.0))?;
+        let name = seed.deserialize(Name(self.0))?;
         Ok((name, self))
     }
 }

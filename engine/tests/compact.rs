@@ -201,6 +201,56 @@ fn damaged_bytes_are_an_error_not_a_crash() {
     assert!(from_slice::<String>(&bad).is_err());
 }
 
+/// A derived enum matches its variants' names as bytes; a reader that asks
+/// for the name as a string gets it checked; a name that is not UTF-8 (or
+/// not a variant) is refused either way.
+#[test]
+fn variant_names_read_as_bytes_or_checked_strings() {
+    /// Reads `Colour`'s variant names as strings, as a hand-written
+    /// enum would.
+    struct ByName(String);
+    impl<'de> Deserialize<'de> for ByName {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ByName, D::Error> {
+            struct Names;
+            impl<'de> serde::de::Visitor<'de> for Names {
+                type Value = ByName;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a colour")
+                }
+                fn visit_enum<A: serde::de::EnumAccess<'de>>(
+                    self,
+                    a: A,
+                ) -> Result<ByName, A::Error> {
+                    use serde::de::VariantAccess;
+                    let (name, rest) = a.variant::<String>()?;
+                    if name == "red" {
+                        rest.unit_variant()?;
+                    } else {
+                        rest.newtype_variant::<u8>()?;
+                    }
+                    Ok(ByName(name))
+                }
+            }
+            d.deserialize_enum("Colour", &["red", "shade"], Names)
+        }
+    }
+    for colour in [Colour::Red, Colour::Shade(7)] {
+        let bytes = to_vec(&colour);
+        assert_eq!(from_slice::<Colour>(&bytes).unwrap(), colour);
+        let name = serde_json::to_value(&colour).unwrap();
+        let name = name
+            .as_str()
+            .or_else(|| name.as_object()?.keys().next().map(|k| k.as_str()));
+        assert_eq!(from_slice::<ByName>(&bytes).unwrap().0, name.unwrap());
+        // The name's last letter made a byte no UTF-8 text has.
+        let at = bytes.iter().rposition(|&b| b == b'd' || b == b'e').unwrap();
+        let mut damaged = bytes.clone();
+        damaged[at] = 0xff;
+        assert!(from_slice::<Colour>(&damaged).is_err());
+        assert!(from_slice::<ByName>(&damaged).is_err());
+    }
+}
+
 #[test]
 fn a_fact_of_another_shape_says_what_is_wrong() {
     let bytes = to_vec(&vec![json!({"type": "chosen", "seat": "one"})]);
