@@ -205,9 +205,16 @@ impl SledLog {
     /// that cannot be put costs folds speed, not the append: they read the
     /// event whole.
     fn keep_forms(&self, group: &[Queued], written: &[bool]) {
-        let Ok(s) = self.sled() else {
+        if !written.contains(&true) {
+            return;
+        }
+        // Not reopened for this: a store a fault left closed puts the forms
+        // from the appends' log when it is.
+        let open = self.sled.read().unwrap_or_else(PoisonError::into_inner);
+        let Some(s) = open.as_ref().map(Arc::clone) else {
             return;
         };
+        drop(open);
         let forms = group
             .iter()
             .zip(written)
