@@ -971,6 +971,37 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
 }
 
+/// A key in sled's `forms` that no event's key makes (a hand edit, a
+/// damaged store) is an error naming where it lies, not a crash or a fold
+/// that skips it.
+#[test]
+fn a_stray_key_among_the_fold_forms_is_an_error() {
+    if testing_postgres() {
+        return; // the layout is sled's
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let g = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 4);
+        g
+    };
+    {
+        let db = raw_sled(&dir.path().join("store"));
+        let forms = db.open_tree("forms").unwrap();
+        // seq 2's key with a byte more: it sorts between seqs 2 and 3.
+        let mut stray = format!("{g}\0{MAIN_BRANCH}\0").into_bytes();
+        stray.extend(2u64.to_be_bytes());
+        stray.push(0);
+        forms.insert(stray, vec![1]).unwrap();
+        db.flush().unwrap();
+    }
+    let j = journal(&dir);
+    let err = j.state(&g, MAIN_BRANCH, None, Viewer::Owner).unwrap_err();
+    assert!(err.to_string().contains("out of place"), "{err}");
+    assert!(j.events(&g, MAIN_BRANCH, 1, None).is_err());
+}
+
 #[test]
 fn an_old_schema_event_in_the_store_is_upcast_on_read() {
     if testing_postgres() {

@@ -55,6 +55,8 @@ pub(super) struct Pending {
 }
 
 impl Pending {
+    /// Bytes of the events' puts, counting a form's key even where there is
+    /// no form to put (enough to size a group by).
     fn bytes(&self) -> usize {
         self.events
             .iter()

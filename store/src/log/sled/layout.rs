@@ -68,10 +68,15 @@ pub(super) fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
     k
 }
 
-/// The seq of a key made by [`seq_key`].
-pub(super) fn seq_of_key(key: &[u8]) -> u64 {
-    let tail = key.len().checked_sub(8).map(|at| &key[at..]);
-    u64::from_be_bytes(tail.and_then(|t| t.try_into().ok()).unwrap_or_default())
+/// The seq of a key of `branch`'s seqs `lo..=hi` (see [`seq_key`]), read
+/// in a scan of that range; an error for a key no [`seq_key`] made.
+pub(super) fn seq_in(key: &[u8], (lo, hi): (u64, u64)) -> Result<u64, String> {
+    key.len()
+        .checked_sub(8)
+        .and_then(|at| key[at..].try_into().ok())
+        .map(u64::from_be_bytes)
+        .filter(|seq| (lo..=hi).contains(seq))
+        .ok_or_else(|| format!("a key out of place among seqs {lo}..={hi}"))
 }
 
 pub(super) fn idem_key(game: &str, branch: &str, key: &str) -> Vec<u8> {
@@ -182,17 +187,14 @@ pub(super) fn attach_form(event: &mut Event, (seq, actor, facts): Form<'_>) -> R
 /// Reads an event as stored (see [`encode_stored`]).
 pub(super) fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
     if let Some(WithFoldForm {
-        seq, facts, json, ..
+        seq,
+        actor,
+        facts,
+        json,
     }) = with_fold_form(raw)?
     {
         let mut event = decode_event(json)?;
-        let Body::ActionAccepted(accepted) = &mut event.body else {
-            return Err("a fold form on an event that is not an accepted action".into());
-        };
-        if seq != event.seq {
-            return Err(format!("its fold form is of seq {seq}"));
-        }
-        accepted.fold_form = FoldForm::new(facts.to_vec());
+        attach_form(&mut event, (seq, actor, facts))?;
         return Ok(event);
     }
     let Some((&SHARED_PACK, rest)) = raw.split_first() else {

@@ -31,8 +31,8 @@ use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
     attach_form, branch_key, decode_form, decode_head, decode_step, decode_stored, encode_form,
-    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_key, seq_of_key,
-    Decode, Sled, ADMIN_TOKEN_KEY,
+    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in, seq_key, Decode,
+    Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -161,13 +161,14 @@ impl SledLog {
             .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
         {
             let (key, raw) = item?;
-            let seq = seq_of_key(&key);
-            let bad = |why: String| StoreError::BadEvent {
+            let bad = |seq: u64, why: String| StoreError::BadEvent {
                 game: game.to_string(),
                 branch: branch.to_string(),
                 seq,
                 why,
             };
+            let seq = seq_in(&key, (lo, hi)).map_err(|why| bad(lo, why))?;
+            let bad = |why: String| bad(seq, why);
             let Some(form) = decode_form(&raw).map_err(bad)? else {
                 continue;
             };
@@ -204,7 +205,7 @@ impl SledLog {
             .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
         {
             let (key, raw) = item?;
-            let seq = seq_of_key(&key);
+            let seq = seq_in(&key, (lo, hi)).map_err(|why| bad(lo, why))?;
             steps.resize_with((seq - lo) as usize, || None);
             let step = match decode_form(&raw).map_err(|why| bad(seq, why))? {
                 None => None,
