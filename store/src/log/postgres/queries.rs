@@ -10,14 +10,14 @@ use tokio_postgres::Row;
 use super::rows::{
     branch_of, col, int, json_string, uint, JsonText, Jsonb, BRANCH_COLUMNS, EVENT_INSERT,
 };
-use super::CHANNEL;
 use crate::error::StoreError;
 use crate::log::{from_json, history_segments, BranchRecord, GameMeta, Receipt};
 
 /// The append of [`Log::append`] in one statement (see the module docs):
 /// [`EVENT_INSERT`]'s 14 parameters, then the head after ($15, $16), the
 /// branch ($17), the head the events were chained on ($18, its hash $21),
-/// the idempotency key ($19) and the receipt ($20). One row when it wrote.
+/// the idempotency key ($19) and the receipt ($20). One row when it wrote
+/// (its game, for the caller to announce: see `notify_changes`).
 pub(super) fn append_sql() -> &'static str {
     // Built once: the prepared-statement cache is keyed by this text.
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -34,7 +34,7 @@ pub(super) fn append_sql() -> &'static str {
              INSERT INTO receipts (game, branch, key, receipt)
              SELECT $1, $17, $19, $20 FROM moved WHERE $19::text IS NOT NULL
          )
-         SELECT pg_notify('{CHANNEL}', game) FROM moved"
+         SELECT game FROM moved"
     )
     })
 }
