@@ -196,8 +196,16 @@ pub trait Log: Send + Sync {
     }
 
     /// Makes `branch` the game's current line and marks `from` taken back,
-    /// durably, in one step.
-    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError>;
+    /// durably, in one step, if `from`'s head is still `head` (else
+    /// [`StoreError::Conflict`], nothing changed). From then on no action is
+    /// written on `from`, even by an appender that found it open before.
+    fn take_back(
+        &self,
+        game: &str,
+        from: &str,
+        head: Head<'_>,
+        branch: &str,
+    ) -> Result<(), StoreError>;
 
     /// Records that `main` of `game` has ended (an ended game stays ended:
     /// its events never change).

@@ -402,6 +402,84 @@ fn writers_sharing_a_log_act_only_on_the_head_as_it_is() {
     assert_eq!(a.events(&g, MAIN_BRANCH, 1, None).unwrap().len(), 7);
 }
 
+/// A take-back and another writer's actions at the same moments (two
+/// servers on one store, or two phones): a take-back takes back the action
+/// it planned to, the last of its line, or is refused. No action lands on a
+/// line after the take-back read it, so none acknowledged is left on a line
+/// taken back past the action taken back.
+#[test]
+fn a_take_back_racing_other_writers_takes_back_only_the_last_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = test_store(dir.path()).open_log().unwrap();
+    let (a, b) = (Journal::with_log(log.clone()), Journal::with_log(log));
+    let g = new_game(&a).game;
+    play(&a, &g, MAIN_BRANCH, 2);
+    let acked = std::sync::Mutex::new(Vec::new());
+    let undone = std::sync::Mutex::new(Vec::new());
+    // An action to every other take-back, so the fight does not end; each
+    // action at a different moment of the take-back it meets.
+    let attempts = std::sync::atomic::AtomicU64::new(0);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut n = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if n >= attempts.load(std::sync::atomic::Ordering::SeqCst) / 2 {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    continue;
+                }
+                std::thread::sleep(std::time::Duration::from_micros(500 * (n % 5)));
+                n += 1;
+                let line = a.current_line(&g).unwrap();
+                let action = next_action(&a, &g, &line, n);
+                // Refusals (a line taken back meanwhile, a head moved) write
+                // nothing; only acknowledgements are kept.
+                if let Ok(acted) = a.act(&g, owner_act(&line, action)) {
+                    acked.lock().unwrap().push((line, acted.seq));
+                }
+            }
+        });
+        s.spawn(|| {
+            for _ in 0..40 {
+                attempts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                // Refused when an action landed first, or when there is
+                // nothing to take back.
+                if let Ok(u) = b.undo(&g, Access::Owner) {
+                    undone.lock().unwrap().push((u.taken_back, u.seq));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+    });
+    let undone = undone.into_inner().unwrap();
+    assert!(undone.len() >= 3, "too few take-backs to tell: {undone:?}");
+    for (line, seq) in &undone {
+        let head = a
+            .branches(&g)
+            .unwrap()
+            .into_iter()
+            .find(|r| &r.name == line)
+            .unwrap()
+            .head_seq;
+        assert_eq!(
+            head, *seq,
+            "line `{line}` was taken back at {seq} but holds actions to {head}"
+        );
+    }
+    for (line, seq) in acked.into_inner().unwrap() {
+        if let Some((_, taken)) = undone.iter().find(|(l, _)| *l == line) {
+            assert!(
+                seq <= *taken,
+                "seq {seq} acknowledged on `{line}` after its take-back at {taken}"
+            );
+        }
+    }
+    for report in a.verify(Some(&g)).unwrap() {
+        assert!(report.problem.is_none(), "{report:?}");
+    }
+}
+
 #[test]
 fn batch_appends_every_action_in_order() {
     let dir = tempfile::tempdir().unwrap();

@@ -87,13 +87,32 @@ fn append_on_a_known_head_writes_only_on_that_head() {
         assert!(got.is_none(), "{what}: {got:?}");
     }
     assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap().len(), 2);
-    // A line taken back is closed to play, however well its head is known.
+    // A line is taken back as it was read: not once it has moved on.
     log.fork("g-1", MAIN_BRANCH, 1, "redo", 5, None).unwrap();
-    log.take_back("g-1", MAIN_BRANCH, "redo").unwrap();
+    assert!(matches!(
+        log.take_back("g-1", MAIN_BRANCH, on(1, &first), "redo"),
+        Err(StoreError::Conflict {
+            expected: 1,
+            head: 2
+        })
+    ));
+    assert!(!log.branch("g-1", MAIN_BRANCH).unwrap().unwrap().taken_back);
+    log.take_back("g-1", MAIN_BRANCH, on(2, &head), "redo")
+        .unwrap();
+    // Taken back, it is closed to play however well its head is known,
+    // and to a second take-back.
     let got = log
         .append_on("g-1", MAIN_BRANCH, on(2, &head), None, vec![action(9)])
         .unwrap();
     assert!(got.is_none(), "a line taken back: {got:?}");
+    assert!(matches!(
+        log.append("g-1", MAIN_BRANCH, Some(2), None, vec![action(9)]),
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        log.take_back("g-1", MAIN_BRANCH, on(2, &head), "redo"),
+        Err(StoreError::Conflict { .. })
+    ));
     let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
     assert_eq!(events.len(), 2);
     assert_chain(&events);

@@ -167,11 +167,7 @@ impl Journal {
 
     /// What a take-back by `by` would take: the line, its last action, and
     /// the notes and names written after it; or why it may not.
-    fn take_back_plan(
-        &self,
-        game: &str,
-        by: Access,
-    ) -> Result<(String, Event, Vec<Event>), JournalError> {
+    fn take_back_plan(&self, game: &str, by: Access) -> Result<TakeBack, JournalError> {
         let line = self.current_line(game)?;
         let record = self.record(game, &line)?;
         let head = record.head_seq;
@@ -226,7 +222,12 @@ impl Journal {
                 return Err(JournalError::Rejected(refused));
             }
         }
-        Ok((line, taken, after))
+        Ok(TakeBack {
+            line,
+            head: (head, record.head_hash),
+            taken,
+            after,
+        })
     }
 
     /// Takes back the last action of the current line without deleting
@@ -242,8 +243,18 @@ impl Journal {
     /// action that showed what lay hidden or started a clock (see
     /// `Rules::cannot_take_back`): the owner of a game whose chance is not
     /// Tabletape's (the table's own dice, or none) may still correct it.
+    ///
+    /// A take-back is of the line as it was read: when another action or
+    /// note lands on it first, or another take-back of it has begun, it is
+    /// refused (the fork it made stays, an ordinary branch), and no action
+    /// lands on the line once it is taken back.
     pub fn undo(&self, game: &str, by: Access) -> Result<Undone, JournalError> {
-        let (line, taken, after) = self.take_back_plan(game, by)?;
+        let TakeBack {
+            line,
+            head,
+            taken,
+            after,
+        } = self.take_back_plan(game, by)?;
         let seq = taken.seq;
         let taken_names: Vec<String> = self
             .log
@@ -288,7 +299,23 @@ impl Journal {
                 .append(game, &record.name, Some(seq - 1), None, kept)?;
             head_seq = appended.events.last().map_or(head_seq, |e| e.seq);
         }
-        self.log.take_back(game, &line, &record.name)?;
+        let read = Head {
+            seq: head.0,
+            hash: &head.1,
+        };
+        match self.log.take_back(game, &line, read, &record.name) {
+            Ok(()) => {}
+            Err(StoreError::Conflict { expected, head }) if head != expected => {
+                return Err(JournalError::Conflict { expected, head })
+            }
+            Err(StoreError::Conflict { .. }) => {
+                return Err(JournalError::Rejected(Rejection::new(
+                    "undo.racing",
+                    format!("another take-back of line `{line}` is under way: look again once it is done"),
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        }
         Ok(Undone {
             game: game.to_string(),
             taken_back: line,
@@ -313,4 +340,13 @@ fn slug(name: &str) -> Option<String> {
     }
     let out = out.trim_end_matches('-').to_string();
     (!out.is_empty()).then_some(out)
+}
+
+/// What a take-back takes (see [`Journal::undo`]): the line, its head as
+/// read `(seq, hash)`, its last action, and the notes and names after it.
+struct TakeBack {
+    line: String,
+    head: (u64, String),
+    taken: Event,
+    after: Vec<Event>,
 }

@@ -68,9 +68,15 @@ impl Log for Counted {
         self.inner.first_admin_token_hash(hash)
     }
 
-    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
+    fn take_back(
+        &self,
+        game: &str,
+        from: &str,
+        head: Head<'_>,
+        branch: &str,
+    ) -> Result<(), StoreError> {
         self.count("take_back");
-        self.inner.take_back(game, from, branch)
+        self.inner.take_back(game, from, head, branch)
     }
 
     fn mark_over(&self, game: &str) -> Result<(), StoreError> {

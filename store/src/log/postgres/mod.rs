@@ -601,10 +601,36 @@ impl Log for PgLog {
         })
     }
 
-    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
+    fn take_back(
+        &self,
+        game: &str,
+        from: &str,
+        head: Head<'_>,
+        branch: &str,
+    ) -> Result<(), StoreError> {
         self.run(async {
             let mut c = self.conn().await?;
             let tx = c.transaction().await?;
+            // The line's row first: this waits for an append that holds it,
+            // and an append after it finds the mark (its statement checks).
+            let marked = tx
+                .execute(
+                    "UPDATE branches SET record = jsonb_set(record, '{taken_back}', 'true')
+                     WHERE game = $1 AND name = $2 AND head_seq = $3 AND head_hash = $4
+                       AND record->'taken_back' IS DISTINCT FROM 'true'",
+                    &[&game, &from, &int(head.seq), &head.hash],
+                )
+                .await?;
+            if marked == 0 {
+                tx.rollback().await?;
+                return Err(match head_and_receipt(&c, game, from, None).await? {
+                    None => missing(&c, game, from).await?,
+                    Some((seq, ..)) => StoreError::Conflict {
+                        expected: head.seq,
+                        head: seq,
+                    },
+                });
+            }
             let changed = tx
                 .execute(
                     "UPDATE games SET record = jsonb_set(record, '{current}', to_jsonb($2::text))
@@ -615,12 +641,6 @@ impl Log for PgLog {
             if changed == 0 {
                 return Err(StoreError::UnknownGame(game.to_string()));
             }
-            tx.execute(
-                "UPDATE branches SET record = jsonb_set(record, '{taken_back}', 'true')
-                 WHERE game = $1 AND name = $2",
-                &[&game, &from],
-            )
-            .await?;
             tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &game])
                 .await?;
             tx.commit().await?;
@@ -679,9 +699,14 @@ impl Log for PgLog {
         drafts: Vec<Draft>,
     ) -> Result<Appended, StoreError> {
         no_drafts(&drafts)?;
+        // Play is refused on a line taken back; notes and names are not.
+        let plays = drafts
+            .iter()
+            .any(|d| matches!(d.body, Body::ActionAccepted(_)));
         self.run(async {
             let c = self.conn().await?;
-            let append = c.prepare_cached(append_sql()).await?;
+            let statement = if plays { append_on_sql() } else { append_sql() };
+            let append = c.prepare_cached(statement).await?;
             let mut last_head = 0;
             let mut drafts = drafts;
             for _ in 0..APPEND_RETRIES {

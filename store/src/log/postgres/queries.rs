@@ -39,8 +39,10 @@ pub(super) fn append_sql() -> &'static str {
     })
 }
 
-/// [`append_sql`] for [`Log::append_on`], whose writer has not read the
-/// branch: it also writes nothing on a line taken back (closed to play).
+/// [`append_sql`] for play: [`Log::append_on`] (whose writer has not read
+/// the branch) and any append with an action in it. It also writes nothing
+/// on a line taken back (closed to play), checked under the branch row's
+/// lock, which a take-back takes too.
 pub(super) fn append_on_sql() -> &'static str {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SQL.get_or_init(|| {

@@ -20,7 +20,7 @@
 //! retry gets the stored receipt) and the head it was chained on. Its keys
 //! are written in an order that a crash cannot break (see [`put_one`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -52,6 +52,9 @@ pub(super) struct Pending {
     pub head_after: Vec<u8>,
     /// `(key, JSON)` of the idempotency receipt, for a keyed append.
     pub receipt: Option<(Vec<u8>, Vec<u8>)>,
+    /// Whether the events hold an action (not only notes, names or dice
+    /// shares): play, refused on a line being taken back.
+    pub plays: bool,
 }
 
 impl Pending {
@@ -84,6 +87,9 @@ pub(super) enum Outcome {
     Moved(u64, String),
     /// The branch is not there.
     Missing,
+    /// Play on a line being taken back, or taken back (see
+    /// `SledLog::close_line`).
+    Closed,
     Failed(StoreError),
 }
 
@@ -91,6 +97,11 @@ pub(super) enum Outcome {
 #[derive(Default)]
 pub(super) struct Groups {
     state: Mutex<Queue>,
+    /// The `heads` keys of the lines this process has begun to take back:
+    /// a group writes no play on them. Kept for the life of the process,
+    /// since an appender that found a line open may join a group at any
+    /// time after; a later opening reads the mark the take-back wrote.
+    closed: Mutex<HashSet<Vec<u8>>>,
 }
 
 #[derive(Default)]
@@ -156,6 +167,38 @@ impl SledLog {
             }
             lead = true;
         }
+    }
+
+    fn closed_lines(&self) -> std::sync::MutexGuard<'_, HashSet<Vec<u8>>> {
+        self.groups
+            .closed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Begins to take back the line whose `heads` key is `head_key`, which
+    /// must still be at `head` (its encoded value): from the group after
+    /// this one on, no play is written on it, and once this returns no
+    /// group under way holds one. `Closed` when another take-back of the
+    /// line has begun; anything but `Written` leaves the line open.
+    pub(super) fn close_line(&self, check: Pending) -> Outcome {
+        if !self.closed_lines().insert(check.head_key.clone()) {
+            return Outcome::Closed;
+        }
+        let key = check.head_key.clone();
+        // In the queue behind every group that may have checked a play on
+        // the line before it was marked: each is written by the time this
+        // check is, and every later group sees the mark.
+        let outcome = self.commit(check);
+        if !matches!(outcome, Outcome::Written) {
+            self.reopen_line(&key);
+        }
+        outcome
+    }
+
+    /// Undoes [`SledLog::close_line`] for a take-back that did not happen.
+    pub(super) fn reopen_line(&self, head_key: &[u8]) {
+        self.closed_lines().remove(head_key);
     }
 
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -257,11 +300,22 @@ impl SledLog {
         // Sized up front: grown as it filled, a group's record was moved
         // and its pages faulted in again and again.
         let mut record = Record::with_room(group.iter().map(|(_, p)| p.record_bytes()).sum());
+        let closed = self.closed_lines();
         for (_, p) in group {
+            if p.plays && closed.contains(&p.head_key) {
+                outcomes.push(Outcome::Closed);
+                continue;
+            }
             let mut putting = false;
             let written = match check_one(&s, p) {
                 Ok(Some(outcome)) => {
                     outcomes.push(outcome);
+                    continue;
+                }
+                // A check of the head alone (see `SledLog::close_line`):
+                // it is as it was.
+                Ok(None) if p.events.is_empty() => {
+                    outcomes.push(Outcome::Written);
                     continue;
                 }
                 Ok(None) => {
@@ -283,6 +337,7 @@ impl SledLog {
                 }
             }
         }
+        drop(closed);
         if record.is_empty() {
             return outcomes;
         }

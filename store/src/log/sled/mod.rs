@@ -77,6 +77,38 @@ fn tx<T>(r: Result<T, TransactionError<StoreError>>) -> Result<T, StoreError> {
 }
 
 impl SledLog {
+    /// Makes `branch` the game's current line and marks the line under
+    /// `from_key` taken back, in one transaction, durably.
+    fn mark_taken_back(
+        &self,
+        s: &Sled,
+        game: &str,
+        from_key: &[u8],
+        branch: &str,
+    ) -> Result<(), StoreError> {
+        tx((&s.games, &s.branches).transaction(|(games, branches)| {
+            let Some(raw) = games.get(game.as_bytes())? else {
+                return abort(StoreError::UnknownGame(game.to_string()));
+            };
+            let mut meta: GameMeta = match from_json("game record", &raw) {
+                Ok(m) => m,
+                Err(e) => return abort(e),
+            };
+            meta.current = Some(branch.to_string());
+            games.insert(game.as_bytes(), to_json(&meta))?;
+            if let Some(raw) = branches.get(from_key)? {
+                let mut record: BranchRecord = match from_json("branch record", &raw) {
+                    Ok(r) => r,
+                    Err(e) => return abort(e),
+                };
+                record.taken_back = true;
+                branches.insert(from_key, to_json(&record))?;
+            }
+            Ok(())
+        }))?;
+        self.durable()
+    }
+
     fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
         let s = self.sled()?;
         match s.heads.get(branch_key(game, branch))? {
@@ -324,6 +356,9 @@ fn pending(
             .collect(),
         receipt: receipt_key.map(|key| (key, to_json(&receipt))),
         before,
+        plays: events
+            .iter()
+            .any(|e| matches!(e.body, Body::ActionAccepted(_))),
     };
     (pending, receipt)
 }
@@ -427,31 +462,52 @@ impl Log for SledLog {
         self.durable().inspect_err(|e| self.failed(e, |_| {}))
     }
 
-    fn take_back(&self, game: &str, from: &str, branch: &str) -> Result<(), StoreError> {
+    fn take_back(
+        &self,
+        game: &str,
+        from: &str,
+        head: Head<'_>,
+        branch: &str,
+    ) -> Result<(), StoreError> {
         self.writable()?;
         let s = self.sled()?;
         let from_key = branch_key(game, from);
-        tx((&s.games, &s.branches).transaction(|(games, branches)| {
-            let Some(raw) = games.get(game.as_bytes())? else {
-                return abort(StoreError::UnknownGame(game.to_string()));
-            };
-            let mut meta: GameMeta = match from_json("game record", &raw) {
-                Ok(m) => m,
-                Err(e) => return abort(e),
-            };
-            meta.current = Some(branch.to_string());
-            games.insert(game.as_bytes(), to_json(&meta))?;
-            if let Some(raw) = branches.get(&from_key)? {
-                let mut record: BranchRecord = match from_json("branch record", &raw) {
-                    Ok(r) => r,
-                    Err(e) => return abort(e),
-                };
-                record.taken_back = true;
-                branches.insert(from_key.as_slice(), to_json(&record))?;
+        let at = encode_head(head.seq, head.hash);
+        let check = commit::Pending {
+            game: game.to_string(),
+            branch: from.to_string(),
+            head_key: from_key.clone(),
+            chained_on: at.clone(),
+            before: (head.seq, head.hash.to_string()),
+            events: Vec::new(),
+            head_after: at,
+            receipt: None,
+            plays: false,
+        };
+        match self.close_line(check) {
+            commit::Outcome::Written => {}
+            commit::Outcome::Moved(seq, _) => {
+                return Err(StoreError::Conflict {
+                    expected: head.seq,
+                    head: seq,
+                })
             }
-            Ok(())
-        }))?;
-        self.durable()
+            // Another take-back of the line has begun (a check carries no
+            // key, so none is retried).
+            commit::Outcome::Closed | commit::Outcome::Retried(_) => {
+                return Err(StoreError::Conflict {
+                    expected: head.seq,
+                    head: head.seq,
+                })
+            }
+            commit::Outcome::Missing => return Err(self.missing(game, from)?),
+            commit::Outcome::Failed(e) => return Err(e),
+        }
+        let marked = self.mark_taken_back(&s, game, &from_key, branch);
+        if marked.is_err() {
+            self.reopen_line(&from_key);
+        }
+        marked
     }
 
     fn mark_over(&self, game: &str) -> Result<(), StoreError> {
@@ -528,6 +584,17 @@ impl Log for SledLog {
             }
         }
         let mut read = self.head(game, branch)?;
+        // Play on a line taken back is refused here as by the statement on
+        // PostgreSQL; one being taken back now, by the group (`Closed`).
+        let plays = drafts
+            .iter()
+            .any(|d| matches!(d.body, Body::ActionAccepted(_)));
+        if plays && self.branch(game, branch)?.is_some_and(|r| r.taken_back) {
+            return Err(StoreError::Conflict {
+                expected: read.0,
+                head: read.0,
+            });
+        }
         // Without an expected seq a moved head is no conflict: the events
         // are chained again on the new one.
         for _ in 0..APPEND_RETRIES {
@@ -559,6 +626,13 @@ impl Log for SledLog {
                     drafts = super::unplace(events);
                 }
                 commit::Outcome::Missing => return Err(self.missing(game, branch)?),
+                // The line is being taken back: the caller reads it again.
+                commit::Outcome::Closed => {
+                    return Err(StoreError::Conflict {
+                        expected: head,
+                        head,
+                    })
+                }
                 commit::Outcome::Failed(e) => return Err(e),
             }
         }
@@ -591,9 +665,10 @@ impl Log for SledLog {
         let (pending, receipt) = pending(game, branch, before, receipt_key, &events);
         match self.commit(pending) {
             commit::Outcome::Written => Ok(Some(Appended { receipt, events })),
-            commit::Outcome::Retried(_) | commit::Outcome::Moved(..) | commit::Outcome::Missing => {
-                Ok(None)
-            }
+            commit::Outcome::Retried(_)
+            | commit::Outcome::Moved(..)
+            | commit::Outcome::Missing
+            | commit::Outcome::Closed => Ok(None),
             commit::Outcome::Failed(e) => Err(e),
         }
     }
