@@ -604,7 +604,7 @@ pub(crate) async fn fork(
     tag = "games",
     summary = "Take back the last event of the current line (nothing is deleted)",
     params(("id" = String, Path, description = "The game id (`g-3f9a1c2e`, or one the table chose)")),
-    responses((status = 200, description = "Taken back", body = Undone), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
+    responses((status = 200, description = "Taken back", body = Undone), (status = 400, description = "Malformed input: the field at fault is named", body = ErrorBody), (status = 401, description = "No token, where one is needed", body = ErrorBody), (status = 403, description = "A token that does not allow this", body = ErrorBody), (status = 404, description = "No such game, branch or seq", body = ErrorBody), (status = 409, description = "The line moved on while it was being taken back: nothing was taken back; look again", body = ErrorBody), (status = 422, description = "Against the rules: `rule` names the rule", body = ErrorBody)),
     security((), ("bearer" = []))
 )]
 pub(crate) async fn undo(
