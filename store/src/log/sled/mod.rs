@@ -78,7 +78,7 @@ fn tx<T>(r: Result<T, TransactionError<StoreError>>) -> Result<T, StoreError> {
 
 impl SledLog {
     /// Makes `branch` the game's current line and marks the line under
-    /// `from_key` taken back, in one transaction, durably.
+    /// `from_key` taken back, in one transaction (in sled's memory).
     fn mark_taken_back(
         &self,
         s: &Sled,
@@ -105,8 +105,7 @@ impl SledLog {
                 branches.insert(from_key, to_json(&record))?;
             }
             Ok(())
-        }))?;
-        self.durable()
+        }))
     }
 
     fn head(&self, game: &str, branch: &str) -> Result<(u64, String), StoreError> {
@@ -503,11 +502,12 @@ impl Log for SledLog {
             commit::Outcome::Missing => return Err(self.missing(game, from)?),
             commit::Outcome::Failed(e) => return Err(e),
         }
-        let marked = self.mark_taken_back(&s, game, &from_key, branch);
-        if marked.is_err() {
+        if let Err(e) = self.mark_taken_back(&s, game, &from_key, branch) {
             self.reopen_line(&from_key);
+            return Err(e);
         }
-        marked
+        // Marked, the line stays closed here even if this sync fails.
+        self.durable()
     }
 
     fn mark_over(&self, game: &str) -> Result<(), StoreError> {
