@@ -607,6 +607,14 @@ pub(crate) fn place(
     events
 }
 
+/// Whether `bodies` hold an action: play, which a line taken back refuses
+/// (notes, names and dice shares it still takes).
+pub(crate) fn plays<'a>(bodies: impl IntoIterator<Item = &'a Body>) -> bool {
+    bodies
+        .into_iter()
+        .any(|body| matches!(body, Body::ActionAccepted(_)))
+}
+
 /// The drafts `events` were placed from, for placing again on a head that
 /// moved: the bodies move back, uncopied.
 pub(crate) fn unplace(events: Vec<Event>) -> Vec<Draft> {

@@ -311,7 +311,9 @@ impl Journal {
             Err(StoreError::Conflict { .. }) => {
                 return Err(JournalError::Rejected(Rejection::new(
                     "undo.racing",
-                    format!("another take-back of line `{line}` is under way: look again once it is done"),
+                    format!(
+                        "another take-back of line `{line}` has begun: look again once it is done"
+                    ),
                 )))
             }
             Err(e) => return Err(e.into()),

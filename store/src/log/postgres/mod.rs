@@ -700,9 +700,7 @@ impl Log for PgLog {
     ) -> Result<Appended, StoreError> {
         no_drafts(&drafts)?;
         // Play is refused on a line taken back; notes and names are not.
-        let plays = drafts
-            .iter()
-            .any(|d| matches!(d.body, Body::ActionAccepted(_)));
+        let plays = super::plays(drafts.iter().map(|d| &d.body));
         self.run(async {
             let c = self.conn().await?;
             let statement = if plays { append_on_sql() } else { append_sql() };

@@ -176,10 +176,10 @@ impl SledLog {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Begins to take back the line whose `heads` key is `head_key`, which
-    /// must still be at `head` (its encoded value): from the group after
-    /// this one on, no play is written on it, and once this returns no
-    /// group under way holds one. `Closed` when another take-back of the
+    /// Begins to take back the line of `check` (an append of no events,
+    /// chained on the head the take-back read): `Written` when the head is
+    /// still that one. From then on no group writes a play on the line, and
+    /// no group under way holds one. `Closed` when another take-back of the
     /// line has begun; anything but `Written` leaves the line open.
     pub(super) fn close_line(&self, check: Pending) -> Outcome {
         if !self.closed_lines().insert(check.head_key.clone()) {

@@ -355,9 +355,7 @@ fn pending(
             .collect(),
         receipt: receipt_key.map(|key| (key, to_json(&receipt))),
         before,
-        plays: events
-            .iter()
-            .any(|e| matches!(e.body, Body::ActionAccepted(_))),
+        plays: super::plays(events.iter().map(|e| &e.body)),
     };
     (pending, receipt)
 }
@@ -586,9 +584,7 @@ impl Log for SledLog {
         let mut read = self.head(game, branch)?;
         // Play on a line taken back is refused here as by the statement on
         // PostgreSQL; one being taken back now, by the group (`Closed`).
-        let plays = drafts
-            .iter()
-            .any(|d| matches!(d.body, Body::ActionAccepted(_)));
+        let plays = super::plays(drafts.iter().map(|d| &d.body));
         if plays && self.branch(game, branch)?.is_some_and(|r| r.taken_back) {
             return Err(StoreError::Conflict {
                 expected: read.0,
