@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::Viewer;
-use tabletape_events::{Body, MAIN_BRANCH};
+use tabletape_events::{Body, FactText, MAIN_BRANCH};
 use tabletape_store::{event_hash, Journal, NewGame, PackSource};
 use tabletape_tests::as_owner;
 
@@ -191,7 +191,9 @@ fn forge_an_import(j: &Journal, game: &str, rng: &mut TableRng, kind: &str, seed
     let at = 1 + rng.below(events.len() as u32 - 1) as usize;
     if let Body::ActionAccepted(a) = &mut events[at].body {
         if let Some(fact) = a.facts.first_mut() {
-            mutate(fact, rng);
+            let mut value = fact.value();
+            mutate(&mut value, rng);
+            *fact = FactText::of(&value);
         }
     }
     let mut prev = String::new();

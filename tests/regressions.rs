@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use tabletape_engine::Viewer;
-use tabletape_events::{Actor, Body, Event, FoldForm, MAIN_BRANCH};
+use tabletape_events::{Actor, Body, Event, FactText, FoldForm, MAIN_BRANCH};
 use tabletape_store::scratch::test_store;
 use tabletape_store::{event_hash, Access, ActRequest, Journal, JournalError, NewGame, PackSource};
 use tabletape_tests::Cli;
@@ -224,7 +224,7 @@ fn forged(j: &Journal, game: &str, at: u64, fact: Value) -> Vec<u8> {
     for mut event in j.events(game, MAIN_BRANCH, 1, None).unwrap() {
         if event.seq == at {
             if let Body::ActionAccepted(a) = &mut event.body {
-                a.facts = vec![fact.clone()];
+                a.facts = vec![FactText::of(&fact)];
             }
         }
         event.prev_hash = prev.clone();
@@ -243,7 +243,7 @@ fn an_import_the_rules_never_produced_is_refused_at_its_first_bad_seq() {
     act(&j, &g, json!({"type": "choose", "seat": 0, "page": 50})).unwrap();
     act(&j, &g, json!({"type": "choose", "seat": 1, "page": 56})).unwrap();
     let mut fact = match &j.events(&g, MAIN_BRANCH, 2, Some(2)).unwrap()[0].body {
-        Body::ActionAccepted(a) => a.facts[0].clone(),
+        Body::ActionAccepted(a) => a.facts[0].value(),
         _ => unreachable!(),
     };
     fact["seat"] = json!(6);
@@ -305,9 +305,11 @@ fn a_stored_event_that_does_not_fold_is_an_error_naming_its_seq_not_a_crash() {
     for kept_in_fold_form in [false, true] {
         let mut events = events.clone();
         if let Body::ActionAccepted(a) = &mut events[1].body {
-            a.facts[0]["seat"] = json!(6);
+            let mut facts: Vec<Value> = a.facts.iter().map(FactText::value).collect();
+            facts[0]["seat"] = json!(6);
+            a.facts = facts.iter().map(FactText::of).collect();
             a.fold_form = match kept_in_fold_form {
-                true => FoldForm::new(tabletape_engine::compact::to_vec(&a.facts)),
+                true => FoldForm::new(tabletape_engine::compact::to_vec(&facts)),
                 false => FoldForm::default(),
             };
         }

@@ -6,6 +6,7 @@ use tabletape_engine::Viewer;
 use tabletape_events::Body;
 use tabletape_events::DiceMode;
 use tabletape_events::Event;
+use tabletape_events::FactText;
 use tabletape_events::FoldForm;
 use tabletape_events::GameCreated;
 
@@ -151,22 +152,22 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
     let games = [
         (
             created::<LostWorlds>(2, 3, DiceMode::Digital, none.clone()),
-            typed_same::<LostWorlds> as fn(&[Value]) -> bool,
+            written_as_trees::<LostWorlds> as fn(&[FactText]) -> bool,
         ),
         (
             created::<Legless>(3, 4, DiceMode::Digital, none.clone()),
-            typed_same::<Legless>,
+            written_as_trees::<Legless>,
         ),
         (
             created::<Ludovia>(3, 5, DiceMode::Digital, none.clone()),
-            typed_same::<Ludovia>,
+            written_as_trees::<Ludovia>,
         ),
         (
             created::<Dread>(2, 7, DiceMode::Digital, none),
-            typed_same::<Dread>,
+            written_as_trees::<Dread>,
         ),
     ];
-    for (created, typed_same) in &games {
+    for (created, written_as_trees) in &games {
         let mut game = Game::start(created).expect("the game starts");
         let mut rechecked = game.clone();
         let mut checked = 0;
@@ -186,7 +187,9 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
                 .unwrap_or_else(|e| panic!("{}: {e}", created.kind));
             assert_eq!(again, decision.body, "{}", created.kind);
             let mut forged = decision.body.clone();
-            forged.facts.push(serde_json::json!({"type": "forged"}));
+            forged
+                .facts
+                .push(FactText::of(&serde_json::json!({"type": "forged"})));
             let forged = event(game.seq() + 1, 0, None, Body::ActionAccepted(forged));
             match rechecked.recheck(&forged) {
                 Ok(Recheck::Differs(decided)) => assert_eq!(decided, decision.body),
@@ -212,10 +215,10 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
                 "{}: a damaged fold form passes",
                 created.kind
             );
-            // The facts as decided are their JSON, found so without
-            // writing it (the check's quick way, not only its sure one).
+            // The facts as decided are written as the text of their JSON
+            // trees, as the store wrote them before it wrote them straight.
             assert!(
-                typed_same(&decision.body.facts),
+                written_as_trees(&decision.body.facts),
                 "{}: {:?}",
                 created.kind,
                 decision.body.facts
@@ -224,11 +227,15 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
             // comparing them with the facts decided again (no fold form
             // stored to give it away).
             let mut edits = Vec::new();
-            edited(&Value::Array(decision.body.facts.clone()), &mut edits);
+            let facts = decision.body.facts.iter().map(FactText::value).collect();
+            edited(&Value::Array(facts), &mut edits);
             let spread = edits.len().div_ceil(24).max(1);
             for edit in edits.into_iter().step_by(spread) {
                 let mut body = decision.body.clone();
-                body.facts = serde_json::from_value(edit).unwrap();
+                body.facts = match edit {
+                    Value::Array(facts) => facts.iter().map(FactText::of).collect(),
+                    _ => unreachable!("the facts are an array"),
+                };
                 body.fold_form = FoldForm::default();
                 let ev = event(game.seq() + 1, 0, None, Body::ActionAccepted(body));
                 match rechecked.recheck(&ev) {
@@ -320,11 +327,13 @@ fn edited(json: &Value, out: &mut Vec<Value>) {
     walk(json, &|v| v, out);
 }
 
-/// Whether each of `facts`, read as `R`'s facts, is the same as its JSON
-/// by `same_json`.
-fn typed_same<R: tabletape_engine::rules::Rules>(facts: &[Value]) -> bool {
-    facts.iter().all(|json| {
-        let fact: R::Fact = tabletape_engine::tagged::read(json).unwrap();
-        tabletape_engine::same::same_json(&fact, json)
+/// Whether each of `facts` is the text of its JSON tree, and reads as
+/// `R`'s fact that writes it again.
+fn written_as_trees<R: tabletape_engine::rules::Rules>(facts: &[FactText]) -> bool {
+    facts.iter().all(|text| {
+        let fact: R::Fact = tabletape_engine::tagged::read_json(text.get()).unwrap();
+        let tree = serde_json::to_value(&fact).unwrap();
+        text.get() == serde_json::to_string(&tree).unwrap()
+            && tabletape_engine::fact_text::of(&fact) == *text
     })
 }

@@ -9,6 +9,7 @@ mod chance;
 mod compact;
 mod dice;
 mod dread;
+mod fact_text;
 mod game;
 mod legend;
 mod legless;

@@ -15,7 +15,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{ActionAccepted, Body, BranchName, DiceMode, Draw, GameCreated, Note};
+use crate::{ActionAccepted, Body, BranchName, DiceMode, Draw, FactText, GameCreated, Note};
 
 const TYPES: &[&str] = &[
     "game_created",
@@ -87,7 +87,7 @@ struct Fields {
     title: Option<Option<String>>,
     rules_version: Option<Option<u32>>,
     action: Option<Value>,
-    facts: Option<Vec<Value>>,
+    facts: Option<Vec<FactText>>,
     chance: Option<Vec<Draw>>,
     at: Option<u64>,
     text: Option<String>,

@@ -7,12 +7,13 @@
 //! note on a moment, or a name for the branch. Annotations change no state.
 //!
 //! This crate has no logic beyond its types: no hashing, no validation, no IO.
-//! Kind-specific actions and facts travel as JSON values here; each engine kind
-//! gives them their typed shape.
+//! Kind-specific actions travel as JSON values here and facts as their JSON
+//! text ([`FactText`]); each engine kind gives them their typed shape.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 mod body_de;
@@ -200,7 +201,7 @@ pub struct ActionAccepted {
     pub action: Value,
     /// The facts the engine decided, in the kind's own event vocabulary
     /// (`{"type": "maneuvers_revealed", ...}`); `apply` folds exactly these.
-    pub facts: Vec<Value>,
+    pub facts: Vec<FactText>,
     /// Every chance outcome the decision consumed, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chance: Vec<Draw>,
@@ -208,6 +209,73 @@ pub struct ActionAccepted {
     /// made them or the store kept them.
     #[serde(skip)]
     pub fold_form: FoldForm,
+}
+
+/// One fact as JSON text, in its canonical form: keys in byte order, no
+/// space, as `serde_json` writes a `Value` (what the event's hash commits
+/// to). Kept as text, not as a tree of values: it is written, hashed and
+/// stored as it is, and a kind reads its own type straight from it.
+///
+/// Reading JSON keeps the text as it is; a reader of text from outside the
+/// store (an import) checks it against the hash, which holds only for the
+/// canonical form. Two facts are equal when their texts are.
+#[derive(Clone)]
+pub struct FactText(Box<RawValue>);
+
+impl FactText {
+    /// `text`, which must be the canonical JSON of a value (it is checked
+    /// to be JSON, not to be canonical).
+    pub fn from_canonical(text: String) -> Result<FactText, serde_json::Error> {
+        RawValue::from_string(text).map(FactText)
+    }
+
+    /// A value's canonical text.
+    pub fn of(value: &Value) -> FactText {
+        FactText(serde_json::value::to_raw_value(value).expect("values serialize"))
+    }
+
+    /// The text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The fact as a value (a tree built for it: for a reader that looks
+    /// inside, not for a fold).
+    pub fn value(&self) -> Value {
+        serde_json::from_str(self.get()).expect("a fact's text is JSON")
+    }
+}
+
+impl PartialEq for FactText {
+    fn eq(&self, other: &FactText) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Eq for FactText {}
+
+impl std::fmt::Debug for FactText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+impl std::fmt::Display for FactText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+impl Serialize for FactText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for FactText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FactText, D::Error> {
+        Box::<RawValue>::deserialize(deserializer).map(FactText)
+    }
 }
 
 /// An accepted action's facts again, as bytes only the engine's kind reads
@@ -321,7 +389,7 @@ mod tests {
             }),
             Body::ActionAccepted(ActionAccepted {
                 action: json!({"type": "pass", "seat": 1}),
-                facts: vec![json!({"type": "passed", "seat": 1})],
+                facts: vec![FactText::of(&json!({"type": "passed", "seat": 1}))],
                 chance: vec![Draw {
                     what: "die".into(),
                     value: json!(4),

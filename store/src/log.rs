@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use tabletape_engine::{EngineError, Game, Snapshot, StoredFacts};
-use tabletape_events::{Actor, Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_events::{Actor, Body, Event, FactText, MAIN_BRANCH, SCHEMA_VERSION};
 
 use crate::error::StoreError;
 use crate::seal::event_hash;
@@ -563,6 +563,25 @@ pub(crate) fn decode_event_as_read(raw: &[u8]) -> Result<(Event, bool), String> 
     serde_json::from_value(value)
         .map(|event| (event, false))
         .map_err(|e| format!("not an event: {e}"))
+}
+
+/// Writes every fact of `event` in its canonical form (see [`FactText`]);
+/// whether any was not. For text from outside the store: a fact written
+/// with its keys in another order, or spaced, is the same fact, but its
+/// commitment is to the canonical text.
+pub(crate) fn canonical_facts(event: &mut Event) -> bool {
+    let Body::ActionAccepted(accepted) = &mut event.body else {
+        return false;
+    };
+    let mut changed = false;
+    for fact in &mut accepted.facts {
+        let canonical = FactText::of(&fact.value());
+        if canonical != *fact {
+            *fact = canonical;
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// An event an import stages (see [`Log::import_events`]), with the JSON

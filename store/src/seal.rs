@@ -35,7 +35,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use tabletape_events::{Actor, Body, Event, GameCreated};
+use tabletape_events::{Actor, Body, Event, FactText, GameCreated};
 
 /// The bytes of an event salt.
 pub const SALT_BYTES: usize = 16;
@@ -60,10 +60,32 @@ pub struct Seal {
     pub salt: Option<String>,
 }
 
+/// The value of one part: a fact's text as stored, or a value (borrowed
+/// from the body, or built for the part). Either is hashed as the canonical
+/// JSON it is.
+#[derive(Debug, PartialEq)]
+pub enum PartValue<'a> {
+    Fact(&'a FactText),
+    Value(Cow<'a, Value>),
+}
+
+impl Serialize for PartValue<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PartValue::Fact(text) => text.serialize(serializer),
+            PartValue::Value(value) => value.serialize(serializer),
+        }
+    }
+}
+
+fn built(value: Value) -> PartValue<'static> {
+    PartValue::Value(Cow::Owned(value))
+}
+
 /// The parts of a body in hash order, with their labels. An action's parts
 /// are borrowed from the body; only a creation's (without its seed) and the
 /// draws are built.
-pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
+pub fn parts(body: &Body) -> Vec<(String, PartValue<'_>)> {
     match body {
         Body::GameCreated(created) => {
             let mut game = serde_json::to_value(created).expect("creations serialize");
@@ -72,38 +94,41 @@ pub fn parts(body: &Body) -> Vec<(String, Cow<'_, Value>)> {
                 .and_then(|m| m.remove(SEED_PART))
                 .unwrap_or(Value::Null);
             vec![
-                ("game".into(), Cow::Owned(game)),
-                (SEED_PART.into(), Cow::Owned(seed)),
+                ("game".into(), built(game)),
+                (SEED_PART.into(), built(seed)),
             ]
         }
         Body::ActionAccepted(accepted) => {
             let mut out = Vec::with_capacity(1 + accepted.facts.len() + accepted.chance.len());
-            out.push(("action".into(), Cow::Borrowed(&accepted.action)));
+            out.push((
+                "action".into(),
+                PartValue::Value(Cow::Borrowed(&accepted.action)),
+            ));
             for (i, fact) in accepted.facts.iter().enumerate() {
-                out.push((format!("fact.{i}"), Cow::Borrowed(fact)));
+                out.push((format!("fact.{i}"), PartValue::Fact(fact)));
             }
             for (i, draw) in accepted.chance.iter().enumerate() {
                 out.push((
                     format!("chance.{i}"),
-                    Cow::Owned(serde_json::to_value(draw).expect("draws serialize")),
+                    built(serde_json::to_value(draw).expect("draws serialize")),
                 ));
             }
             out
         }
-        Body::Reseeded { seed } => vec![(SEED_PART.into(), Cow::Owned(json!(seed)))],
+        Body::Reseeded { seed } => vec![(SEED_PART.into(), built(json!(seed)))],
         Body::Noted(note) => vec![(
             NOTE_PART.into(),
-            Cow::Owned(serde_json::to_value(note).expect("notes serialize")),
+            built(serde_json::to_value(note).expect("notes serialize")),
         )],
         Body::BranchNamed(name) => vec![(
             NAME_PART.into(),
-            Cow::Owned(serde_json::to_value(name).expect("names serialize")),
+            built(serde_json::to_value(name).expect("names serialize")),
         )],
         Body::ContributionCommitted { commitment } => {
-            vec![("commitment".into(), Cow::Owned(json!(commitment)))]
+            vec![("commitment".into(), built(json!(commitment)))]
         }
         Body::ContributionRevealed { contribution } => {
-            vec![("contribution".into(), Cow::Owned(json!(contribution)))]
+            vec![("contribution".into(), built(json!(contribution)))]
         }
     }
 }
@@ -133,7 +158,7 @@ impl PartSalts {
 }
 
 /// The commitment to one part's value under its salt.
-pub fn commitment(part_salt: &str, part: &str, value: &Value) -> String {
+pub fn commitment(part_salt: &str, part: &str, value: &impl Serialize) -> String {
     let mut h = Sha256::new();
     h.update(b"tabletape.seal.v1\0");
     h.update(part_salt.as_bytes());

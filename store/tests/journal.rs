@@ -682,10 +682,31 @@ fn export_import_export_is_byte_identical() {
     assert_eq!(export(&l, &g, Some("alt-alt")), single);
 }
 
+/// A value's JSON with every object's keys in reverse order of name and a
+/// space after each colon and comma: the same value, written otherwise.
+fn reversed_and_spaced(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let members: Vec<String> = map
+                .iter()
+                .rev()
+                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), reversed_and_spaced(v)))
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(reversed_and_spaced).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
 /// An import may keep a line's own text (sled does) rather than write the
-/// event again: lines written another way (keys in another order, a
-/// character escaped) come in, and read, fold and export exactly as the
-/// game does where it was played.
+/// event again: lines written another way (keys in another order, spaced,
+/// a character escaped; the facts too, whose hash is of their canonical
+/// text) come in, and read, fold and export exactly as the game does where
+/// it was played.
 #[test]
 fn lines_written_another_way_import_as_the_game_they_hold() {
     let dir = tempfile::tempdir().unwrap();
@@ -700,10 +721,10 @@ fn lines_written_another_way_import_as_the_game_they_hold() {
         .unwrap()
         .lines()
         .map(|line| {
-            // A value's keys are written in order of name, not of the
-            // event's fields; and `main` with a character escaped.
-            let sorted = serde_json::to_string(&serde_json::from_str::<Value>(line).unwrap());
-            let line = sorted.unwrap().replace(r#""main""#, r#""\u006dain""#);
+            // Every object's keys in reverse order of name, spaced; and
+            // `main` with a character escaped.
+            let written = reversed_and_spaced(&serde_json::from_str::<Value>(line).unwrap());
+            let line = written.replace(r#""main""#, r#""\u006dain""#);
             format!("{line}\n")
         })
         .collect();

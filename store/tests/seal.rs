@@ -5,7 +5,7 @@ use sha2::{Digest, Sha256};
 use tabletape_events::Actor;
 use tabletape_events::Body;
 use tabletape_events::Event;
-use tabletape_events::{ActionAccepted, Draw};
+use tabletape_events::{ActionAccepted, Draw, FactText};
 use tabletape_store::seal::*;
 
 fn action_event(salt: &str) -> Event {
@@ -23,8 +23,8 @@ fn action_event(salt: &str) -> Event {
         body: Body::ActionAccepted(ActionAccepted {
             action: json!({"type": "rob", "drew": "Dog"}),
             facts: vec![
-                json!({"type": "rooftop_robbed", "card": "Dog"}),
-                json!({"n": 1}),
+                FactText::of(&json!({"type": "rooftop_robbed", "card": "Dog"})),
+                FactText::of(&json!({"n": 1})),
             ],
             chance: vec![Draw {
                 what: "rooftop card".into(),
@@ -45,7 +45,7 @@ fn a_hidden_part_leaves_only_its_commitment_and_the_chain_still_checks() {
         unreachable!()
     };
     a.action = json!({"type": "rob"});
-    a.facts[0] = json!({"type": "rooftop_robbed", "card": null});
+    a.facts[0] = FactText::of(&json!({"type": "rooftop_robbed", "card": null}));
     a.chance.clear();
     let shown = ShownEvent::partial(&event, &redacted);
     let text = serde_json::to_string(&shown).unwrap();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
-use tabletape_events::{GameCreated, Seat};
+use tabletape_events::{FactText, GameCreated, Seat};
 
 use crate::canonical;
 use crate::chance::Chance;
@@ -62,7 +62,7 @@ pub trait DynRules: Send + Sync {
     fn redeal(&self, state: &mut dyn Any, rng: &mut TableRng);
     /// Why an event of `facts` on `before` cannot be taken back (see
     /// [`Rules::cannot_take_back`]); facts it cannot read: none.
-    fn cannot_take_back(&self, before: &dyn Any, facts: &[Value]) -> Option<Rejection>;
+    fn cannot_take_back(&self, before: &dyn Any, facts: &[FactText]) -> Option<Rejection>;
     fn clone_state(&self, state: &dyn Any) -> Box<dyn Any + Send + Sync>;
     fn state_eq(&self, a: &dyn Any, b: &dyn Any) -> bool;
     /// The actions open at `now_ms` (see [`Rules::legal_at`]), or ignoring
@@ -94,12 +94,8 @@ pub trait DynRules: Send + Sync {
         action: &Value,
         chance: &mut Chance,
     ) -> Result<Redecided, Rejection>;
-    /// Whether the facts [`DynRules::redecide`] kept are `stored`, as their
-    /// JSON would be, found without writing that JSON (see
-    /// [`crate::same`]); `false` may also mean "not sure".
-    fn same_facts(&self, kept: &dyn Any, stored: &[Value]) -> bool;
     /// The facts [`DynRules::redecide`] kept, as they are stored.
-    fn facts_json(&self, kept: &dyn Any) -> Vec<Value>;
+    fn facts_json(&self, kept: &dyn Any) -> Vec<FactText>;
     /// Folds the facts [`DynRules::redecide`] kept, telling nothing: the
     /// same as applying the stored facts they equal, without reading those.
     fn apply_decided(
@@ -116,14 +112,14 @@ pub trait DynRules: Send + Sync {
     fn apply(
         &self,
         state: &mut dyn Any,
-        facts: &[Value],
+        facts: &[FactText],
         seq: u64,
         by: Option<Seat>,
         viewer: Option<Viewer>,
     ) -> Result<Vec<String>, EngineError>;
     /// The compact form of stored facts (see [`crate::compact`]): what
     /// [`DynRules::decide`] made of them, if they are this kind's facts.
-    fn fold_form_of(&self, facts: &[Value]) -> Option<Vec<u8>>;
+    fn fold_form_of(&self, facts: &[FactText]) -> Option<Vec<u8>>;
     /// [`DynRules::apply`] on facts as a store keeps them, read straight
     /// into the kind's facts.
     fn apply_stored(
@@ -139,11 +135,11 @@ pub trait DynRules: Send + Sync {
     fn redact(
         &self,
         head: &dyn Any,
-        facts: &[Value],
+        facts: &[FactText],
         seq: u64,
         by: Option<Seat>,
         viewer: Viewer,
-    ) -> Result<Vec<Value>, EngineError>;
+    ) -> Result<Vec<FactText>, EngineError>;
     /// The action as `viewer` may know it (see [`Rules::redact_action`]).
     /// An action this kind cannot read is returned as is: it was stored, so
     /// it is shown, and hiding is only for what the kind understands.
@@ -219,10 +215,10 @@ fn typed_mut<R: Rules>(state: &mut dyn Any) -> &mut R::State {
         .expect("state belongs to its kind")
 }
 
-fn parse_fact<R: Rules>(fact: &Value, seq: u64) -> Result<R::Fact, EngineError> {
-    // Read from the borrowed value by its tag (see `tagged`): serde's own
-    // reading of a tagged enum would copy it first.
-    crate::tagged::read::<R::Fact>(fact).map_err(|e| EngineError::BadEvent {
+fn parse_fact<R: Rules>(fact: &FactText, seq: u64) -> Result<R::Fact, EngineError> {
+    // Read from the text by its tag (see `tagged`): serde's own reading of
+    // a tagged enum would copy it first.
+    crate::tagged::read_json::<R::Fact>(fact.get()).map_err(|e| EngineError::BadEvent {
         seq,
         message: format!("not a {} fact: {e}", R::KIND),
     })
@@ -343,7 +339,7 @@ pub struct Redecided {
 /// stored, the state they lead to and their narration.
 pub struct Decided {
     pub action: Value,
-    pub facts: Vec<Value>,
+    pub facts: Vec<FactText>,
     /// The facts in their compact form (see [`crate::compact`]).
     pub fold_form: Vec<u8>,
     pub next: Box<dyn Any + Send + Sync>,
@@ -458,10 +454,10 @@ impl<R: Rules> DynRules for Kind<R> {
         R::redeal(state, rng);
     }
 
-    fn cannot_take_back(&self, before: &dyn Any, facts: &[Value]) -> Option<Rejection> {
+    fn cannot_take_back(&self, before: &dyn Any, facts: &[FactText]) -> Option<Rejection> {
         let facts = facts
             .iter()
-            .map(|f| crate::tagged::read::<R::Fact>(f).ok())
+            .map(|f| crate::tagged::read_json::<R::Fact>(f.get()).ok())
             .collect::<Option<Vec<_>>>()?;
         R::cannot_take_back(typed::<R>(before), &facts)
     }
@@ -609,10 +605,7 @@ impl<R: Rules> DynRules for Kind<R> {
             .collect();
         Ok(Decided {
             action: canonical,
-            facts: facts
-                .iter()
-                .map(|f| serde_json::to_value(f).expect("facts serialize"))
-                .collect(),
+            facts: facts.iter().map(crate::fact_text::of).collect(),
             fold_form: crate::compact::to_vec(&facts),
             next: Box::new(next),
             narration,
@@ -634,19 +627,10 @@ impl<R: Rules> DynRules for Kind<R> {
         })
     }
 
-    fn same_facts(&self, kept: &dyn Any, stored: &[Value]) -> bool {
-        let facts = kept_facts::<R>(kept);
-        facts.len() == stored.len()
-            && facts
-                .iter()
-                .zip(stored)
-                .all(|(fact, json)| crate::same::same_json(fact, json))
-    }
-
-    fn facts_json(&self, kept: &dyn Any) -> Vec<Value> {
+    fn facts_json(&self, kept: &dyn Any) -> Vec<FactText> {
         kept_facts::<R>(kept)
             .iter()
-            .map(|f| serde_json::to_value(f).expect("facts serialize"))
+            .map(crate::fact_text::of)
             .collect()
     }
 
@@ -667,7 +651,7 @@ impl<R: Rules> DynRules for Kind<R> {
     fn apply(
         &self,
         state: &mut dyn Any,
-        facts: &[Value],
+        facts: &[FactText],
         seq: u64,
         by: Option<Seat>,
         viewer: Option<Viewer>,
@@ -680,10 +664,10 @@ impl<R: Rules> DynRules for Kind<R> {
         fold_facts::<R>(state, &facts, seq, by, viewer)
     }
 
-    fn fold_form_of(&self, facts: &[Value]) -> Option<Vec<u8>> {
+    fn fold_form_of(&self, facts: &[FactText]) -> Option<Vec<u8>> {
         let facts = facts
             .iter()
-            .map(|fact| crate::tagged::read::<R::Fact>(fact).ok())
+            .map(|fact| crate::tagged::read_json::<R::Fact>(fact.get()).ok())
             .collect::<Option<Vec<_>>>()?;
         Some(crate::compact::to_vec(&facts))
     }
@@ -711,11 +695,11 @@ impl<R: Rules> DynRules for Kind<R> {
     fn redact(
         &self,
         head: &dyn Any,
-        facts: &[Value],
+        facts: &[FactText],
         seq: u64,
         by: Option<Seat>,
         viewer: Viewer,
-    ) -> Result<Vec<Value>, EngineError> {
+    ) -> Result<Vec<FactText>, EngineError> {
         let cx = Context {
             by,
             seq,
@@ -725,7 +709,7 @@ impl<R: Rules> DynRules for Kind<R> {
             .iter()
             .map(|f| {
                 let fact = parse_fact::<R>(f, seq)?;
-                Ok(serde_json::to_value(R::redact(&fact, viewer, &cx)).expect("facts serialize"))
+                Ok(crate::fact_text::of(&R::redact(&fact, viewer, &cx)))
             })
             .collect()
     }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, FoldForm, GameCreated, Seat};
+use tabletape_events::{
+    ActionAccepted, Actor, Body, DiceMode, Event, FactText, FoldForm, GameCreated, Seat,
+};
 
 use crate::chance::Chance;
 use crate::dice::{Dice, ShareStep, DEAL_STREAM};
@@ -477,7 +479,7 @@ impl Game {
 
     /// Why the event of `facts`, folded on this state, cannot be taken back,
     /// if it cannot (see [`Rules::cannot_take_back`](crate::rules::Rules::cannot_take_back)).
-    pub fn cannot_take_back(&self, facts: &[Value]) -> Option<Rejection> {
+    pub fn cannot_take_back(&self, facts: &[FactText]) -> Option<Rejection> {
         self.kind.cannot_take_back(self.state.as_ref(), facts)
     }
 
@@ -588,18 +590,15 @@ impl Game {
             .fold_form
             .get()
             .is_some_and(|form| Some(form) != fold_form.get());
-        // The facts are compared without being written as JSON; only a
-        // difference (or doubt) writes them, once, to be sure and to show it.
-        let kept = decided.kept.as_ref();
-        let written =
-            (!self.kind.same_facts(kept, &stored.facts)).then(|| self.kind.facts_json(kept));
+        // The facts as they would be stored, compared as text.
+        let written = self.kind.facts_json(decided.kept.as_ref());
         let same = decided.action == stored.action
             && chance == stored.chance
             && !form_differs
-            && written.as_ref().is_none_or(|facts| *facts == stored.facts);
+            && written == stored.facts;
         if !same {
             return Ok(Recheck::Differs(ActionAccepted {
-                facts: written.unwrap_or_else(|| self.kind.facts_json(kept)),
+                facts: written,
                 action: decided.action,
                 chance,
                 fold_form,

@@ -82,7 +82,7 @@ impl Table {
             .body
             .facts
             .iter()
-            .map(|f| serde_json::from_value(f.clone()).unwrap())
+            .map(|f| serde_json::from_str(f.get()).unwrap())
             .collect();
         let ev = event(
             self.game.seq() + 1,

@@ -242,7 +242,7 @@ pub(super) fn facts_of(t: &Table) -> Vec<Fact> {
             Body::ActionAccepted(a) => a.facts.clone(),
             _ => vec![],
         })
-        .map(|f| serde_json::from_value(f).unwrap())
+        .map(|f| serde_json::from_str(f.get()).unwrap())
         .collect()
 }
 

@@ -63,7 +63,7 @@ fn legs_are_bought_at_the_store_sold_for_half_rounded_up_and_seen_by_their_owner
             g.seq(),
             ActionAccepted {
                 action: json!({}),
-                facts: bought.clone(),
+                facts: bought.iter().map(FactText::of).collect(),
                 chance: vec![],
                 fold_form: Default::default(),
             },

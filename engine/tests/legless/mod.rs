@@ -21,7 +21,7 @@ mod setup;
 use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, GameCreated, Seat};
+use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, Event, FactText, GameCreated, Seat};
 
 use crate::testkit::{self, rejection};
 use tabletape_engine::chance::Chance;
@@ -107,7 +107,7 @@ fn state_of(game: &Game) -> State {
 /// Decides and folds one action; returns the facts as JSON.
 fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Vec<Value> {
     match testkit::step(game, by, action).body {
-        Body::ActionAccepted(accepted) => accepted.facts,
+        Body::ActionAccepted(accepted) => accepted.facts.iter().map(|f| f.value()).collect(),
         other => panic!("an action makes an accepted action, not {other:?}"),
     }
 }

@@ -75,7 +75,7 @@ fn random_game(players: usize, seed: u64) -> (Vec<Event>, Game) {
         |game, decision| {
             let mut before = state_of(game);
             for f in &decision.body.facts {
-                let fact: Fact = serde_json::from_value(f.clone()).unwrap();
+                let fact: Fact = serde_json::from_str(f.get()).unwrap();
                 let owed = match &fact {
                     Fact::Paid { seat, amount }
                     | Fact::UpkeepPaid { seat, amount }

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 
 use super::verify::{LineCheck, Whole};
 use super::*;
-use crate::log::read_ahead;
+use crate::log::{canonical_facts, read_ahead};
 use tabletape_events::FoldForm;
 
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -296,15 +296,23 @@ fn parse_line(line: Line) -> Option<Parsed> {
         return None;
     }
     let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
-    let parsed = decode_event_as_read(text.as_bytes())
-        .map_err(bad)
-        .and_then(|(event, as_read)| match event_hash(&event) == event.hash {
-            true => Ok((event, as_read.then(|| text.trim().to_string()))),
-            false => Err(bad(format!(
-                "seq {} of branch `{}`: the hash does not match the event's content",
-                event.seq, event.branch
-            ))),
-        });
+    let parsed =
+        decode_event_as_read(text.as_bytes())
+            .map_err(bad)
+            .and_then(|(mut event, as_read)| {
+                if event_hash(&event) == event.hash {
+                    return Ok((event, as_read.then(|| text.trim().to_string())));
+                }
+                // Facts written in another form than the store's (keys in
+                // another order, spaced) hash as the canonical text they are.
+                if canonical_facts(&mut event) && event_hash(&event) == event.hash {
+                    return Ok((event, None));
+                }
+                Err(bad(format!(
+                    "seq {} of branch `{}`: the hash does not match the event's content",
+                    event.seq, event.branch
+                )))
+            });
     Some((line_no, parsed))
 }
 

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use super::*;
 use crate::log::read_ahead;
 use tabletape_engine::Recheck;
-use tabletape_events::FoldForm;
+use tabletape_events::{FactText, FoldForm};
 
 /// The outcome of verifying one branch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -539,7 +539,7 @@ fn uncanonical_creation(created: &GameCreated) -> Option<String> {
 }
 
 /// Where re-decided facts part from the stored ones.
-fn fact_difference(stored: &[Value], decided: &[Value]) -> String {
+fn fact_difference(stored: &[FactText], decided: &[FactText]) -> String {
     if stored.len() != decided.len() {
         return format!(
             "decide now yields {} facts where {} are stored",
@@ -549,7 +549,13 @@ fn fact_difference(stored: &[Value], decided: &[Value]) -> String {
     }
     for (i, (s, d)) in stored.iter().zip(decided).enumerate() {
         if s != d {
-            let changes = diff(s, d);
+            let changes = diff(&s.value(), &d.value());
+            if changes.is_empty() {
+                return format!(
+                    "fact {} is not written in its canonical form (keys in order, no spaces)",
+                    i + 1
+                );
+            }
             return format!(
                 "fact {} differs from what decide yields now: {}",
                 i + 1,

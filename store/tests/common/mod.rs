@@ -7,7 +7,7 @@ pub mod counted;
 use std::collections::BTreeMap;
 
 use serde_json::json;
-use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, GameCreated};
+use tabletape_events::{ActionAccepted, Actor, Body, DiceMode, FactText, GameCreated};
 use tabletape_store::{Draft, GameMeta};
 
 pub fn meta(game: &str) -> GameMeta {
@@ -52,7 +52,7 @@ pub fn action(n: u64) -> Draft {
         Actor::Seat((n % 2) as u32),
         Body::ActionAccepted(ActionAccepted {
             action: json!({"type": "note", "n": n}),
-            facts: vec![json!({"type": "noted", "n": n})],
+            facts: vec![FactText::of(&json!({"type": "noted", "n": n}))],
             chance: vec![],
             fold_form: Default::default(),
         }),

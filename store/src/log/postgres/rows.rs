@@ -131,7 +131,7 @@ pub(super) fn event_of(game: &str, branch: &str, row: &Row) -> Result<Event, Str
             }
             _ => {}
         }
-        return Ok(Event {
+        let mut event = Event {
             game: game.to_string(),
             branch: branch.to_string(),
             seq,
@@ -143,7 +143,11 @@ pub(super) fn event_of(game: &str, branch: &str, row: &Row) -> Result<Event, Str
             hash,
             salt,
             body,
-        });
+        };
+        // jsonb keeps its own order of keys, and spaces: the fact's
+        // stored (and hashed) text is the canonical one.
+        crate::log::canonical_facts(&mut event);
+        return Ok(event);
     }
     // An older schema: the event as sled would hold it, through the upcasters.
     let json = |text: &str| serde_json::from_str::<Value>(text).map_err(|e| e.to_string());

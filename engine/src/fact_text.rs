@@ -1,0 +1,222 @@
+//! A typed value's canonical JSON text (what the store keeps and hashes of
+//! a fact, see [`FactText`]), written straight from the value: the keys of
+//! every object in byte order, no space, exactly as `serde_json` writes the
+//! value's `Value`, without building that tree of maps and strings (a
+//! tenth of an append's work went to building and dropping it).
+//!
+//! serde_json writes the value as the type declares it; a formatter of ours
+//! takes every byte into one buffer, notes where each object's members
+//! start and end, and puts them in key order when the object closes (an
+//! inner object is in order before its outer one is sorted, and keeps its
+//! length, so the outer one's places hold).
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
+use tabletape_events::FactText;
+
+/// `value`'s canonical JSON text, as a fact is stored.
+pub fn of<T: Serialize + ?Sized>(value: &T) -> FactText {
+    FactText::from_canonical(canonical(value)).expect("canonical text is JSON")
+}
+
+/// `value`'s JSON with every object's keys in byte order: the text of
+/// `serde_json::to_value(value)`, written without building the value.
+pub fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut text = Text::default();
+    let mut serializer = serde_json::Serializer::with_formatter(io::sink(), Sorting(&mut text));
+    value
+        .serialize(&mut serializer)
+        .expect("values serialize to JSON");
+    debug_assert!(text.objects.is_empty() && text.members.is_empty());
+    String::from_utf8(text.buf).expect("serde_json writes UTF-8")
+}
+
+/// The text written so far, and the members of each object still open.
+#[derive(Default)]
+struct Text {
+    buf: Vec<u8>,
+    /// For each open object, where its members begin in `members`.
+    objects: Vec<usize>,
+    members: Vec<Member>,
+}
+
+/// One member of an open object, by its place in the text.
+struct Member {
+    /// Where its key's opening quote is.
+    start: usize,
+    /// Just after its key's closing quote.
+    key_end: usize,
+    /// Just after its value.
+    end: usize,
+}
+
+impl Text {
+    /// The key of `member`, unquoted (and unescaped, when it has escapes).
+    fn key(&self, member: &Member) -> std::borrow::Cow<'_, [u8]> {
+        let quoted = &self.buf[member.start..member.key_end];
+        let inner = &quoted[1..quoted.len() - 1];
+        if inner.contains(&b'\\') {
+            let key: String = serde_json::from_slice(quoted).expect("a key is a JSON string");
+            std::borrow::Cow::Owned(key.into_bytes())
+        } else {
+            std::borrow::Cow::Borrowed(inner)
+        }
+    }
+
+    /// Puts the members of the object closing now in key order (the last
+    /// of a repeated key kept, as a map keeps it).
+    fn close_object(&mut self) {
+        let first = self.objects.pop().expect("an object is open");
+        let members = &self.members[first..];
+        let in_order = members
+            .windows(2)
+            .all(|pair| self.key(&pair[0]) < self.key(&pair[1]));
+        if !in_order {
+            let mut order: Vec<usize> = (0..members.len()).collect();
+            order.sort_by(|&a, &b| self.key(&members[a]).cmp(&self.key(&members[b])));
+            // A repeated key: the later member wins, the earlier goes.
+            let mut kept: Vec<usize> = Vec::with_capacity(order.len());
+            for i in order {
+                match kept.last_mut() {
+                    Some(last) if self.key(&members[*last]) == self.key(&members[i]) => {
+                        *last = i.max(*last)
+                    }
+                    _ => kept.push(i),
+                }
+            }
+            let start = members[0].start;
+            let region = self.buf.split_off(start);
+            for (n, &i) in kept.iter().enumerate() {
+                if n > 0 {
+                    self.buf.push(b',');
+                }
+                let member = &members[i];
+                self.buf
+                    .extend_from_slice(&region[member.start - start..member.end - start]);
+            }
+        }
+        self.members.truncate(first);
+    }
+}
+
+/// The formatter: every write goes to [`Text`], compactly, whatever the
+/// serializer's own writer (a sink).
+struct Sorting<'t>(&'t mut Text);
+
+impl Sorting<'_> {
+    fn push(&mut self, byte: u8) -> io::Result<()> {
+        self.0.buf.push(byte);
+        Ok(())
+    }
+
+    /// The comma before every element or member but the first.
+    fn between(&mut self, first: bool) -> io::Result<()> {
+        if !first {
+            self.0.buf.push(b',');
+        }
+        Ok(())
+    }
+}
+
+macro_rules! compact {
+    ($($name:ident($ty:ty)),* $(,)?) => {
+        $(
+            fn $name<W: ?Sized + io::Write>(&mut self, _: &mut W, value: $ty) -> io::Result<()> {
+                CompactFormatter.$name(&mut self.0.buf, value)
+            }
+        )*
+    };
+}
+
+impl Formatter for Sorting<'_> {
+    compact! {
+        write_bool(bool), write_i8(i8), write_i16(i16), write_i32(i32), write_i64(i64),
+        write_i128(i128), write_u8(u8), write_u16(u16), write_u32(u32), write_u64(u64),
+        write_u128(u128), write_f64(f64), write_number_str(&str),
+        write_string_fragment(&str), write_char_escape(CharEscape), write_byte_array(&[u8]),
+        write_raw_fragment(&str),
+    }
+
+    fn write_null<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        CompactFormatter.write_null(&mut self.0.buf)
+    }
+
+    /// A value keeps an `f32` as the `f64` it widens to, and writes that.
+    fn write_f32<W: ?Sized + io::Write>(&mut self, _: &mut W, value: f32) -> io::Result<()> {
+        CompactFormatter.write_f64(&mut self.0.buf, f64::from(value))
+    }
+
+    fn begin_string<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.push(b'"')
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.push(b'"')
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.push(b'[')
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.push(b']')
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        _: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.between(first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.0.buf.push(b'{');
+        let first = self.0.members.len();
+        self.0.objects.push(first);
+        Ok(())
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.0.close_object();
+        self.0.buf.push(b'}');
+        Ok(())
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        _: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.between(first)?;
+        let start = self.0.buf.len();
+        self.0.members.push(Member {
+            start,
+            key_end: start,
+            end: start,
+        });
+        Ok(())
+    }
+
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        let at = self.0.buf.len();
+        self.0.members.last_mut().expect("a key is open").key_end = at;
+        Ok(())
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.push(b':')
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        let at = self.0.buf.len();
+        self.0.members.last_mut().expect("a value is open").end = at;
+        Ok(())
+    }
+}

@@ -1,0 +1,111 @@
+//! A typed value's canonical text (`fact_text`), against the text of its
+//! JSON tree: what the store wrote of a fact before it wrote it straight.
+
+use std::collections::BTreeMap;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{json, Value};
+use tabletape_engine::fact_text::{canonical, of};
+
+fn through_value<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(&serde_json::to_value(value).unwrap()).unwrap()
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Fact {
+    Struck {
+        zeal: u32,
+        by: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        nested: Box<Inner>,
+        list: Vec<Inner>,
+        map: BTreeMap<u32, i64>,
+        names: BTreeMap<String, bool>,
+        wide: f32,
+        unit: (),
+        tuple: (u8, String),
+        bytes: Bytes,
+    },
+    Passed,
+}
+
+#[derive(Serialize)]
+struct Inner {
+    z: i32,
+    a: Option<Value>,
+    #[serde(flatten)]
+    more: BTreeMap<String, u8>,
+}
+
+struct Bytes(Vec<u8>);
+
+impl Serialize for Bytes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+fn inner(z: i32) -> Inner {
+    Inner {
+        z,
+        a: Some(json!({"y": [1, {"b": 2, "a": "é\"\\\n"}], "x": null})),
+        more: [("m".to_string(), 1), ("c".to_string(), 2)].into(),
+    }
+}
+
+#[test]
+fn a_value_is_written_as_its_tree_would_be() {
+    let facts = [
+        Fact::Struck {
+            zeal: 3,
+            by: "Ann \"the\" Bold\t\u{1}".into(),
+            note: None,
+            nested: Box::new(inner(-1)),
+            list: vec![inner(2), inner(3)],
+            map: [(10, -5), (2, 7), (1, 0)].into(),
+            names: [
+                ("zed".to_string(), true),
+                ("a\"b".to_string(), false),
+                ("a".to_string(), true),
+                ("ä".to_string(), false),
+                ("\u{7f}".to_string(), true),
+            ]
+            .into(),
+            wide: 0.1,
+            unit: (),
+            tuple: (9, "t".into()),
+            bytes: Bytes(vec![0, 255]),
+        },
+        Fact::Passed,
+    ];
+    for fact in &facts {
+        assert_eq!(canonical(fact), through_value(fact));
+    }
+    assert_eq!(canonical(&facts[..]), through_value(&facts[..]));
+    assert_eq!(of(&facts[1]).get(), r#"{"type":"passed"}"#);
+}
+
+/// A map written key by key, as a type may write itself.
+struct Entries(Vec<(&'static str, u32)>);
+
+impl Serialize for Entries {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[test]
+fn a_key_with_an_escape_sorts_by_what_it_says_and_a_repeated_key_keeps_the_last() {
+    // `a"` sorts by its quote (0x22), not by the backslash (0x5c) that
+    // writes it, so after `a` and before `b`.
+    let entries = Entries(vec![("b", 1), ("a\"", 2), ("a", 3), ("b", 4), ("A", 5)]);
+    assert_eq!(canonical(&entries), r#"{"A":5,"a":3,"a\"":2,"b":4}"#);
+    assert_eq!(canonical(&entries), through_value(&entries));
+}
