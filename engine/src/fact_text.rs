@@ -10,6 +10,8 @@
 //! inner object is in order before its outer one is sorted, and keeps its
 //! length, so the outer one's places hold).
 
+use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::io;
 
 use serde::Serialize;
@@ -24,7 +26,10 @@ pub fn of<T: Serialize + ?Sized>(value: &T) -> FactText {
 /// `value`'s JSON with every object's keys in byte order: the text of
 /// `serde_json::to_value(value)`, written without building the value.
 pub fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut text = Text::default();
+    let mut text = Text {
+        buf: Vec::with_capacity(1024),
+        ..Text::default()
+    };
     let mut serializer = serde_json::Serializer::with_formatter(io::sink(), Sorting(&mut text));
     value
         .serialize(&mut serializer)
@@ -40,6 +45,9 @@ struct Text {
     /// For each open object, where its members begin in `members`.
     objects: Vec<usize>,
     members: Vec<Member>,
+    /// Room to reorder an object in, kept from one object to the next.
+    order: Vec<usize>,
+    region: Vec<u8>,
 }
 
 /// One member of an open object, by its place in the text.
@@ -50,19 +58,20 @@ struct Member {
     key_end: usize,
     /// Just after its value.
     end: usize,
+    /// Whether its key is written with an escape (`\"`), and so is not
+    /// compared by its bytes as written.
+    escaped: bool,
+    /// The key's first eight bytes (unescaped), big-endian, zero after its
+    /// end: most keys are told apart by these alone, in one comparison.
+    prefix: u64,
 }
 
 impl Text {
-    /// The key of `member`, unquoted (and unescaped, when it has escapes).
-    fn key(&self, member: &Member) -> std::borrow::Cow<'_, [u8]> {
-        let quoted = &self.buf[member.start..member.key_end];
-        let inner = &quoted[1..quoted.len() - 1];
-        if inner.contains(&b'\\') {
-            let key: String = serde_json::from_slice(quoted).expect("a key is a JSON string");
-            std::borrow::Cow::Owned(key.into_bytes())
-        } else {
-            std::borrow::Cow::Borrowed(inner)
-        }
+    /// How the keys of two members of the object being written compare.
+    fn order(&self, a: &Member, b: &Member) -> Ordering {
+        a.prefix
+            .cmp(&b.prefix)
+            .then_with(|| key_in(&self.buf, 0, a).cmp(&key_in(&self.buf, 0, b)))
     }
 
     /// Puts the members of the object closing now in key order (the last
@@ -72,32 +81,51 @@ impl Text {
         let members = &self.members[first..];
         let in_order = members
             .windows(2)
-            .all(|pair| self.key(&pair[0]) < self.key(&pair[1]));
+            .all(|pair| self.order(&pair[0], &pair[1]).is_lt());
         if !in_order {
-            let mut order: Vec<usize> = (0..members.len()).collect();
-            order.sort_by(|&a, &b| self.key(&members[a]).cmp(&self.key(&members[b])));
-            // A repeated key: the later member wins, the earlier goes.
-            let mut kept: Vec<usize> = Vec::with_capacity(order.len());
-            for i in order {
-                match kept.last_mut() {
-                    Some(last) if self.key(&members[*last]) == self.key(&members[i]) => {
-                        *last = i.max(*last)
-                    }
-                    _ => kept.push(i),
-                }
-            }
+            let mut order = std::mem::take(&mut self.order);
+            order.clear();
+            order.extend(0..members.len());
+            // Stable: of a repeated key, the later member comes last.
+            order.sort_by(|&a, &b| self.order(&members[a], &members[b]));
+            let mut region = std::mem::take(&mut self.region);
             let start = members[0].start;
-            let region = self.buf.split_off(start);
-            for (n, &i) in kept.iter().enumerate() {
-                if n > 0 {
+            region.clear();
+            region.extend_from_slice(&self.buf[start..]);
+            self.buf.truncate(start);
+            let mut written = 0;
+            for (n, &i) in order.iter().enumerate() {
+                let key = |i: usize| key_in(&region, start, &members[i]);
+                let repeated = order.get(n + 1).is_some_and(|&next| {
+                    members[next].prefix == members[i].prefix && key(next) == key(i)
+                });
+                if repeated {
+                    continue;
+                }
+                if written > 0 {
                     self.buf.push(b',');
                 }
                 let member = &members[i];
                 self.buf
                     .extend_from_slice(&region[member.start - start..member.end - start]);
+                written += 1;
             }
+            self.order = order;
+            self.region = region;
         }
         self.members.truncate(first);
+    }
+}
+
+/// The key of `member`, unquoted (and unescaped, when it has escapes), in
+/// `text`, which begins at `start` of the whole.
+fn key_in<'t>(text: &'t [u8], start: usize, member: &Member) -> Cow<'t, [u8]> {
+    let quoted = &text[member.start - start..member.key_end - start];
+    if member.escaped {
+        let key: String = serde_json::from_slice(quoted).expect("a key is a JSON string");
+        Cow::Owned(key.into_bytes())
+    } else {
+        Cow::Borrowed(&quoted[1..quoted.len() - 1])
     }
 }
 
@@ -106,12 +134,14 @@ impl Text {
 struct Sorting<'t>(&'t mut Text);
 
 impl Sorting<'_> {
+    #[inline]
     fn push(&mut self, byte: u8) -> io::Result<()> {
         self.0.buf.push(byte);
         Ok(())
     }
 
     /// The comma before every element or member but the first.
+    #[inline]
     fn between(&mut self, first: bool) -> io::Result<()> {
         if !first {
             self.0.buf.push(b',');
@@ -200,13 +230,29 @@ impl Formatter for Sorting<'_> {
             start,
             key_end: start,
             end: start,
+            escaped: false,
+            prefix: 0,
         });
         Ok(())
     }
 
     fn end_object_key<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
         let at = self.0.buf.len();
-        self.0.members.last_mut().expect("a key is open").key_end = at;
+        let member = self.0.members.last_mut().expect("a key is open");
+        member.key_end = at;
+        let inner = &self.0.buf[member.start + 1..at - 1];
+        member.escaped = inner.contains(&b'\\');
+        let key = match member.escaped {
+            false => Cow::Borrowed(inner),
+            true => key_in(&self.0.buf, 0, member),
+        };
+        member.prefix = key
+            .iter()
+            .take(8)
+            .enumerate()
+            .fold(0, |prefix, (i, &byte)| {
+                prefix | u64::from(byte) << (56 - 8 * i)
+            });
         Ok(())
     }
 
