@@ -353,6 +353,12 @@ pub trait Log: Send + Sync {
     /// Fails if the game exists.
     fn commit_import(&self, meta: &GameMeta) -> Result<(), StoreError>;
 
+    /// Readies the store for an import of `game`, which has no record yet,
+    /// before anything of it is staged.
+    fn begin_import(&self, _game: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Removes everything staged for an import of `game` that was not
     /// committed. Does nothing to a committed game.
     fn discard_import(&self, game: &str) -> Result<(), StoreError>;

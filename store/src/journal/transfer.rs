@@ -400,6 +400,7 @@ impl<'j> Importing<'j> {
                 self.kind = tabletape_engine::kind(&created.kind);
                 self.creation = Some((event.game.clone(), created, event.recorded_at_ms));
                 self.main = LineCheck::new(&event.game);
+                log.begin_import(&event.game)?;
                 *self.staged = Some(event.game.clone());
                 event.game.clone()
             }

@@ -7,7 +7,8 @@
 //! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
 //! `events` game/branch/seq -> the event's JSON; `forms` game/branch/seq ->
 //! what a fold reads of an accepted action, apart from its JSON (see
-//! [`encode_form`]); `idempotency`
+//! [`encode_form`]), or of a run of events from that seq on (an import's,
+//! see [`PACKED`]); `idempotency`
 //! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
 //! [`Snapshot`](tabletape_engine::Snapshot) (droppable; stored under the branch that owns that seq, so
 //! every descendant shares it).
@@ -141,8 +142,8 @@ pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreErr
 /// What `forms` keeps for an event, under the event's own key: an accepted
 /// action's seq, actor and facts, in the compact form (see the engine's
 /// `compact`), when it has a fold form; empty for any other event, which a
-/// fold reads whole. An import writes one for every event, so that a
-/// retried import overwrites what one cut short left, as it does events.
+/// fold reads whole. An import writes one for every event, packed (see
+/// [`PACKED`]), having removed what an import of the game cut short left.
 pub(super) fn encode_form(event: &Event) -> Vec<u8> {
     let form = match &event.body {
         Body::ActionAccepted(accepted) => accepted.fold_form.get(),
@@ -155,6 +156,55 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
     compact::write(&mut out, &(event.seq, event.actor));
     out.extend_from_slice(form);
     out
+}
+
+/// The first byte of a `forms` entry that holds the entries of several
+/// events in a row, under the key of the first: then each entry (see
+/// [`encode_form`]) as its length (u32, little-endian) and its bytes. An
+/// import writes its events' forms so, a run of a branch at a time: each
+/// entry of a sled tree costs its insert, its share of the splits and its
+/// page's header, and a fold from storage pulls fewer pages. No single
+/// entry starts with this byte (the compact form's markers are below 16).
+pub(super) const PACKED: u8 = 0xFF;
+
+/// The bytes of a packed `forms` entry (see [`PACKED`]).
+pub(super) fn encode_pack(entries: &[Vec<u8>]) -> Vec<u8> {
+    let len = entries.iter().map(|e| 4 + e.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(1 + len);
+    out.push(PACKED);
+    for entry in entries {
+        let n = u32::try_from(entry.len()).expect("a fold form under 4 GiB");
+        out.extend_from_slice(&n.to_le_bytes());
+        out.extend_from_slice(entry);
+    }
+    out
+}
+
+/// The entries an entry of `forms` holds for the seqs from its key's on
+/// (see [`PACKED`]): itself, or those of a pack.
+pub(super) fn unpack(raw: &[u8]) -> Result<Vec<&[u8]>, String> {
+    let Some((&PACKED, mut rest)) = raw.split_first() else {
+        return Ok(vec![raw]);
+    };
+    let mut entries = Vec::new();
+    while !rest.is_empty() {
+        let (entry, after) = sized(rest, "a packed fold form")?;
+        entries.push(entry);
+        rest = after;
+    }
+    Ok(entries)
+}
+
+/// Splits bytes led by their length (u32, little-endian) from what
+/// follows them; `what` they are names them when they are cut short.
+fn sized<'a>(raw: &'a [u8], what: &str) -> Result<(&'a [u8], &'a [u8]), String> {
+    let cut = || format!("{what} cut short");
+    let (len, rest) = raw.split_first_chunk::<4>().ok_or_else(cut)?;
+    let len = u32::from_le_bytes(*len) as usize;
+    if rest.len() < len {
+        return Err(cut());
+    }
+    Ok(rest.split_at(len))
 }
 
 /// An entry of `forms` read: the seq, actor and the facts' compact form.
@@ -269,13 +319,7 @@ fn with_fold_form(raw: &[u8]) -> Result<Option<WithFoldForm<'_>>, String> {
     let Some((&WITH_FOLD_FORM, rest)) = raw.split_first() else {
         return Ok(None);
     };
-    let cut = || "a fold form cut short".to_string();
-    let (len, rest) = rest.split_first_chunk::<4>().ok_or_else(cut)?;
-    let len = u32::from_le_bytes(*len) as usize;
-    if rest.len() < len {
-        return Err(cut());
-    }
-    let (fold, json) = rest.split_at(len);
+    let (fold, json) = sized(rest, "a fold form")?;
     let ((seq, actor), facts) =
         compact::read_one::<(u64, Actor)>(fold).map_err(|e| format!("its fold form: {e}"))?;
     Ok(Some(WithFoldForm {

@@ -31,8 +31,8 @@ use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
     attach_form, branch_key, decode_form, decode_head, decode_step, decode_stored, encode_form,
-    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in, seq_key, Decode,
-    Sled, ADMIN_TOKEN_KEY,
+    encode_head, encode_pack, encode_stored, game_prefix, idem_key, receipt_reached, seq_in,
+    seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -41,6 +41,16 @@ mod layout;
 mod wal;
 
 pub use disk::{clear_holder, note_holder, CACHE_CAPACITY, HOLDER_FILE};
+
+/// Why an event of `branch` at `seq` cannot be read.
+fn bad_event(game: &str, branch: &str, seq: u64, why: String) -> StoreError {
+    StoreError::BadEvent {
+        game: game.to_string(),
+        branch: branch.to_string(),
+        seq,
+        why,
+    }
+}
 
 /// The sled backend.
 pub struct SledLog {
@@ -177,6 +187,49 @@ impl SledLog {
         Ok(out)
     }
 
+    /// Calls `each` with the seq and the `forms` entry (see
+    /// [`layout::encode_form`]) of every own event of `branch` with seqs
+    /// `lo..=hi` that `forms` holds, in order; a pack holds a run of them
+    /// from its key's seq, which may come before `lo`.
+    fn each_form(
+        &self,
+        game: &str,
+        branch: &str,
+        (lo, hi): (u64, u64),
+        mut each: impl FnMut(u64, &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let s = self.sled()?;
+        let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
+        // The pack that `lo` may fall in starts at the last key before it.
+        let before = s
+            .forms
+            .range(seq_key(game, branch, 0)..seq_key(game, branch, lo))
+            .next_back()
+            .transpose()?
+            .filter(|(_, raw)| raw.first() == Some(&layout::PACKED))
+            .map(|(key, _)| key);
+        let from = before.map_or_else(|| seq_key(game, branch, lo), |key| key.to_vec());
+        // The next seq wanted: an entry of a seq a pack gave already (put
+        // again on its own, as an opening puts appends from their record)
+        // is the same form, and is passed over.
+        let mut next = lo;
+        for item in s.forms.range(from..=seq_key(game, branch, hi)) {
+            let (key, raw) = item?;
+            let first = seq_in(&key, (0, hi)).map_err(|why| bad(lo, why))?;
+            let entries = layout::unpack(&raw).map_err(|why| bad(first, why))?;
+            for (seq, entry) in (first..).zip(entries) {
+                if seq > hi {
+                    break;
+                }
+                if seq >= next {
+                    each(seq, entry)?;
+                    next = seq + 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Gives the accepted actions among `events` (the own events of `branch`
     /// with seqs `lo..=hi`, in order) the fold forms `forms` keeps for them.
     fn attach_forms(
@@ -186,29 +239,16 @@ impl SledLog {
         (lo, hi): (u64, u64),
         events: &mut [Event],
     ) -> Result<(), StoreError> {
-        let s = self.sled()?;
-        for item in s
-            .forms
-            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
-        {
-            let (key, raw) = item?;
-            let bad = |seq: u64, why: String| StoreError::BadEvent {
-                game: game.to_string(),
-                branch: branch.to_string(),
-                seq,
-                why,
-            };
-            let seq = seq_in(&key, (lo, hi)).map_err(|why| bad(lo, why))?;
-            let bad = |why: String| bad(seq, why);
-            let Some(form) = decode_form(&raw).map_err(bad)? else {
-                continue;
+        self.each_form(game, branch, (lo, hi), |seq, raw| {
+            let bad = |why: String| bad_event(game, branch, seq, why);
+            let Some(form) = decode_form(raw).map_err(bad)? else {
+                return Ok(());
             };
             let event = events
                 .get_mut((seq - lo) as usize)
                 .ok_or_else(|| bad("a fold form without its event".into()))?;
-            attach_form(event, form).map_err(bad)?;
-        }
-        Ok(())
+            attach_form(event, form).map_err(bad)
+        })
     }
 
     /// The own events of `branch` with seqs `lo..=hi` as a fold reads them:
@@ -224,21 +264,11 @@ impl SledLog {
         out: &mut Vec<FoldStep>,
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
-        let bad = |seq: u64, why: String| StoreError::BadEvent {
-            game: game.to_string(),
-            branch: branch.to_string(),
-            seq,
-            why,
-        };
+        let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
         let mut steps: Vec<Option<FoldStep>> = Vec::with_capacity((hi - lo + 1) as usize);
-        for item in s
-            .forms
-            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
-        {
-            let (key, raw) = item?;
-            let seq = seq_in(&key, (lo, hi)).map_err(|why| bad(lo, why))?;
+        self.each_form(game, branch, (lo, hi), |seq, raw| {
             steps.resize_with((seq - lo) as usize, || None);
-            let step = match decode_form(&raw).map_err(|why| bad(seq, why))? {
+            let step = match decode_form(raw).map_err(|why| bad(seq, why))? {
                 None => None,
                 Some((form_seq, actor, facts)) if form_seq == seq => Some(FoldStep::Compact {
                     seq,
@@ -250,7 +280,8 @@ impl SledLog {
                 }
             };
             steps.push(step);
-        }
+            Ok(())
+        })?;
         steps.resize_with((hi - lo + 1) as usize, || None);
         let missing = steps.iter().filter(|step| step.is_none()).count();
         if missing * 2 > steps.len() {
@@ -849,6 +880,8 @@ impl Log for SledLog {
         let s = self.sled()?;
         check_game_id(game)?;
         let (mut batch, mut forms) = (sled::Batch::default(), sled::Batch::default());
+        // The forms of each run of a branch's events go in one entry.
+        let mut run: Option<(&str, u64, Vec<Vec<u8>>)> = None;
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -858,7 +891,19 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            forms.insert(key.as_slice(), encode_form(e));
+            match &mut run {
+                Some((branch, first, entries))
+                    if *branch == e.branch && *first + entries.len() as u64 == e.seq =>
+                {
+                    entries.push(encode_form(e))
+                }
+                _ => {
+                    if let Some((branch, first, entries)) = run.take() {
+                        forms.insert(seq_key(game, branch, first), encode_pack(&entries));
+                    }
+                    run = Some((&e.branch, e.seq, vec![encode_form(e)]));
+                }
+            }
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {
@@ -866,6 +911,9 @@ impl Log for SledLog {
                 }
                 _ => batch.insert(key, encode_stored(&s, e)?),
             }
+        }
+        if let Some((branch, first, entries)) = run {
+            forms.insert(seq_key(game, branch, first), encode_pack(&entries));
         }
         s.events.apply_batch(batch)?;
         s.forms.apply_batch(forms)?;
@@ -946,6 +994,14 @@ impl Log for SledLog {
                 u.games.insert(game.to_string());
             })
         })
+    }
+
+    /// What an import of `game` cut short by a crash left (the game has no
+    /// record) goes before another begins: a pack of forms (see
+    /// [`layout::PACKED`]) need not be overwritten by one of another run,
+    /// nor a snapshot by one taken at other seqs.
+    fn begin_import(&self, game: &str) -> Result<(), StoreError> {
+        self.discard_import(game)
     }
 
     fn discard_import(&self, game: &str) -> Result<(), StoreError> {
