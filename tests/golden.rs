@@ -310,6 +310,55 @@ pub(crate) fn play_golden_into(journal: &Journal, path: &Path) -> Result<String,
     Ok(game.to_string())
 }
 
+/// A long game imported keeps its actions' fold forms in packs (on sled, up
+/// to 64 a sled entry): read and folded from any seq, in chunks of any
+/// size, it is the game as played, an action at a time.
+#[test]
+fn a_long_game_imported_reads_and_folds_as_played_from_every_seq() {
+    let path = data_dir().join("ludovia/rooftops_run_out_5_players.jsonl");
+    let played_dir = tempfile::tempdir().unwrap();
+    let played = Journal::open_at(&test_store(played_dir.path())).unwrap();
+    let game = play_golden_into(&played, &path).unwrap();
+    let mut exported = Vec::new();
+    played.export(&game, None, &mut exported).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    Journal::open_at(&test_store(dir.path()))
+        .unwrap()
+        .import(&mut exported.as_slice())
+        .unwrap();
+    let head = played.events(&game, "main", 1, None).unwrap().len() as u64;
+    assert!(head > 3 * 64, "{head} events: a few packs");
+    let seqs: Vec<u64> = (1..=head)
+        .filter(|s| s % 9 == 0 || [63, 64, 65, 128, 129].contains(&(s % 128)))
+        .chain([head])
+        .collect();
+    for chunk in [1, 64, 100] {
+        let imported = Journal::open_at(&test_store(dir.path()))
+            .unwrap()
+            .with_read_chunk(chunk);
+        for &seq in &seqs {
+            let state = |j: &Journal| {
+                serde_json::to_value(j.state(&game, "main", Some(seq), Viewer::Owner).unwrap())
+                    .unwrap()
+            };
+            assert_eq!(
+                state(&imported),
+                state(&played),
+                "seq {seq}, chunks of {chunk}"
+            );
+        }
+        for lo in [1, 60, 64, 65, 130] {
+            let read = imported.events(&game, "main", lo, None).unwrap();
+            assert_eq!(read, played.events(&game, "main", lo, None).unwrap());
+            for event in &read {
+                if let tabletape_events::Body::ActionAccepted(accepted) = &event.body {
+                    assert!(accepted.fold_form.get().is_some(), "seq {}", event.seq);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn golden_games_replay_to_their_expected_narrative_and_state() {
     // One folder per kind; other folders (tests/data/cli) hold other tests' data.

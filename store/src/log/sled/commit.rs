@@ -260,18 +260,29 @@ impl SledLog {
             return;
         };
         drop(open);
-        let forms = group
+        let appends = group
             .iter()
             .zip(written)
             .filter(|(_, written)| **written)
-            .flat_map(|((_, p), _)| &p.events);
-        for (key, _, form) in forms {
-            if form.is_empty() {
-                continue;
-            }
-            if let Err(e) = s.forms.insert(key.as_slice(), form.as_slice()) {
-                tracing::warn!("fold form not kept: {e}");
-                return;
+            .map(|((_, p), _)| p);
+        for append in appends {
+            // One event's form alone; several in packs (see `PACKED`).
+            let puts: Vec<(&[u8], Vec<u8>)> = match &append.events[..] {
+                [(_, _, form)] if form.is_empty() => continue,
+                [(key, _, form)] => vec![(key, form.clone())],
+                events => events
+                    .chunks(super::layout::PACK_MOST)
+                    .map(|run| {
+                        let forms = run.iter().map(|(_, _, form)| form.as_slice());
+                        (run[0].0.as_slice(), super::layout::encode_pack(forms))
+                    })
+                    .collect(),
+            };
+            for (key, form) in puts {
+                if let Err(e) = s.forms.insert(key, form) {
+                    tracing::warn!("fold form not kept: {e}");
+                    return;
+                }
             }
         }
     }

@@ -143,7 +143,8 @@ pub(super) fn encode_stored(s: &Sled, event: &Event) -> Result<Vec<u8>, StoreErr
 /// action's seq, actor and facts, in the compact form (see the engine's
 /// `compact`), when it has a fold form; empty for any other event, which a
 /// fold reads whole. An import writes one for every event, packed (see
-/// [`PACKED`]), having removed what an import of the game cut short left.
+/// [`PACKED`]), having removed what an import of the game cut short left;
+/// an append of several events packs theirs too.
 pub(super) fn encode_form(event: &Event) -> Vec<u8> {
     let form = match &event.body {
         Body::ActionAccepted(accepted) => accepted.fold_form.get(),
@@ -167,9 +168,14 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// entry starts with this byte (the compact form's markers are below 16).
 pub(super) const PACKED: u8 = 0xFF;
 
+/// The most entries one pack holds: a read from a seq inside a pack reads
+/// the pack from its start, so a pack stays small (64 exchanges of a Lost
+/// Worlds duel are about 20 KB).
+pub(super) const PACK_MOST: usize = 64;
+
 /// The bytes of a packed `forms` entry (see [`PACKED`]).
-pub(super) fn encode_pack(entries: &[Vec<u8>]) -> Vec<u8> {
-    let len = entries.iter().map(|e| 4 + e.len()).sum::<usize>();
+pub(super) fn encode_pack<'a>(entries: impl Iterator<Item = &'a [u8]> + Clone) -> Vec<u8> {
+    let len = entries.clone().map(|e| 4 + e.len()).sum::<usize>();
     let mut out = Vec::with_capacity(1 + len);
     out.push(PACKED);
     for entry in entries {

@@ -893,13 +893,16 @@ impl Log for SledLog {
             let key = seq_key(game, &e.branch, e.seq);
             match &mut run {
                 Some((branch, first, entries))
-                    if *branch == e.branch && *first + entries.len() as u64 == e.seq =>
+                    if *branch == e.branch
+                        && *first + entries.len() as u64 == e.seq
+                        && entries.len() < layout::PACK_MOST =>
                 {
                     entries.push(encode_form(e))
                 }
                 _ => {
                     if let Some((branch, first, entries)) = run.take() {
-                        forms.insert(seq_key(game, branch, first), encode_pack(&entries));
+                        let pack = encode_pack(entries.iter().map(Vec::as_slice));
+                        forms.insert(seq_key(game, branch, first), pack);
                     }
                     run = Some((&e.branch, e.seq, vec![encode_form(e)]));
                 }
@@ -913,7 +916,8 @@ impl Log for SledLog {
             }
         }
         if let Some((branch, first, entries)) = run {
-            forms.insert(seq_key(game, branch, first), encode_pack(&entries));
+            let pack = encode_pack(entries.iter().map(Vec::as_slice));
+            forms.insert(seq_key(game, branch, first), pack);
         }
         s.events.apply_batch(batch)?;
         s.forms.apply_batch(forms)?;
