@@ -11,6 +11,7 @@
 //! length, so the outer one's places hold).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::io;
 
@@ -30,12 +31,33 @@ pub fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
         buf: Vec::with_capacity(1024),
         ..Text::default()
     };
-    let mut serializer = serde_json::Serializer::with_formatter(io::sink(), Sorting(&mut text));
+    write(value, &mut text);
+    String::from_utf8(text.buf).expect("serde_json writes UTF-8")
+}
+
+thread_local! {
+    /// A thread's room for the text [`is`] writes only to compare, kept
+    /// from one fact to the next.
+    static ROOM: RefCell<Text> = RefCell::default();
+}
+
+/// Whether `text` is `value`'s canonical text: what a check of stored
+/// facts asks of each, with no copy of the text kept or checked as JSON.
+pub fn is<T: Serialize + ?Sized>(value: &T, text: &str) -> bool {
+    ROOM.with_borrow_mut(|room| {
+        room.buf.clear();
+        write(value, room);
+        room.buf == text.as_bytes()
+    })
+}
+
+/// Writes `value`'s canonical text at the end of `text`.
+fn write<T: Serialize + ?Sized>(value: &T, text: &mut Text) {
+    let mut serializer = serde_json::Serializer::with_formatter(io::sink(), Sorting(text));
     value
         .serialize(&mut serializer)
         .expect("values serialize to JSON");
     debug_assert!(text.objects.is_empty() && text.members.is_empty());
-    String::from_utf8(text.buf).expect("serde_json writes UTF-8")
 }
 
 /// The text written so far, and the members of each object still open.

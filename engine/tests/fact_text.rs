@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{json, Value};
-use tabletape_engine::fact_text::{canonical, of};
+use tabletape_engine::fact_text::{canonical, is, of};
 
 fn through_value<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(&serde_json::to_value(value).unwrap()).unwrap()
@@ -108,4 +108,33 @@ fn a_key_with_an_escape_sorts_by_what_it_says_and_a_repeated_key_keeps_the_last(
     let entries = Entries(vec![("b", 1), ("a\"", 2), ("a", 3), ("b", 4), ("A", 5)]);
     assert_eq!(canonical(&entries), r#"{"A":5,"a":3,"a\"":2,"b":4}"#);
     assert_eq!(canonical(&entries), through_value(&entries));
+}
+
+/// `is` answers as comparing with `canonical`'s text does, for the text
+/// itself, the same value written otherwise, and another value.
+#[test]
+fn a_text_is_a_value_only_when_it_is_its_canonical_text() {
+    let fact = Fact::Struck {
+        zeal: 3,
+        by: "Ann".into(),
+        note: Some("here".into()),
+        nested: Box::new(inner(1)),
+        list: vec![],
+        map: [(2, 7), (10, 1)].into(),
+        names: BTreeMap::new(),
+        wide: 1.5,
+        unit: (),
+        tuple: (1, "t".into()),
+        bytes: Bytes(vec![]),
+    };
+    let text = canonical(&fact);
+    assert!(is(&fact, &text));
+    let spaced = text.replace(",", ", ");
+    assert!(!is(&fact, &spaced));
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&spaced).unwrap(), value);
+    assert!(!is(&Fact::Passed, &text));
+    assert!(!is(&fact, &text[..text.len() - 1]));
+    // The room `is` writes in is kept: a shorter value after a longer one.
+    assert!(is(&Fact::Passed, r#"{"type":"passed"}"#));
 }

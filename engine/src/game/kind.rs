@@ -94,6 +94,9 @@ pub trait DynRules: Send + Sync {
         action: &Value,
         chance: &mut Chance,
     ) -> Result<Redecided, Rejection>;
+    /// Whether the facts [`DynRules::redecide`] kept are `stored`, each
+    /// its canonical text (see [`crate::fact_text::is`]).
+    fn same_facts(&self, kept: &dyn Any, stored: &[FactText]) -> bool;
     /// The facts [`DynRules::redecide`] kept, as they are stored.
     fn facts_json(&self, kept: &dyn Any) -> Vec<FactText>;
     /// Folds the facts [`DynRules::redecide`] kept, telling nothing: the
@@ -625,6 +628,15 @@ impl<R: Rules> DynRules for Kind<R> {
             fold_form: crate::compact::to_vec(&facts),
             kept: Box::new(facts),
         })
+    }
+
+    fn same_facts(&self, kept: &dyn Any, stored: &[FactText]) -> bool {
+        let facts = kept_facts::<R>(kept);
+        facts.len() == stored.len()
+            && facts
+                .iter()
+                .zip(stored)
+                .all(|(fact, text)| crate::fact_text::is(fact, text.get()))
     }
 
     fn facts_json(&self, kept: &dyn Any) -> Vec<FactText> {

@@ -590,15 +590,16 @@ impl Game {
             .fold_form
             .get()
             .is_some_and(|form| Some(form) != fold_form.get());
-        // The facts as they would be stored, compared as text.
-        let written = self.kind.facts_json(decided.kept.as_ref());
+        // The facts are compared as the text they would be stored as, and
+        // written to keep only when they differ, to show how.
+        let kept = decided.kept.as_ref();
         let same = decided.action == stored.action
             && chance == stored.chance
             && !form_differs
-            && written == stored.facts;
+            && self.kind.same_facts(kept, &stored.facts);
         if !same {
             return Ok(Recheck::Differs(ActionAccepted {
-                facts: written,
+                facts: self.kind.facts_json(kept),
                 action: decided.action,
                 chance,
                 fold_form,
