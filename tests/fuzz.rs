@@ -191,7 +191,7 @@ fn forge_an_import(j: &Journal, game: &str, rng: &mut TableRng, kind: &str, seed
     let at = 1 + rng.below(events.len() as u32 - 1) as usize;
     if let Body::ActionAccepted(a) = &mut events[at].body {
         if let Some(fact) = a.facts.first_mut() {
-            let mut value = fact.value();
+            let mut value = fact.value().unwrap();
             mutate(&mut value, rng);
             *fact = FactText::of(&value);
         }

@@ -236,6 +236,30 @@ fn forged(j: &Journal, game: &str, at: u64, fact: Value) -> Vec<u8> {
     out
 }
 
+/// A forged fact nested deeper than a JSON reader follows is refused by
+/// the check that compares it, not a crash of the import (the fuzz test's
+/// seed 8158640016035708917 found the panic).
+#[test]
+fn an_import_with_a_fact_nested_too_deep_to_read_is_refused() {
+    let (_d, j) = journal();
+    let g = duel(&j);
+    act(&j, &g, json!({"type": "choose", "seat": 0, "page": 50})).unwrap();
+    let mut deep = json!(0);
+    for _ in 0..200 {
+        deep = json!([deep]);
+    }
+    let log = forged(
+        &j,
+        &g,
+        2,
+        json!({"type": "maneuver_chosen", "seat": 0, "deep": deep}),
+    );
+    let (_d2, other) = journal();
+    let err = other.import(&mut log.as_slice()).unwrap_err().to_string();
+    assert!(err.contains("seq 2"), "{err}");
+    assert!(other.games().unwrap().is_empty(), "nothing became visible");
+}
+
 #[test]
 fn an_import_the_rules_never_produced_is_refused_at_its_first_bad_seq() {
     let (_d, j) = journal();
@@ -243,7 +267,7 @@ fn an_import_the_rules_never_produced_is_refused_at_its_first_bad_seq() {
     act(&j, &g, json!({"type": "choose", "seat": 0, "page": 50})).unwrap();
     act(&j, &g, json!({"type": "choose", "seat": 1, "page": 56})).unwrap();
     let mut fact = match &j.events(&g, MAIN_BRANCH, 2, Some(2)).unwrap()[0].body {
-        Body::ActionAccepted(a) => a.facts[0].value(),
+        Body::ActionAccepted(a) => a.facts[0].value().unwrap(),
         _ => unreachable!(),
     };
     fact["seat"] = json!(6);
@@ -305,7 +329,7 @@ fn a_stored_event_that_does_not_fold_is_an_error_naming_its_seq_not_a_crash() {
     for kept_in_fold_form in [false, true] {
         let mut events = events.clone();
         if let Body::ActionAccepted(a) = &mut events[1].body {
-            let mut facts: Vec<Value> = a.facts.iter().map(FactText::value).collect();
+            let mut facts: Vec<Value> = a.facts.iter().map(|f| f.value().unwrap()).collect();
             facts[0]["seat"] = json!(6);
             a.facts = facts.iter().map(FactText::of).collect();
             a.fold_form = match kept_in_fold_form {

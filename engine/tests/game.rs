@@ -227,7 +227,12 @@ fn a_check_redecides_what_a_decision_stores_in_every_kind() {
             // comparing them with the facts decided again (no fold form
             // stored to give it away).
             let mut edits = Vec::new();
-            let facts = decision.body.facts.iter().map(FactText::value).collect();
+            let facts = decision
+                .body
+                .facts
+                .iter()
+                .map(|f| f.value().unwrap())
+                .collect();
             edited(&Value::Array(facts), &mut edits);
             let spread = edits.len().div_ceil(24).max(1);
             for edit in edits.into_iter().step_by(spread) {

@@ -8,7 +8,7 @@ use crate::common::{action, created, meta, raw_sled};
 use proptest::prelude::*;
 use serde_json::Value;
 use tabletape_engine::Snapshot;
-use tabletape_events::{Body, Event, FactText, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::scratch::test_store;
 use tabletape_store::upcast::upcast;
 use tabletape_store::{event_hash, Draft, FoldStep, Head, Log, Receipt, SledLog, StoreError};
@@ -682,7 +682,8 @@ fn a_fold_reads_accepted_actions_by_their_facts_and_the_rest_whole() {
                 // As the store keeps them (PostgreSQL's jsonb in its own
                 // order of keys): the same values.
                 let facts: Vec<Value> = serde_json::from_str(facts.get()).unwrap();
-                let stored: Vec<Value> = accepted.facts.iter().map(FactText::value).collect();
+                let stored: Vec<Value> =
+                    accepted.facts.iter().map(|f| f.value().unwrap()).collect();
                 assert_eq!(facts, stored);
             }
             (FoldStep::Event(whole), Body::GameCreated(_)) => assert_eq!(**whole, *event),

@@ -212,7 +212,12 @@ fn a_cards_effect_the_table_does_by_hand_is_told_as_written_and_changes_nothing(
             &json!({"type": "move", "path": ["b9", "a9"], "cards": [card]}),
         )
         .unwrap();
-    let f: Vec<Value> = decided.body.facts.iter().map(|f| f.value()).collect();
+    let f: Vec<Value> = decided
+        .body
+        .facts
+        .iter()
+        .map(|f| f.value().unwrap())
+        .collect();
     assert!(types(&f).contains(&"earned"), "{f:?}");
     let told = decided.narration.clone();
     let event = testkit::event(g.seq() + 1, 0, Some(0), Body::ActionAccepted(decided.body));

@@ -107,7 +107,9 @@ fn state_of(game: &Game) -> State {
 /// Decides and folds one action; returns the facts as JSON.
 fn step(game: &mut Game, by: Option<Seat>, action: Value) -> Vec<Value> {
     match testkit::step(game, by, action).body {
-        Body::ActionAccepted(accepted) => accepted.facts.iter().map(|f| f.value()).collect(),
+        Body::ActionAccepted(accepted) => {
+            accepted.facts.iter().map(|f| f.value().unwrap()).collect()
+        }
         other => panic!("an action makes an accepted action, not {other:?}"),
     }
 }

@@ -65,7 +65,7 @@ fn redacted_events_hide_treasure_from_other_seats() {
         let robbery = body
             .facts
             .iter()
-            .map(|f| f.value())
+            .map(|f| f.value().unwrap())
             .find(|f| f["type"] == "rooftop_robbed" && f.get("event").is_none());
         if let Some(f) = robbery {
             let robber = f["seat"].as_u64().unwrap() as Seat;
@@ -78,7 +78,7 @@ fn redacted_events_hide_treasure_from_other_seats() {
             assert!(h
                 .facts
                 .iter()
-                .map(|f| f.value())
+                .map(|f| f.value().unwrap())
                 .all(|f| f.get("card").is_none() || f["type"] != "rooftop_robbed"));
             let own = g.redact_event(ev, Viewer::Seat(robber)).unwrap();
             assert_eq!(&own, ev, "the robber sees their own card");
@@ -225,7 +225,10 @@ fn a_stolen_card_is_known_to_the_thief_and_the_robbed_only() {
         unreachable!()
     };
     assert!(a.action.get("took").is_none());
-    assert!(a.facts.iter().any(|f| f.value()["card"] == "Ruby Crown"));
+    assert!(a
+        .facts
+        .iter()
+        .any(|f| f.value().unwrap()["card"] == "Ruby Crown"));
     // Once the night is over, everyone reads it.
     game_over(&mut game);
     let seat = game.effective_viewer(Viewer::Seat(2));

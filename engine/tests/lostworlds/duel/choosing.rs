@@ -100,7 +100,7 @@ fn a_choice_is_hidden_from_the_other_seat_until_the_exchange_resolves() {
         };
         assert_eq!(a.action, json!({"type": "choose"}));
         assert_eq!(
-            a.facts[0].value(),
+            a.facts[0].value().unwrap(),
             json!({"type": "maneuver_chosen", "seat": 0, "targets": []})
         );
         let view = game.view(viewer);
@@ -351,7 +351,7 @@ fn record_mode_refuses_numbers_no_book_page_prints_instead_of_wrapping() {
     let d = game.decide(None, &recorded(36, hit, 26, quiet())).unwrap();
     let told = d.narration.join("\n");
     assert!(told.contains("penalty -9 + penalty -9 = 6"), "{told}");
-    assert_eq!(d.body.facts[0].value()["blows"][0]["damage"], 6);
+    assert_eq!(d.body.facts[0].value().unwrap()["blows"][0]["damage"], 6);
 
     // A pack is held to the same limits, naming the field.
     for (edit, path) in [
@@ -479,7 +479,7 @@ fn a_commitment_or_targets_written_loosely_are_refused_not_trimmed() {
             &json!({"type": "commit", "hash": hash.to_uppercase()}),
         )
         .unwrap();
-    assert_eq!(d.body.facts[0].value()["hash"], json!(hash));
+    assert_eq!(d.body.facts[0].value().unwrap()["hash"], json!(hash));
 
     // Each opponent is named once in `targets`.
     let three = record_game(2);
