@@ -267,22 +267,21 @@ impl SledLog {
             .map(|((_, p), _)| p);
         for append in appends {
             // One event's form alone; several in packs (see `PACKED`).
-            let puts: Vec<(&[u8], Vec<u8>)> = match &append.events[..] {
-                [(_, _, form)] if form.is_empty() => continue,
-                [(key, _, form)] => vec![(key, form.clone())],
+            let put = match &append.events[..] {
+                [(_, _, form)] if form.is_empty() => Ok(None),
+                [(key, _, form)] => s.forms.insert(key.as_slice(), form.as_slice()),
                 events => events
                     .chunks(super::layout::PACK_MOST)
-                    .map(|run| {
+                    .try_for_each(|run| {
                         let forms = run.iter().map(|(_, _, form)| form.as_slice());
-                        (run[0].0.as_slice(), super::layout::encode_pack(forms))
+                        let pack = super::layout::encode_pack(forms);
+                        s.forms.insert(run[0].0.as_slice(), pack).map(drop)
                     })
-                    .collect(),
+                    .map(|()| None),
             };
-            for (key, form) in puts {
-                if let Err(e) = s.forms.insert(key, form) {
-                    tracing::warn!("fold form not kept: {e}");
-                    return;
-                }
+            if let Err(e) = put {
+                tracing::warn!("fold form not kept: {e}");
+                return;
             }
         }
     }
