@@ -45,7 +45,11 @@ thread_local! {
 /// facts asks of each, with no copy of the text kept or checked as JSON.
 pub fn is<T: Serialize + ?Sized>(value: &T, text: &str) -> bool {
     ROOM.with_borrow_mut(|room| {
+        // All of it: a write a panic cut short (a kind's, caught by the
+        // engine's guard) may have left objects open.
         room.buf.clear();
+        room.objects.clear();
+        room.members.clear();
         write(value, room);
         room.buf == text.as_bytes()
     })
