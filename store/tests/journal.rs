@@ -1444,6 +1444,18 @@ fn an_imported_game_reads_and_folds_its_packed_forms_from_any_seq() {
         };
         assert_eq!(entries("events"), 8 + 2);
         assert_eq!(entries("forms"), 2, "a pack for each branch's run");
+        // A pack cut short is an error naming the seq it fails at.
+        let forms = db.open_tree("forms").unwrap();
+        let key = sled_seq_key(&g, MAIN_BRANCH, 1);
+        let pack = forms.get(&key).unwrap().unwrap();
+        forms.insert(&key, &pack[..pack.len() - 1]).unwrap();
+        db.flush().unwrap();
+        drop((forms, db));
+        let err = journal(&other)
+            .events(&g, MAIN_BRANCH, 1, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("seq 8") && err.contains("cut short"), "{err}");
     }
 }
 

@@ -187,18 +187,41 @@ pub(super) fn encode_pack<'a>(entries: impl Iterator<Item = &'a [u8]> + Clone) -
 }
 
 /// The entries an entry of `forms` holds for the seqs from its key's on
-/// (see [`PACKED`]): itself, or those of a pack.
-pub(super) fn unpack(raw: &[u8]) -> Result<Vec<&[u8]>, String> {
-    let Some((&PACKED, mut rest)) = raw.split_first() else {
-        return Ok(vec![raw]);
-    };
-    let mut entries = Vec::new();
-    while !rest.is_empty() {
-        let (entry, after) = sized(rest, "a packed fold form")?;
-        entries.push(entry);
-        rest = after;
+/// (see [`PACKED`]): itself, or those of a pack, each read as it is taken
+/// (no list of them is built: a fold reads one entry per event).
+pub(super) fn unpack(raw: &[u8]) -> Unpacked<'_> {
+    match raw.split_first() {
+        Some((&PACKED, rest)) => Unpacked::Pack(rest),
+        _ => Unpacked::One(Some(raw)),
     }
-    Ok(entries)
+}
+
+/// What [`unpack`] gives.
+pub(super) enum Unpacked<'a> {
+    One(Option<&'a [u8]>),
+    /// The pack's entries not yet taken.
+    Pack(&'a [u8]),
+}
+
+impl<'a> Iterator for Unpacked<'a> {
+    type Item = Result<&'a [u8], String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Unpacked::One(entry) => entry.take().map(Ok),
+            Unpacked::Pack([]) => None,
+            Unpacked::Pack(rest) => match sized(rest, "a packed fold form") {
+                Ok((entry, after)) => {
+                    *rest = after;
+                    Some(Ok(entry))
+                }
+                Err(why) => {
+                    *rest = &[];
+                    Some(Err(why))
+                }
+            },
+        }
+    }
 }
 
 /// Splits bytes led by their length (u32, little-endian) from what

@@ -216,11 +216,11 @@ impl SledLog {
         for item in s.forms.range(from..=seq_key(game, branch, hi)) {
             let (key, raw) = item?;
             let first = seq_in(&key, (0, hi)).map_err(|why| bad(lo, why))?;
-            let entries = layout::unpack(&raw).map_err(|why| bad(first, why))?;
-            for (seq, entry) in (first..).zip(entries) {
+            for (seq, entry) in (first..).zip(layout::unpack(&raw)) {
                 if seq > hi {
                     break;
                 }
+                let entry = entry.map_err(|why| bad(seq, why))?;
                 if seq >= next {
                     each(seq, entry)?;
                     next = seq + 1;
