@@ -827,6 +827,42 @@ fn tamper(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Value)) {
     });
 }
 
+/// The forms a pack of `forms` holds (a `0xFF`, then each form led by its
+/// length, u32 LE), or `None` for an entry of one form.
+fn pack_entries(raw: &[u8]) -> Option<Vec<&[u8]>> {
+    let (&0xFF, mut rest) = raw.split_first()? else {
+        return None;
+    };
+    let mut entries = Vec::new();
+    while let Some((len, after)) = rest.split_first_chunk::<4>() {
+        let (form, after) = after.split_at(u32::from_le_bytes(*len) as usize);
+        entries.push(form);
+        rest = after;
+    }
+    Some(entries)
+}
+
+/// Puts each form a pack of `forms` holds under its own seq's key, as a
+/// store of single forms keeps them: a test that damages one event's form
+/// finds it there.
+fn unpack_forms(forms: &sled::Tree) {
+    for item in forms.iter() {
+        let (key, raw) = item.unwrap();
+        let Some(entries) = pack_entries(&raw) else {
+            continue;
+        };
+        let (branch, first) = key.split_at(key.len() - 8);
+        let first = u64::from_be_bytes(first.try_into().unwrap());
+        forms.remove(&key).unwrap();
+        for (seq, form) in (first..).zip(entries) {
+            if !form.is_empty() {
+                let key = [branch, &seq.to_be_bytes()].concat();
+                forms.insert(key, form).unwrap();
+            }
+        }
+    }
+}
+
 /// Rewrites what sled keeps for the event at `seq` of `main`: its entry in
 /// `forms` (empty when there is none, and then left out) and its JSON.
 fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, &mut Vec<u8>)) {
@@ -835,6 +871,7 @@ fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, 
         db.open_tree("events").unwrap(),
         db.open_tree("forms").unwrap(),
     );
+    unpack_forms(&forms);
     let (key, mut json) = events
         .iter()
         .map(Result::unwrap)
@@ -1039,6 +1076,7 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
             db.open_tree("events").unwrap(),
             db.open_tree("forms").unwrap(),
         );
+        unpack_forms(&forms);
         let mut moved = 0;
         for item in forms.iter() {
             let (key, form) = item.unwrap();
@@ -1405,6 +1443,82 @@ fn sled_seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
     let mut key = [game.as_bytes(), &[0], branch.as_bytes(), &[0]].concat();
     key.extend_from_slice(&seq.to_be_bytes());
     key
+}
+
+/// Single appends' fold forms wait in memory and go into sled 64 to an
+/// entry (see the store's `log::sled::runs`): while they wait, reads and
+/// folds find them there; a store that closes puts what still waits, and
+/// reads them all when it opens again.
+#[test]
+fn single_appends_keep_their_fold_forms_in_packs_found_while_they_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let all_have_forms = |j: &Journal, g: &str, lo: u64| {
+        let read = j.events(g, MAIN_BRANCH, lo, None).unwrap();
+        let accepted = read
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::ActionAccepted(accepted) => Some((e.seq, accepted)),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        assert!(!accepted.is_empty());
+        for (seq, accepted) in accepted {
+            assert!(accepted.fold_form.get().is_some(), "seq {seq} from {lo}");
+        }
+    };
+    let at = [2, 40, 65, 66, 68, 71];
+    let (g, states) = {
+        let j = journal(&dir);
+        let players = ["Ann", "Bo", "Cy"].map(String::from).to_vec();
+        let kind = "ludovia".to_string();
+        let g = j.create(NewGame {
+            kind,
+            players,
+            seed: Some(42),
+            ..NewGame::default()
+        });
+        let g = g.unwrap().game;
+        assert_eq!(play(&j, &g, MAIN_BRANCH, 70), 71);
+        for lo in [1, 60, 66, 70] {
+            all_have_forms(&j, &g, lo);
+        }
+        let states: Vec<Value> = at
+            .iter()
+            .map(|&at| {
+                serde_json::to_value(j.state(&g, MAIN_BRANCH, Some(at), Viewer::Owner).unwrap())
+                    .unwrap()
+            })
+            .collect();
+        (g, states)
+    };
+    if !matches!(test_store(dir.path()), Location::Postgres(_)) {
+        let db = raw_sled(&dir.path().join("store"));
+        let prefix = [g.as_bytes(), &[0]].concat();
+        // Packs of the seqs in a row from the first action's, each under
+        // its first seq and at most 64 forms or 6 KiB (a page of 17 stays
+        // under the size sled writes to a file of its own).
+        let mut next = 2;
+        let forms = db.open_tree("forms").unwrap();
+        for item in forms.scan_prefix(prefix) {
+            let (key, raw) = item.unwrap();
+            assert_eq!(key.to_vec(), sled_seq_key(&g, MAIN_BRANCH, next));
+            let entries = pack_entries(&raw).expect("a pack");
+            assert!(entries.len() <= 64 && (entries.len() == 1 || raw.len() <= 6 * 1024));
+            next += entries.len() as u64;
+        }
+        assert_eq!(next, 72, "every form is in a pack");
+        assert!(forms.len() < 70 / 4, "{} entries for 70 forms", forms.len());
+    }
+    let j = journal(&dir).with_snapshot_every(1000);
+    // Folded from the events, through their forms.
+    j.log().drop_snapshots().unwrap();
+    for lo in [1, 60, 66, 70] {
+        all_have_forms(&j, &g, lo);
+    }
+    for (&at, state) in at.iter().zip(&states) {
+        let now = j.state(&g, MAIN_BRANCH, Some(at), Viewer::Owner).unwrap();
+        assert_eq!(&serde_json::to_value(now).unwrap(), state, "state at {at}");
+    }
 }
 
 /// An import keeps the fold forms of a run of events under one key (on

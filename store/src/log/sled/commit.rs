@@ -26,6 +26,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::disk::Unsynced;
 use super::layout::{decode_head, Sled};
+use super::runs::{Put, Runs};
 use super::wal::{Record, Tree};
 use super::SledLog;
 use crate::error::StoreError;
@@ -102,6 +103,8 @@ pub(super) struct Groups {
     /// since an appender that found a line open may join a group at any
     /// time after; a later opening reads the mark the take-back wrote.
     closed: Mutex<HashSet<Vec<u8>>>,
+    /// Forms of written appends not yet in `forms` (see [`super::runs`]).
+    runs: Mutex<Runs>,
 }
 
 #[derive(Default)]
@@ -216,22 +219,20 @@ impl SledLog {
         // A leader that panicked would leave every later appender
         // waiting for ever: its group fails instead, and the store
         // acknowledges nothing more until a recovery.
-        let outcomes = std::panic::catch_unwind(AssertUnwindSafe(|| self.write_group(&group)))
-            .unwrap_or_else(|_| {
-                let e = StoreError::Unwritable {
-                    path: self.path.clone(),
-                    cause: "writing a group of appends failed unexpectedly".into(),
-                };
-                self.hide_written(&e, &group, &[]);
-                group
-                    .iter()
-                    .map(|_| Outcome::Failed(shared(&self.path, &e)))
-                    .collect()
-            });
-        let written: Vec<bool> = outcomes
-            .iter()
-            .map(|o| matches!(o, Outcome::Written))
-            .collect();
+        let (outcomes, packs) =
+            std::panic::catch_unwind(AssertUnwindSafe(|| self.write_group(&group))).unwrap_or_else(
+                |_| {
+                    let e = StoreError::Unwritable {
+                        path: self.path.clone(),
+                        cause: "writing a group of appends failed unexpectedly".into(),
+                    };
+                    self.hide_written(&e, &group, &[]);
+                    let failed = group
+                        .iter()
+                        .map(|_| Outcome::Failed(shared(&self.path, &e)));
+                    (failed.collect(), Vec::new())
+                },
+            );
         for ((slot, _), outcome) in group.iter().zip(outcomes) {
             slot.wake(Turn::Done(outcome));
         }
@@ -242,15 +243,15 @@ impl SledLog {
                 None => queue.leading = false,
             }
         }
-        self.keep_forms(&group, &written);
+        self.keep_forms(packs);
     }
 
-    /// Puts the fold forms of a durable group's written appends into
-    /// `forms`, once the next group is under way (see [`put_one`]). A form
-    /// that cannot be put costs folds speed, not the append: they read the
-    /// event whole.
-    fn keep_forms(&self, group: &[Queued], written: &[bool]) {
-        if !written.contains(&true) {
+    /// Puts into `forms` the packs a durable group filled (see
+    /// [`super::runs`]), once the next group is under way. A pack that
+    /// cannot be put costs folds speed, not the appends: they read those
+    /// events whole.
+    fn keep_forms(&self, packs: Vec<Put>) {
+        if packs.is_empty() {
             return;
         }
         // Not reopened for this: a store a fault left closed puts the forms
@@ -260,39 +261,48 @@ impl SledLog {
             return;
         };
         drop(open);
-        let appends = group
-            .iter()
-            .zip(written)
-            .filter(|(_, written)| **written)
-            .map(|((_, p), _)| p);
-        for append in appends {
-            // One event's form alone; several in packs (see `PACKED`).
-            let put = match &append.events[..] {
-                [(_, _, form)] if form.is_empty() => Ok(None),
-                [(key, _, form)] => s.forms.insert(key.as_slice(), form.as_slice()),
-                events => events
-                    .chunks(super::layout::PACK_MOST)
-                    .try_for_each(|run| {
-                        let forms = run.iter().map(|(_, _, form)| form.as_slice());
-                        let pack = super::layout::encode_pack(forms);
-                        s.forms.insert(run[0].0.as_slice(), pack).map(drop)
-                    })
-                    .map(|()| None),
-            };
-            if let Err(e) = put {
-                tracing::warn!("fold form not kept: {e}");
-                return;
-            }
+        if let Err(e) = put_packs(&s, packs) {
+            tracing::warn!("fold forms not kept: {e}");
         }
     }
 
-    /// Writes one group and syncs it; one outcome per append, in order.
-    fn write_group(&self, group: &[Queued]) -> Vec<Outcome> {
+    /// Adds the forms of a durable group's written appends to their
+    /// branches' runs; the packs they filled.
+    fn gather_forms(&self, group: &[Queued], outcomes: &[Outcome]) -> Vec<Put> {
+        let mut runs = self.runs();
+        let mut packs = Vec::new();
+        let written = group
+            .iter()
+            .zip(outcomes)
+            .filter(|(_, o)| matches!(o, Outcome::Written));
+        for ((_, p), _) in written {
+            for (key, _, form) in &p.events {
+                runs.push(key, form, &mut packs);
+            }
+        }
+        packs
+    }
+
+    pub(super) fn runs(&self) -> std::sync::MutexGuard<'_, Runs> {
+        self.groups
+            .runs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Puts every run into `forms`, before a checkpoint empties the
+    /// appends' log (see [`super::runs`]).
+    pub(super) fn put_runs(&self, s: &Sled) -> Result<(), StoreError> {
+        let packs = self.runs().take_all();
+        put_packs(s, packs)
+    }
+
+    /// Writes one group and syncs it; one outcome per append, in order, and
+    /// the packs of forms it filled (see [`super::runs`]).
+    fn write_group(&self, group: &[Queued]) -> (Vec<Outcome>, Vec<Put>) {
         let all_failed = |e: &StoreError| {
-            group
-                .iter()
-                .map(|_| Outcome::Failed(shared(&self.path, e)))
-                .collect()
+            let failed = group.iter().map(|_| Outcome::Failed(shared(&self.path, e)));
+            (failed.collect(), Vec::new())
         };
         // After a fault nothing is acknowledged until a recovery: a sync that
         // succeeded now could cover writes built on a failed one.
@@ -349,7 +359,7 @@ impl SledLog {
         }
         drop(closed);
         if record.is_empty() {
-            return outcomes;
+            return (outcomes, Vec::new());
         }
         let started = std::time::Instant::now();
         // The log's lock is let go before a fault is noted: a recovery takes
@@ -366,11 +376,14 @@ impl SledLog {
             // A receipt read in this group may be of an append in it.
             return all_failed(&e);
         }
+        let mut packs = self.gather_forms(group, &outcomes);
         // The group is durable in the appends' log whatever becomes of a
         // checkpoint; one that fails leaves sled to a recovery, which puts
         // the log's records again.
         let checkpointed = if wal.is_full() {
-            super::disk::checkpoint(&self.files, &s, &mut wal)
+            put_packs(&s, std::mem::take(&mut packs))
+                .and_then(|()| self.put_runs(&s))
+                .and_then(|()| super::disk::checkpoint(&self.files, &s, &mut wal))
         } else {
             Ok(())
         };
@@ -378,7 +391,7 @@ impl SledLog {
         if let Err(e) = checkpointed {
             self.failed(&e, |_| {});
         }
-        outcomes
+        (outcomes, packs)
     }
 
     /// After a failed write or sync, hides from readers (and has a recovery
@@ -396,6 +409,14 @@ impl SledLog {
             }
         });
     }
+}
+
+/// Puts packs of forms into `forms`.
+fn put_packs(s: &Sled, packs: Vec<Put>) -> Result<(), StoreError> {
+    for (key, pack) in packs {
+        s.forms.insert(key, pack)?;
+    }
+    Ok(())
 }
 
 /// What becomes of one append of a group without writing it, or `None`
@@ -429,12 +450,12 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
 /// a head are unreachable and overwritten by the next append; a receipt past
 /// its head is not believed (see [`receipt_holds`]).
 ///
-/// The events' fold forms go into the record only: the leader puts them
-/// into sled once the group is durable and the next group has its leader
-/// (see `SledLog::keep_forms`), and an opening puts them from the record.
-/// So a form is never in sled for an event that is not, the group's one
-/// thread does not wait on them, and a fold reads an event whole while its
-/// form is not there.
+/// The events' fold forms go into the record only: the leader adds them to
+/// their branches' runs once the group is durable, and puts the runs into
+/// sled in packs (see [`super::runs`]); an opening puts them from the
+/// record. So a form is never in sled for an event that is not, the group's
+/// one thread does not wait on them, and a fold reads an event whole while
+/// its form is in neither.
 fn put_one(s: &Sled, p: &Pending, record: &mut Record) -> Result<(), StoreError> {
     for (key, json, form) in &p.events {
         s.events.insert(key.as_slice(), json.as_slice())?;

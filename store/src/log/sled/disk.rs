@@ -561,7 +561,9 @@ impl SledLog {
             return;
         }
         let Ok(s) = self.sled() else { return };
-        if let Err(e) = checkpoint(&self.files, &s, &mut self.wal()) {
+        let mut wal = self.wal();
+        let put = self.put_runs(&s);
+        if let Err(e) = put.and_then(|()| checkpoint(&self.files, &s, &mut wal)) {
             tracing::warn!(path = %self.path.display(), "closing the store: {e}");
         }
     }

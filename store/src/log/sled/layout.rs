@@ -166,25 +166,19 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// entry of a sled tree costs its insert, its share of the splits and its
 /// page's header, and a fold from storage pulls fewer pages. No single
 /// entry starts with this byte (the compact form's markers are below 16).
+/// Appends' forms are packed too (see [`super::runs`]).
 pub(super) const PACKED: u8 = 0xFF;
 
 /// The most entries one pack holds: a read from a seq inside a pack reads
-/// the pack from its start, so a pack stays small (64 exchanges of a Lost
-/// Worlds duel are about 20 KB).
+/// the pack from its start, so a pack stays small.
 pub(super) const PACK_MOST: usize = 64;
 
-/// The bytes of a packed `forms` entry (see [`PACKED`]).
-pub(super) fn encode_pack<'a>(entries: impl Iterator<Item = &'a [u8]> + Clone) -> Vec<u8> {
-    let len = entries.clone().map(|e| 4 + e.len()).sum::<usize>();
-    let mut out = Vec::with_capacity(1 + len);
-    out.push(PACKED);
-    for entry in entries {
-        let n = u32::try_from(entry.len()).expect("a fold form under 4 GiB");
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(entry);
-    }
-    out
-}
+/// The most bytes a pack of several entries holds. sled writes a page
+/// (a leaf of up to 17 entries) of over a quarter of its 512 KiB segments
+/// to a file of its own, opened, written and removed each time the page
+/// is: 17 packs of 64 Lost Worlds exchanges (20 KB each) made every
+/// rewrite of their leaf one.
+pub(super) const PACK_BYTES: usize = 6 * 1024;
 
 /// The entries an entry of `forms` holds for the seqs from its key's on
 /// (see [`PACKED`]): itself, or those of a pack, each read as it is taken

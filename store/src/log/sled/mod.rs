@@ -31,14 +31,17 @@ use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
     attach_form, branch_key, decode_form, decode_head, decode_step, decode_stored, encode_form,
-    encode_head, encode_pack, encode_stored, game_prefix, idem_key, receipt_reached, seq_in,
-    seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
+    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in, seq_key, Decode,
+    Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
 mod disk;
 mod layout;
+mod runs;
 mod wal;
+
+use runs::Runs;
 
 pub use disk::{clear_holder, note_holder, CACHE_CAPACITY, HOLDER_FILE};
 
@@ -213,10 +216,8 @@ impl SledLog {
         // again on its own, as an opening puts appends from their record)
         // is the same form, and is passed over.
         let mut next = lo;
-        for item in s.forms.range(from..=seq_key(game, branch, hi)) {
-            let (key, raw) = item?;
-            let first = seq_in(&key, (0, hi)).map_err(|why| bad(lo, why))?;
-            for (seq, entry) in (first..).zip(layout::unpack(&raw)) {
+        let mut give = |first: u64, raw: &[u8]| {
+            for (seq, entry) in (first..).zip(layout::unpack(raw)) {
                 if seq > hi {
                     break;
                 }
@@ -226,8 +227,20 @@ impl SledLog {
                     next = seq + 1;
                 }
             }
+            Ok(())
+        };
+        for item in s.forms.range(from..=seq_key(game, branch, hi)) {
+            let (key, raw) = item?;
+            give(seq_in(&key, (0, hi)).map_err(|why| bad(lo, why))?, &raw)?;
         }
-        Ok(())
+        // The latest forms, not packed yet (see `runs`).
+        let mut part = seq_key(game, branch, 0);
+        part.truncate(part.len() - 8);
+        let waiting = self.runs().waiting(&part, (lo, hi));
+        match waiting {
+            Some((first, pack)) => give(first, &pack),
+            None => Ok(()),
+        }
     }
 
     /// Gives the accepted actions among `events` (the own events of `branch`
@@ -879,9 +892,7 @@ impl Log for SledLog {
         self.writable()?;
         let s = self.sled()?;
         check_game_id(game)?;
-        let (mut batch, mut forms) = (sled::Batch::default(), sled::Batch::default());
-        // The forms of each run of a branch's events go in one entry.
-        let mut run: Option<(&str, u64, Vec<Vec<u8>>)> = None;
+        let (mut batch, mut runs, mut packs) = (sled::Batch::default(), Runs::default(), vec![]);
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -891,22 +902,8 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            match &mut run {
-                Some((branch, first, entries))
-                    if *branch == e.branch
-                        && *first + entries.len() as u64 == e.seq
-                        && entries.len() < layout::PACK_MOST =>
-                {
-                    entries.push(encode_form(e))
-                }
-                _ => {
-                    if let Some((branch, first, entries)) = run.take() {
-                        let pack = encode_pack(entries.iter().map(Vec::as_slice));
-                        forms.insert(seq_key(game, branch, first), pack);
-                    }
-                    run = Some((&e.branch, e.seq, vec![encode_form(e)]));
-                }
-            }
+            // The forms of each run of a branch's events go in packs.
+            runs.push(&key, &encode_form(e), &mut packs);
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {
@@ -915,9 +912,10 @@ impl Log for SledLog {
                 _ => batch.insert(key, encode_stored(&s, e)?),
             }
         }
-        if let Some((branch, first, entries)) = run {
-            let pack = encode_pack(entries.iter().map(Vec::as_slice));
-            forms.insert(seq_key(game, branch, first), pack);
+        packs.extend(runs.take_all());
+        let mut forms = sled::Batch::default();
+        for (key, pack) in packs {
+            forms.insert(key, pack);
         }
         s.events.apply_batch(batch)?;
         s.forms.apply_batch(forms)?;

@@ -1,0 +1,112 @@
+//! Fold forms of appends, gathered into packs before sled holds them.
+//!
+//! sled splits a leaf every 16 or so entries whatever their size, and a
+//! game's keys grow at the end of its range, so each entry put costs a
+//! share of a split: an append's form put on its own cost as much as its
+//! event. So a group's leader, once the group is durable, adds each written
+//! event's form to its branch's run in memory, and a run goes into `forms`
+//! as one pack (see [`super::layout::PACKED`]) once it is full (see
+//! [`PACK_MOST`] and [`PACK_BYTES`]), its seqs stop following on, or a
+//! checkpoint comes (and the store closes): a checkpoint empties
+//! the appends' log, whose records an opening puts again form by form, so
+//! what a crash loses of the runs that log still has, and what it has put
+//! in sled needs nothing from them.
+//!
+//! Readers of forms look here after sled ([`Runs::waiting`]), so a fold of a
+//! game in play reads the forms of its latest events as it does the rest. A
+//! run taken to be put may be in neither for a moment: the fold then reads
+//! those events whole, as it reads any event without its form.
+//!
+//! An import packs its events' forms the same way, a chunk at a time.
+//!
+//! The runs hold at most what the appends' log holds since the last
+//! checkpoint (64 MiB, the forms a fraction of it), since a checkpoint puts
+//! them all.
+
+use std::collections::HashMap;
+
+use super::layout::{PACKED, PACK_BYTES, PACK_MOST};
+
+/// The runs of every branch with forms waiting, by the branch's part of
+/// their keys (a seq key without its seq; see [`super::layout::seq_key`]).
+#[derive(Default)]
+pub(super) struct Runs(HashMap<Vec<u8>, Run>);
+
+/// A branch's forms of consecutive seqs, packed as they come.
+struct Run {
+    /// The seq of the first form.
+    first: u64,
+    /// How many forms the pack holds.
+    count: usize,
+    /// Whether any is a form (notes and names have none): a run of none is
+    /// not put.
+    any: bool,
+    /// The pack's bytes, [`PACKED`] first.
+    pack: Vec<u8>,
+}
+
+/// A `forms` key and the pack to put under it.
+pub(super) type Put = (Vec<u8>, Vec<u8>);
+
+impl Runs {
+    /// Adds the form of the event under `key` (empty for an event with none)
+    /// to its branch's run; a run that is full, or that `key` does not
+    /// follow on, goes into `put`.
+    pub(super) fn push(&mut self, key: &[u8], form: &[u8], put: &mut Vec<Put>) {
+        let (branch, seq) = split(key);
+        if let Some(run) = self.0.get(branch) {
+            let apart = run.first + run.count as u64 != seq;
+            if apart || run.pack.len() + 4 + form.len() > PACK_BYTES {
+                put.extend(self.take(branch));
+            }
+        }
+        let run = match self.0.get_mut(branch) {
+            Some(run) => run,
+            None => self.0.entry(branch.to_vec()).or_insert(Run {
+                first: seq,
+                count: 0,
+                any: false,
+                pack: vec![PACKED],
+            }),
+        };
+        let len = u32::try_from(form.len()).expect("a fold form under 4 GiB");
+        run.pack.extend_from_slice(&len.to_le_bytes());
+        run.pack.extend_from_slice(form);
+        run.count += 1;
+        run.any |= !form.is_empty();
+        if run.count == PACK_MOST {
+            put.extend(self.take(branch));
+        }
+    }
+
+    /// Every run, to put before a checkpoint.
+    pub(super) fn take_all(&mut self) -> Vec<Put> {
+        let branches: Vec<Vec<u8>> = self.0.keys().cloned().collect();
+        branches.iter().filter_map(|b| self.take(b)).collect()
+    }
+
+    /// The run of `branch` (a seq key's part before its seq), when it holds
+    /// a form of seqs `lo..=hi`: the seq of its first form and its pack.
+    pub(super) fn waiting(&self, branch: &[u8], (lo, hi): (u64, u64)) -> Option<(u64, Vec<u8>)> {
+        let run = self.0.get(branch)?;
+        let last = run.first + run.count as u64 - 1;
+        (run.first <= hi && lo <= last).then(|| (run.first, run.pack.clone()))
+    }
+
+    fn take(&mut self, branch: &[u8]) -> Option<Put> {
+        let run = self.0.remove(branch)?;
+        if !run.any {
+            return None;
+        }
+        let mut key = branch.to_vec();
+        key.extend_from_slice(&run.first.to_be_bytes());
+        Some((key, run.pack))
+    }
+}
+
+/// A seq key's branch part and seq.
+fn split(key: &[u8]) -> (&[u8], u64) {
+    let (branch, seq) = key.split_at(key.len() - 8);
+    let seq = u64::from_be_bytes(seq.try_into().expect("eight bytes"));
+    (branch, seq)
+}
