@@ -277,7 +277,7 @@ impl SledLog {
             .filter(|(_, o)| matches!(o, Outcome::Written));
         for ((_, p), _) in written {
             for (key, _, form) in &p.events {
-                runs.push(key, form, &mut packs);
+                runs.push(key, form, p.events.len() == 1, &mut packs);
             }
         }
         packs

@@ -903,7 +903,7 @@ impl Log for SledLog {
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
             // The forms of each run of a branch's events go in packs.
-            runs.push(&key, &encode_form(e), &mut packs);
+            runs.push(&key, &encode_form(e), false, &mut packs);
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {

@@ -5,9 +5,9 @@
 //! share of a split: an append's form put on its own cost as much as its
 //! event. So a group's leader, once the group is durable, adds each written
 //! event's form to its branch's run in memory, and a run goes into `forms`
-//! as one pack (see [`super::layout::PACKED`]) once it is full (see
-//! [`PACK_MOST`] and [`PACK_BYTES`]), its seqs stop following on, or a
-//! checkpoint comes (and the store closes): a checkpoint empties
+//! as one pack (see [`super::layout::PACKED`]) once it is full ([`PACK_MOST`]
+//! forms, or [`PACK_BYTES`] fed by single appends), its seqs stop following
+//! on, or a checkpoint comes (and the store closes): a checkpoint empties
 //! the appends' log, whose records an opening puts again form by form, so
 //! what a crash loses of the runs that log still has, and what it has put
 //! in sled needs nothing from them.
@@ -51,12 +51,14 @@ pub(super) type Put = (Vec<u8>, Vec<u8>);
 impl Runs {
     /// Adds the form of the event under `key` (empty for an event with none)
     /// to its branch's run; a run that is full, or that `key` does not
-    /// follow on, goes into `put`.
-    pub(super) fn push(&mut self, key: &[u8], form: &[u8], put: &mut Vec<Put>) {
+    /// follow on, goes into `put`. A `single` append's form keeps its run
+    /// to [`PACK_BYTES`].
+    pub(super) fn push(&mut self, key: &[u8], form: &[u8], single: bool, put: &mut Vec<Put>) {
         let (branch, seq) = split(key);
         if let Some(run) = self.0.get(branch) {
             let apart = run.first + run.count as u64 != seq;
-            if apart || run.pack.len() + 4 + form.len() > PACK_BYTES {
+            let over = single && run.pack.len() + 4 + form.len() > PACK_BYTES;
+            if apart || over {
                 put.extend(self.take(branch));
             }
         }
