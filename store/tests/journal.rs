@@ -842,22 +842,22 @@ fn pack_entries(raw: &[u8]) -> Option<Vec<&[u8]>> {
     Some(entries)
 }
 
-/// Puts each form a pack of `forms` holds under its own seq's key, as a
-/// store of single forms keeps them: a test that damages one event's form
-/// finds it there.
-fn unpack_forms(forms: &sled::Tree) {
-    for item in forms.iter() {
+/// Puts each entry a pack of `tree` (`forms` or `events`) holds under its
+/// own seq's key, as a store of single entries keeps them: a test that
+/// damages one event's form or JSON finds it there.
+fn unpack(tree: &sled::Tree) {
+    for item in tree.iter() {
         let (key, raw) = item.unwrap();
         let Some(entries) = pack_entries(&raw) else {
             continue;
         };
         let (branch, first) = key.split_at(key.len() - 8);
         let first = u64::from_be_bytes(first.try_into().unwrap());
-        forms.remove(&key).unwrap();
-        for (seq, form) in (first..).zip(entries) {
-            if !form.is_empty() {
+        tree.remove(&key).unwrap();
+        for (seq, entry) in (first..).zip(entries) {
+            if !entry.is_empty() {
                 let key = [branch, &seq.to_be_bytes()].concat();
-                forms.insert(key, form).unwrap();
+                tree.insert(key, entry).unwrap();
             }
         }
     }
@@ -871,7 +871,8 @@ fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, 
         db.open_tree("events").unwrap(),
         db.open_tree("forms").unwrap(),
     );
-    unpack_forms(&forms);
+    unpack(&forms);
+    unpack(&events);
     let (key, mut json) = events
         .iter()
         .map(Result::unwrap)
@@ -1076,7 +1077,8 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
             db.open_tree("events").unwrap(),
             db.open_tree("forms").unwrap(),
         );
-        unpack_forms(&forms);
+        unpack(&forms);
+        unpack(&events);
         let mut moved = 0;
         for item in forms.iter() {
             let (key, form) = item.unwrap();
@@ -1541,10 +1543,11 @@ fn an_imported_game_reads_and_folds_its_packed_forms_from_any_seq() {
         // read from seq 3 on would start from it if it stayed.
         let db = raw_sled(&other.path().join("store"));
         let bogus = [&[0xFF_u8][..], &4u32.to_le_bytes(), b"junk"].concat();
-        let forms = db.open_tree("forms").unwrap();
-        forms
-            .insert(sled_seq_key(&g, MAIN_BRANCH, 2), bogus)
-            .unwrap();
+        for tree in ["forms", "events"] {
+            let tree = db.open_tree(tree).unwrap();
+            tree.insert(sled_seq_key(&g, MAIN_BRANCH, 2), bogus.as_slice())
+                .unwrap();
+        }
         db.flush().unwrap();
     }
     journal(&other).import(&mut exported.as_slice()).unwrap();
@@ -1575,20 +1578,36 @@ fn an_imported_game_reads_and_folds_its_packed_forms_from_any_seq() {
             let prefix = [g.as_bytes(), &[0]].concat();
             db.open_tree(tree).unwrap().scan_prefix(prefix).count()
         };
-        assert_eq!(entries("events"), 8 + 2);
-        assert_eq!(entries("forms"), 2, "a pack for each branch's run");
-        // A pack cut short is an error naming the seq it fails at.
-        let forms = db.open_tree("forms").unwrap();
-        let key = sled_seq_key(&g, MAIN_BRANCH, 1);
-        let pack = forms.get(&key).unwrap().unwrap();
-        forms.insert(&key, &pack[..pack.len() - 1]).unwrap();
-        db.flush().unwrap();
-        drop((forms, db));
-        let err = journal(&other)
-            .events(&g, MAIN_BRANCH, 1, None)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("seq 8") && err.contains("cut short"), "{err}");
+        assert_eq!(entries("forms"), 2, "a pack of forms for each branch's run");
+        // The events' packs keep to a few KiB: fewer entries than events.
+        assert!(entries("events") < 8 + 2, "{} entries", entries("events"));
+        drop(db);
+        // A pack cut short is an error naming the seq it fails at, whether
+        // the fold reads forms or events.
+        for tree in ["forms", "events"] {
+            let copy = tempfile::tempdir().unwrap();
+            let j = journal(&copy);
+            j.import(&mut exported.as_slice()).unwrap();
+            drop(j);
+            let db = raw_sled(&copy.path().join("store"));
+            let packs = db.open_tree(tree).unwrap();
+            let key = sled_seq_key(&g, MAIN_BRANCH, 1);
+            let pack = packs.get(&key).unwrap().unwrap();
+            let last = pack_entries(&pack).expect("a pack").len();
+            assert!(last > 1, "{tree}: a pack from seq 1 holds several events");
+            packs.insert(&key, &pack[..pack.len() - 1]).unwrap();
+            db.flush().unwrap();
+            drop((packs, db));
+            let err = journal(&copy)
+                .events(&g, MAIN_BRANCH, 1, None)
+                .unwrap_err()
+                .to_string();
+            let at = format!("seq {last}");
+            assert!(
+                err.contains(&at) && err.contains("cut short"),
+                "{tree}: {err}"
+            );
+        }
     }
 }
 

@@ -277,7 +277,9 @@ impl SledLog {
             .filter(|(_, o)| matches!(o, Outcome::Written));
         for ((_, p), _) in written {
             for (key, _, form) in &p.events {
-                runs.push(key, form, p.events.len() == 1, &mut packs);
+                let single = p.events.len() == 1;
+                let most = single.then_some(super::layout::PACK_BYTES);
+                runs.push(key, form, most, &mut packs);
             }
         }
         packs

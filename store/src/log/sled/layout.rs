@@ -5,10 +5,11 @@
 //! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
 //! `games` id -> [`GameMeta`](crate::log::GameMeta); `branches` game/branch -> [`BranchRecord`](crate::log::BranchRecord);
 //! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
-//! `events` game/branch/seq -> the event's JSON; `forms` game/branch/seq ->
-//! what a fold reads of an accepted action, apart from its JSON (see
-//! [`encode_form`]), or of a run of events from that seq on (an import's,
-//! see [`PACKED`]); `idempotency`
+//! `events` game/branch/seq -> the event's JSON, or the JSON of a run of
+//! events from that seq on (an import's, see [`PACKED`]); `forms`
+//! game/branch/seq -> what a fold reads of an accepted action, apart from
+//! its JSON (see [`encode_form`]), or of a run of events from that seq on;
+//! `idempotency`
 //! game/branch/key -> [`Receipt`]; `snapshots` game/branch/seq -> a cached
 //! [`Snapshot`](tabletape_engine::Snapshot) (droppable; stored under the branch that owns that seq, so
 //! every descendant shares it).
@@ -159,14 +160,20 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
     out
 }
 
-/// The first byte of a `forms` entry that holds the entries of several
-/// events in a row, under the key of the first: then each entry (see
-/// [`encode_form`]) as its length (u32, little-endian) and its bytes. An
-/// import writes its events' forms so, a run of a branch at a time: each
-/// entry of a sled tree costs its insert, its share of the splits and its
-/// page's header, and a fold from storage pulls fewer pages. No single
-/// entry starts with this byte (the compact form's markers are below 16).
-/// Appends' forms are packed too (see [`super::runs`]).
+/// The first byte of a `forms` or `events` entry that holds the entries of
+/// several events in a row, under the key of the first: then each entry (a
+/// form, see [`encode_form`], or an event as [`encode_stored`] writes it)
+/// as its length (u32, little-endian) and its bytes. An import writes its
+/// events (to [`EVENT_PACK_BYTES`]) and their forms so, a run of a branch
+/// at a time: each entry of a
+/// sled tree costs its insert, its share of the splits and its page's
+/// header (about 10 µs of a 1 KB event, most of an import's writing), and
+/// a fold from storage pulls fewer pages. No single entry starts with this
+/// byte (the compact form's markers are below 16, an event's JSON starts
+/// with `{` and a creation's with [`SHARED_PACK`]). Appends' forms are
+/// packed too (see [`super::runs`]); appends' events are not, since an
+/// append's entry is put in its group, before the next event of its branch
+/// is known.
 pub(super) const PACKED: u8 = 0xFF;
 
 /// The most entries one pack holds: a read from a seq inside a pack reads
@@ -182,6 +189,14 @@ pub(super) const PACK_MOST: usize = 64;
 /// once, a few page writes for all of them, and keeps to [`PACK_MOST`]: a
 /// fold from storage reads fewer entries.
 pub(super) const PACK_BYTES: usize = 6 * 1024;
+
+/// The most bytes a pack of an import's events holds (see [`PACKED`]): a
+/// leaf of 17 such entries stays near sled's 128 KiB (see [`PACK_BYTES`]).
+/// A 100,000-event Lost Worlds import (1 KB an event) packed 64 to an entry
+/// took 80 MB more memory at its peak than one entry each (200 MB more for
+/// the bench's 1,000,000), and at 16 KiB 40 MB more; at 8 KiB none, and
+/// about as fast as 64 to an entry (a sixth faster than one each).
+pub(super) const EVENT_PACK_BYTES: usize = 8 * 1024;
 
 /// The entries an entry of `forms` holds for the seqs from its key's on
 /// (see [`PACKED`]): itself, or those of a pack, each read as it is taken
@@ -207,7 +222,7 @@ impl<'a> Iterator for Unpacked<'a> {
         match self {
             Unpacked::One(entry) => entry.take().map(Ok),
             Unpacked::Pack([]) => None,
-            Unpacked::Pack(rest) => match sized(rest, "a packed fold form") {
+            Unpacked::Pack(rest) => match sized(rest, "a packed entry") {
                 Ok((entry, after)) => {
                     *rest = after;
                     Some(Ok(entry))
@@ -370,7 +385,7 @@ pub(super) fn receipt_reached(
     if receipt.last_seq() > head_seq {
         return Ok(false);
     }
-    let Some(raw) = s.events.get(seq_key(game, branch, receipt.last_seq()))? else {
+    let Some(raw) = super::own_entry(s, game, branch, receipt.last_seq())? else {
         return Ok(false);
     };
     let event = decode_stored(s, &raw).map_err(|why| StoreError::BadEvent {

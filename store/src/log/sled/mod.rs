@@ -202,43 +202,13 @@ impl SledLog {
         mut each: impl FnMut(u64, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
-        let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
-        // The pack that `lo` may fall in starts at the last key before it.
-        let before = s
-            .forms
-            .range(seq_key(game, branch, 0)..seq_key(game, branch, lo))
-            .next_back()
-            .transpose()?
-            .filter(|(_, raw)| raw.first() == Some(&layout::PACKED))
-            .map(|(key, _)| key);
-        let from = before.map_or_else(|| seq_key(game, branch, lo), |key| key.to_vec());
-        // The next seq wanted: an entry of a seq a pack gave already (put
-        // again on its own, as an opening puts appends from their record)
-        // is the same form, and is passed over.
-        let mut next = lo;
-        let mut give = |first: u64, raw: &[u8]| {
-            for (seq, entry) in (first..).zip(layout::unpack(raw)) {
-                if seq > hi {
-                    break;
-                }
-                let entry = entry.map_err(|why| bad(seq, why))?;
-                if seq >= next {
-                    each(seq, entry)?;
-                    next = seq + 1;
-                }
-            }
-            Ok(())
-        };
-        for item in s.forms.range(from..=seq_key(game, branch, hi)) {
-            let (key, raw) = item?;
-            give(seq_in(&key, (0, hi)).map_err(|why| bad(lo, why))?, &raw)?;
-        }
+        let mut next = each_entry(&s.forms, game, branch, (lo, hi), &mut each)?;
         // The latest forms, not packed yet (see `runs`).
         let mut part = seq_key(game, branch, 0);
         part.truncate(part.len() - 8);
         let waiting = self.runs().waiting(&part, (lo, hi));
         match waiting {
-            Some((first, pack)) => give(first, &pack),
+            Some((first, pack)) => give(game, branch, (first, &pack), hi, &mut next, &mut each),
             None => Ok(()),
         }
     }
@@ -310,9 +280,7 @@ impl SledLog {
             let step = match step {
                 Some(step) => step,
                 None => {
-                    let raw = s
-                        .events
-                        .get(seq_key(game, branch, seq))?
+                    let raw = own_entry(&s, game, branch, seq)?
                         .ok_or_else(|| bad(seq, "missing from the log".into()))?;
                     let (step, stored_seq) = decode_step(&s, &raw).map_err(|why| bad(seq, why))?;
                     if stored_seq != seq {
@@ -337,39 +305,97 @@ impl SledLog {
         out: &mut Vec<T>,
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
+        let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
         let mut expect = lo;
-        for item in s
-            .events
-            .range(seq_key(game, branch, lo)..=seq_key(game, branch, hi))
-        {
-            let (_, raw) = item?;
-            let (event, seq) = decode(&s, &raw).map_err(|why| StoreError::BadEvent {
-                game: game.to_string(),
-                branch: branch.to_string(),
-                seq: expect,
-                why,
-            })?;
+        each_entry(&s.events, game, branch, (lo, hi), |seq, raw| {
+            let (event, stored_seq) = decode(&s, raw).map_err(|why| bad(expect, why))?;
             if seq != expect {
-                return Err(StoreError::BadEvent {
-                    game: game.to_string(),
-                    branch: branch.to_string(),
-                    seq: expect,
-                    why: format!("missing: the next stored event says seq {seq}"),
-                });
+                let why = format!("missing: the next stored event says seq {seq}");
+                return Err(bad(expect, why));
+            }
+            if stored_seq != seq {
+                return Err(bad(seq, format!("the stored event says seq {stored_seq}")));
             }
             out.push(event);
             expect += 1;
-        }
+            Ok(())
+        })?;
         if expect != hi + 1 {
-            return Err(StoreError::BadEvent {
-                game: game.to_string(),
-                branch: branch.to_string(),
-                seq: expect,
-                why: "missing from the log".into(),
-            });
+            return Err(bad(expect, "missing from the log".into()));
         }
         Ok(())
     }
+}
+
+/// Calls `each` with the seq and entry of every own event of `branch` with
+/// seqs `lo..=hi` that `tree` (`events` or `forms`) holds, in order: an
+/// entry on its own, or one of a pack (see [`layout::PACKED`]) that holds a
+/// run of them from its key's seq, which may come before `lo`. An entry of
+/// a seq given already (a form a pack holds, put again on its own as an
+/// opening puts appends from their record) is the same, and is passed over.
+/// The seq after the last one given.
+fn each_entry(
+    tree: &sled::Tree,
+    game: &str,
+    branch: &str,
+    (lo, hi): (u64, u64),
+    mut each: impl FnMut(u64, &[u8]) -> Result<(), StoreError>,
+) -> Result<u64, StoreError> {
+    // The pack that `lo` may fall in starts at the last key before it.
+    let before = tree
+        .range(seq_key(game, branch, 0)..seq_key(game, branch, lo))
+        .next_back()
+        .transpose()?
+        .filter(|(_, raw)| raw.first() == Some(&layout::PACKED))
+        .map(|(key, _)| key);
+    let from = before.map_or_else(|| seq_key(game, branch, lo), |key| key.to_vec());
+    let mut next = lo;
+    for item in tree.range(from..=seq_key(game, branch, hi)) {
+        let (key, raw) = item?;
+        let first = seq_in(&key, (0, hi)).map_err(|why| bad_event(game, branch, lo, why))?;
+        give(game, branch, (first, &raw), hi, &mut next, &mut each)?;
+    }
+    Ok(next)
+}
+
+/// [`each_entry`]'s step: the entries of `raw` (from seq `first`) up to
+/// `hi`, from `next` on.
+fn give(
+    game: &str,
+    branch: &str,
+    (first, raw): (u64, &[u8]),
+    hi: u64,
+    next: &mut u64,
+    each: &mut impl FnMut(u64, &[u8]) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    for (seq, entry) in (first..).zip(layout::unpack(raw)) {
+        if seq > hi {
+            break;
+        }
+        let entry = entry.map_err(|why| bad_event(game, branch, seq, why))?;
+        if seq >= *next {
+            each(seq, entry)?;
+            *next = seq + 1;
+        }
+    }
+    Ok(())
+}
+
+/// The stored bytes of the own event of `branch` at `seq`: its entry of
+/// `events`, or its part of the pack that holds it.
+fn own_entry(s: &Sled, game: &str, branch: &str, seq: u64) -> Result<Option<Vec<u8>>, StoreError> {
+    // Most are on their own: one lookup.
+    if let Some(raw) = s.events.get(seq_key(game, branch, seq))? {
+        if raw.first() != Some(&layout::PACKED) {
+            return Ok(Some(raw.to_vec()));
+        }
+    }
+    let mut found = None;
+    each_entry(&s.events, game, branch, (seq, seq), |_, raw| {
+        found = Some(raw.to_vec());
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 /// An append's events chained on `before` as the group writes them, with
@@ -892,7 +918,10 @@ impl Log for SledLog {
         self.writable()?;
         let s = self.sled()?;
         check_game_id(game)?;
-        let (mut batch, mut runs, mut packs) = (sled::Batch::default(), Runs::default(), vec![]);
+        // The forms and the events of each run of a branch's events go in
+        // packs (see `layout::PACKED`).
+        let (mut forms, mut stored) = (Runs::default(), Runs::default());
+        let mut packs = (Vec::new(), Vec::new());
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -902,23 +931,27 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            // The forms of each run of a branch's events go in packs.
-            runs.push(&key, &encode_form(e), false, &mut packs);
+            forms.push(&key, &encode_form(e), None, &mut packs.0);
+            let most = Some(layout::EVENT_PACK_BYTES);
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {
-                    batch.insert(key, json.as_bytes())
+                    stored.push(&key, json.as_bytes(), most, &mut packs.1)
                 }
-                _ => batch.insert(key, encode_stored(&s, e)?),
+                _ => stored.push(&key, &encode_stored(&s, e)?, most, &mut packs.1),
             }
         }
-        packs.extend(runs.take_all());
-        let mut forms = sled::Batch::default();
-        for (key, pack) in packs {
-            forms.insert(key, pack);
-        }
-        s.events.apply_batch(batch)?;
-        s.forms.apply_batch(forms)?;
+        packs.0.extend(forms.take_all());
+        packs.1.extend(stored.take_all());
+        let batch = |packs: Vec<runs::Put>| {
+            let mut batch = sled::Batch::default();
+            for (key, pack) in packs {
+                batch.insert(key, pack);
+            }
+            batch
+        };
+        s.events.apply_batch(batch(packs.1))?;
+        s.forms.apply_batch(batch(packs.0))?;
         Ok(())
     }
 
@@ -936,7 +969,7 @@ impl Log for SledLog {
 
     fn own_event(&self, game: &str, branch: &str, seq: u64) -> Result<Option<Event>, StoreError> {
         let s = self.sled()?;
-        let Some(raw) = s.events.get(seq_key(game, branch, seq))? else {
+        let Some(raw) = own_entry(&s, game, branch, seq)? else {
             return Ok(None);
         };
         decode_stored(&s, &raw)

@@ -6,7 +6,7 @@
 //! event. So a group's leader, once the group is durable, adds each written
 //! event's form to its branch's run in memory, and a run goes into `forms`
 //! as one pack (see [`super::layout::PACKED`]) once it is full ([`PACK_MOST`]
-//! forms, or [`PACK_BYTES`] fed by single appends), its seqs stop following
+//! forms, or [`super::layout::PACK_BYTES`] fed by single appends), its seqs stop following
 //! on, or a checkpoint comes (and the store closes): a checkpoint empties
 //! the appends' log, whose records an opening puts again form by form, so
 //! what a crash loses of the runs that log still has, and what it has put
@@ -17,7 +17,8 @@
 //! run taken to be put may be in neither for a moment: the fold then reads
 //! those events whole, as it reads any event without its form.
 //!
-//! An import packs its events' forms the same way, a chunk at a time.
+//! An import packs its events' forms the same way, a chunk at a time, and
+//! its events too (in `events`: see [`super::layout::PACKED`]).
 //!
 //! The runs hold at most what the appends' log holds since the last
 //! checkpoint (64 MiB, the forms a fraction of it), since a checkpoint puts
@@ -25,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use super::layout::{PACKED, PACK_BYTES, PACK_MOST};
+use super::layout::{PACKED, PACK_MOST};
 
 /// The runs of every branch with forms waiting, by the branch's part of
 /// their keys (a seq key without its seq; see [`super::layout::seq_key`]).
@@ -45,19 +46,25 @@ struct Run {
     pack: Vec<u8>,
 }
 
-/// A `forms` key and the pack to put under it.
+/// A `forms` key (or an import's `events` key) and the pack to put under it.
 pub(super) type Put = (Vec<u8>, Vec<u8>);
 
 impl Runs {
     /// Adds the form of the event under `key` (empty for an event with none)
-    /// to its branch's run; a run that is full, or that `key` does not
-    /// follow on, goes into `put`. A `single` append's form keeps its run
-    /// to [`PACK_BYTES`].
-    pub(super) fn push(&mut self, key: &[u8], form: &[u8], single: bool, put: &mut Vec<Put>) {
+    /// to its branch's run; a run that is full ([`PACK_MOST`] forms, or
+    /// `most_bytes` when given), or that `key` does not follow on, goes into
+    /// `put`.
+    pub(super) fn push(
+        &mut self,
+        key: &[u8],
+        form: &[u8],
+        most_bytes: Option<usize>,
+        put: &mut Vec<Put>,
+    ) {
         let (branch, seq) = split(key);
         if let Some(run) = self.0.get(branch) {
             let apart = run.first + run.count as u64 != seq;
-            let over = single && run.pack.len() + 4 + form.len() > PACK_BYTES;
+            let over = most_bytes.is_some_and(|most| run.pack.len() + 4 + form.len() > most);
             if apart || over {
                 put.extend(self.take(branch));
             }
