@@ -165,10 +165,9 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// form, see [`encode_form`], or an event as [`encode_stored`] writes it)
 /// as its length (u32, little-endian) and its bytes. An import writes its
 /// events (to [`EVENT_PACK_BYTES`]) and their forms so, a run of a branch
-/// at a time: each entry of a
-/// sled tree costs its insert, its share of the splits and its page's
-/// header (about 10 µs of a 1 KB event, most of an import's writing), and
-/// a fold from storage pulls fewer pages. No single entry starts with this
+/// at a time: each entry of a sled tree costs its insert, its share of the
+/// splits and its page's header (about 10 µs of a 1 KB event, most of an
+/// import's writing), and a fold from storage pulls fewer pages. No single entry starts with this
 /// byte (the compact form's markers are below 16, an event's JSON starts
 /// with `{` and a creation's with [`SHARED_PACK`]). Appends' forms are
 /// packed too (see [`super::runs`]); appends' events are not, since an
@@ -198,9 +197,9 @@ pub(super) const PACK_BYTES: usize = 6 * 1024;
 /// about as fast as 64 to an entry (a sixth faster than one each).
 pub(super) const EVENT_PACK_BYTES: usize = 8 * 1024;
 
-/// The entries an entry of `forms` holds for the seqs from its key's on
-/// (see [`PACKED`]): itself, or those of a pack, each read as it is taken
-/// (no list of them is built: a fold reads one entry per event).
+/// The entries an entry of `forms` or `events` holds for the seqs from its
+/// key's on (see [`PACKED`]): itself, or those of a pack, each read as it
+/// is taken (no list of them is built: a fold reads one entry per event).
 pub(super) fn unpack(raw: &[u8]) -> Unpacked<'_> {
     match raw.split_first() {
         Some((&PACKED, rest)) => Unpacked::Pack(rest),
