@@ -276,9 +276,9 @@ impl SledLog {
             .zip(outcomes)
             .filter(|(_, o)| matches!(o, Outcome::Written));
         for ((_, p), _) in written {
+            // A single append's form keeps its run small (see `PACK_BYTES`).
+            let most = (p.events.len() == 1).then_some(super::layout::PACK_BYTES);
             for (key, _, form) in &p.events {
-                let single = p.events.len() == 1;
-                let most = single.then_some(super::layout::PACK_BYTES);
                 runs.push(key, form, most, &mut packs);
             }
         }

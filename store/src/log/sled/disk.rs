@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
-use super::layout::{branch_key, encode_head, game_prefix, seq_key, Sled, SEP};
+use super::layout::{branch_key, branch_prefix, encode_head, game_prefix, seq_key, Sled};
 use super::wal::Wal;
 use super::SledLog;
 use crate::error::StoreError;
@@ -231,9 +231,7 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
         if s.heads.contains_key(&bkey)? {
             s.heads.insert(bkey.as_slice(), encode_head(*seq, hash))?;
         }
-        let mut prefix = bkey.clone();
-        prefix.push(SEP);
-        for item in s.idempotency.scan_prefix(&prefix) {
+        for item in s.idempotency.scan_prefix(branch_prefix(game, branch)) {
             let (key, raw) = item?;
             let receipt: Receipt = from_json("idempotency receipt", &raw)?;
             if receipt.last_seq() > *seq {
@@ -245,10 +243,8 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
         let bkey = branch_key(game, branch);
         s.branches.remove(&bkey)?;
         s.heads.remove(&bkey)?;
-        let mut prefix = bkey.clone();
-        prefix.push(SEP);
         for tree in [&s.events, &s.forms, &s.idempotency, &s.snapshots] {
-            for key in tree.scan_prefix(&prefix).keys() {
+            for key in tree.scan_prefix(branch_prefix(game, branch)).keys() {
                 tree.remove(key?)?;
             }
         }

@@ -63,9 +63,16 @@ pub(super) fn game_prefix(game: &str) -> Vec<u8> {
     k
 }
 
-pub(super) fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
+/// What every key of `branch` in a tree of per-branch entries (events,
+/// forms, receipts, snapshots) starts with.
+pub(super) fn branch_prefix(game: &str, branch: &str) -> Vec<u8> {
     let mut k = branch_key(game, branch);
     k.push(SEP);
+    k
+}
+
+pub(super) fn seq_key(game: &str, branch: &str, seq: u64) -> Vec<u8> {
+    let mut k = branch_prefix(game, branch);
     k.extend_from_slice(&seq.to_be_bytes());
     k
 }

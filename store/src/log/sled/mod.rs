@@ -30,9 +30,9 @@ use super::{
 use crate::error::StoreError;
 use disk::{GroupCommit, Unsynced};
 use layout::{
-    attach_form, branch_key, decode_form, decode_head, decode_step, decode_stored, encode_form,
-    encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in, seq_key, Decode,
-    Sled, ADMIN_TOKEN_KEY,
+    attach_form, branch_key, branch_prefix, decode_form, decode_head, decode_step, decode_stored,
+    encode_form, encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in,
+    seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -204,9 +204,7 @@ impl SledLog {
         let s = self.sled()?;
         let mut next = each_entry(&s.forms, game, branch, (lo, hi), &mut each)?;
         // The latest forms, not packed yet (see `runs`).
-        let mut part = seq_key(game, branch, 0);
-        part.truncate(part.len() - 8);
-        let waiting = self.runs().waiting(&part, (lo, hi));
+        let waiting = self.runs().waiting(&branch_prefix(game, branch), (lo, hi));
         match waiting {
             Some((first, pack)) => give(game, branch, (first, &pack), hi, &mut next, &mut each),
             None => Ok(()),

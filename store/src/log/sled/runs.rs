@@ -5,9 +5,10 @@
 //! share of a split: an append's form put on its own cost as much as its
 //! event. So a group's leader, once the group is durable, adds each written
 //! event's form to its branch's run in memory, and a run goes into `forms`
-//! as one pack (see [`super::layout::PACKED`]) once it is full ([`PACK_MOST`]
-//! forms, or [`super::layout::PACK_BYTES`] fed by single appends), its seqs stop following
-//! on, or a checkpoint comes (and the store closes): a checkpoint empties
+//! as one pack (see [`super::layout::PACKED`]) once it is full
+//! ([`PACK_MOST`] forms, or [`super::layout::PACK_BYTES`] fed by single
+//! appends), its seqs stop following on, or a checkpoint comes (and the
+//! store closes): a checkpoint empties
 //! the appends' log, whose records an opening puts again form by form, so
 //! what a crash loses of the runs that log still has, and what it has put
 //! in sled needs nothing from them.
@@ -90,8 +91,10 @@ impl Runs {
 
     /// Every run, to put before a checkpoint.
     pub(super) fn take_all(&mut self) -> Vec<Put> {
-        let branches: Vec<Vec<u8>> = self.0.keys().cloned().collect();
-        branches.iter().filter_map(|b| self.take(b)).collect()
+        self.0
+            .drain()
+            .filter_map(|(branch, run)| run.put(branch))
+            .collect()
     }
 
     /// The run of `branch` (a seq key's part before its seq), when it holds
@@ -103,13 +106,20 @@ impl Runs {
     }
 
     fn take(&mut self, branch: &[u8]) -> Option<Put> {
-        let run = self.0.remove(branch)?;
-        if !run.any {
+        let (branch, run) = self.0.remove_entry(branch)?;
+        run.put(branch)
+    }
+}
+
+impl Run {
+    /// The run's key (its `branch` part and first seq) and pack; none for a
+    /// run that holds no form.
+    fn put(self, mut branch: Vec<u8>) -> Option<Put> {
+        if !self.any {
             return None;
         }
-        let mut key = branch.to_vec();
-        key.extend_from_slice(&run.first.to_be_bytes());
-        Some((key, run.pack))
+        branch.extend_from_slice(&self.first.to_be_bytes());
+        Some((branch, self.pack))
     }
 }
 
