@@ -54,7 +54,7 @@ fn create_writes_seq_one_and_refuses_a_taken_id() {
 /// on another hash, taken back, or its key used.
 #[test]
 fn append_on_a_known_head_writes_only_on_that_head() {
-    let (_dir, log) = fresh();
+    let (dir, log) = fresh();
     let first = log.read("g-1", MAIN_BRANCH, 1, Some(1)).unwrap()[0]
         .hash
         .clone();
@@ -121,7 +121,27 @@ fn append_on_a_known_head_writes_only_on_that_head() {
     let written = log
         .append_on("g-1", "redo", on(1, &redo.head_hash), None, vec![action(2)])
         .unwrap();
-    assert_eq!(written.map(|a| a.events[0].seq), Some(2));
+    let written = written.expect("written on the new line's head");
+    assert_eq!(written.events[0].seq, 2);
+    let written_hash = written.events[0].hash.clone();
+    // Opened again, a store knows the line taken back from its record
+    // alone (a process remembers which lines it found open and which it
+    // is taking back, and a new one neither).
+    drop(log);
+    let log = open(&dir);
+    let got = log
+        .append_on("g-1", MAIN_BRANCH, on(2, &head), None, vec![action(9)])
+        .unwrap();
+    assert!(got.is_none(), "a line taken back, reopened: {got:?}");
+    assert!(matches!(
+        log.append("g-1", MAIN_BRANCH, Some(2), None, vec![action(9)]),
+        Err(StoreError::Conflict { .. })
+    ));
+    let written = log
+        .append_on("g-1", "redo", on(2, &written_hash), None, vec![action(3)])
+        .unwrap();
+    assert_eq!(written.map(|a| a.events[0].seq), Some(3));
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap().len(), 2);
 }
 
 #[test]

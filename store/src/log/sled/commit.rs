@@ -22,7 +22,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::disk::Unsynced;
 use super::layout::{decode_head, Sled};
@@ -36,6 +36,9 @@ use crate::log::{from_json, Receipt};
 const GROUP_EVENTS: usize = 1_000;
 /// Encoded bytes in one group at most (a larger single append goes alone).
 const GROUP_BYTES: usize = 1024 * 1024;
+
+/// Lines remembered open at most (see [`Groups::open`]): a few MiB.
+const OPEN_LINES_KEPT: usize = 65_536;
 
 /// One append, ready to write.
 pub(super) struct Pending {
@@ -103,6 +106,11 @@ pub(super) struct Groups {
     /// since an appender that found a line open may join a group at any
     /// time after; a later opening reads the mark the take-back wrote.
     closed: Mutex<HashSet<Vec<u8>>>,
+    /// The `heads` keys of lines whose branch record this process has read
+    /// open (not taken back), so an append need not read it again: only
+    /// this process writes the store, and a line it begins to take back is
+    /// in `closed` from then on, which the group checks.
+    open: RwLock<HashSet<Vec<u8>>>,
     /// Forms of written appends not yet in `forms` (see [`super::runs`]).
     runs: Mutex<Runs>,
 }
@@ -197,6 +205,29 @@ impl SledLog {
             self.reopen_line(&key);
         }
         outcome
+    }
+
+    /// Whether the line of `head_key` is known to be open (see
+    /// [`Groups::open`]).
+    pub(super) fn known_open(&self, head_key: &[u8]) -> bool {
+        let open = self.groups.open.read();
+        open.unwrap_or_else(PoisonError::into_inner)
+            .contains(head_key)
+    }
+
+    /// Remembers that the line of `head_key` was read open. A long-running
+    /// process that has appended to very many lines forgets them all at
+    /// once, and reads each again on its next append.
+    pub(super) fn note_open(&self, head_key: &[u8]) {
+        let mut open = self
+            .groups
+            .open
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if open.len() >= OPEN_LINES_KEPT {
+            open.clear();
+        }
+        open.insert(head_key.to_vec());
     }
 
     /// Undoes [`SledLog::close_line`] for a take-back that did not happen.

@@ -131,6 +131,23 @@ impl SledLog {
         }
     }
 
+    /// Whether play on the line is open: false once it is taken back. A
+    /// branch that is not there is left to the group to find missing.
+    fn line_open(&self, game: &str, branch: &str) -> Result<bool, StoreError> {
+        let key = branch_key(game, branch);
+        if self.known_open(&key) {
+            return Ok(true);
+        }
+        Ok(match self.branch(game, branch)? {
+            Some(record) if record.taken_back => false,
+            Some(_) => {
+                self.note_open(&key);
+                true
+            }
+            None => true,
+        })
+    }
+
     /// The error for a branch that is not there: an unknown game or branch.
     fn missing(&self, game: &str, branch: &str) -> Result<StoreError, StoreError> {
         let s = self.sled()?;
@@ -653,7 +670,7 @@ impl Log for SledLog {
         // Play on a line taken back is refused here as by the statement on
         // PostgreSQL; one being taken back now, by the group (`Closed`).
         let plays = super::plays(drafts.iter().map(|d| &d.body));
-        if plays && self.branch(game, branch)?.is_some_and(|r| r.taken_back) {
+        if plays && !self.line_open(game, branch)? {
             return Err(StoreError::Conflict {
                 expected: read.0,
                 head: read.0,
@@ -708,7 +725,8 @@ impl Log for SledLog {
 
     /// The group checks the head the events are chained on, and the key,
     /// as it writes (see `commit::check_one`): only whether the line is
-    /// still open is looked at first, not the head and the receipt again.
+    /// still open is looked at first (read once per line, see
+    /// [`SledLog::line_open`]), not the head and the receipt again.
     fn append_on(
         &self,
         game: &str,
@@ -718,9 +736,8 @@ impl Log for SledLog {
         drafts: Vec<Draft>,
     ) -> Result<Option<Appended>, StoreError> {
         self.writable()?;
-        match self.branch(game, branch)? {
-            Some(record) if !record.taken_back && record.head_hash == head.hash => {}
-            _ => return Ok(None),
+        if !self.line_open(game, branch)? {
+            return Ok(None);
         }
         check_drafts(&drafts, head.seq + 1)?;
         let receipt_key = idempotency_key.map(|key| idem_key(game, branch, key));
