@@ -130,6 +130,10 @@ pub struct Journal {
     /// which a restore does not need), so a restore from a snapshot need not
     /// read and decode event 1. A committed game's creation never changes.
     creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
+    /// Who may open recently used games (see [`access::Keys`]): every
+    /// request of a seat's phone checked its token against the game's
+    /// record, read from the store and parsed each time.
+    keys: Arc<Mutex<HashMap<String, Arc<access::Keys>>>>,
     /// Recently used games as their creation lays them out (seq 1): setting
     /// a kind up reads and checks its whole content pack, which every fold
     /// and replay from the start would otherwise do again.
@@ -623,6 +627,14 @@ fn recent<T>(
     Ok(made)
 }
 
+/// Removes `game` from a cache [`recent`] fills.
+fn forget<T>(cache: &Mutex<HashMap<String, Arc<T>>>, game: &str) {
+    cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(game);
+}
+
 fn created_of(event: &Event) -> Result<&GameCreated, JournalError> {
     match &event.body {
         Body::GameCreated(c) => Ok(c),
@@ -790,6 +802,7 @@ impl Journal {
             log,
             heads: Arc::default(),
             creations: Arc::default(),
+            keys: Arc::default(),
             starts: Arc::default(),
             firsts: Arc::default(),
             seals: Arc::default(),
@@ -934,6 +947,15 @@ impl Journal {
             None => {}
         }
         heads.insert(key, folded);
+    }
+
+    /// Forgets what the caches hold of a game id that has just been created
+    /// or imported: a game whose creation failed to reach the disk was
+    /// removed by the store's recovery, and its id may be used again.
+    fn forget_game(&self, game: &str) {
+        forget(&self.keys, game);
+        forget(&self.creations, game);
+        forget(&self.starts, game);
     }
 
     /// The creation of a committed game, from the cache or its event 1.

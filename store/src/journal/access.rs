@@ -24,6 +24,25 @@ impl Access {
     }
 }
 
+/// Who may open a game: whether it is public, and the hashes of its
+/// owner's and seats' tokens. Fixed when the game is created (or imported)
+/// and never written again, so a copy kept in memory stays right.
+pub(super) struct Keys {
+    public: bool,
+    owner_token_hash: String,
+    seat_token_hashes: Vec<String>,
+}
+
+impl Keys {
+    fn of(meta: GameMeta) -> Keys {
+        Keys {
+            public: meta.public,
+            owner_token_hash: meta.owner_token_hash,
+            seat_token_hashes: meta.seat_token_hashes,
+        }
+    }
+}
+
 impl Journal {
     /// Makes sure the store has an admin token: returns a newly drawn one
     /// (to show once; only its hash is kept) when none was set, `None` when
@@ -64,7 +83,7 @@ impl Journal {
     /// Who holds `token` for `game`: its owner, a seat, or (no token, public
     /// game) the public.
     pub fn access(&self, game: &str, token: Option<&str>) -> Result<Access, JournalError> {
-        let meta = self.meta(game)?;
+        let meta = recent(&self.keys, game, || Ok(Keys::of(self.meta(game)?)))?;
         let Some(token) = token else {
             return if meta.public {
                 Ok(Access::Public)

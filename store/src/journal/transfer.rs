@@ -538,6 +538,7 @@ impl<'j> Importing<'j> {
             }
         }
         log.commit_import(&meta)?;
+        self.journal.forget_game(&game);
         let imported = Imported {
             game,
             events: self.count,

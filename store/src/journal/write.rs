@@ -128,6 +128,7 @@ impl Journal {
                 Err(StoreError::GameExists(_)) => continue,
                 Err(e) => return Err(e.into()),
                 Ok(_) => {
+                    self.forget_game(&game);
                     self.cache_put(&game, MAIN_BRANCH, Arc::new(started));
                     return Ok(Created {
                         game,
