@@ -118,50 +118,56 @@ struct Written {
 /// Folded branch heads by (game, branch), shared by readers.
 type HeadCache = HashMap<(String, String), Arc<Game>>;
 
-/// The journal over one log. Cheap to clone; clones share the log.
+/// The journal over one log. Cheap to clone (one count: a server clones
+/// it for every request); clones share the log and the caches.
 #[derive(Clone)]
 pub struct Journal {
+    shared: Arc<Shared>,
+    snapshot_every: u64,
+    /// Events read at a time by long reads ([`FOLD_CHUNK`] unless set).
+    read_chunk: u64,
+}
+
+/// What every clone of a journal shares.
+struct Shared {
     log: Arc<dyn Log>,
     /// The last folded head of recently used branches: (game, branch) -> game.
     /// Events never change once written, so a cached fold at seq n stays right
     /// and only needs the events after n.
-    heads: Arc<Mutex<HeadCache>>,
+    heads: Mutex<HeadCache>,
     /// The creation of recently used games (without their content pack,
     /// which a restore does not need), so a restore from a snapshot need not
     /// read and decode event 1. A committed game's creation never changes.
-    creations: Arc<Mutex<HashMap<String, Arc<GameCreated>>>>,
+    creations: Mutex<HashMap<String, Arc<GameCreated>>>,
     /// Who may open recently used games (see [`access::Keys`]): every
     /// request of a seat's phone checked its token against the game's
     /// record, read from the store and parsed each time.
-    keys: Arc<Mutex<HashMap<String, Arc<access::Keys>>>>,
+    keys: Mutex<HashMap<String, Arc<access::Keys>>>,
     /// Recently used games as their creation lays them out (seq 1): setting
     /// a kind up reads and checks its whole content pack, which every fold
     /// and replay from the start would otherwise do again.
-    starts: Arc<Mutex<HashMap<String, Arc<Game>>>>,
+    starts: Mutex<HashMap<String, Arc<Game>>>,
     /// Recently read games' event 1 as each viewer is shown it (keyed by
     /// game and viewer): reading a game's events decoded, redacted, turned
     /// into JSON and sealed its whole content pack again on every read.
-    firsts: Arc<Mutex<HashMap<String, Arc<ShownEvent>>>>,
+    firsts: Mutex<HashMap<String, Arc<ShownEvent>>>,
     /// The seals of recently shown events, by event hash: a part's salt and
     /// commitment follow from the stored event alone, and the same events
     /// are read again and again (a page's every refresh, a replay, a
     /// story). Only reads use it; `verify` works every seal out anew.
-    seals: Arc<Mutex<HashMap<String, Arc<[Seal]>>>>,
+    seals: Mutex<HashMap<String, Arc<[Seal]>>>,
     /// Each kind's bundled content pack as the kind reads it, worked out
     /// once: a new game with the bundled pack copies it instead of parsing
     /// and checking the same 30 KB again.
-    bundled: Arc<Mutex<HashMap<&'static str, Value>>>,
+    bundled: Mutex<HashMap<&'static str, Value>>,
     /// Held by an import from its first line to its commit or clean-up, so
     /// two imports of one id never interleave: a failed one's clean-up
     /// could otherwise remove what the other staged.
-    importing: Arc<Mutex<()>>,
+    importing: Mutex<()>,
     /// The head this journal last wrote on each recently used branch: the
     /// next action there needs no read before its append, which checks
     /// that head itself (see [`Log::append_on`]).
-    written: Arc<Mutex<HashMap<(String, String), Written>>>,
-    snapshot_every: u64,
-    /// Events read at a time by long reads ([`FOLD_CHUNK`] unless set).
-    read_chunk: u64,
+    written: Mutex<HashMap<(String, String), Written>>,
 }
 
 /// A request to start a game.
@@ -799,16 +805,18 @@ impl Journal {
     /// A journal over any log backend.
     pub fn with_log(log: Arc<dyn Log>) -> Journal {
         Journal {
-            log,
-            heads: Arc::default(),
-            creations: Arc::default(),
-            keys: Arc::default(),
-            starts: Arc::default(),
-            firsts: Arc::default(),
-            seals: Arc::default(),
-            bundled: Arc::default(),
-            importing: Arc::default(),
-            written: Arc::default(),
+            shared: Arc::new(Shared {
+                log,
+                heads: Mutex::default(),
+                creations: Mutex::default(),
+                keys: Mutex::default(),
+                starts: Mutex::default(),
+                firsts: Mutex::default(),
+                seals: Mutex::default(),
+                bundled: Mutex::default(),
+                importing: Mutex::default(),
+                written: Mutex::default(),
+            }),
             snapshot_every: SNAPSHOT_EVERY,
             read_chunk: FOLD_CHUNK,
         }
@@ -831,11 +839,12 @@ impl Journal {
 
     /// The log underneath.
     pub fn log(&self) -> &Arc<dyn Log> {
-        &self.log
+        &self.shared.log
     }
 
     fn meta(&self, game: &str) -> Result<GameMeta, JournalError> {
-        self.log
+        self.shared
+            .log
             .game(game)?
             .ok_or_else(|| JournalError::NotFound(format!("no game `{game}`")))
     }
@@ -847,7 +856,7 @@ impl Journal {
 
     /// [`Journal::record`] for a caller that has read the game's record.
     fn branch_record(&self, game: &str, branch: &str) -> Result<BranchRecord, JournalError> {
-        self.log.branch(game, branch)?.ok_or_else(|| {
+        self.shared.log.branch(game, branch)?.ok_or_else(|| {
             JournalError::NotFound(format!("game `{game}` has no branch `{branch}`"))
         })
     }
@@ -880,6 +889,7 @@ impl Journal {
     ) -> Option<(Game, Written)> {
         let key = Self::cache_key(game, branch);
         let written = self
+            .shared
             .written
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -900,7 +910,11 @@ impl Journal {
     /// Notes the head an append of this journal made (`None`: forgets it).
     fn note_written(&self, game: &str, branch: &str, head: Option<Written>) {
         let key = Self::cache_key(game, branch);
-        let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut written = self
+            .shared
+            .written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         match head {
             Some(head) => {
                 if written.len() >= HEAD_CACHE_MAX && !written.contains_key(&key) {
@@ -920,7 +934,11 @@ impl Journal {
 
     /// The cached fold of a branch, shared (no copy is made).
     fn cache_get(&self, game: &str, branch: &str) -> Option<Arc<Game>> {
-        let heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        let heads = self
+            .shared
+            .heads
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         heads.get(&Self::cache_key(game, branch)).cloned()
     }
 
@@ -929,7 +947,11 @@ impl Journal {
     /// rather than copied. A later fold stays cached for others.
     fn cache_take(&self, game: &str, branch: &str, at: u64) -> Option<Arc<Game>> {
         let key = Self::cache_key(game, branch);
-        let mut heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut heads = self
+            .shared
+            .heads
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if heads.get(&key)?.seq() > at {
             return None;
         }
@@ -939,7 +961,11 @@ impl Journal {
     /// Caches a fold of a branch unless a later one is cached already.
     fn cache_put(&self, game: &str, branch: &str, folded: Arc<Game>) {
         let key = Self::cache_key(game, branch);
-        let mut heads = self.heads.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut heads = self
+            .shared
+            .heads
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         match heads.get(&key) {
             Some(cached) if cached.seq() > folded.seq() => return,
             Some(_) => {}
@@ -953,15 +979,15 @@ impl Journal {
     /// or imported: a game whose creation failed to reach the disk was
     /// removed by the store's recovery, and its id may be used again.
     fn forget_game(&self, game: &str) {
-        forget(&self.keys, game);
-        forget(&self.creations, game);
-        forget(&self.starts, game);
+        forget(&self.shared.keys, game);
+        forget(&self.shared.creations, game);
+        forget(&self.shared.starts, game);
     }
 
     /// The creation of a committed game, from the cache or its event 1.
     fn creation(&self, game: &str, branch: &str) -> Result<Arc<GameCreated>, JournalError> {
-        recent(&self.creations, game, || {
-            let first = self.log.read(game, branch, 1, Some(1))?;
+        recent(&self.shared.creations, game, || {
+            let first = self.shared.log.read(game, branch, 1, Some(1))?;
             Ok(tabletape_engine::without_pack(created_of(&first[0])?))
         })
     }
@@ -974,10 +1000,10 @@ impl Journal {
         branch: &str,
         first: Option<&Event>,
     ) -> Result<Game, JournalError> {
-        let started = recent(&self.starts, game, || {
+        let started = recent(&self.shared.starts, game, || {
             Ok(match first {
                 Some(first) => Game::from_first(first)?,
-                None => Game::from_first(&self.log.read(game, branch, 1, Some(1))?[0])?,
+                None => Game::from_first(&self.shared.log.read(game, branch, 1, Some(1))?[0])?,
             })
         })?;
         Ok(Game::clone(&started))
@@ -991,8 +1017,8 @@ impl Journal {
         branch: &str,
         viewer: Viewer,
     ) -> Result<Arc<ShownEvent>, JournalError> {
-        recent(&self.firsts, &format!("{game}\n{viewer:?}"), || {
-            let read = self.log.read(game, branch, 1, Some(1))?;
+        recent(&self.shared.firsts, &format!("{game}\n{viewer:?}"), || {
+            let read = self.shared.log.read(game, branch, 1, Some(1))?;
             let first = read.first().ok_or_else(|| {
                 JournalError::Store(StoreError::BadEvent {
                     game: game.to_string(),
@@ -1021,7 +1047,12 @@ impl Journal {
         if event.salt.is_empty() {
             return Vec::new();
         }
-        let lock = || self.seals.lock().unwrap_or_else(PoisonError::into_inner);
+        let lock = || {
+            self.shared
+                .seals
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
         if let Some(kept) = lock().get(&event.hash) {
             return kept.to_vec();
         }
@@ -1037,7 +1068,7 @@ impl Journal {
     /// Caches `folded` as a snapshot of the branch at its seq. A snapshot is
     /// only a cache, so failing to write one is logged, not returned.
     fn keep_snapshot(&self, game: &str, branch: &str, snapshot: &Snapshot) {
-        if let Err(e) = self.log.put_snapshot(game, branch, snapshot) {
+        if let Err(e) = self.shared.log.put_snapshot(game, branch, snapshot) {
             tracing::warn!(game, branch, seq = snapshot.seq, "snapshot not cached: {e}");
         }
     }
@@ -1115,7 +1146,7 @@ impl Journal {
         // events behind).
         let may_be_newer = best == 0 || at / self.snapshot_every > best / self.snapshot_every;
         let snapshot = if may_be_newer {
-            self.log.snapshot_at_or_before(game, branch, at)?
+            self.shared.log.snapshot_at_or_before(game, branch, at)?
         } else {
             None
         };
@@ -1137,7 +1168,7 @@ impl Journal {
             (None, None) => self.started(game, branch, None)?,
         };
         fold_steps::<JournalError>(
-            self.log.as_ref(),
+            self.shared.log.as_ref(),
             (game, branch),
             &mut folded,
             at,
@@ -1160,9 +1191,10 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<Vec<Acted>, JournalError> {
         let mut folded = self.fold_owned(game, branch, Some(receipt.first_seq - 1))?;
-        let events = self
-            .log
-            .read(game, branch, receipt.first_seq, Some(receipt.last_seq()))?;
+        let events =
+            self.shared
+                .log
+                .read(game, branch, receipt.first_seq, Some(receipt.last_seq()))?;
         let mut acted = Vec::with_capacity(events.len());
         for event in &events {
             let narration = folded.apply_as(event, viewer)?;
@@ -1180,7 +1212,12 @@ impl Journal {
     /// The kind's bundled pack as it reads it (see `bundled`).
     fn bundled_pack(&self, kind: &'static dyn DynRules) -> Result<Value, ContentError> {
         let name = kind.name();
-        let bundled = || self.bundled.lock().unwrap_or_else(PoisonError::into_inner);
+        let bundled = || {
+            self.shared
+                .bundled
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
         if let Some(pack) = bundled().get(name) {
             return Ok(pack.clone());
         }

@@ -48,13 +48,17 @@ impl Journal {
     /// (to show once; only its hash is kept) when none was set, `None` when
     /// one exists already.
     pub fn ensure_admin_token(&self) -> Result<Option<String>, JournalError> {
-        if self.log.admin_token_hash()?.is_some() {
+        if self.shared.log.admin_token_hash()?.is_some() {
             return Ok(None);
         }
         let token = new_token()?;
         // Servers starting together on one database: only the first one's
         // token is kept, and only it is shown.
-        if !self.log.first_admin_token_hash(&token_hash(&token))? {
+        if !self
+            .shared
+            .log
+            .first_admin_token_hash(&token_hash(&token))?
+        {
             return Ok(None);
         }
         Ok(Some(token))
@@ -68,13 +72,14 @@ impl Journal {
                 "an admin token is at least 16 visible characters with no spaces".into(),
             ));
         }
-        Ok(self.log.set_admin_token_hash(&token_hash(token))?)
+        Ok(self.shared.log.set_admin_token_hash(&token_hash(token))?)
     }
 
     /// Whether `token` is the store's admin token.
     pub fn is_admin(&self, token: Option<&str>) -> Result<bool, JournalError> {
         let Some(token) = token else { return Ok(false) };
         Ok(self
+            .shared
             .log
             .admin_token_hash()?
             .is_some_and(|h| h == token_hash(token)))
@@ -83,7 +88,7 @@ impl Journal {
     /// Who holds `token` for `game`: its owner, a seat, or (no token, public
     /// game) the public.
     pub fn access(&self, game: &str, token: Option<&str>) -> Result<Access, JournalError> {
-        let meta = recent(&self.keys, game, || Ok(Keys::of(self.meta(game)?)))?;
+        let meta = recent(&self.shared.keys, game, || Ok(Keys::of(self.meta(game)?)))?;
         let Some(token) = token else {
             return if meta.public {
                 Ok(Access::Public)

@@ -61,6 +61,7 @@ impl Journal {
             let name = crate::log::normalised_name(name);
             let folded = crate::log::folded_name(&name);
             if let Some(other) = self
+                .shared
                 .log
                 .branches(game)?
                 .into_iter()
@@ -71,7 +72,7 @@ impl Journal {
                     other.name
                 )));
             }
-            let record = self.log.fork(game, from, at, &name, now, first)?;
+            let record = self.shared.log.fork(game, from, at, &name, now, first)?;
             return Ok(self.forked_branch(record, viewer));
         }
         // A generated name says who forked and where the lines part
@@ -88,6 +89,7 @@ impl Journal {
         };
         let base = format!("{who}-at-{at}");
         let mut taken: Vec<String> = self
+            .shared
             .log
             .branches(game)?
             .into_iter()
@@ -98,7 +100,11 @@ impl Journal {
                 .chain((2..).map(|n| format!("{base}-{n}")))
                 .find(|n| !taken.contains(n))
                 .expect("some name is free");
-            match self.log.fork(game, from, at, &name, now, first.clone()) {
+            match self
+                .shared
+                .log
+                .fork(game, from, at, &name, now, first.clone())
+            {
                 Ok(record) => return Ok(self.forked_branch(record, viewer)),
                 Err(StoreError::BranchExists { .. }) => taken.push(name),
                 Err(e) => return Err(e.into()),
@@ -183,7 +189,7 @@ impl Journal {
         let taken = loop {
             let event = match seq {
                 0 | 1 => None,
-                _ => self.log.read(game, &line, seq, Some(seq))?.pop(),
+                _ => self.shared.log.read(game, &line, seq, Some(seq))?.pop(),
             };
             match event {
                 Some(e) if matches!(e.body, Body::ActionAccepted(_)) => break e,
@@ -257,6 +263,7 @@ impl Journal {
         } = self.take_back_plan(game, by)?;
         let seq = taken.seq;
         let taken_names: Vec<String> = self
+            .shared
             .log
             .branches(game)?
             .into_iter()
@@ -269,7 +276,7 @@ impl Journal {
             if taken_names.contains(&name) {
                 continue;
             }
-            match self.log.fork(game, &line, seq - 1, &name, now, None) {
+            match self.shared.log.fork(game, &line, seq - 1, &name, now, None) {
                 Ok(record) => {
                     forked = Some(record);
                     break;
@@ -295,6 +302,7 @@ impl Journal {
         let mut head_seq = seq - 1;
         if !kept.is_empty() {
             let appended = self
+                .shared
                 .log
                 .append(game, &record.name, Some(seq - 1), None, kept)?;
             head_seq = appended.events.last().map_or(head_seq, |e| e.seq);
@@ -303,7 +311,7 @@ impl Journal {
             seq: head.0,
             hash: &head.1,
         };
-        match self.log.take_back(game, &line, read, &record.name) {
+        match self.shared.log.take_back(game, &line, read, &record.name) {
             Ok(()) => {}
             Err(StoreError::Conflict { expected, head }) if head != expected => {
                 return Err(JournalError::Conflict { expected, head })

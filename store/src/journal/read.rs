@@ -38,7 +38,10 @@ impl Journal {
         let mut cursor = after.map(str::to_string);
         let mut exhausted = false;
         while games.len() < limit && !exhausted {
-            let metas = self.log.games_after(cursor.as_deref(), GAMES_PAGE_MAX)?;
+            let metas = self
+                .shared
+                .log
+                .games_after(cursor.as_deref(), GAMES_PAGE_MAX)?;
             exhausted = metas.len() < GAMES_PAGE_MAX;
             for meta in metas {
                 cursor = Some(meta.game.clone());
@@ -70,7 +73,7 @@ impl Journal {
 
     /// A listing's row: the record, `main`'s head and the branch count.
     fn listed(&self, meta: GameMeta) -> Result<GameSummary, JournalError> {
-        let branches = self.log.branches(&meta.game)?;
+        let branches = self.shared.log.branches(&meta.game)?;
         let seq = branches
             .iter()
             .find(|b| b.name == MAIN_BRANCH)
@@ -99,7 +102,7 @@ impl Journal {
         if !over || !self.current_line(game).is_ok_and(|line| line == branch) {
             return;
         }
-        if let Err(e) = self.log.mark_over(game) {
+        if let Err(e) = self.shared.log.mark_over(game) {
             tracing::warn!(game, "not marked over: {e}");
         }
     }
@@ -108,7 +111,7 @@ impl Journal {
     /// folds of `main`'s head and of its line in play (cached).
     pub fn summary(&self, game: &str, viewer: Viewer) -> Result<GameSummary, JournalError> {
         let meta = self.meta(game)?;
-        let branches = self.log.branches(game)?.len();
+        let branches = self.shared.log.branches(game)?.len();
         let main = self.fold(game, MAIN_BRANCH, None)?;
         let line = meta.current.clone().unwrap_or_else(main_branch);
         let current = self.fold(game, &line, None)?;
@@ -148,7 +151,7 @@ impl Journal {
         to_seq: Option<u64>,
     ) -> Result<Vec<Event>, JournalError> {
         self.record(game, branch)?;
-        Ok(self.log.read(game, branch, from_seq, to_seq)?)
+        Ok(self.shared.log.read(game, branch, from_seq, to_seq)?)
     }
 
     /// [`Journal::events`] as `viewer` may know them: each seat sees only its
@@ -179,7 +182,7 @@ impl Journal {
         if to_seq.is_some_and(|to| to < from) {
             return Ok(shown);
         }
-        let events = self.log.read(game, branch, from, to_seq)?;
+        let events = self.shared.log.read(game, branch, from, to_seq)?;
         shown.reserve(events.len());
         if viewer == Viewer::Owner {
             shown.extend(
@@ -290,7 +293,7 @@ impl Journal {
                 event: first,
             });
         }
-        let events = self.log.read(game, branch, after.max(1) + 1, None)?;
+        let events = self.shared.log.read(game, branch, after.max(1) + 1, None)?;
         for (event, shown) in events.iter().zip(shown) {
             let chapter = folded.chapter();
             let narration = folded.apply_as(event, viewer)?;
@@ -351,7 +354,7 @@ impl Journal {
         if to == 1 {
             return Ok(steps);
         }
-        let events = self.log.read(game, branch, 2, Some(to))?;
+        let events = self.shared.log.read(game, branch, 2, Some(to))?;
         let mut judges = Judges::default();
         let mut before = folded.view(viewer);
         for event in &events {
@@ -390,7 +393,7 @@ impl Journal {
         let viewer = self.effective_viewer(game, viewer)?;
         let mut folded = self.fold_owned(game, branch, Some(after))?;
         let mut lines = Vec::new();
-        for event in self.log.read(game, branch, after + 1, None)? {
+        for event in self.shared.log.read(game, branch, after + 1, None)? {
             lines.extend(folded.apply_as(&event, viewer)?);
         }
         Ok(lines)
@@ -405,6 +408,7 @@ impl Journal {
     pub fn branches_as(&self, game: &str, viewer: Viewer) -> Result<Vec<BranchInfo>, JournalError> {
         self.meta(game)?;
         Ok(self
+            .shared
             .log
             .branches(game)?
             .into_iter()

@@ -163,7 +163,7 @@ impl Journal {
         let viewer = by.viewer();
         if let Some(key) = key {
             super::check_idempotency_key(key)?;
-            if let Some(receipt) = self.log.receipt(game, branch, key)? {
+            if let Some(receipt) = self.shared.log.receipt(game, branch, key)? {
                 self.check_same_annotation(game, branch, key, &receipt, actor, &body)?;
                 return self.last_acted(game, branch, &receipt, viewer);
             }
@@ -229,9 +229,10 @@ impl Journal {
         actor: Actor,
         body: &Body,
     ) -> Result<(), JournalError> {
-        let stored = self
-            .log
-            .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
+        let stored =
+            self.shared
+                .log
+                .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
         if stored
             .first()
             .is_some_and(|e| e.actor == actor && &e.body == body)
@@ -333,7 +334,7 @@ impl Journal {
         let viewer = self.effective_viewer(game, viewer)?;
         let mut folded = self.fold_owned(game, branch, Some(after.max(1)))?;
         let mut lines = Vec::new();
-        for event in self.log.read(game, branch, after.max(1) + 1, None)? {
+        for event in self.shared.log.read(game, branch, after.max(1) + 1, None)? {
             let told = folded.apply_as(&event, viewer)?;
             if !matches!(event.body, Body::BranchNamed(_)) {
                 lines.extend(told);
@@ -353,7 +354,7 @@ impl Journal {
         viewer: Viewer,
     ) -> Result<Comparison, JournalError> {
         self.meta(game)?;
-        let records = self.log.branches(game)?;
+        let records = self.shared.log.branches(game)?;
         let (common_seq, common_branch) = self.common(&records, a, b)?;
         let line_a = self.outcome(game, a, common_seq, viewer)?;
         let line_b = self.outcome(game, b, common_seq, viewer)?;
@@ -385,7 +386,7 @@ impl Journal {
         branch: &str,
         viewer: Viewer,
     ) -> Result<Narrative, JournalError> {
-        let records = self.log.branches(game)?;
+        let records = self.shared.log.branches(game)?;
         let mut variations = Vec::new();
         for other in records.iter().filter(|r| r.name != branch) {
             let (at, _) = self.common(&records, branch, &other.name)?;

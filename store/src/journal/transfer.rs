@@ -63,7 +63,7 @@ impl Journal {
                 parts.push((b.to_string(), 1));
             }
             None => {
-                for b in self.log.branches(game)? {
+                for b in self.shared.log.branches(game)? {
                     let from = b.fork_seq.map_or(1, |f| f + 1);
                     parts.push((b.name, from));
                 }
@@ -74,7 +74,7 @@ impl Journal {
             let head = self.record(game, &name)?.head_seq;
             read_ahead(
                 (from, head, self.read_chunk),
-                |lo, hi| self.log.read(game, &name, lo, Some(hi)),
+                |lo, hi| self.shared.log.read(game, &name, lo, Some(hi)),
                 |events| -> Result<_, JournalError> {
                     for event in events? {
                         let line = export_line(&event);
@@ -116,6 +116,7 @@ impl Journal {
     ) -> Result<Imported, JournalError> {
         // Imports are rare and the store is one process's: one at a time.
         let importing = self
+            .shared
             .importing
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
@@ -123,7 +124,7 @@ impl Journal {
         let imported = self.import_staged(input, &mut staged, kept);
         if imported.is_err() {
             if let Some(game) = staged {
-                if let Err(e) = self.log.discard_import(&game) {
+                if let Err(e) = self.shared.log.discard_import(&game) {
                     tracing::warn!(game, "leftovers of a failed import not removed: {e}");
                 }
             }
@@ -173,7 +174,7 @@ impl Journal {
             });
             let (chunks, to_writer) = mpsc::sync_channel::<(String, Vec<Staged>)>(WRITE_AHEAD);
             let (written, from_writer) = mpsc::channel();
-            let log = &self.log;
+            let log = &self.shared.log;
             scope.spawn(move || {
                 for (game, chunk) in to_writer {
                     let wrote = log.import_events(&game, &chunk);
@@ -230,7 +231,7 @@ impl Journal {
         for r in records {
             // Only a branch's own events are stored under its name.
             if r.fork_seq.unwrap_or(0) < at && at <= r.head_seq {
-                let event = self.log.own_event(game, &r.name, at)?;
+                let event = self.shared.log.own_event(game, &r.name, at)?;
                 if event.is_some_and(|e| e.hash == first.prev_hash) {
                     return Ok(Some(r.name.clone()));
                 }
@@ -363,7 +364,7 @@ impl<'j> Importing<'j> {
         json: Option<String>,
     ) -> Result<(), JournalError> {
         let bad = |why: String| JournalError::BadInput(format!("import line {line_no}: {why}"));
-        let log = &self.journal.log;
+        let log = &self.journal.shared.log;
         let game = match &self.creation {
             None => {
                 if event.seq != 1 || event.branch != MAIN_BRANCH || !event.prev_hash.is_empty() {
@@ -484,7 +485,7 @@ impl<'j> Importing<'j> {
     /// Writes what is left, checks the other branches and makes the game's
     /// record (with `kept`'s tokens, if given); nothing is visible before.
     fn finish(mut self, kept: Option<&GameMeta>) -> Result<(Imported, Game), JournalError> {
-        let log = &self.journal.log;
+        let log = &self.journal.shared.log;
         let Some((game, created, created_at_ms)) = self.creation.take() else {
             return Err(JournalError::BadInput(
                 "import: the input holds no events".into(),

@@ -73,12 +73,12 @@ impl Journal {
     pub fn verify(&self, game: Option<&str>) -> Result<Vec<VerifyReport>, JournalError> {
         let games = match game {
             Some(g) => vec![self.meta(g)?],
-            None => self.log.games()?,
+            None => self.shared.log.games()?,
         };
         let mut reports = Vec::new();
         for meta in games {
             let mut whole = Whole::default();
-            for branch in self.log.branches(&meta.game)? {
+            for branch in self.shared.log.branches(&meta.game)? {
                 let checked = self.verify_branch(&meta.game, &branch, &mut whole)?;
                 reports.push(VerifyReport {
                     game: meta.game.clone(),
@@ -102,7 +102,7 @@ impl Journal {
         let meta = self.meta(game)?;
         let mut reports = Vec::new();
         let mut whole = Whole::default();
-        for branch in self.log.branches(&meta.game)? {
+        for branch in self.shared.log.branches(&meta.game)? {
             let full = self.effective_viewer(game, viewer)? == Viewer::Owner;
             let checked = if full {
                 self.verify_branch(&meta.game, &branch, &mut whole)?
@@ -217,7 +217,7 @@ impl Journal {
         let mut found = None;
         read_ahead(
             (1, branch.head_seq, self.read_chunk),
-            |lo, hi| self.log.read(game, &branch.name, lo, Some(hi)),
+            |lo, hi| self.shared.log.read(game, &branch.name, lo, Some(hi)),
             |events| -> Result<_, JournalError> {
                 found = match events {
                     Ok(events) => events.iter().find_map(|e| line.check(e, whole).err()),

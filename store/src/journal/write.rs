@@ -15,7 +15,7 @@ impl Journal {
                 "a rematch is started with the owner's token: it hands out new seat links".into(),
             ));
         }
-        let first = self.log.read(game, &main_branch(), 1, Some(1))?;
+        let first = self.shared.log.read(game, &main_branch(), 1, Some(1))?;
         let created = created_of(&first[0])?;
         let kind = tabletape_engine::kind(&created.kind).ok_or_else(|| {
             JournalError::BadInput(EngineError::UnknownKind(created.kind.clone()).to_string())
@@ -117,7 +117,7 @@ impl Journal {
                 over: false,
                 current: None,
             };
-            match self.log.create_game(&meta, draft.clone()) {
+            match self.shared.log.create_game(&meta, draft.clone()) {
                 Err(StoreError::GameExists(_)) if req.id.is_some() => {
                     return Err(JournalError::unfit(
                         "game.id",
@@ -184,7 +184,7 @@ impl Journal {
         let viewer = by.map_or(Viewer::Owner, Viewer::Seat);
         let key = req.idempotency_key.as_deref();
         if let (None, Some(key)) = (&warm, key) {
-            if let Some(receipt) = self.log.receipt(game, branch, key)? {
+            if let Some(receipt) = self.shared.log.receipt(game, branch, key)? {
                 self.check_retry(game, branch, key, &receipt, &req)?;
                 return self.last_acted(game, branch, &receipt, viewer);
             }
@@ -231,7 +231,7 @@ impl Journal {
                     // as it is. A retry of an action already recorded is
                     // answered as it was, though the rules refuse it now.
                     if let Some(key) = key {
-                        if let Some(receipt) = self.log.receipt(game, branch, key)? {
+                        if let Some(receipt) = self.shared.log.receipt(game, branch, key)? {
                             self.check_retry(game, branch, key, &receipt, &req)?;
                             return self.last_acted(game, branch, &receipt, viewer);
                         }
@@ -308,7 +308,7 @@ impl Journal {
         key: Option<&str>,
         drafts: Vec<Draft>,
     ) -> Result<Option<crate::Appended>, StoreError> {
-        let appended = self.log.append_on(game, branch, head, key, drafts);
+        let appended = self.shared.log.append_on(game, branch, head, key, drafts);
         if let Ok(Some(a)) = &appended {
             metrics::counter!("tabletape_events_appended_total").increment(a.events.len() as u64);
         }
@@ -325,7 +325,10 @@ impl Journal {
         key: Option<&str>,
         drafts: Vec<Draft>,
     ) -> Result<crate::Appended, StoreError> {
-        let appended = self.log.append(game, branch, Some(head), key, drafts);
+        let appended = self
+            .shared
+            .log
+            .append(game, branch, Some(head), key, drafts);
         match &appended {
             Ok(a) if !a.receipt.retried => {
                 metrics::counter!("tabletape_events_appended_total")
@@ -341,7 +344,8 @@ impl Journal {
 
     /// How many branch folds are cached (a gauge for the operator).
     pub fn cached_folds(&self) -> usize {
-        self.heads
+        self.shared
+            .heads
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()
@@ -358,9 +362,10 @@ impl Journal {
         receipt: &Receipt,
         req: &ActRequest,
     ) -> Result<(), JournalError> {
-        let stored = self
-            .log
-            .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
+        let stored =
+            self.shared
+                .log
+                .read(game, branch, receipt.first_seq, Some(receipt.first_seq))?;
         // Actions are stored in their canonical form; compare in that form.
         let asked = tabletape_engine::kind(&self.meta(game)?.kind)
             .and_then(|k| k.canonical_action(&req.action).ok());
