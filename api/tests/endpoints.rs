@@ -139,6 +139,19 @@ async fn create_refuses_bad_input() {
     api.post("/games", None, &json!({"kind": "lostworlds"}))
         .await
         .expect_error(StatusCode::BAD_REQUEST, "bad_request");
+    // A body of the wrong shape is told where it goes wrong.
+    let shape = api
+        .post(
+            "/games",
+            None,
+            &json!({"kind": "lostworlds", "players": ["A", 3]}),
+        )
+        .await
+        .expect_error(StatusCode::BAD_REQUEST, "bad_request");
+    assert!(
+        shape["message"].as_str().unwrap().contains("players[1]"),
+        "{shape}"
+    );
     api.post(
         "/games",
         None,

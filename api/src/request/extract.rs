@@ -23,8 +23,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        let axum::Json(value) = axum::Json::<T>::from_request(req, state).await?;
-        Ok(JsonBody(value))
+        // axum checks the content type and the body's size and that it is
+        // JSON; the value is then read plainly. axum's own reading tracks
+        // the path to every value, which every action paid for and only a
+        // body of the wrong shape needs: that one is read again by axum,
+        // to say where.
+        let axum::Json(raw) =
+            axum::Json::<Box<serde_json::value::RawValue>>::from_request(req, state).await?;
+        match serde_json::from_str(raw.get()) {
+            Ok(value) => Ok(JsonBody(value)),
+            Err(_) => {
+                let axum::Json(value) = axum::Json::<T>::from_bytes(raw.get().as_bytes())?;
+                Ok(JsonBody(value))
+            }
+        }
     }
 }
 
