@@ -172,7 +172,7 @@ async function outcome(page, words, timeout = 15000) {
 // never comes, says what the page showed.
 async function openForm(page, line) {
   await page.click(line);
-  await page.waitForSelector('form.needs', { timeout: 5000 })
+  await page.waitForSelector('form.needs', { timeout: 10000 })
     .catch(async (e) => { throw new Error(`${e.message}: ${await explain(page)}`); });
 }
 
@@ -1176,7 +1176,9 @@ test('a mistaken entry is taken back, and the abandoned line stays in the branch
   const laptop = await context(LAPTOP);
   const table = await open(laptop, g.game, g.owner_token);
   await asOwner(table);
-  await table.click('button.choice[data-n="1"]');
+  // The form is waited for, and a wait that fails says what the page
+  // offered (it once timed out here on a loaded CI machine).
+  await openForm(table, 'button.choice[data-n="1"]');
   for (const input of await table.$$('form.needs input, form.needs textarea:not([name=corner])')) await input.fill('oops');
   await table.click('form.needs button[type=submit]');
   await atSeq(table, 2);
