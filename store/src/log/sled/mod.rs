@@ -937,6 +937,7 @@ impl Log for SledLog {
         // packs (see `layout::PACKED`).
         let (mut forms, mut stored) = (Runs::default(), Runs::default());
         let mut packs = (Vec::new(), Vec::new());
+        let most = Some(layout::EVENT_PACK_BYTES);
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -947,7 +948,6 @@ impl Log for SledLog {
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
             forms.push(&key, &encode_form(e), None, &mut packs.0);
-            let most = Some(layout::EVENT_PACK_BYTES);
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {

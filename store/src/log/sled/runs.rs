@@ -51,8 +51,9 @@ struct Run {
 pub(super) type Put = (Vec<u8>, Vec<u8>);
 
 impl Runs {
-    /// Adds the form of the event under `key` (empty for an event with none)
-    /// to its branch's run; a run that is full ([`PACK_MOST`] forms, or
+    /// Adds the entry of the event under `key` (its form, empty for an event
+    /// with none; or, for an import's `events`, its stored JSON) to its
+    /// branch's run; a run that is full ([`PACK_MOST`] entries, or
     /// `most_bytes` when given), or that `key` does not follow on, goes into
     /// `put`.
     pub(super) fn push(
