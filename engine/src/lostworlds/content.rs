@@ -110,6 +110,22 @@ impl Maneuver {
         format!("{} {}", self.category, self.name)
     }
 
+    /// Whether `text` is the full name in any letter case, read without
+    /// writing the name out (choosing and restrictions ask it of every
+    /// maneuver on a sheet).
+    pub fn full_name_is(&self, text: &str) -> bool {
+        let (text, category) = (text.as_bytes(), self.category.as_bytes());
+        text.len() == category.len() + 1 + self.name.len()
+            && text[..category.len()].eq_ignore_ascii_case(category)
+            && text[category.len()] == b' '
+            && text[category.len() + 1..].eq_ignore_ascii_case(self.name.as_bytes())
+    }
+
+    /// The words of the full name, in order.
+    pub fn full_name_words(&self) -> impl Iterator<Item = &str> {
+        self.category.split(' ').chain(self.name.split(' '))
+    }
+
     pub fn is_extended(&self) -> bool {
         self.category.eq_ignore_ascii_case(EXTENDED_RANGE)
     }
@@ -126,15 +142,31 @@ impl Maneuver {
     /// Kicks, Blocks, Jumps and the extended-range Block and Close, Dodge
     /// and Jump Back need no weapon.
     pub fn wields_weapon(&self) -> bool {
-        let category = self.category.to_ascii_lowercase();
-        let name = self.name.to_ascii_lowercase();
-        match category.as_str() {
-            "down swing" | "side swing" | "thrust" | "block and strike" | "fake" => true,
-            "special" => name == "wild swing" || name == "dislodge weapon",
-            "extended range" => {
-                name == "charge" || name.starts_with("swing") || name.starts_with("thrust")
-            }
-            _ => false,
+        let category = |c: &str| self.category.eq_ignore_ascii_case(c);
+        let name = |n: &str| self.name.eq_ignore_ascii_case(n);
+        let name_starts = |p: &str| {
+            self.name
+                .as_bytes()
+                .get(..p.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(p.as_bytes()))
+        };
+        if [
+            "down swing",
+            "side swing",
+            "thrust",
+            "block and strike",
+            "fake",
+        ]
+        .into_iter()
+        .any(category)
+        {
+            true
+        } else if category("special") {
+            name("wild swing") || name("dislodge weapon")
+        } else if category("extended range") {
+            name("charge") || name_starts("swing") || name_starts("thrust")
+        } else {
+            false
         }
     }
 }
@@ -256,10 +288,7 @@ impl Character {
     pub fn maneuver_named(&self, name: &str) -> Option<(usize, &Maneuver)> {
         let name = name.trim();
         let found = self.maneuvers.iter().enumerate();
-        if let Some(full) = found
-            .clone()
-            .find(|(_, m)| m.full_name().eq_ignore_ascii_case(name))
-        {
+        if let Some(full) = found.clone().find(|(_, m)| m.full_name_is(name)) {
             return Some(full);
         }
         let mut short = found.filter(|(_, m)| m.name.eq_ignore_ascii_case(name));

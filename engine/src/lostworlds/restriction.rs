@@ -112,7 +112,7 @@ const CATEGORIES: [&str; 9] = [
 ];
 
 fn singular(term: &str) -> &str {
-    match term.strip_suffix('s') {
+    match term.strip_suffix(['s', 'S']) {
         Some(s) if s.len() >= 3 => s,
         _ => term,
     }
@@ -120,31 +120,29 @@ fn singular(term: &str) -> &str {
 
 /// Whether `term` names a category ("Jumps", "down swing").
 pub fn is_category_term(term: &str) -> bool {
-    let t = term.to_ascii_lowercase();
-    CATEGORIES.contains(&t.as_str()) || CATEGORIES.contains(&singular(&t))
+    let sing = singular(term);
+    CATEGORIES
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(term) || c.eq_ignore_ascii_case(sing))
 }
 
-/// Whether a list term names maneuver `m`.
+/// Whether a list term names maneuver `m`, in any letter case (read
+/// without writing either out: offering the open choices asks this of
+/// every maneuver on the sheet).
 pub fn term_admits(term: &str, m: &Maneuver) -> bool {
-    let term = term.to_ascii_lowercase();
-    let sing = singular(&term);
-    let category = m.category.to_ascii_lowercase();
-    if term == category || sing == category {
+    let sing = singular(term);
+    let is = |word: &str| word.eq_ignore_ascii_case(term) || word.eq_ignore_ascii_case(sing);
+    if is(&m.category) {
         return true;
     }
-    if is_category_term(&term) {
+    if is_category_term(term) {
         return false;
     }
-    let name = m.name.to_ascii_lowercase();
-    let full = m.full_name().to_ascii_lowercase();
-    if [name.as_str(), full.as_str()]
-        .iter()
-        .any(|n| *n == term || *n == sing)
-    {
+    if is(&m.name) || m.full_name_is(term) || m.full_name_is(sing) {
         return true;
     }
     // A single word such as "Swing" names every maneuver with that word.
-    !term.contains(' ') && full.split(' ').any(|w| w == term || w == sing)
+    !term.contains(' ') && m.full_name_words().any(is)
 }
 
 impl Item {

@@ -215,6 +215,21 @@ fn items_match_the_right_maneuvers() {
         only.permits(&bash, &[], false).unwrap_err(),
         "Down Swing Bash is not Kick, Yellow or Green"
     );
+    // Any letter case, a plural, a full name, one word of a full name;
+    // never a word that is only part of one.
+    assert!(t("Down Swings").admits(&bash) && t("DOWN SWING BASH").admits(&bash));
+    assert!(t("Extended Range Swing Highs").admits(&swing));
+    assert!(t("SWING").admits(&swing) && !t("swin").admits(&swing));
+    assert!(!t("kicks").admits(&bash) && !t("down swing bas").admits(&bash));
+    assert!(
+        !t("Specials").admits(&bash),
+        "a category names only its own"
+    );
+    assert!(bash.full_name_is("down swing bash") && !bash.full_name_is("down swingbash"));
+    assert!(bash.wields_weapon() && wild.wields_weapon() && swing.wields_weapon());
+    assert!(!kick.wields_weapon() && !block.wields_weapon() && !retrieve.wields_weapon());
+    assert!(m("EXTENDED RANGE", "Thrust Low", Black, 66).wields_weapon());
+    assert!(!m("Extended Range", "Block and Close", Green, 62).wields_weapon());
     let no_red = &p("Do no Red next turn")[0];
     assert_eq!(
         no_red.permits(&bs, &[], false).unwrap_err(),

@@ -193,7 +193,8 @@ fn conditional_turn(
     }))
 }
 
-fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
+/// `who` names where the text was printed, for an error (written only then).
+fn read(text: &str, who: impl FnOnce() -> String) -> Result<Restriction, Rejection> {
     // A book has a few hundred restriction texts and an exchange reads
     // them again and again: each thread keeps the ones it has read.
     thread_local! {
@@ -204,7 +205,7 @@ fn read(text: &str, who: &str) -> Result<Restriction, Rejection> {
         return Ok(known);
     }
     let parsed = Restriction::parse(text)
-        .map_err(|e| Rejection::new("lostworlds.restriction_text", format!("{who}: {e}")))?;
+        .map_err(|e| Rejection::new("lostworlds.restriction_text", format!("{}: {e}", who())))?;
     READ.with(|read| {
         let mut read = read.borrow_mut();
         if read.len() >= KEPT {
@@ -260,10 +261,9 @@ pub(super) fn resolve(
             }
             .map(|turned| std::mem::replace(&mut pic, turned).picture);
             let picture = pic.picture;
-            let tell = read(
-                &pic.tell,
-                &format!("picture {picture} of {}'s book", state.seat_name(d)),
-            )?;
+            let tell = read(&pic.tell, || {
+                format!("picture {picture} of {}'s book", state.seat_name(d))
+            })?;
             let mut parts = Vec::new();
             let mut total = 0;
             if let Some(score) = pic.score {
@@ -314,7 +314,7 @@ pub(super) fn resolve(
             let critical = match (&pic.critical, pic.score) {
                 (Some(c), Some(_)) if total >= c.threshold => Some(CriticalHit {
                     threshold: c.threshold,
-                    restriction: read(&c.restriction, &format!("critical of picture {picture}"))?,
+                    restriction: read(&c.restriction, || format!("critical of picture {picture}"))?,
                 }),
                 _ => None,
             };
@@ -324,8 +324,8 @@ pub(super) fn resolve(
                 page: a_page,
                 x_column,
                 picture,
-                title: pic.title.clone(),
-                caption: pic.caption.clone(),
+                title: pic.title,
+                caption: pic.caption,
                 range: pic.range,
                 party: pic.party,
                 reveal: pic.reveal,

@@ -48,37 +48,40 @@ pub fn choices(state: &State, seat: Seat) -> Choices {
     let layers = st.orders.layers();
     let instructed = layers.iter().any(|t| t.clause.instructs_extended(sheet));
     let disarmed = st.orders.disarmed();
-    let mut open: Vec<usize> = (0..sheet.len())
-        .filter(|&i| !sheet[i].is_extended() || (instructed && all_far))
-        .filter(|&i| armed_for(&sheet[i], disarmed))
-        .collect();
+    // Each order narrows `open` into `kept`, then they swap: two lists
+    // for the whole reading, however many orders are in force.
+    let mut open = Vec::with_capacity(sheet.len());
+    let mut kept = Vec::with_capacity(sheet.len());
+    open.extend(
+        (0..sheet.len())
+            .filter(|&i| !sheet[i].is_extended() || (instructed && all_far))
+            .filter(|&i| armed_for(&sheet[i], disarmed)),
+    );
     let mut set_aside = Vec::new();
     for t in layers {
         let widen = mixed && t.from.is_some_and(|f| ext.contains(&f));
-        let kept: Vec<usize> = open
-            .iter()
-            .copied()
-            .filter(|&i| t.clause.allows(&sheet[i], sheet, widen))
-            .collect();
+        kept.clear();
+        kept.extend(
+            open.iter()
+                .copied()
+                .filter(|&i| t.clause.allows(&sheet[i], sheet, widen)),
+        );
         if kept.is_empty() {
             if !set_aside.contains(&t.text) {
                 set_aside.push(t.text.clone());
             }
         } else {
-            open = kept;
+            std::mem::swap(&mut open, &mut kept);
         }
     }
     // A scenario's optional obstruction restrictions, obeyed like orders.
     for (text, barred) in field::decide::obstructions(state, seat) {
-        let kept: Vec<usize> = open
-            .iter()
-            .copied()
-            .filter(|&i| !barred(&sheet[i]))
-            .collect();
+        kept.clear();
+        kept.extend(open.iter().copied().filter(|&i| !barred(&sheet[i])));
         if kept.is_empty() {
             set_aside.push(text);
         } else {
-            open = kept;
+            std::mem::swap(&mut open, &mut kept);
         }
     }
     Choices {
