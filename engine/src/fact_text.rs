@@ -27,23 +27,27 @@ pub fn of<T: Serialize + ?Sized>(value: &T) -> FactText {
 /// `value`'s JSON with every object's keys in byte order: the text of
 /// `serde_json::to_value(value)`, written without building the value.
 pub fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut text = Text {
-        buf: Vec::with_capacity(1024),
-        ..Text::default()
-    };
-    write(value, &mut text);
-    String::from_utf8(text.buf).expect("serde_json writes UTF-8")
+    // Written in the thread's room and copied out at its length: the
+    // room's lists of members and its buffer are made once per thread,
+    // not grown again for every fact.
+    in_room(value, |text| {
+        String::from_utf8(text.to_vec()).expect("serde_json writes UTF-8")
+    })
 }
 
 thread_local! {
-    /// A thread's room for the text [`is`] writes only to compare, kept
-    /// from one fact to the next.
+    /// A thread's room to write text in, kept from one fact to the next.
     static ROOM: RefCell<Text> = RefCell::default();
 }
 
 /// Whether `text` is `value`'s canonical text: what a check of stored
 /// facts asks of each, with no copy of the text kept or checked as JSON.
 pub fn is<T: Serialize + ?Sized>(value: &T, text: &str) -> bool {
+    in_room(value, |written| written == text.as_bytes())
+}
+
+/// Writes `value`'s canonical text in the thread's room and gives it to `then`.
+fn in_room<T: Serialize + ?Sized, R>(value: &T, then: impl FnOnce(&[u8]) -> R) -> R {
     ROOM.with_borrow_mut(|room| {
         // All of it: a write a panic cut short (a kind's, caught by the
         // engine's guard) may have left objects open.
@@ -51,9 +55,18 @@ pub fn is<T: Serialize + ?Sized>(value: &T, text: &str) -> bool {
         room.objects.clear();
         room.members.clear();
         write(value, room);
-        room.buf == text.as_bytes()
+        let answer = then(&room.buf);
+        // A rare large fact leaves no large room behind on every thread
+        // that once wrote one.
+        if room.buf.capacity() > ROOM_KEPT {
+            *room = Text::default();
+        }
+        answer
     })
 }
+
+/// The most room a thread keeps between facts, in bytes.
+const ROOM_KEPT: usize = 64 * 1024;
 
 /// Writes `value`'s canonical text at the end of `text`.
 fn write<T: Serialize + ?Sized>(value: &T, text: &mut Text) {
@@ -272,13 +285,10 @@ impl Formatter for Sorting<'_> {
             false => Cow::Borrowed(inner),
             true => key_in(&self.0.buf, 0, member),
         };
-        member.prefix = key
-            .iter()
-            .take(8)
-            .enumerate()
-            .fold(0, |prefix, (i, &byte)| {
-                prefix | u64::from(byte) << (56 - 8 * i)
-            });
+        let mut first = [0; 8];
+        let n = key.len().min(8);
+        first[..n].copy_from_slice(&key[..n]);
+        member.prefix = u64::from_be_bytes(first);
         Ok(())
     }
 

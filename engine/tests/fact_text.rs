@@ -138,3 +138,17 @@ fn a_text_is_a_value_only_when_it_is_its_canonical_text() {
     // The room `is` writes in is kept: a shorter value after a longer one.
     assert!(is(&Fact::Passed, r#"{"type":"passed"}"#));
 }
+
+/// Every text is written in one room a thread keeps: one after another,
+/// each is its own, after a value too large for the room to keep too.
+#[test]
+fn texts_written_one_after_another_are_each_their_own() {
+    let long = json!({"b": "x".repeat(100_000), "a": [1, {"d": 2, "c": 3}]});
+    let short = json!({"z": 1, "y": {"k": "v"}});
+    for value in [&short, &long, &short, &long] {
+        let text = canonical(value);
+        assert_eq!(text, through_value(value));
+        assert_eq!(of(value).get(), text);
+        assert!(is(value, &text));
+    }
+}
