@@ -50,9 +50,22 @@ const VARIANT: u8 = 12;
 
 /// `value` in the compact form.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
-    write(&mut out, value);
-    out
+    // Written in a room the thread keeps and copied out at its length,
+    // rather than grown by doubling from nothing (an exchange's facts are
+    // a few KiB).
+    thread_local! {
+        static ROOM: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    const KEPT: usize = 64 * 1024;
+    ROOM.with_borrow_mut(|room| {
+        room.clear();
+        write(room, value);
+        let out = room.to_vec();
+        if room.capacity() > KEPT {
+            *room = Vec::new();
+        }
+        out
+    })
 }
 
 /// Appends `value` in the compact form to `out`.

@@ -283,3 +283,18 @@ fn a_value_is_written_as_the_text_of_its_tree() {
     assert_eq!(canonical(&Some('x')), "\"x\"");
     assert_eq!(canonical(&()), "null");
 }
+
+/// Each value is written in a room the thread keeps: one after another,
+/// each form is its own, after one too large for the room to keep too.
+#[test]
+fn forms_written_one_after_another_are_each_their_own() {
+    let long = serde_json::json!({"b": "x".repeat(100_000), "a": [1, 2]});
+    let short = serde_json::json!({"z": 1});
+    for value in [&short, &long, &short, &long, &short] {
+        let bytes = to_vec(value);
+        assert_eq!(&from_slice::<Value>(&bytes).unwrap(), value);
+        let mut written = Vec::new();
+        write(&mut written, value);
+        assert_eq!(bytes, written);
+    }
+}
