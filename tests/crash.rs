@@ -2,7 +2,7 @@
 //! prints each seq only once it is durable, the test kills the process after
 //! some of them with SIGKILL, and what survives must hold every printed seq and
 //! be an exact prefix of the intended game, with a clean `verify`. The
-//! appends live only in the store's appends' log (`appends.wal`) until a
+//! appends live only in the store's appends' log (`appends.*.wal`) until a
 //! checkpoint, so reopening after the kill puts them again from it; for
 //! half the seeds the log's records also end in a torn record (cut short,
 //! or whole but failing its check), as a crash in the middle of writing an
@@ -103,7 +103,16 @@ fn a_killed_writer_loses_no_acknowledged_event() {
             // Half a record where the next would go: after the last one
             // (which ends in its head's hash, never a zero byte), in the
             // zeros the file is grown with.
-            let wal = cli.store().join("appends.wal");
+            // The segment being written: the last by name.
+            let wal = std::fs::read_dir(cli.store())
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| {
+                    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                    name.starts_with("appends.") && name.ends_with(".wal")
+                })
+                .max()
+                .expect("an appends' log segment");
             let mut bytes = std::fs::read(&wal).unwrap();
             let end = bytes.iter().rposition(|b| *b != 0).map_or(0, |i| i + 1);
             // Length, CRC-32, body: cut short for one seed, whole but

@@ -93,7 +93,8 @@ fn a_full_disk_fails_appends_without_a_trace_and_recovers_by_itself() {
     }
     // The appends' log is grown ahead of its records, and appends into room
     // it has are durable whether the disk is full or not; a store opened
-    // afresh starts it empty, so the full disk refuses its first growth.
+    // afresh cuts it to its records, so the full disk refuses its first
+    // growth.
     drop(j);
     let j = Journal::open(&fs.path().join("store")).unwrap();
     let filler = fill(fs.path());

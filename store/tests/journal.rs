@@ -842,6 +842,27 @@ fn pack_entries(raw: &[u8]) -> Option<Vec<&[u8]>> {
     Some(entries)
 }
 
+/// Puts in `events` the JSON of each appended event, where sled keeps only
+/// where it lies in the appends' log (a `0x03`, then the segment's number,
+/// u32 LE, the offset, u64, and the length, u32), as a store from before
+/// that keeps it: a test that damages one event's JSON finds it there.
+fn inline(events: &sled::Tree, store: &std::path::Path) {
+    use std::os::unix::fs::FileExt;
+    for item in events.iter() {
+        let (key, raw) = item.unwrap();
+        let Some((&0x03, at)) = raw.split_first() else {
+            continue;
+        };
+        let segment = u32::from_le_bytes(at[..4].try_into().unwrap());
+        let offset = u64::from_le_bytes(at[4..12].try_into().unwrap());
+        let len = u32::from_le_bytes(at[12..16].try_into().unwrap());
+        let file = std::fs::File::open(store.join(format!("appends.{segment:08}.wal"))).unwrap();
+        let mut json = vec![0; len as usize];
+        file.read_exact_at(&mut json, offset).unwrap();
+        events.insert(key, json).unwrap();
+    }
+}
+
 /// Puts each entry a pack of `tree` (`forms` or `events`) holds under its
 /// own seq's key, as a store of single entries keeps them: a test that
 /// damages one event's form or JSON finds it there.
@@ -873,6 +894,7 @@ fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, 
     );
     unpack(&forms);
     unpack(&events);
+    inline(&events, &dir.path().join("store"));
     let (key, mut json) = events
         .iter()
         .map(Result::unwrap)
@@ -1056,6 +1078,132 @@ fn verify_finds_a_damaged_fold_form() {
 /// front of its JSON. Such a store reads, folds, verifies and exports as it
 /// did; actions and notes appended since are kept the new way, and a fold
 /// read in chunks of any size reads each event from where it is.
+/// The appends' log segments of the store at `store`, by name.
+fn segments(store: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(store)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("appends.") && name.ends_with(".wal") && name != "appends.wal"
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn appended_events_are_read_from_the_appends_log_where_sled_points() {
+    if testing_postgres() {
+        return; // the layout is sled's
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let (g, exported) = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 2);
+        // Read between appends: what a reader kept of the log is never
+        // taken for what was written after it.
+        let mut seen = j.events(&g, MAIN_BRANCH, 1, None).unwrap().len();
+        for i in 2..5 {
+            let action = next_action(&j, &g, MAIN_BRANCH, i);
+            j.act(&g, owner_act(MAIN_BRANCH, action)).unwrap();
+            let events = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+            assert_eq!(events.len(), seen + 1);
+            assert_eq!(events.last().unwrap().seq, events.len() as u64);
+            seen = events.len();
+        }
+        (g.clone(), export(&j, &g, None))
+    };
+    {
+        let db = raw_sled(&store);
+        let events = db.open_tree("events").unwrap();
+        let pointers = events
+            .iter()
+            .map(Result::unwrap)
+            .filter(|(_, raw)| raw.first() == Some(&0x03))
+            .count();
+        assert_eq!(pointers, 5, "sled holds where each appended event lies");
+    }
+    assert_eq!(segments(&store).len(), 1);
+    let j = journal(&dir);
+    assert_eq!(export(&j, &g, None), exported);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+    // A segment that lost its bytes is a damaged store, said as such.
+    drop(j);
+    let segment = &segments(&store)[0];
+    let len = std::fs::metadata(segment).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(segment)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let j = journal(&dir);
+    let problem = j.verify(Some(&g)).unwrap()[0].problem.clone();
+    assert!(
+        problem.as_ref().is_some_and(|p| p.what.contains("appends")),
+        "{problem:?}"
+    );
+}
+
+#[test]
+fn a_store_from_before_segments_opens_with_its_appends() {
+    if testing_postgres() {
+        return; // the layout is sled's
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let state = |j: &Journal, g: &str| {
+        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
+    };
+    let (g, before, exported) = {
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 5);
+        (g.clone(), state(&j, &g), export(&j, &g, None))
+    };
+    // As an earlier build left it: every event whole in sled, the last two
+    // appends only in its one `appends.wal`, not yet checkpointed.
+    {
+        let db = raw_sled(&store);
+        let events = db.open_tree("events").unwrap();
+        inline(&events, &store);
+        for seq in [5u64, 6] {
+            let key = events
+                .iter()
+                .keys()
+                .map(Result::unwrap)
+                .find(|k| k.ends_with(&seq.to_be_bytes()))
+                .unwrap();
+            events.remove(key).unwrap();
+        }
+        db.open_tree("settings")
+            .unwrap()
+            .remove("appends_held")
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let [segment] = &segments(&store)[..] else {
+        panic!("one segment")
+    };
+    std::fs::rename(segment, store.join("appends.wal")).unwrap();
+    let j = journal(&dir).with_snapshot_every(1000);
+    assert!(
+        !store.join("appends.wal").exists(),
+        "put in sled, then gone"
+    );
+    assert_eq!(state(&j, &g), before);
+    assert_eq!(export(&j, &g, None), exported);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+    play(&j, &g, MAIN_BRANCH, 2);
+    let after = export(&j, &g, None);
+    drop(j);
+    let j = journal(&dir);
+    assert_eq!(export(&j, &g, None), after);
+}
+
 #[test]
 fn actions_stored_with_their_fold_form_in_front_read_as_before() {
     if testing_postgres() {
@@ -1079,6 +1227,7 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
         );
         unpack(&forms);
         unpack(&events);
+        inline(&events, &dir.path().join("store"));
         let mut moved = 0;
         for item in forms.iter() {
             let (key, form) = item.unwrap();

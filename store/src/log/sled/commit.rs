@@ -25,9 +25,9 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::disk::Unsynced;
-use super::layout::{decode_head, Sled};
+use super::layout::{decode_head, InLog, Sled};
 use super::runs::{Put, Runs};
-use super::wal::{Record, Tree};
+use super::wal::{Record, Tree, Wal};
 use super::SledLog;
 use crate::error::StoreError;
 use crate::log::{from_json, Receipt};
@@ -350,9 +350,11 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
-        // Sized up front: grown as it filled, a group's record was moved
-        // and its pages faulted in again and again.
-        let mut record = Record::with_room(group.iter().map(|(_, p)| p.record_bytes()).sum());
+        // Held for the whole group: each append's record is written before
+        // sled points to it. A recovery takes the fault's lock first and
+        // the log's after it, so a fault is noted once this is let go.
+        let mut wal = self.wal();
+        let mut wrote = false;
         let closed = self.closed_lines();
         for (_, p) in group {
             if p.plays && closed.contains(&p.head_key) {
@@ -373,7 +375,8 @@ impl SledLog {
                 }
                 Ok(None) => {
                     putting = true;
-                    put_one(&s, p, &mut record)
+                    wrote = true;
+                    put_one(&s, p, &mut wal)
                 }
                 Err(e) => Err(e),
             };
@@ -385,20 +388,19 @@ impl SledLog {
                     if putting {
                         outcomes.push(Outcome::Written);
                     }
+                    drop(closed);
+                    drop(wal);
                     self.hide_written(&e, group, &outcomes);
                     return all_failed(&e);
                 }
             }
         }
         drop(closed);
-        if record.is_empty() {
+        if !wrote {
             return (outcomes, Vec::new());
         }
         let started = std::time::Instant::now();
-        // The log's lock is let go before a fault is noted: a recovery takes
-        // the fault's lock first and the log's after it.
-        let mut wal = self.wal();
-        let synced = wal.write(&mut record);
+        let synced = wal.sync();
         // For the operator: how long a durable write takes, and how many
         // appends shared it.
         metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
@@ -476,12 +478,13 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
     })
 }
 
-/// Writes one append of a group into sled and into the group's record:
-/// its events, then its receipt, then its head, in that order. sled
-/// recovers a prefix of its log after a crash, and the record is put again
-/// in the same order, so a head that survives has its events; events past
-/// a head are unreachable and overwritten by the next append; a receipt past
-/// its head is not believed (see [`receipt_holds`]).
+/// Writes one append of a group: its record at the end of the appends'
+/// log, then into sled its events (as where the record holds them, see
+/// [`super::layout::IN_LOG`]), its receipt, then its head, in that order.
+/// sled recovers a prefix of its log after a crash, and an opening puts the
+/// records again in the same order, so a head that survives has its events;
+/// events past a head are unreachable and overwritten by the next append; a
+/// receipt past its head is not believed (see [`receipt_holds`]).
 ///
 /// The events' fold forms go into the record only: the leader adds them to
 /// their branches' runs once the group is durable, and puts the runs into
@@ -489,21 +492,33 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
 /// record. So a form is never in sled for an event that is not, the group's
 /// one thread does not wait on them, and a fold reads an event whole while
 /// its form is in neither.
-fn put_one(s: &Sled, p: &Pending, record: &mut Record) -> Result<(), StoreError> {
+fn put_one(s: &Sled, p: &Pending, wal: &mut Wal) -> Result<(), StoreError> {
+    let mut record = Record::with_room(p.record_bytes());
+    let mut events = Vec::with_capacity(p.events.len());
     for (key, json, form) in &p.events {
-        s.events.insert(key.as_slice(), json.as_slice())?;
-        record.put(Tree::Events, key, json);
+        events.push(record.put(Tree::Events, key, json));
         if !form.is_empty() {
             record.put(Tree::Forms, key, form);
         }
     }
     if let Some((key, json)) = &p.receipt {
-        s.idempotency.insert(key.as_slice(), json.as_slice())?;
         record.put(Tree::Idempotency, key, json);
+    }
+    record.put(Tree::Heads, &p.head_key, &p.head_after);
+    let start = wal.append(&mut record)?;
+    for ((key, json, _), at) in p.events.iter().zip(events) {
+        let at = InLog {
+            segment: wal.number(),
+            offset: start + at as u64,
+            len: json.len() as u32,
+        };
+        s.events.insert(key.as_slice(), &at.encode()[..])?;
+    }
+    if let Some((key, json)) = &p.receipt {
+        s.idempotency.insert(key.as_slice(), json.as_slice())?;
     }
     s.heads
         .insert(p.head_key.as_slice(), p.head_after.as_slice())?;
-    record.put(Tree::Heads, &p.head_key, &p.head_after);
     Ok(())
 }
 

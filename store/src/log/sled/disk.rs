@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::layout::{branch_key, branch_prefix, encode_head, game_prefix, seq_key, Sled};
+use super::segments::Segments;
 use super::wal::Wal;
 use super::SledLog;
 use crate::error::StoreError;
@@ -268,7 +269,7 @@ pub(super) fn undo_unsynced(s: &Sled, unsynced: &Unsynced) -> Result<(), StoreEr
 }
 
 /// Opens the sled database at `path`, with a message for each way that fails.
-pub(super) fn open_sled(path: &Path) -> Result<Sled, StoreError> {
+pub(super) fn open_sled(path: &Path, segments: &Arc<Segments>) -> Result<Sled, StoreError> {
     let config = sled::Config::new()
         .path(path)
         .cache_capacity(CACHE_CAPACITY)
@@ -315,6 +316,7 @@ pub(super) fn open_sled(path: &Path) -> Result<Sled, StoreError> {
         snapshots: db.open_tree("snapshots")?,
         packs: db.open_tree("packs")?,
         settings: db.open_tree("settings")?,
+        segments: Arc::clone(segments),
         db,
     })
 }
@@ -352,12 +354,18 @@ pub(super) fn owner_only(path: &Path) -> Result<(), StoreError> {
 impl SledLog {
     /// Opens (creating if needed) the database directory at `path`.
     pub fn open(path: &Path) -> Result<SledLog, StoreError> {
-        let sled = open_sled(path)?;
+        let segments = Arc::new(Segments::new(path));
+        let sled = open_sled(path, &segments)?;
         let files = SledFiles::open(path)?;
+        // A store written before segments: its appends go into sled whole.
+        if super::wal::put_old_file(path, &sled)? {
+            files.make_durable(&sled)?;
+            super::wal::remove_old_file(path)?;
+        }
         // Appends acknowledged since the last checkpoint are put again; the
         // store's names (`db`, `conf`, the directory) are made durable once
-        // here; each group then syncs only its record.
-        let mut wal = Wal::open(path)?;
+        // here; each group then syncs only its records.
+        let mut wal = Wal::open(path, Arc::clone(&segments))?;
         let replayed = wal.replay(&sled)?;
         if replayed > 0 {
             tracing::info!(path = %path.display(), groups = replayed, "put appends again from the appends' log");
@@ -444,7 +452,8 @@ impl SledLog {
             }
             drop(old);
         }
-        let reopened = Arc::new(open_sled(&self.path)?);
+        let segments = Arc::clone(&self.wal().segments());
+        let reopened = Arc::new(open_sled(&self.path, &segments)?);
         *slot = Some(Arc::clone(&reopened));
         // The old opening may have held acknowledged appends only in memory:
         // put the log's records again before undoing what failed.
@@ -569,12 +578,14 @@ impl SledLog {
     }
 }
 
-/// Makes sled durable (flush, then its files synced), then empties the
-/// appends' log, whose records sled now holds (see [`super::wal`]).
+/// Notes that sled holds the appends' log so far and makes it durable
+/// (flush, then its files synced); a segment grown full is then ended (see
+/// [`super::wal`]).
 pub(super) fn checkpoint(files: &SledFiles, s: &Sled, wal: &mut Wal) -> Result<(), StoreError> {
+    wal.note_held(s)?;
     files.make_durable(s)?;
-    if wal.is_empty() {
-        return Ok(());
+    if wal.is_full() {
+        wal.next_segment()?;
     }
-    wal.restart()
+    Ok(())
 }

@@ -5,8 +5,9 @@
 //! Layout (sled trees; keys use `0` bytes as separators, which names may not contain):
 //! `games` id -> [`GameMeta`](crate::log::GameMeta); `branches` game/branch -> [`BranchRecord`](crate::log::BranchRecord);
 //! `heads` game/branch -> head seq (8 bytes, big-endian) + head hash;
-//! `events` game/branch/seq -> the event's JSON, or the JSON of a run of
-//! events from that seq on (an import's, see [`PACKED`]); `forms`
+//! `events` game/branch/seq -> the event's JSON, where an append's JSON lies
+//! in the appends' log (see [`IN_LOG`]), or the JSON of a run of events
+//! from that seq on (an import's, see [`PACKED`]); `forms`
 //! game/branch/seq -> what a fold reads of an accepted action, apart from
 //! its JSON (see [`encode_form`]), or of a run of events from that seq on;
 //! `idempotency`
@@ -40,8 +41,11 @@ pub(super) struct Sled {
     /// use it (see [`encode_stored`]). Never pruned: a pack is small next
     /// to one copy per game, and a game deleted may share it.
     pub(super) packs: sled::Tree,
-    /// Store-wide settings: the admin token's hash.
+    /// Store-wide settings: the admin token's hash, and how far sled holds
+    /// the appends' log (see [`super::wal`]).
     pub(super) settings: sled::Tree,
+    /// The appends' log, read where sled points into it (see [`IN_LOG`]).
+    pub(super) segments: std::sync::Arc<super::segments::Segments>,
 }
 
 /// The key of the admin token's hash in `settings`.
@@ -123,6 +127,50 @@ pub(super) const SHARED_PACK: u8 = 0x01;
 /// the event's JSON.
 pub(super) const WITH_FOLD_FORM: u8 = 0x02;
 
+/// The first byte of an appended event kept where its append left it, in
+/// the appends' log (see [`super::wal`]): then the segment's number (u32,
+/// little-endian), the offset of the event's JSON in that file (u64) and
+/// its length (u32). sled holds these 17 bytes instead of the JSON: sled
+/// copies a leaf's entries on every insert, and a leaf of pointers is a
+/// small fraction of one of events.
+pub(super) const IN_LOG: u8 = 0x03;
+
+/// Where in the appends' log an event's JSON lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct InLog {
+    pub(super) segment: u32,
+    pub(super) offset: u64,
+    pub(super) len: u32,
+}
+
+impl InLog {
+    pub(super) fn encode(self) -> [u8; 17] {
+        let mut out = [0; 17];
+        out[0] = IN_LOG;
+        out[1..5].copy_from_slice(&self.segment.to_le_bytes());
+        out[5..13].copy_from_slice(&self.offset.to_le_bytes());
+        out[13..17].copy_from_slice(&self.len.to_le_bytes());
+        out
+    }
+
+    /// The pointer `raw` is, or `None` for an entry held in sled.
+    pub(super) fn decode(raw: &[u8]) -> Result<Option<InLog>, String> {
+        let Some((&IN_LOG, rest)) = raw.split_first() else {
+            return Ok(None);
+        };
+        let rest: &[u8; 16] = rest
+            .try_into()
+            .map_err(|_| format!("a pointer into the appends' log of {} bytes", raw.len()))?;
+        let (segment, rest) = rest.split_at(4);
+        let (offset, len) = rest.split_at(8);
+        Ok(Some(InLog {
+            segment: u32::from_le_bytes(segment.try_into().expect("4 bytes")),
+            offset: u64::from_le_bytes(offset.try_into().expect("8 bytes")),
+            len: u32::from_le_bytes(len.try_into().expect("4 bytes")),
+        }))
+    }
+}
+
 /// The bytes an event is stored as: JSON, except that a creation's pack is
 /// stored once per content (in `packs`, written here if new) and the event
 /// refers to it. The event and its hash are unchanged: reading puts the
@@ -177,9 +225,8 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// import's writing), and a fold from storage pulls fewer pages. No single entry starts with this
 /// byte (the compact form's markers are below 16, an event's JSON starts
 /// with `{` and a creation's with [`SHARED_PACK`]). Appends' forms are
-/// packed too (see [`super::runs`]); appends' events are not, since an
-/// append's entry is put in its group, before the next event of its branch
-/// is known.
+/// packed too (see [`super::runs`]); appends' events are not: sled points
+/// to each where its append's record holds it (see [`IN_LOG`]).
 pub(super) const PACKED: u8 = 0xFF;
 
 /// The most entries one pack holds: a read from a seq inside a pack reads
@@ -281,8 +328,11 @@ pub(super) fn attach_form(event: &mut Event, (seq, actor, facts): Form<'_>) -> R
     Ok(())
 }
 
-/// Reads an event as stored (see [`encode_stored`]).
+/// Reads an event as stored (see [`encode_stored`] and [`IN_LOG`]).
 pub(super) fn decode_stored(s: &Sled, raw: &[u8]) -> Result<Event, String> {
+    if let Some(at) = InLog::decode(raw)? {
+        return s.segments.with(at, decode_event);
+    }
     if let Some(WithFoldForm {
         seq,
         actor,
@@ -331,6 +381,9 @@ pub(super) struct FoldRead<'a> {
 /// Reads a stored event as a [`FoldStep`]: an accepted action of the current
 /// schema by its facts alone, anything else whole.
 pub(super) fn decode_step(s: &Sled, raw: &[u8]) -> Result<(FoldStep, u64), String> {
+    if let Some(at) = InLog::decode(raw)? {
+        return s.segments.with(at, |json| decode_step(s, json));
+    }
     if let Some(stored) = with_fold_form(raw)? {
         let (seq, actor, facts) = (stored.seq, stored.actor, stored.facts.into());
         return Ok((FoldStep::Compact { seq, actor, facts }, seq));

@@ -2,15 +2,17 @@
 //!
 //! Appends are written in groups (see [`commit`]): each appender chains and
 //! encodes its events outside any lock, then one leader checks and writes
-//! every queued append (its events, its receipt, its head last, so a crash
-//! keeps all of an append or none of it that a reader can reach), flushes
-//! and syncs once. A creation or a fork is one sled transaction. An import
+//! every queued append (a record in the appends' log, then in sled its
+//! events as pointers into that record, its receipt, its head last, so a
+//! crash keeps all of an append or none of it that a reader can reach), and
+//! syncs the log once. A creation or a fork is one sled transaction. An import
 //! is staged instead (events in batches, then branches and heads) and
 //! committed by writing the game record last.
 //!
-//! Three parts: [`layout`] is the trees and keys above and the bytes stored
-//! under them, [`commit`] the group commit of appends, and [`disk`] the
-//! files: opening, durability, and recovery after a write fault.
+//! Parts: [`layout`] is the trees and keys above and the bytes stored
+//! under them, [`commit`] the group commit of appends, [`wal`] the appends'
+//! log and [`segments`] reading events from it, and [`disk`] the files:
+//! opening, durability, and recovery after a write fault.
 
 use std::ops::Bound;
 use std::path::PathBuf;
@@ -39,6 +41,7 @@ mod commit;
 mod disk;
 mod layout;
 mod runs;
+mod segments;
 mod wal;
 
 use runs::Runs;

@@ -1,28 +1,41 @@
-//! The appends' own log: the file that makes an append durable.
+//! The appends' own log: the file that makes an append durable, and
+//! where an appended event stays.
 //!
 //! sled 0.34 makes a write durable only through `flush()`, which writes its
 //! buffer and waits on `sync_file_range`, after which the drive's cache
-//! still needs an `fdatasync`: two device waits per group. So a group of
-//! appends is written to sled's memory as before (readers see it at once),
-//! then as one record at the end of `appends.wal` in the store's directory,
-//! and acknowledged after one `fdatasync` of that file. sled writes its own
-//! buffers out when they fill and is made durable at a checkpoint, off the
-//! acknowledgement path.
+//! still needs an `fdatasync`: two device waits per group. So each append
+//! of a group is written as one record at the end of the log's current
+//! segment, then put in sled's memory (readers see it at once), and the
+//! group is acknowledged after one `fdatasync` of that file. sled writes its
+//! own buffers out when they fill and is made durable at a checkpoint, off
+//! the acknowledgement path.
 //!
-//! Which file is the truth: for appends, `appends.wal` until the next
-//! checkpoint; for everything else (creations, forks, take-backs, imports,
-//! settings), sled, flushed and synced before each is acknowledged. Only
-//! appends write their keys (a branch's events and forms past its fork, its
-//! receipts and its head), so putting a record's keys again over any sled state the
-//! store reached is harmless, and opening a store puts every record again,
-//! in order, then checkpoints.
+//! An appended event's JSON is not put in sled: sled keeps where the record
+//! holds it (see [`super::layout::IN_LOG`]) and reads find it there (see
+//! [`super::segments`]). sled copies a leaf's entries on every insert, and
+//! events were most of those bytes. The log is therefore kept: it is a row
+//! of segments (`appends.00000001.wal`, ...), each written at its end and
+//! never changed once the next is begun.
 //!
-//! A checkpoint makes sled durable (flush, then `fdatasync` of its files)
-//! and only then replaces the file with an empty one (written aside,
-//! renamed over, the directory synced), so a crash at any point leaves
-//! either the old records, all of them already in sled, or none. It runs
-//! when the file passes [`CHECKPOINT_BYTES`], when the store opens, after a
-//! recovery from a write fault, and when the store closes.
+//! Which file is the truth: for an appended event, its segment, always; for
+//! the rest of an append (its form, receipt and head), the log until the
+//! next checkpoint; for everything else (creations, forks, take-backs,
+//! imports, settings), sled, flushed and synced before each is
+//! acknowledged. Only appends write their keys (a branch's events and forms
+//! past its fork, its receipts and its head), so putting a record's keys
+//! again over any sled state the store reached is harmless, and opening a
+//! store puts again every record past the last checkpoint, in order, then
+//! checkpoints.
+//!
+//! A checkpoint notes in sled how far into the log sled holds it, then
+//! makes sled durable (flush, then `fdatasync` of its files); once the
+//! segment passes [`CHECKPOINT_BYTES`] it then begins the next one (created
+//! and its name synced), so a crash at any point leaves the records past
+//! the last noted point, or none, to put again. It runs when the segment
+//! passes [`CHECKPOINT_BYTES`], when the store opens, after a recovery from
+//! a write fault, and when the store closes. A store written before the
+//! segments has one `appends.wal`, whose events are put in sled whole when
+//! it opens, after which the file goes.
 //!
 //! A record is `[length u32 LE][CRC-32 of the body u32 LE][body]`, the body
 //! a list of `[tree u8][key length u32 LE][key][value length u32 LE][value]`.
@@ -36,16 +49,23 @@
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::disk::io_err;
-use super::layout::Sled;
+use super::layout::{InLog, Sled};
+use super::segments::{segment_name, segment_number, Segments};
 use crate::error::StoreError;
 
-/// The file's name in the store's directory.
-pub(super) const WAL_FILE: &str = "appends.wal";
+/// The one file of a store written before segments.
+const OLD_FILE: &str = "appends.wal";
 
-/// A checkpoint is taken once the file holds this many bytes: sled then has
-/// at most this much to flush, and an opening at most this much to put again.
+/// The key in `settings` of how far sled holds the log: the segment's
+/// number (u32, little-endian) and the end of the last record it holds
+/// (u64), noted at each checkpoint.
+const HELD_KEY: &[u8] = b"appends_held";
+
+/// A segment past this many bytes is ended at the next checkpoint, and a
+/// checkpoint is taken then: an opening has at most this much to put again.
 pub(super) const CHECKPOINT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The trees an append writes, by the byte a record names them with.
@@ -96,17 +116,15 @@ impl Record {
         Record { bytes }
     }
 
-    pub(super) fn put(&mut self, tree: Tree, key: &[u8], value: &[u8]) {
+    /// Adds a put; where its value starts in the record as written.
+    pub(super) fn put(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> usize {
         self.bytes.push(tree as u8);
         for part in [key, value] {
             self.bytes
                 .extend_from_slice(&(part.len() as u32).to_le_bytes());
             self.bytes.extend_from_slice(part);
         }
-    }
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.bytes.len() == 8
+        self.bytes.len() - value.len()
     }
 
     /// The record as written: its length and check filled in.
@@ -126,8 +144,13 @@ impl Record {
 /// have its size written to the disk on every sync.
 const GROW_BYTES: u64 = 1024 * 1024;
 
-/// The open file, where its records end, and how far it is grown.
+/// The segment being written, where its records end, and how far it is
+/// grown.
 pub(super) struct Wal {
+    dir: PathBuf,
+    /// Told how far the segment is written (see [`Segments::written`]).
+    segments: Arc<Segments>,
+    number: u32,
     path: PathBuf,
     file: File,
     /// Where the next record goes: the end of the last whole record.
@@ -137,10 +160,20 @@ pub(super) struct Wal {
 }
 
 impl Wal {
-    /// Opens the store's file, creating it empty if there is none; its
-    /// records are found by [`Wal::replay`].
-    pub(super) fn open(dir: &Path) -> Result<Wal, StoreError> {
-        let path = dir.join(WAL_FILE);
+    /// Opens the store's last segment, creating the first if there is
+    /// none; its records are found by [`Wal::replay`].
+    pub(super) fn open(dir: &Path, segments: Arc<Segments>) -> Result<Wal, StoreError> {
+        let mut last = None;
+        for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+            let entry = entry.map_err(io_err(dir))?;
+            let n = entry.file_name().to_str().and_then(segment_number);
+            last = last.max(n);
+        }
+        Wal::open_segment(dir, segments, last.unwrap_or(1))
+    }
+
+    fn open_segment(dir: &Path, segments: Arc<Segments>, number: u32) -> Result<Wal, StoreError> {
+        let path = dir.join(segment_name(number));
         let file = owner_only_options()
             .read(true)
             .write(true)
@@ -150,6 +183,9 @@ impl Wal {
             .map_err(io_err(&path))?;
         let size = file.metadata().map_err(io_err(&path))?.len();
         Ok(Wal {
+            dir: dir.to_path_buf(),
+            segments,
+            number,
             path,
             file,
             end: size,
@@ -157,20 +193,37 @@ impl Wal {
         })
     }
 
-    /// Writes one group's record and waits for the device to hold it.
-    pub(super) fn write(&mut self, record: &mut Record) -> Result<(), StoreError> {
+    /// Where readers find the segments.
+    pub(super) fn segments(&self) -> Arc<Segments> {
+        Arc::clone(&self.segments)
+    }
+
+    /// The segment being written.
+    pub(super) fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// Writes one record at the end of the segment (not yet durable: see
+    /// [`Wal::sync`]); where it starts.
+    pub(super) fn append(&mut self, record: &mut Record) -> Result<u64, StoreError> {
         use std::os::unix::fs::FileExt;
         let bytes = record.sealed();
-        let end = self.end + bytes.len() as u64;
+        let start = self.end;
+        let end = start + bytes.len() as u64;
         if end > self.size {
             self.grow(end)?;
         }
         self.file
-            .write_all_at(bytes, self.end)
-            .and_then(|()| self.file.sync_data())
+            .write_all_at(bytes, start)
             .map_err(io_err(&self.path))?;
         self.end = end;
-        Ok(())
+        self.segments.written(self.number, end);
+        Ok(start)
+    }
+
+    /// Waits for the device to hold every record written.
+    pub(super) fn sync(&mut self) -> Result<(), StoreError> {
+        self.file.sync_data().map_err(io_err(&self.path))
     }
 
     /// Grows the file with zeros, durably, to at least `to` bytes.
@@ -186,73 +239,172 @@ impl Wal {
         Ok(())
     }
 
-    /// Whether the file holds no record (a checkpoint then has no file to
-    /// replace).
-    pub(super) fn is_empty(&self) -> bool {
-        self.size == 0
-    }
-
-    /// Whether the file has grown past [`CHECKPOINT_BYTES`].
+    /// Whether the segment has grown past [`CHECKPOINT_BYTES`].
     pub(super) fn is_full(&self) -> bool {
         self.end >= CHECKPOINT_BYTES
     }
 
-    /// Puts every whole record of the file into `s`, in order; how many.
+    /// Notes in `s` (in memory: a checkpoint makes it durable) that sled
+    /// holds every record written so far.
+    pub(super) fn note_held(&self, s: &Sled) -> Result<(), StoreError> {
+        let mut held = self.number.to_le_bytes().to_vec();
+        held.extend_from_slice(&self.end.to_le_bytes());
+        s.settings.insert(HELD_KEY, held)?;
+        Ok(())
+    }
+
+    /// Puts into `s`, in order, every whole record of the segment past what
+    /// sled holds of it (see [`Wal::note_held`]); how many.
     pub(super) fn replay(&mut self, s: &Sled) -> Result<usize, StoreError> {
-        let mut bytes = Vec::with_capacity(self.size as usize);
-        File::open(&self.path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(io_err(&self.path))?;
-        let mut records = 0;
-        let mut rest = bytes.as_slice();
-        while let Some((body, after)) = next_record(rest) {
-            let mut batches: [sled::Batch; 4] = Default::default();
-            let mut touched = [false; 4];
-            let mut entries = body;
-            while let Some((entry, after)) = next_entry(entries) {
-                batches[entry.tree as usize].insert(entry.key, entry.value);
-                touched[entry.tree as usize] = true;
-                entries = after;
-            }
-            if !entries.is_empty() {
+        let held = match s.settings.get(HELD_KEY)? {
+            None => None,
+            Some(raw) if raw.len() == 12 => Some((
+                u32::from_le_bytes(raw[..4].try_into().expect("4 bytes")),
+                u64::from_le_bytes(raw[4..].try_into().expect("8 bytes")),
+            )),
+            Some(_) => {
                 return Err(StoreError::corrupt(
                     "appends log",
-                    format!("record {} has a checksum but no sense", records + 1),
-                ));
+                    "its held mark is not 12 bytes",
+                ))
             }
-            // Events, forms and receipts before heads, as a group writes them.
-            for tree in [Tree::Events, Tree::Forms, Tree::Idempotency, Tree::Heads] {
-                if touched[tree as usize] {
-                    let batch = std::mem::take(&mut batches[tree as usize]);
-                    tree.in_sled(s).apply_batch(batch)?;
-                }
+        };
+        let from = match held {
+            Some((n, end)) if n == self.number => end,
+            Some((n, _)) if n > self.number => {
+                return Err(StoreError::corrupt(
+                    "appends log",
+                    format!(
+                        "sled holds segment {n}, but the last one is {}",
+                        self.number
+                    ),
+                ))
             }
-            records += 1;
-            rest = after;
+            _ => 0,
+        };
+        let bytes = read_whole(&self.path, self.size)?;
+        let from = (from as usize).min(bytes.len());
+        let (records, read) = put_records(s, &bytes[from..], Some((self.number, from as u64)))?;
+        self.end = (from + read) as u64;
+        // What lies past the last whole record (zeros grown ahead, or a
+        // torn record) goes: the file holds its records and nothing else
+        // until it next grows.
+        if self.size > self.end {
+            self.file
+                .set_len(self.end)
+                .and_then(|()| self.file.sync_all())
+                .map_err(io_err(&self.path))?;
+            self.size = self.end;
         }
-        self.end = (bytes.len() - rest.len()) as u64;
+        self.segments.renew();
+        self.segments.written(self.number, self.end);
         Ok(records)
     }
 
-    /// Starts an empty file in place of this one, durably. The caller has
-    /// made sled durable first: everything the old file held is in it.
-    pub(super) fn restart(&mut self) -> Result<(), StoreError> {
-        let dir = self.path.parent().expect("the file is in the store");
-        let aside = dir.join(format!("{WAL_FILE}.new"));
-        let file = owner_only_options()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&aside)
-            .map_err(io_err(&aside))?;
-        file.sync_all().map_err(io_err(&aside))?;
-        std::fs::rename(&aside, &self.path).map_err(io_err(&self.path))?;
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io_err(dir))?;
-        *self = Wal::open(dir)?;
+    /// Ends the segment and begins the next, durably. The caller has made
+    /// sled durable first: it holds every record of this one.
+    pub(super) fn next_segment(&mut self) -> Result<(), StoreError> {
+        // The zeros it was grown with hold nothing.
+        self.file
+            .set_len(self.end)
+            .and_then(|()| self.file.sync_all())
+            .map_err(io_err(&self.path))?;
+        let next = Wal::open_segment(&self.dir, Arc::clone(&self.segments), self.number + 1)?;
+        next.file.sync_all().map_err(io_err(&next.path))?;
+        sync_dir_entry(&self.dir)?;
+        self.segments.written(next.number, 0);
+        *self = next;
         Ok(())
     }
+}
+
+/// Puts into `s` every event of a store's file from before segments
+/// (`appends.wal`), whole, and its other keys; whether there was one. The
+/// caller makes sled durable and then calls [`remove_old_file`].
+pub(super) fn put_old_file(dir: &Path, s: &Sled) -> Result<bool, StoreError> {
+    let path = dir.join(OLD_FILE);
+    let size = match std::fs::metadata(&path) {
+        Ok(meta) => meta.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    let bytes = read_whole(&path, size)?;
+    let (records, _) = put_records(s, &bytes, None)?;
+    if records > 0 {
+        tracing::info!(path = %dir.display(), groups = records, "put appends again from the appends' log of an earlier build");
+    }
+    Ok(true)
+}
+
+/// Removes the file [`put_old_file`] put, durably.
+pub(super) fn remove_old_file(dir: &Path) -> Result<(), StoreError> {
+    let path = dir.join(OLD_FILE);
+    std::fs::remove_file(&path).map_err(io_err(&path))?;
+    sync_dir_entry(dir)
+}
+
+fn sync_dir_entry(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_err(dir))
+}
+
+fn read_whole(path: &Path, size: u64) -> Result<Vec<u8>, StoreError> {
+    let mut bytes = Vec::with_capacity(size as usize);
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io_err(path))?;
+    Ok(bytes)
+}
+
+/// Puts every whole record of `bytes` into `s`, in order: how many, and
+/// the bytes they take. With `in_log` (the segment, and where `bytes`
+/// start in it) an event is put as where it lies there; without, whole.
+fn put_records(
+    s: &Sled,
+    bytes: &[u8],
+    in_log: Option<(u32, u64)>,
+) -> Result<(usize, usize), StoreError> {
+    let mut records = 0;
+    let mut rest = bytes;
+    while let Some((body, after)) = next_record(rest) {
+        let mut batches: [sled::Batch; 4] = Default::default();
+        let mut touched = [false; 4];
+        let mut entries = body;
+        while let Some((entry, after)) = next_entry(entries) {
+            let value = match (entry.tree, in_log) {
+                (Tree::Events, Some((segment, start))) => {
+                    let at = entry.value.as_ptr() as usize - bytes.as_ptr() as usize;
+                    let at = InLog {
+                        segment,
+                        offset: start + at as u64,
+                        len: entry.value.len() as u32,
+                    };
+                    sled::IVec::from(&at.encode()[..])
+                }
+                _ => sled::IVec::from(entry.value),
+            };
+            batches[entry.tree as usize].insert(entry.key, value);
+            touched[entry.tree as usize] = true;
+            entries = after;
+        }
+        if !entries.is_empty() {
+            return Err(StoreError::corrupt(
+                "appends log",
+                format!("record {} has a checksum but no sense", records + 1),
+            ));
+        }
+        // Events, forms and receipts before heads, as a group writes them.
+        for tree in [Tree::Events, Tree::Forms, Tree::Idempotency, Tree::Heads] {
+            if touched[tree as usize] {
+                let batch = std::mem::take(&mut batches[tree as usize]);
+                tree.in_sled(s).apply_batch(batch)?;
+            }
+        }
+        records += 1;
+        rest = after;
+    }
+    Ok((records, bytes.len() - rest.len()))
 }
 
 fn owner_only_options() -> OpenOptions {
