@@ -1114,17 +1114,33 @@ fn appended_events_are_read_from_the_appends_log_where_sled_points() {
             assert_eq!(events.last().unwrap().seq, events.len() as u64);
             seen = events.len();
         }
+        // Past a pack's worth (64) and a second: each read between appends
+        // finds every event, whether its pointer waits or sled holds it.
+        for n in 0..150 {
+            let note: NoteRequest =
+                serde_json::from_value(json!({"at": 2, "text": format!("note {n}")})).unwrap();
+            let seq = j.note(&g, note, Access::Owner).unwrap().seq;
+            let events = j.events(&g, MAIN_BRANCH, 1, None).unwrap();
+            assert_eq!(events.len() as u64, seq);
+            let own = j.events(&g, MAIN_BRANCH, seq, Some(seq)).unwrap();
+            assert_eq!(own[0].hash, events.last().unwrap().hash);
+        }
         (g.clone(), export(&j, &g, None))
     };
     {
         let db = raw_sled(&store);
         let events = db.open_tree("events").unwrap();
+        // Each on its own, or packed.
         let pointers = events
             .iter()
             .map(Result::unwrap)
-            .filter(|(_, raw)| raw.first() == Some(&0x03))
+            .flat_map(|(_, raw)| match pack_entries(&raw) {
+                Some(entries) => entries.iter().map(|e| e.to_vec()).collect(),
+                None => vec![raw.to_vec()],
+            })
+            .filter(|raw| raw.first() == Some(&0x03))
             .count();
-        assert_eq!(pointers, 5, "sled holds where each appended event lies");
+        assert_eq!(pointers, 155, "sled holds where each appended event lies");
     }
     assert_eq!(segments(&store).len(), 1);
     let j = journal(&dir);
@@ -1169,6 +1185,7 @@ fn a_store_from_before_segments_opens_with_its_appends() {
     {
         let db = raw_sled(&store);
         let events = db.open_tree("events").unwrap();
+        unpack(&events);
         inline(&events, &store);
         for seq in [5u64, 6] {
             let key = events

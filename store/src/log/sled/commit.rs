@@ -411,6 +411,11 @@ impl SledLog {
             // A receipt read in this group may be of an append in it.
             return all_failed(&e);
         }
+        // Before the lead goes on: a run a later group adds to may hold
+        // appends that fail.
+        if let Err(e) = s.segments.put_full(&s.events) {
+            tracing::warn!("appended events' pointers not packed yet: {e}");
+        }
         let mut packs = self.gather_forms(group, &outcomes);
         // The group is durable in the appends' log whatever becomes of a
         // checkpoint; one that fails leaves sled to a recovery, which puts
@@ -479,8 +484,10 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
 }
 
 /// Writes one append of a group: its record at the end of the appends'
-/// log, then into sled its events (as where the record holds them, see
-/// [`super::layout::IN_LOG`]), its receipt, then its head, in that order.
+/// log, then its events (as where the record holds them, see
+/// [`super::layout::IN_LOG`], held until sled takes them in packs: see
+/// [`super::segments`]), then into sled its receipt and its head, in that
+/// order.
 /// sled recovers a prefix of its log after a crash, and an opening puts the
 /// records again in the same order, so a head that survives has its events;
 /// events past a head are unreachable and overwritten by the next append; a
@@ -512,7 +519,7 @@ fn put_one(s: &Sled, p: &Pending, wal: &mut Wal) -> Result<(), StoreError> {
             offset: start + at as u64,
             len: json.len() as u32,
         };
-        s.events.insert(key.as_slice(), &at.encode()[..])?;
+        s.segments.hold(&s.events, key, at)?;
     }
     if let Some((key, json)) = &p.receipt {
         s.idempotency.insert(key.as_slice(), json.as_slice())?;

@@ -452,6 +452,9 @@ impl SledLog {
             }
             drop(old);
         }
+        // The pointers held for sled may be of appends that failed: the
+        // log's records put them again.
+        self.wal().segments().forget();
         let segments = Arc::clone(&self.wal().segments());
         let reopened = Arc::new(open_sled(&self.path, &segments)?);
         *slot = Some(Arc::clone(&reopened));
@@ -578,10 +581,13 @@ impl SledLog {
     }
 }
 
-/// Notes that sled holds the appends' log so far and makes it durable
+/// Puts the appended events' pointers held in memory into sled (see
+/// [`super::segments`]), notes that sled holds the appends' log so far and
+/// makes it durable
 /// (flush, then its files synced); a segment grown full is then ended (see
 /// [`super::wal`]).
 pub(super) fn checkpoint(files: &SledFiles, s: &Sled, wal: &mut Wal) -> Result<(), StoreError> {
+    s.segments.put_all(&s.events)?;
     wal.note_held(s)?;
     files.make_durable(s)?;
     if wal.is_full() {

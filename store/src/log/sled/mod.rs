@@ -325,7 +325,12 @@ impl SledLog {
         let s = self.sled()?;
         let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
         let mut expect = lo;
-        each_entry(&s.events, game, branch, (lo, hi), |seq, raw| {
+        // Held pointers first: one that goes into sled meanwhile is then
+        // found in one or both (see `segments`).
+        let waiting = s
+            .segments
+            .waiting_for(&branch_prefix(game, branch), (lo, hi));
+        let mut each = |seq: u64, raw: &[u8]| {
             let (event, stored_seq) = decode(&s, raw).map_err(|why| bad(expect, why))?;
             if seq != expect {
                 let why = format!("missing: the next stored event says seq {seq}");
@@ -337,7 +342,14 @@ impl SledLog {
             out.push(event);
             expect += 1;
             Ok(())
-        })?;
+        };
+        let mut next = match in_sled(&waiting, (lo, hi)) {
+            Some(range) => each_entry(&s.events, game, branch, range, &mut each)?,
+            None => lo,
+        };
+        if let Some((first, pack)) = waiting {
+            give(game, branch, (first, &pack), hi, &mut next, &mut each)?;
+        }
         if expect != hi + 1 {
             return Err(bad(expect, "missing from the log".into()));
         }
@@ -402,18 +414,37 @@ fn give(
 /// The stored bytes of the own event of `branch` at `seq`: its entry of
 /// `events`, or its part of the pack that holds it.
 fn own_entry(s: &Sled, game: &str, branch: &str, seq: u64) -> Result<Option<Vec<u8>>, StoreError> {
-    // Most are on their own: one lookup.
+    let mut found = None;
+    let mut take = |_, raw: &[u8]| {
+        found = Some(raw.to_vec());
+        Ok(())
+    };
+    // Held pointers first, as `read_own` reads them.
+    let prefix = branch_prefix(game, branch);
+    if let Some((first, pack)) = s.segments.waiting_for(&prefix, (seq, seq)) {
+        give(game, branch, (first, &pack), seq, &mut { seq }, &mut take)?;
+        return Ok(found);
+    }
+    // Most others are on their own: one lookup.
     if let Some(raw) = s.events.get(seq_key(game, branch, seq))? {
         if raw.first() != Some(&layout::PACKED) {
             return Ok(Some(raw.to_vec()));
         }
     }
-    let mut found = None;
-    each_entry(&s.events, game, branch, (seq, seq), |_, raw| {
-        found = Some(raw.to_vec());
-        Ok(())
-    })?;
+    each_entry(&s.events, game, branch, (seq, seq), &mut take)?;
     Ok(found)
+}
+
+/// The seqs of `lo..=hi` to read from sled, given the run of held pointers
+/// read first (see `segments`): those before it. The run's own seqs are
+/// read from it alone, since sled may still hold what a crash left past a
+/// head there, which only the run's going into sled overwrites.
+fn in_sled(waiting: &Option<(u64, Vec<u8>)>, (lo, hi): (u64, u64)) -> Option<(u64, u64)> {
+    let last = match waiting {
+        Some((first, _)) if *first <= hi => first.checked_sub(1)?,
+        _ => hi,
+    };
+    (lo <= last).then_some((lo, last))
 }
 
 /// An append's events chained on `before` as the group writes them, with

@@ -9,6 +9,15 @@
 //! their appends wrote them, so each thread keeps the last stretch of a
 //! segment it read ([`WINDOW`]) and serves the events that fall in it from
 //! there: one `pread` for many events rather than one each.
+//!
+//! The pointers themselves wait here before sled holds them: a branch's run
+//! of them goes into `events` as one pack (see [`super::layout::PACKED`])
+//! once its group is durable and it holds [`PACK_MOST`], and every run goes
+//! at a checkpoint, so sled takes one insert for many appends rather than
+//! one each. Readers look here first and in sled after, and a run goes into
+//! sled before it leaves here, so a reader finds an event in one or both.
+//! A run holds only pointers of appends since the last checkpoint, whose
+//! records an opening (or a recovery, which forgets the runs) puts again.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,9 +25,10 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use super::layout::InLog;
+use super::layout::{InLog, PACKED, PACK_MOST};
+use crate::error::StoreError;
 
 /// How much of a segment one read takes at least.
 const WINDOW: usize = 256 * 1024;
@@ -33,6 +43,24 @@ pub(super) struct Segments {
     /// stretch read of it keeps nothing past that (the zeros there become
     /// records later).
     writing: RwLock<(u32, u64)>,
+    /// Pointers not yet in sled, by branch.
+    waiting: Mutex<Waiting>,
+}
+
+/// The runs of pointers not yet in sled: by a seq key's branch part (see
+/// [`super::layout::seq_key`]), and the branches whose run is full.
+#[derive(Default)]
+struct Waiting {
+    runs: HashMap<Vec<u8>, Run>,
+    full: Vec<Vec<u8>>,
+}
+
+/// Pointers of a branch's consecutive seqs, packed as they come.
+struct Run {
+    first: u64,
+    count: usize,
+    /// [`PACKED`], then each pointer led by its length (u32, little-endian).
+    pack: Vec<u8>,
 }
 
 /// Each store's readers keep stretches under a name no other store or
@@ -67,7 +95,95 @@ impl Segments {
             generation: AtomicU64::new(GENERATIONS.fetch_add(1, Ordering::Relaxed)),
             files: RwLock::default(),
             writing: RwLock::new((0, 0)),
+            waiting: Mutex::default(),
         }
+    }
+
+    fn waiting(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Holds the pointer `at` of the event under `key` until its branch's
+    /// run goes into `events` (see the module docs).
+    pub(super) fn hold(
+        &self,
+        events: &sled::Tree,
+        key: &[u8],
+        at: InLog,
+    ) -> Result<(), StoreError> {
+        let (branch, seq) = key.split_at(key.len() - 8);
+        let seq = u64::from_be_bytes(seq.try_into().expect("eight bytes"));
+        let mut waiting = self.waiting();
+        let apart = waiting
+            .runs
+            .get(branch)
+            .is_some_and(|run| run.first + run.count as u64 != seq);
+        if apart {
+            // Not met in use (a branch's appends follow on, and a fault
+            // forgets every run): the run goes whole rather than be mixed.
+            let run = waiting.runs.remove(branch).expect("a run");
+            put_run(events, branch, &run)?;
+        }
+        let run = waiting.runs.entry(branch.to_vec()).or_insert_with(|| Run {
+            first: seq,
+            count: 0,
+            pack: vec![PACKED],
+        });
+        let pointer = at.encode();
+        run.pack
+            .extend_from_slice(&(pointer.len() as u32).to_le_bytes());
+        run.pack.extend_from_slice(&pointer);
+        run.count += 1;
+        if run.count == PACK_MOST {
+            waiting.full.push(branch.to_vec());
+        }
+        Ok(())
+    }
+
+    /// Puts the full runs into `events`, once the group that filled them is
+    /// durable (so a pack in sled never holds an append that failed).
+    pub(super) fn put_full(&self, events: &sled::Tree) -> Result<(), StoreError> {
+        let mut waiting = self.waiting();
+        while let Some(branch) = waiting.full.pop() {
+            if let Some(run) = waiting.runs.get(&branch) {
+                put_run(events, &branch, run)?;
+                waiting.runs.remove(&branch);
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts every run into `events`, before a checkpoint.
+    pub(super) fn put_all(&self, events: &sled::Tree) -> Result<(), StoreError> {
+        let mut waiting = self.waiting();
+        let mut batch = sled::Batch::default();
+        for (branch, run) in &waiting.runs {
+            batch.insert(
+                [branch.as_slice(), &run.first.to_be_bytes()].concat(),
+                &run.pack[..],
+            );
+        }
+        events.apply_batch(batch)?;
+        *waiting = Waiting::default();
+        Ok(())
+    }
+
+    /// Forgets every run, after a fault: a recovery puts their records again.
+    pub(super) fn forget(&self) {
+        *self.waiting() = Waiting::default();
+    }
+
+    /// The run of `branch` (a seq key's part before its seq), when it holds
+    /// a pointer of seqs `lo..=hi`: the seq of its first and its pack.
+    pub(super) fn waiting_for(
+        &self,
+        branch: &[u8],
+        (lo, hi): (u64, u64),
+    ) -> Option<(u64, Vec<u8>)> {
+        let waiting = self.waiting();
+        let run = waiting.runs.get(branch)?;
+        let last = run.first + run.count as u64 - 1;
+        (run.first <= hi && lo <= last).then(|| (run.first, run.pack.clone()))
     }
 
     /// Forgets every stretch readers keep: after a write fault the log's
@@ -163,4 +279,11 @@ impl Segments {
             self.dir.join(segment_name(n)).display()
         )
     }
+}
+
+/// Puts a run into `events` as one pack under its first seq's key.
+fn put_run(events: &sled::Tree, branch: &[u8], run: &Run) -> Result<(), StoreError> {
+    let key = [branch, &run.first.to_be_bytes()].concat();
+    events.insert(key, &run.pack[..])?;
+    Ok(())
 }
