@@ -455,6 +455,34 @@ fn sixty_four_threads_append_gap_free() {
 }
 
 #[test]
+fn one_key_sent_by_many_at_once_is_written_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Arc::new(open(&dir));
+    log.create_game(&meta("g-1"), created()).unwrap();
+    // Many in one group: the later ones see the head the first moved, then
+    // its receipt.
+    let receipts: Vec<_> = (0..32u64)
+        .map(|_| {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                log.append("g-1", MAIN_BRANCH, None, Some("same"), vec![action(7)])
+                    .unwrap()
+                    .receipt
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    let events = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+    assert_eq!(events.len(), 2, "written once");
+    assert_eq!(receipts.iter().filter(|r| !r.retried).count(), 1);
+    for r in &receipts {
+        assert_eq!((r.first_seq, &r.hashes), (2, &vec![events[1].hash.clone()]));
+    }
+}
+
+#[test]
 fn v0_fixture_upcasts_to_the_current_event() {
     let raw = include_str!("fixtures/v0_event.json");
     let old: Value = serde_json::from_str(raw).unwrap();

@@ -5,9 +5,10 @@
 //! chains and hashes its events and encodes them. It then queues a
 //! [`Pending`] and either waits or, when no group is being written, leads
 //! the next one: it takes what is queued (up to [`GROUP_EVENTS`] events or
-//! [`GROUP_BYTES`] bytes, at least one append), writes each append in turn
-//! into sled's memory and into one record of the appends' log (see
-//! [`super::wal`]), syncs that file once, and hands every appender of the
+//! [`GROUP_BYTES`] bytes, at least one append), checks each in turn and
+//! puts it in a record of its own, writes the records at the end of the
+//! appends' log in one write (see [`super::wal`]), then each append into
+//! sled's memory, syncs that file once, and hands every appender of the
 //! group its outcome. While a leader syncs the next group gathers, so the
 //! more writers there are the larger the groups and the fewer syncs per
 //! event.
@@ -17,17 +18,18 @@
 //! sled's process-wide write lock, that every read waits on, and write its
 //! buffer out twice). Each append is checked again when written, since
 //! another may have moved the head since it was read: its idempotency key (a
-//! retry gets the stored receipt) and the head it was chained on. Its keys
+//! retry gets the stored receipt) and the head it was chained on, as sled
+//! holds it or as an earlier append of the same group moved it. Its keys
 //! are written in an order that a crash cannot break (see [`put_one`]).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use super::disk::Unsynced;
 use super::layout::{decode_head, InLog, Sled};
 use super::runs::{Put, Runs};
-use super::wal::{Record, Tree, Wal};
+use super::wal::{Records, Tree};
 use super::SledLog;
 use crate::error::StoreError;
 use crate::log::{from_json, Receipt};
@@ -71,12 +73,12 @@ impl Pending {
             .sum()
     }
 
-    /// What this append puts in a group's record (see [`Record::put`]).
+    /// The bytes of this append's record (see [`Records::put`]).
     fn record_bytes(&self) -> usize {
         let receipt = self.receipt.as_ref().map_or(0, |(k, v)| k.len() + v.len());
         let head = self.head_key.len() + self.head_after.len();
         let puts = 2 * self.events.len() + usize::from(self.receipt.is_some()) + 1;
-        self.bytes() + receipt + head + puts * Record::PUT_BYTES
+        self.bytes() + receipt + head + puts * Records::PUT_BYTES + Records::RECORD_BYTES
     }
 }
 
@@ -350,54 +352,51 @@ impl SledLog {
             Err(e) => return all_failed(&e),
         };
         let mut outcomes = Vec::with_capacity(group.len());
-        // Held for the whole group: each append's record is written before
-        // sled points to it. A recovery takes the fault's lock first and
-        // the log's after it, so a fault is noted once this is let go.
+        // Held for the whole group: its records are written before sled
+        // points to them. A recovery takes the fault's lock first and the
+        // log's after it, so a fault is noted once this is let go.
         let mut wal = self.wal();
-        let mut wrote = false;
         let closed = self.closed_lines();
+        // Each append's record, all written at once; then sled is told.
+        // The heads this group moves, for the checks of its later appends.
+        let mut records = Records::with_room(group.iter().map(|(_, p)| p.record_bytes()).sum());
+        let mut writing = Vec::new();
+        let mut moved: HashMap<&[u8], &[u8]> = HashMap::new();
         for (_, p) in group {
             if p.plays && closed.contains(&p.head_key) {
                 outcomes.push(Outcome::Closed);
                 continue;
             }
-            let mut putting = false;
-            let written = match check_one(&s, p) {
-                Ok(Some(outcome)) => {
-                    outcomes.push(outcome);
-                    continue;
-                }
+            let moved_to = moved.get(p.head_key.as_slice()).copied();
+            match check_one(&s, p, moved_to) {
+                Ok(Some(outcome)) => outcomes.push(outcome),
                 // A check of the head alone (see `SledLog::close_line`):
                 // it is as it was.
-                Ok(None) if p.events.is_empty() => {
-                    outcomes.push(Outcome::Written);
-                    continue;
-                }
+                Ok(None) if p.events.is_empty() => outcomes.push(Outcome::Written),
                 Ok(None) => {
-                    putting = true;
-                    wrote = true;
-                    put_one(&s, p, &mut wal)
+                    writing.push((p, record_one(p, &mut records)));
+                    moved.insert(&p.head_key, &p.head_after);
+                    outcomes.push(Outcome::Written);
                 }
-                Err(e) => Err(e),
-            };
-            match written {
-                Ok(()) => outcomes.push(Outcome::Written),
-                Err(e) => {
-                    // One that got as far as writing may have left some of
-                    // itself in sled: hide it with the rest.
-                    if putting {
-                        outcomes.push(Outcome::Written);
-                    }
-                    drop(closed);
-                    drop(wal);
-                    self.hide_written(&e, group, &outcomes);
-                    return all_failed(&e);
-                }
+                // Nothing of the group is written yet.
+                Err(e) => return all_failed(&e),
             }
         }
         drop(closed);
-        if !wrote {
+        if records.is_empty() {
             return (outcomes, Vec::new());
+        }
+        let put = wal.append(&records).and_then(|start| {
+            let segment = wal.number();
+            writing
+                .iter()
+                .try_for_each(|(p, events)| put_one(&s, p, (segment, start), events))
+        });
+        if let Err(e) = put {
+            // Some of the group may be in sled: hide it all.
+            drop(wal);
+            self.hide_written(&e, group, &outcomes);
+            return all_failed(&e);
         }
         let started = std::time::Instant::now();
         let synced = wal.sync();
@@ -461,9 +460,17 @@ fn put_packs(s: &Sled, packs: Vec<Put>) -> Result<(), StoreError> {
 
 /// What becomes of one append of a group without writing it, or `None`
 /// when it is to be written: a retry gets its receipt, a moved or missing
-/// head is said so.
-fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
-    let head = s.heads.get(&p.head_key)?;
+/// head is said so. `moved_to` is the head an earlier append of the group
+/// gave the branch, which sled does not hold yet.
+fn check_one(
+    s: &Sled,
+    p: &Pending,
+    moved_to: Option<&[u8]>,
+) -> Result<Option<Outcome>, StoreError> {
+    let head = match moved_to {
+        Some(head) => Some(sled::IVec::from(head)),
+        None => s.heads.get(&p.head_key)?,
+    };
     if let Some((key, _)) = &p.receipt {
         if let Some(raw) = s.idempotency.get(key)? {
             let mut receipt: Receipt = from_json("idempotency receipt", &raw)?;
@@ -483,15 +490,35 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
     })
 }
 
-/// Writes one append of a group: its record at the end of the appends'
-/// log, then its events (as where the record holds them, see
-/// [`super::layout::IN_LOG`], held until sled takes them in packs: see
-/// [`super::segments`]), then into sled its receipt and its head, in that
-/// order.
-/// sled recovers a prefix of its log after a crash, and an opening puts the
-/// records again in the same order, so a head that survives has its events;
-/// events past a head are unreachable and overwritten by the next append; a
-/// receipt past its head is not believed (see [`receipt_holds`]).
+/// Adds one append's record to the group's: its events, their fold forms,
+/// its receipt, then its head. Where each event's JSON starts among the
+/// records.
+fn record_one(p: &Pending, records: &mut Records) -> Vec<usize> {
+    records.begin();
+    let mut events = Vec::with_capacity(p.events.len());
+    for (key, json, form) in &p.events {
+        events.push(records.put(Tree::Events, key, json));
+        if !form.is_empty() {
+            records.put(Tree::Forms, key, form);
+        }
+    }
+    if let Some((key, json)) = &p.receipt {
+        records.put(Tree::Idempotency, key, json);
+    }
+    records.put(Tree::Heads, &p.head_key, &p.head_after);
+    records.end();
+    events
+}
+
+/// Puts one append of a group, its record written (at `start` of
+/// `segment`, where the group's records begin), into sled: its events (as
+/// where the record holds them, see [`super::layout::IN_LOG`], held until
+/// sled takes them in packs: see [`super::segments`]), its receipt, then
+/// its head, in that order. sled recovers a prefix of its log after a
+/// crash, and an opening puts the records again in the same order, so a
+/// head that survives has its events; events past a head are unreachable
+/// and overwritten by the next append; a receipt past its head is not
+/// believed (see [`receipt_holds`]).
 ///
 /// The events' fold forms go into the record only: the leader adds them to
 /// their branches' runs once the group is durable, and puts the runs into
@@ -499,24 +526,16 @@ fn check_one(s: &Sled, p: &Pending) -> Result<Option<Outcome>, StoreError> {
 /// record. So a form is never in sled for an event that is not, the group's
 /// one thread does not wait on them, and a fold reads an event whole while
 /// its form is in neither.
-fn put_one(s: &Sled, p: &Pending, wal: &mut Wal) -> Result<(), StoreError> {
-    let mut record = Record::with_room(p.record_bytes());
-    let mut events = Vec::with_capacity(p.events.len());
-    for (key, json, form) in &p.events {
-        events.push(record.put(Tree::Events, key, json));
-        if !form.is_empty() {
-            record.put(Tree::Forms, key, form);
-        }
-    }
-    if let Some((key, json)) = &p.receipt {
-        record.put(Tree::Idempotency, key, json);
-    }
-    record.put(Tree::Heads, &p.head_key, &p.head_after);
-    let start = wal.append(&mut record)?;
+fn put_one(
+    s: &Sled,
+    p: &Pending,
+    (segment, start): (u32, u64),
+    events: &[usize],
+) -> Result<(), StoreError> {
     for ((key, json, _), at) in p.events.iter().zip(events) {
         let at = InLog {
-            segment: wal.number(),
-            offset: start + at as u64,
+            segment,
+            offset: start + *at as u64,
             len: json.len() as u32,
         };
         s.segments.hold(&s.events, key, at)?;

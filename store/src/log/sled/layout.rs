@@ -131,9 +131,9 @@ pub(super) const WITH_FOLD_FORM: u8 = 0x02;
 /// the appends' log (see [`super::wal`]): then the segment's number (u32,
 /// little-endian), the offset of the event's JSON in that file (u64) and
 /// its length (u32), alone or in a pack (see [`super::segments`]). sled
-/// holds these 17 bytes instead of the JSON: sled
-/// copies a leaf's entries on every insert, and a leaf of pointers is a
-/// small fraction of one of events.
+/// holds these 17 bytes instead of the JSON: sled copies a leaf's entries
+/// on every insert, and a leaf of pointers is a small fraction of one of
+/// events.
 pub(super) const IN_LOG: u8 = 0x03;
 
 /// Where in the appends' log an event's JSON lies.

@@ -4,9 +4,10 @@
 //! sled 0.34 makes a write durable only through `flush()`, which writes its
 //! buffer and waits on `sync_file_range`, after which the drive's cache
 //! still needs an `fdatasync`: two device waits per group. So each append
-//! of a group is written as one record at the end of the log's current
-//! segment, then put in sled's memory (readers see it at once), and the
-//! group is acknowledged after one `fdatasync` of that file. sled writes its
+//! of a group is a record of its own, the group's records are written in
+//! one write at the end of the log's current segment, then each append is
+//! put in sled's memory (readers see it at once), and the group is
+//! acknowledged after one `fdatasync` of that file. sled writes its
 //! own buffers out when they fill and is made durable at a checkpoint, off
 //! the acknowledgement path.
 //!
@@ -98,25 +99,38 @@ impl Tree {
     }
 }
 
-/// One record being put together: the keys a group writes, in order.
+/// A group's records being put together, one after another: each the
+/// keys one append writes, in order.
 #[derive(Default)]
-pub(super) struct Record {
-    /// Eight bytes for the length and check, then the body.
+pub(super) struct Records {
+    /// Each record's eight bytes for its length and check, then its body.
     bytes: Vec<u8>,
+    /// Where the record being put together starts.
+    start: usize,
 }
 
-impl Record {
+impl Records {
     /// What a put adds besides its key and value: the tree and two lengths.
     pub(super) const PUT_BYTES: usize = 9;
+    /// What a record adds besides its puts: its length and check.
+    pub(super) const RECORD_BYTES: usize = 8;
 
-    /// An empty record with room for `puts` bytes of puts.
-    pub(super) fn with_room(puts: usize) -> Record {
-        let mut bytes = Vec::with_capacity(8 + puts);
-        bytes.resize(8, 0);
-        Record { bytes }
+    /// No records yet, with room for `bytes` of them.
+    pub(super) fn with_room(bytes: usize) -> Records {
+        Records {
+            bytes: Vec::with_capacity(bytes),
+            start: 0,
+        }
     }
 
-    /// Adds a put; where its value starts in the record as written.
+    /// Begins the next record.
+    pub(super) fn begin(&mut self) {
+        self.start = self.bytes.len();
+        self.bytes.extend_from_slice(&[0; Self::RECORD_BYTES]);
+    }
+
+    /// Adds a put to the record begun last; where its value starts among
+    /// the records as written.
     pub(super) fn put(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> usize {
         self.bytes.push(tree as u8);
         for part in [key, value] {
@@ -127,14 +141,15 @@ impl Record {
         self.bytes.len() - value.len()
     }
 
-    /// The record as written: its length and check filled in.
-    fn sealed(&mut self) -> &[u8] {
-        let body = &self.bytes[8..];
-        let length = (body.len() as u32).to_le_bytes();
-        let check = crc32fast::hash(body).to_le_bytes();
-        self.bytes[..4].copy_from_slice(&length);
-        self.bytes[4..8].copy_from_slice(&check);
-        &self.bytes
+    /// Ends the record begun last: its length and check filled in.
+    pub(super) fn end(&mut self) {
+        let (head, body) = self.bytes[self.start..].split_at_mut(Self::RECORD_BYTES);
+        head[..4].copy_from_slice(&(body.len() as u32).to_le_bytes());
+        head[4..].copy_from_slice(&crc32fast::hash(body).to_le_bytes());
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
     }
 }
 
@@ -203,11 +218,11 @@ impl Wal {
         self.number
     }
 
-    /// Writes one record at the end of the segment (not yet durable: see
-    /// [`Wal::sync`]); where it starts.
-    pub(super) fn append(&mut self, record: &mut Record) -> Result<u64, StoreError> {
+    /// Writes records at the end of the segment (not yet durable: see
+    /// [`Wal::sync`]); where they start.
+    pub(super) fn append(&mut self, records: &Records) -> Result<u64, StoreError> {
         use std::os::unix::fs::FileExt;
-        let bytes = record.sealed();
+        let bytes = &records.bytes;
         let start = self.end;
         let end = start + bytes.len() as u64;
         if end > self.size {
