@@ -7,9 +7,9 @@
 //! the next one: it takes what is queued (up to [`GROUP_EVENTS`] events or
 //! [`GROUP_BYTES`] bytes, at least one append), checks each in turn and
 //! puts it in a record of its own, writes the records at the end of the
-//! appends' log in one write (see [`super::wal`]), then each append into
-//! sled's memory, syncs that file once, and hands every appender of the
-//! group its outcome. While a leader syncs the next group gathers, so the
+//! appends' log in one write and syncs that file once (see
+//! [`super::wal`]), then puts each append into sled's memory, and hands
+//! every appender of the group its outcome. While a leader syncs the next group gathers, so the
 //! more writers there are the larger the groups and the fewer syncs per
 //! event.
 //!
@@ -386,32 +386,32 @@ impl SledLog {
         if records.is_empty() {
             return (outcomes, Vec::new());
         }
-        let put = wal.append(&records).and_then(|start| {
-            let segment = wal.number();
+        // Durable before sled hears of it: sled may write its own buffers
+        // out at any time, and a head it kept must have its event in the
+        // log. So readers see an append once it is durable.
+        let started = std::time::Instant::now();
+        let written = wal
+            .append(&records)
+            .and_then(|start| wal.sync().map(|()| start));
+        // For the operator: how long a durable write takes, and how many
+        // appends shared it.
+        metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
+        metrics::histogram!("tabletape_group_commit_appends").record(group.len() as f64);
+        let segment = wal.number();
+        let put = written.and_then(|start| {
             writing
                 .iter()
                 .try_for_each(|(p, events)| put_one(&s, p, (segment, start), events))
         });
         if let Err(e) = put {
-            // Some of the group may be in sled: hide it all.
+            // Some of the group may be in sled: hide it all. An append that
+            // is durable though refused comes back with the log's records
+            // at the recovery.
             drop(wal);
             self.hide_written(&e, group, &outcomes);
             return all_failed(&e);
         }
-        let started = std::time::Instant::now();
-        let synced = wal.sync();
-        // For the operator: how long a durable write takes, and how many
-        // appends shared it.
-        metrics::histogram!("tabletape_sync_seconds").record(started.elapsed().as_secs_f64());
-        metrics::histogram!("tabletape_group_commit_appends").record(group.len() as f64);
-        if let Err(e) = synced {
-            drop(wal);
-            self.hide_written(&e, group, &outcomes);
-            // A receipt read in this group may be of an append in it.
-            return all_failed(&e);
-        }
-        // Before the lead goes on: a run a later group adds to may hold
-        // appends that fail.
+        // Before the lead goes on, as every pointer held is durable.
         if let Err(e) = s.segments.put_full(&s.events) {
             tracing::warn!("appended events' pointers not packed yet: {e}");
         }
@@ -510,15 +510,15 @@ fn record_one(p: &Pending, records: &mut Records) -> Vec<usize> {
     events
 }
 
-/// Puts one append of a group, its record written (at `start` of
+/// Puts one append of a group, its record durable (at `start` of
 /// `segment`, where the group's records begin), into sled: its events (as
 /// where the record holds them, see [`super::layout::IN_LOG`], held until
 /// sled takes them in packs: see [`super::segments`]), its receipt, then
-/// its head, in that order. sled recovers a prefix of its log after a
-/// crash, and an opening puts the records again in the same order, so a
-/// head that survives has its events; events past a head are unreachable
-/// and overwritten by the next append; a receipt past its head is not
-/// believed (see [`receipt_holds`]).
+/// its head, in that order. A head sled keeps after a crash has its record
+/// in the log, which an opening puts again (events, then receipt, then
+/// head) past the last checkpoint; events past a head are unreachable and
+/// overwritten by the next append; a receipt past its head is not believed
+/// (see [`receipt_holds`]).
 ///
 /// The events' fold forms go into the record only: the leader adds them to
 /// their branches' runs once the group is durable, and puts the runs into

@@ -2,10 +2,10 @@
 //!
 //! Appends are written in groups (see [`commit`]): each appender chains and
 //! encodes its events outside any lock, then one leader checks and writes
-//! every queued append (a record in the appends' log, then in sled its
-//! events as pointers into that record, its receipt, its head last, so a
-//! crash keeps all of an append or none of it that a reader can reach), and
-//! syncs the log once. A creation or a fork is one sled transaction. An import
+//! every queued append (a record in the appends' log, synced once for the
+//! group; then in sled its events as pointers into that record, its
+//! receipt, its head last, so a crash keeps all of an append or none of it
+//! that a reader can reach). A creation or a fork is one sled transaction. An import
 //! is staged instead (events in batches, then branches and heads) and
 //! committed by writing the game record last.
 //!

@@ -5,11 +5,12 @@
 //! buffer and waits on `sync_file_range`, after which the drive's cache
 //! still needs an `fdatasync`: two device waits per group. So each append
 //! of a group is a record of its own, the group's records are written in
-//! one write at the end of the log's current segment, then each append is
-//! put in sled's memory (readers see it at once), and the group is
-//! acknowledged after one `fdatasync` of that file. sled writes its
+//! one write at the end of the log's current segment and made durable by
+//! one `fdatasync` of that file, and only then is each append put in sled's
+//! memory (readers see it from then on) and acknowledged. sled writes its
 //! own buffers out when they fill and is made durable at a checkpoint, off
-//! the acknowledgement path.
+//! the acknowledgement path: whatever of an append sled keeps has its
+//! record in the log.
 //!
 //! An appended event's JSON is not put in sled: sled keeps where the record
 //! holds it (see [`super::layout::IN_LOG`]) and reads find it there (see
