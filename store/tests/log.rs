@@ -455,6 +455,37 @@ fn sixty_four_threads_append_gap_free() {
 }
 
 #[test]
+fn a_batch_of_many_events_reads_back_whole_and_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = {
+        let log = open(&dir);
+        log.create_game(&meta("g-1"), created()).unwrap();
+        // More than two packs' worth of pointers in one append.
+        let batch = (0..150).map(action).collect();
+        log.append("g-1", MAIN_BRANCH, Some(1), None, batch)
+            .unwrap();
+        log.append("g-1", MAIN_BRANCH, Some(151), None, vec![action(150)])
+            .unwrap();
+        let whole = log.read("g-1", MAIN_BRANCH, 1, None).unwrap();
+        assert_eq!(whole.len(), 152);
+        assert_chain(&whole);
+        for seq in [1, 2, 64, 65, 66, 129, 130, 151, 152] {
+            let one = log.read("g-1", MAIN_BRANCH, seq, Some(seq)).unwrap();
+            assert_eq!(one[0], whole[seq as usize - 1]);
+        }
+        let middle = log.read("g-1", MAIN_BRANCH, 60, Some(140)).unwrap();
+        assert_eq!(middle, whole[59..140]);
+        whole
+    };
+    let log = open(&dir);
+    assert_eq!(log.read("g-1", MAIN_BRANCH, 1, None).unwrap(), written);
+    assert_eq!(
+        log.read("g-1", MAIN_BRANCH, 60, Some(140)).unwrap(),
+        written[59..140]
+    );
+}
+
+#[test]
 fn one_key_sent_by_many_at_once_is_written_once() {
     let dir = tempfile::tempdir().unwrap();
     let log = Arc::new(open(&dir));

@@ -309,8 +309,8 @@ impl SledLog {
             .zip(outcomes)
             .filter(|(_, o)| matches!(o, Outcome::Written));
         for ((_, p), _) in written {
-            // A single append's form keeps its run small (see `PACK_BYTES`).
-            let most = (p.events.len() == 1).then_some(super::layout::PACK_BYTES);
+            // Packs stay small (see `PACK_BYTES`).
+            let most = Some(super::layout::PACK_BYTES);
             for (key, _, form) in &p.events {
                 runs.push(key, form, most, &mut packs);
             }

@@ -234,14 +234,16 @@ pub(super) const PACKED: u8 = 0xFF;
 /// the pack from its start, so a pack stays small.
 pub(super) const PACK_MOST: usize = 64;
 
-/// The most bytes a pack of single appends' forms holds (see
-/// [`super::runs`]). sled writes a page (a leaf of up to 17 entries) of over
-/// a quarter of its 512 KiB segments to a file of its own, opened, written
-/// and removed each time the page is, and an entry put on its own has its
-/// leaf's page written again: 17 packs of 64 Lost Worlds exchanges (20 KB
-/// each) made each such write one. An import or a batch puts many packs at
-/// once, a few page writes for all of them, and keeps to [`PACK_MOST`]: a
-/// fold from storage reads fewer entries.
+/// The most bytes a pack of forms holds (see [`super::runs`]). sled writes
+/// a page (a leaf of up to 17 entries) of over a quarter of its 512 KiB
+/// segments to a file of its own, opened, written and removed each time
+/// the page is, and an entry put on its own has its leaf's page written
+/// again: 17 packs of 64 Lost Worlds exchanges (20 KB each) made each such
+/// write one. And sled's page cache does not count such a page at its
+/// size: once appended events left sled, an export of the bench's
+/// 1,000,000-event game (reading every form) kept about 400 MB more of
+/// them, whatever the cache's capacity. So an import's and a batch's packs
+/// keep to this too, though a fold from storage then reads more entries.
 pub(super) const PACK_BYTES: usize = 6 * 1024;
 
 /// The most bytes a pack of an import's events holds (see [`PACKED`]): a

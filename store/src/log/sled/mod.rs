@@ -343,12 +343,12 @@ impl SledLog {
             expect += 1;
             Ok(())
         };
-        let mut next = match in_sled(&waiting, (lo, hi)) {
+        let mut next = match in_sled(waiting.as_ref(), (lo, hi)) {
             Some(range) => each_entry(&s.events, game, branch, range, &mut each)?,
             None => lo,
         };
-        if let Some((first, pack)) = waiting {
-            give(game, branch, (first, &pack), hi, &mut next, &mut each)?;
+        for (first, pack) in waiting.iter().flat_map(|held| &held.packs) {
+            give(game, branch, (*first, pack), hi, &mut next, &mut each)?;
         }
         if expect != hi + 1 {
             return Err(bad(expect, "missing from the log".into()));
@@ -421,8 +421,10 @@ fn own_entry(s: &Sled, game: &str, branch: &str, seq: u64) -> Result<Option<Vec<
     };
     // Held pointers first, as `read_own` reads them.
     let prefix = branch_prefix(game, branch);
-    if let Some((first, pack)) = s.segments.waiting_for(&prefix, (seq, seq)) {
-        give(game, branch, (first, &pack), seq, &mut { seq }, &mut take)?;
+    if let Some(held) = s.segments.waiting_for(&prefix, (seq, seq)) {
+        for (first, pack) in &held.packs {
+            give(game, branch, (*first, pack), seq, &mut { seq }, &mut take)?;
+        }
         return Ok(found);
     }
     // Most others are on their own: one lookup.
@@ -439,9 +441,9 @@ fn own_entry(s: &Sled, game: &str, branch: &str, seq: u64) -> Result<Option<Vec<
 /// read first (see `segments`): those before it. The run's own seqs are
 /// read from it alone, since sled may still hold what a crash left past a
 /// head there, which only the run's going into sled overwrites.
-fn in_sled(waiting: &Option<(u64, Vec<u8>)>, (lo, hi): (u64, u64)) -> Option<(u64, u64)> {
-    let last = match waiting {
-        Some((first, _)) if *first <= hi => first.checked_sub(1)?,
+fn in_sled(held: Option<&segments::Held>, (lo, hi): (u64, u64)) -> Option<(u64, u64)> {
+    let last = match held {
+        Some(held) if held.from <= hi => held.from.checked_sub(1)?,
         _ => hi,
     };
     (lo <= last).then_some((lo, last))
@@ -981,7 +983,12 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            forms.push(&key, &encode_form(e), None, &mut packs.0);
+            forms.push(
+                &key,
+                &encode_form(e),
+                Some(layout::PACK_BYTES),
+                &mut packs.0,
+            );
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {

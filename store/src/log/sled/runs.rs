@@ -6,8 +6,8 @@
 //! event. So a group's leader, once the group is durable, adds each written
 //! event's form to its branch's run in memory, and a run goes into `forms`
 //! as one pack (see [`super::layout::PACKED`]) once it is full
-//! ([`PACK_MOST`] forms, or [`super::layout::PACK_BYTES`] fed by single
-//! appends), its seqs stop following on, or a checkpoint comes (and the
+//! ([`PACK_MOST`] forms, or [`super::layout::PACK_BYTES`]), its seqs stop
+//! following on, or a checkpoint comes (and the
 //! store closes): a checkpoint empties
 //! the appends' log, whose records an opening puts again form by form, so
 //! what a crash loses of the runs that log still has, and what it has put

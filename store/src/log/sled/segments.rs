@@ -5,10 +5,10 @@
 //! A segment is written once, at its end, and only ever read after; a
 //! pointer reaches sled only once the bytes it points at are written, so a
 //! reader never sees a segment's zeros. Reads go through the OS's page
-//! cache. A long read (an export, a replay) meets its events in the order
-//! their appends wrote them, so each thread keeps the last stretch of a
-//! segment it read ([`WINDOW`]) and serves the events that fall in it from
-//! there: one `pread` for many events rather than one each.
+//! cache, one `pread` of exactly an event's bytes each. (Keeping the last
+//! 256 KiB a thread read, to serve the events after from it, made a
+//! 1,000,000-event export a third slower, not faster: each such stretch
+//! was fresh memory for the kernel to zero.)
 //!
 //! The pointers themselves wait here before sled holds them: a branch's run
 //! of them goes into `events` as one pack (see [`super::layout::PACKED`])
@@ -19,40 +19,40 @@
 //! A run holds only pointers of appends since the last checkpoint, whose
 //! records an opening (or a recovery, which forgets the runs) puts again.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::layout::{InLog, PACKED, PACK_MOST};
 use crate::error::StoreError;
 
-/// How much of a segment one read takes at least.
-const WINDOW: usize = 256 * 1024;
-
 /// A store's segments, opened for reading as they are first read.
 pub(super) struct Segments {
     dir: PathBuf,
-    /// Which stretches this store's readers may keep (see [`Segments::renew`]).
-    generation: AtomicU64,
     files: RwLock<HashMap<u32, Arc<File>>>,
-    /// The segment being written and how far its bytes are written: a
-    /// stretch read of it keeps nothing past that (the zeros there become
-    /// records later).
-    writing: RwLock<(u32, u64)>,
     /// Pointers not yet in sled, by branch.
     waiting: Mutex<Waiting>,
 }
 
 /// The runs of pointers not yet in sled: by a seq key's branch part (see
-/// [`super::layout::seq_key`]), and the branches whose run is full.
+/// [`super::layout::seq_key`]), each branch's in order of their seqs, all
+/// but the last full; and the branches with a full run.
 #[derive(Default)]
 struct Waiting {
-    runs: HashMap<Vec<u8>, Run>,
+    runs: HashMap<Vec<u8>, Vec<Run>>,
     full: Vec<Vec<u8>>,
+}
+
+/// What a reader takes of a branch's held pointers (see
+/// [`Segments::waiting_for`]).
+pub(super) struct Held {
+    /// The first seq held: every later one the branch has is held too.
+    pub(super) from: u64,
+    /// The runs that hold seqs of the range asked for: their first seqs
+    /// and packs, in order.
+    pub(super) packs: Vec<(u64, Vec<u8>)>,
 }
 
 /// Pointers of a branch's consecutive seqs, packed as they come.
@@ -61,18 +61,6 @@ struct Run {
     count: usize,
     /// [`PACKED`], then each pointer led by its length (u32, little-endian).
     pack: Vec<u8>,
-}
-
-/// Each store's readers keep stretches under a name no other store or
-/// generation shares.
-static GENERATIONS: AtomicU64 = AtomicU64::new(1);
-
-/// The stretch a thread read last: the store's generation, the segment,
-/// where the stretch starts and its bytes.
-type Stretch = (u64, u32, u64, Vec<u8>);
-
-thread_local! {
-    static STRETCH: RefCell<Stretch> = const { RefCell::new((0, 0, 0, Vec::new())) };
 }
 
 /// The file name of segment `n` in a store's directory (see [`super::wal`]).
@@ -92,9 +80,7 @@ impl Segments {
     pub(super) fn new(dir: &Path) -> Segments {
         Segments {
             dir: dir.to_path_buf(),
-            generation: AtomicU64::new(GENERATIONS.fetch_add(1, Ordering::Relaxed)),
             files: RwLock::default(),
-            writing: RwLock::new((0, 0)),
             waiting: Mutex::default(),
         }
     }
@@ -103,8 +89,8 @@ impl Segments {
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Holds the pointer `at` of the event under `key` until its branch's
-    /// run goes into `events` (see the module docs).
+    /// Holds the pointer `at` of the event under `key` until its run goes
+    /// into `events` (see the module docs).
     pub(super) fn hold(
         &self,
         events: &sled::Tree,
@@ -114,21 +100,22 @@ impl Segments {
         let (branch, seq) = key.split_at(key.len() - 8);
         let seq = u64::from_be_bytes(seq.try_into().expect("eight bytes"));
         let mut waiting = self.waiting();
-        let apart = waiting
-            .runs
-            .get(branch)
-            .is_some_and(|run| run.first + run.count as u64 != seq);
-        if apart {
+        let runs = waiting.runs.entry(branch.to_vec()).or_default();
+        if runs.last().is_some_and(|run| run.next() != seq) {
             // Not met in use (a branch's appends follow on, and a fault
-            // forgets every run): the run goes whole rather than be mixed.
-            let run = waiting.runs.remove(branch).expect("a run");
-            put_run(events, branch, &run)?;
+            // forgets every run): the runs go whole rather than be mixed.
+            for run in runs.drain(..) {
+                put_run(events, branch, &run)?;
+            }
         }
-        let run = waiting.runs.entry(branch.to_vec()).or_insert_with(|| Run {
-            first: seq,
-            count: 0,
-            pack: vec![PACKED],
-        });
+        if runs.last().is_none_or(|run| run.count == PACK_MOST) {
+            runs.push(Run {
+                first: seq,
+                count: 0,
+                pack: vec![PACKED],
+            });
+        }
+        let run = runs.last_mut().expect("a run");
         let pointer = at.encode();
         run.pack
             .extend_from_slice(&(pointer.len() as u32).to_le_bytes());
@@ -140,13 +127,21 @@ impl Segments {
         Ok(())
     }
 
-    /// Puts the full runs into `events`, once the group that filled them is
-    /// durable (so a pack in sled never holds an append that failed).
+    /// Puts the full runs into `events`, once the groups that filled them
+    /// are durable (so a pack in sled never holds an append that failed).
     pub(super) fn put_full(&self, events: &sled::Tree) -> Result<(), StoreError> {
         let mut waiting = self.waiting();
-        while let Some(branch) = waiting.full.pop() {
-            if let Some(run) = waiting.runs.get(&branch) {
+        let branches = std::mem::take(&mut waiting.full);
+        for branch in branches {
+            let Some(runs) = waiting.runs.get_mut(&branch) else {
+                continue;
+            };
+            let full = runs.iter().take_while(|run| run.count == PACK_MOST).count();
+            for run in &runs[..full] {
                 put_run(events, &branch, run)?;
+            }
+            runs.drain(..full);
+            if runs.is_empty() {
                 waiting.runs.remove(&branch);
             }
         }
@@ -157,11 +152,13 @@ impl Segments {
     pub(super) fn put_all(&self, events: &sled::Tree) -> Result<(), StoreError> {
         let mut waiting = self.waiting();
         let mut batch = sled::Batch::default();
-        for (branch, run) in &waiting.runs {
-            batch.insert(
-                [branch.as_slice(), &run.first.to_be_bytes()].concat(),
-                &run.pack[..],
-            );
+        for (branch, runs) in &waiting.runs {
+            for run in runs {
+                batch.insert(
+                    [branch.as_slice(), &run.first.to_be_bytes()].concat(),
+                    &run.pack[..],
+                );
+            }
         }
         events.apply_batch(batch)?;
         *waiting = Waiting::default();
@@ -173,86 +170,39 @@ impl Segments {
         *self.waiting() = Waiting::default();
     }
 
-    /// The run of `branch` (a seq key's part before its seq), when it holds
-    /// a pointer of seqs `lo..=hi`: the seq of its first and its pack.
-    pub(super) fn waiting_for(
-        &self,
-        branch: &[u8],
-        (lo, hi): (u64, u64),
-    ) -> Option<(u64, Vec<u8>)> {
+    /// What `branch` (a seq key's part before its seq) holds of seqs
+    /// `lo..=hi`, when it holds any of `..=hi`.
+    pub(super) fn waiting_for(&self, branch: &[u8], (lo, hi): (u64, u64)) -> Option<Held> {
         let waiting = self.waiting();
-        let run = waiting.runs.get(branch)?;
-        let last = run.first + run.count as u64 - 1;
-        (run.first <= hi && lo <= last).then(|| (run.first, run.pack.clone()))
+        let runs = waiting.runs.get(branch)?;
+        let from = runs.first()?.first;
+        let packs = runs
+            .iter()
+            .filter(|run| run.first <= hi && lo < run.next())
+            .map(|run| (run.first, run.pack.clone()))
+            .collect();
+        (from <= hi).then_some(Held { from, packs })
     }
 
-    /// Forgets every stretch readers keep: after a write fault the log's
-    /// end goes back to its last whole record, and what follows is written
-    /// again.
-    pub(super) fn renew(&self) {
-        let next = GENERATIONS.fetch_add(1, Ordering::Relaxed);
-        self.generation.store(next, Ordering::Release);
-    }
-
-    /// Says that segment `n` is written up to `end`, before any pointer
-    /// below `end` reaches sled.
-    pub(super) fn written(&self, n: u32, end: u64) {
-        *self.writing.write().unwrap_or_else(PoisonError::into_inner) = (n, end);
-    }
-
-    /// `read` of the JSON of the event `at` points to, borrowed from the
-    /// stretch it lies in (no copy: an export reads every event so).
+    /// `read` of the JSON of the event `at` points to.
     pub(super) fn with<T>(
         &self,
         at: InLog,
         read: impl FnOnce(&[u8]) -> Result<T, String>,
     ) -> Result<T, String> {
-        let generation = self.generation.load(Ordering::Acquire);
-        let (start, len) = (at.offset, at.len as usize);
-        let inside = |(g, n, from, bytes): &Stretch| {
-            *g == generation
-                && *n == at.segment
-                && start >= *from
-                && start - from + len as u64 <= bytes.len() as u64
-        };
-        if !STRETCH.with_borrow(inside) {
-            let bytes = self.read_stretch(at)?;
-            STRETCH.with_borrow_mut(|kept| *kept = (generation, at.segment, start, bytes));
-        }
-        STRETCH.with_borrow(|(_, _, from, bytes)| {
-            let at = (start - from) as usize;
-            read(&bytes[at..at + len])
-        })
-    }
-
-    /// The stretch of the segment from where `at` starts: at least its
-    /// event, and up to [`WINDOW`] bytes, none past what is written.
-    fn read_stretch(&self, at: InLog) -> Result<Vec<u8>, String> {
-        let (start, len) = (at.offset, at.len as usize);
         let file = self.file(at.segment)?;
-        let (writing, written) = *self.writing.read().unwrap_or_else(PoisonError::into_inner);
-        let mut want = WINDOW.max(len);
-        if writing == at.segment {
-            want = want.min(written.saturating_sub(start) as usize).max(len);
-        }
-        let mut bytes = vec![0; want];
-        let mut got = 0;
-        while got < want {
-            match file.read_at(&mut bytes[got..], start + got as u64) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.cannot(at.segment, e)),
-            }
-        }
-        if got < len {
-            return Err(format!(
-                "its bytes in the appends' log ({}) end short ({got} of {len} at {start})",
-                segment_name(at.segment)
-            ));
-        }
-        bytes.truncate(got);
-        Ok(bytes)
+        let mut json = vec![0; at.len as usize];
+        file.read_exact_at(&mut json, at.offset)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => format!(
+                    "its bytes in the appends' log ({}) end short ({} at {})",
+                    segment_name(at.segment),
+                    at.len,
+                    at.offset
+                ),
+                _ => self.cannot(at.segment, e),
+            })?;
+        read(&json)
     }
 
     fn file(&self, n: u32) -> Result<Arc<File>, String> {
@@ -278,6 +228,13 @@ impl Segments {
             "its segment of the appends' log cannot be read ({}): {e}",
             self.dir.join(segment_name(n)).display()
         )
+    }
+}
+
+impl Run {
+    /// The seq after its last.
+    fn next(&self) -> u64 {
+        self.first + self.count as u64
     }
 }
 

@@ -164,7 +164,8 @@ const GROW_BYTES: u64 = 1024 * 1024;
 /// grown.
 pub(super) struct Wal {
     dir: PathBuf,
-    /// Told how far the segment is written (see [`Segments::written`]).
+    /// Where readers find the segments, kept for a recovery (see
+    /// [`Wal::segments`]).
     segments: Arc<Segments>,
     number: u32,
     path: PathBuf,
@@ -233,7 +234,6 @@ impl Wal {
             .write_all_at(bytes, start)
             .map_err(io_err(&self.path))?;
         self.end = end;
-        self.segments.written(self.number, end);
         Ok(start)
     }
 
@@ -312,8 +312,6 @@ impl Wal {
                 .map_err(io_err(&self.path))?;
             self.size = self.end;
         }
-        self.segments.renew();
-        self.segments.written(self.number, self.end);
         Ok(records)
     }
 
@@ -328,7 +326,6 @@ impl Wal {
         let next = Wal::open_segment(&self.dir, Arc::clone(&self.segments), self.number + 1)?;
         next.file.sync_all().map_err(io_err(&next.path))?;
         sync_dir_entry(&self.dir)?;
-        self.segments.written(next.number, 0);
         *self = next;
         Ok(())
     }
