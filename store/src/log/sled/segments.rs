@@ -28,6 +28,9 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use super::layout::{InLog, PACKED, PACK_MOST};
 use crate::error::StoreError;
 
+/// The most segments kept open for reading at once.
+const FILES_OPEN: usize = 64;
+
 /// A store's segments, opened for reading as they are first read.
 pub(super) struct Segments {
     dir: PathBuf,
@@ -216,10 +219,14 @@ impl Segments {
         }
         let file = File::open(self.dir.join(segment_name(n))).map_err(|e| self.cannot(n, e))?;
         let file = Arc::new(file);
-        self.files
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(n, Arc::clone(&file));
+        let mut files = self.files.write().unwrap_or_else(PoisonError::into_inner);
+        // A store of very many segments does not hold a descriptor for each:
+        // past the bound, those open are let go (a read under way keeps its
+        // own) and opened again as they are read.
+        if files.len() >= FILES_OPEN {
+            files.clear();
+        }
+        files.insert(n, Arc::clone(&file));
         Ok(file)
     }
 
