@@ -649,6 +649,11 @@ fn an_unchanged_fork_replays_the_same_future() {
     }
 }
 
+/// The state of `g`'s main line as its owner sees it, as JSON.
+fn owner_state(j: &Journal, g: &str) -> Value {
+    serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
+}
+
 fn export(j: &Journal, game: &str, branch: Option<&str>) -> Vec<u8> {
     let mut out = Vec::new();
     j.export(game, branch, &mut out).unwrap();
@@ -1048,14 +1053,11 @@ fn verify_finds_rehashed_facts_by_strict_replay() {
 #[test]
 fn verify_finds_a_damaged_fold_form() {
     let dir = tempfile::tempdir().unwrap();
-    let state = |j: &Journal, g: &str| {
-        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
-    };
     let (g, before) = {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 3);
-        let before = state(&j, &g);
+        let before = owner_state(&j, &g);
         (g, before)
     };
     // A fold reads the facts' compact copy, so one that no longer matches
@@ -1071,7 +1073,7 @@ fn verify_finds_a_damaged_fold_form() {
     tamper_fold_form(&dir, 3, FoldFormDamage::Dropped);
     let j = journal(&dir);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
-    assert_eq!(state(&j, &g), before);
+    assert_eq!(owner_state(&j, &g), before);
 }
 
 /// Builds before sled's `forms` tree kept an accepted action's fold form in
@@ -1171,14 +1173,11 @@ fn a_store_from_before_segments_opens_with_its_appends() {
     }
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    let state = |j: &Journal, g: &str| {
-        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
-    };
     let (g, before, exported) = {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 5);
-        (g.clone(), state(&j, &g), export(&j, &g, None))
+        (g.clone(), owner_state(&j, &g), export(&j, &g, None))
     };
     // As an earlier build left it: every event whole in sled, the last two
     // appends only in its one `appends.wal`, not yet checkpointed.
@@ -1211,7 +1210,7 @@ fn a_store_from_before_segments_opens_with_its_appends() {
         !store.join("appends.wal").exists(),
         "put in sled, then gone"
     );
-    assert_eq!(state(&j, &g), before);
+    assert_eq!(owner_state(&j, &g), before);
     assert_eq!(export(&j, &g, None), exported);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
     play(&j, &g, MAIN_BRANCH, 2);
@@ -1227,14 +1226,11 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
         return; // the layout is sled's
     }
     let dir = tempfile::tempdir().unwrap();
-    let state = |j: &Journal, g: &str| {
-        serde_json::to_value(j.state(g, MAIN_BRANCH, None, Viewer::Owner).unwrap()).unwrap()
-    };
     let (g, before, exported) = {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 4);
-        (g.clone(), state(&j, &g), export(&j, &g, None))
+        (g.clone(), owner_state(&j, &g), export(&j, &g, None))
     };
     {
         let db = raw_sled(&dir.path().join("store"));
@@ -1263,7 +1259,7 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
         db.flush().unwrap();
     }
     let j = journal(&dir).with_snapshot_every(1000);
-    assert_eq!(state(&j, &g), before);
+    assert_eq!(owner_state(&j, &g), before);
     assert_eq!(export(&j, &g, None), exported);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
     let has_form = |e: &Event| match &e.body {

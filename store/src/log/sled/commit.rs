@@ -309,10 +309,8 @@ impl SledLog {
             .zip(outcomes)
             .filter(|(_, o)| matches!(o, Outcome::Written));
         for ((_, p), _) in written {
-            // Packs stay small (see `PACK_BYTES`).
-            let most = Some(super::layout::PACK_BYTES);
             for (key, _, form) in &p.events {
-                runs.push(key, form, most, &mut packs);
+                runs.push(key, form, super::layout::PACK_BYTES, &mut packs);
             }
         }
         packs

@@ -454,8 +454,8 @@ impl SledLog {
         }
         // The pointers held for sled may be of appends that failed: the
         // log's records put them again.
-        self.wal().segments().forget();
-        let segments = Arc::clone(&self.wal().segments());
+        let segments = self.wal().segments();
+        segments.forget();
         let reopened = Arc::new(open_sled(&self.path, &segments)?);
         *slot = Some(Arc::clone(&reopened));
         // The old opening may have held acknowledged appends only in memory:
@@ -583,9 +583,8 @@ impl SledLog {
 
 /// Puts the appended events' pointers held in memory into sled (see
 /// [`super::segments`]), notes that sled holds the appends' log so far and
-/// makes it durable
-/// (flush, then its files synced); a segment grown full is then ended (see
-/// [`super::wal`]).
+/// makes it durable (flush, then its files synced); a segment grown full is
+/// then ended (see [`super::wal`]).
 pub(super) fn checkpoint(files: &SledFiles, s: &Sled, wal: &mut Wal) -> Result<(), StoreError> {
     s.segments.put_all(&s.events)?;
     wal.note_held(s)?;

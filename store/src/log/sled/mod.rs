@@ -973,7 +973,7 @@ impl Log for SledLog {
         // packs (see `layout::PACKED`).
         let (mut forms, mut stored) = (Runs::default(), Runs::default());
         let mut packs = (Vec::new(), Vec::new());
-        let most = Some(layout::EVENT_PACK_BYTES);
+        let most = layout::EVENT_PACK_BYTES;
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -983,12 +983,7 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            forms.push(
-                &key,
-                &encode_form(e),
-                Some(layout::PACK_BYTES),
-                &mut packs.0,
-            );
+            forms.push(&key, &encode_form(e), layout::PACK_BYTES, &mut packs.0);
             match (json, &e.body) {
                 // A creation's pack is stored apart.
                 (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {

@@ -54,19 +54,12 @@ impl Runs {
     /// Adds the entry of the event under `key` (its form, empty for an event
     /// with none; or, for an import's `events`, its stored JSON) to its
     /// branch's run; a run that is full ([`PACK_MOST`] entries, or
-    /// `most_bytes` when given), or that `key` does not follow on, goes into
-    /// `put`.
-    pub(super) fn push(
-        &mut self,
-        key: &[u8],
-        form: &[u8],
-        most_bytes: Option<usize>,
-        put: &mut Vec<Put>,
-    ) {
+    /// `most_bytes`), or that `key` does not follow on, goes into `put`.
+    pub(super) fn push(&mut self, key: &[u8], form: &[u8], most_bytes: usize, put: &mut Vec<Put>) {
         let (branch, seq) = split(key);
         if let Some(run) = self.0.get(branch) {
             let apart = run.first + run.count as u64 != seq;
-            let over = most_bytes.is_some_and(|most| run.pack.len() + 4 + form.len() > most);
+            let over = run.pack.len() + 4 + form.len() > most_bytes;
             if apart || over {
                 put.extend(self.take(branch));
             }
@@ -125,7 +118,7 @@ impl Run {
 }
 
 /// A seq key's branch part and seq.
-fn split(key: &[u8]) -> (&[u8], u64) {
+pub(super) fn split(key: &[u8]) -> (&[u8], u64) {
     let (branch, seq) = key.split_at(key.len() - 8);
     let seq = u64::from_be_bytes(seq.try_into().expect("eight bytes"));
     (branch, seq)

@@ -3,8 +3,8 @@
 //! (see [`super::layout::IN_LOG`]).
 //!
 //! A segment is written once, at its end, and only ever read after; a
-//! pointer reaches sled only once the bytes it points at are written, so a
-//! reader never sees a segment's zeros. Reads go through the OS's page
+//! pointer reaches a reader only once the bytes it points at are durable,
+//! so a reader never sees a segment's zeros. Reads go through the OS's page
 //! cache, one `pread` of exactly an event's bytes each. (Keeping the last
 //! 256 KiB a thread read, to serve the events after from it, made a
 //! 1,000,000-event export a third slower, not faster: each such stretch
@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::layout::{InLog, PACKED, PACK_MOST};
+use super::runs::split;
 use crate::error::StoreError;
 
 /// The most segments kept open for reading at once.
@@ -100,8 +101,7 @@ impl Segments {
         key: &[u8],
         at: InLog,
     ) -> Result<(), StoreError> {
-        let (branch, seq) = key.split_at(key.len() - 8);
-        let seq = u64::from_be_bytes(seq.try_into().expect("eight bytes"));
+        let (branch, seq) = split(key);
         let mut waiting = self.waiting();
         let runs = waiting.runs.entry(branch.to_vec()).or_default();
         if runs.last().is_some_and(|run| run.next() != seq) {
@@ -157,10 +157,7 @@ impl Segments {
         let mut batch = sled::Batch::default();
         for (branch, runs) in &waiting.runs {
             for run in runs {
-                batch.insert(
-                    [branch.as_slice(), &run.first.to_be_bytes()].concat(),
-                    &run.pack[..],
-                );
+                batch.insert(run.key(branch), &run.pack[..]);
             }
         }
         events.apply_batch(batch)?;
@@ -243,11 +240,15 @@ impl Run {
     fn next(&self) -> u64 {
         self.first + self.count as u64
     }
+
+    /// Its key in `events`: its first seq's, under `branch`.
+    fn key(&self, branch: &[u8]) -> Vec<u8> {
+        [branch, &self.first.to_be_bytes()].concat()
+    }
 }
 
 /// Puts a run into `events` as one pack under its first seq's key.
 fn put_run(events: &sled::Tree, branch: &[u8], run: &Run) -> Result<(), StoreError> {
-    let key = [branch, &run.first.to_be_bytes()].concat();
-    events.insert(key, &run.pack[..])?;
+    events.insert(run.key(branch), &run.pack[..])?;
     Ok(())
 }

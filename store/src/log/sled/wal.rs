@@ -298,10 +298,11 @@ impl Wal {
             }
             _ => 0,
         };
-        let bytes = read_whole(&self.path, self.size)?;
-        let from = (from as usize).min(bytes.len());
-        let (records, read) = put_records(s, &bytes[from..], Some((self.number, from as u64)))?;
-        self.end = (from + read) as u64;
+        // Only what lies past the mark: a segment is up to 64 MiB.
+        let from = from.min(self.size);
+        let bytes = read_from(&self.path, from, self.size)?;
+        let (records, read) = put_records(s, &bytes, Some((self.number, from)))?;
+        self.end = from + read as u64;
         // What lies past the last whole record (zeros grown ahead, or a
         // torn record) goes: the file holds its records and nothing else
         // until it next grows.
@@ -341,7 +342,7 @@ pub(super) fn put_old_file(dir: &Path, s: &Sled) -> Result<bool, StoreError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(io_err(&path)(e)),
     };
-    let bytes = read_whole(&path, size)?;
+    let bytes = read_from(&path, 0, size)?;
     let (records, _) = put_records(s, &bytes, None)?;
     if records > 0 {
         tracing::info!(path = %dir.display(), groups = records, "put appends again from the appends' log of an earlier build");
@@ -362,10 +363,15 @@ fn sync_dir_entry(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_err(dir))
 }
 
-fn read_whole(path: &Path, size: u64) -> Result<Vec<u8>, StoreError> {
-    let mut bytes = Vec::with_capacity(size as usize);
+/// The file's bytes from `from` on (`size` is about its length).
+fn read_from(path: &Path, from: u64, size: u64) -> Result<Vec<u8>, StoreError> {
+    use std::io::{Seek, SeekFrom};
+    let mut bytes = Vec::with_capacity(size.saturating_sub(from) as usize);
     File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .and_then(|mut f| {
+            f.seek(SeekFrom::Start(from))?;
+            f.read_to_end(&mut bytes)
+        })
         .map_err(io_err(path))?;
     Ok(bytes)
 }
