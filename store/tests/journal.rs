@@ -847,13 +847,14 @@ fn pack_entries(raw: &[u8]) -> Option<Vec<&[u8]>> {
     Some(entries)
 }
 
-/// Puts in `events` the JSON of each appended event, where sled keeps only
-/// where it lies in the appends' log (a `0x03`, then the segment's number,
-/// u32 LE, the offset, u64, and the length, u32), as a store from before
-/// that keeps it: a test that damages one event's JSON finds it there.
-fn inline(events: &sled::Tree, store: &std::path::Path) {
+/// Puts in `tree` (`events` or `forms`) the bytes of each appended event's
+/// JSON or fold form, where sled keeps only where they lie in the appends'
+/// log (a `0x03`, then the segment's number, u32 LE, the offset, u64, and
+/// the length, u32), as a store from before that keeps them: a test that
+/// damages one event's JSON or form finds it there.
+fn inline(tree: &sled::Tree, store: &std::path::Path) {
     use std::os::unix::fs::FileExt;
-    for item in events.iter() {
+    for item in tree.iter() {
         let (key, raw) = item.unwrap();
         let Some((&0x03, at)) = raw.split_first() else {
             continue;
@@ -864,7 +865,7 @@ fn inline(events: &sled::Tree, store: &std::path::Path) {
         let file = std::fs::File::open(store.join(format!("appends.{segment:08}.wal"))).unwrap();
         let mut json = vec![0; len as usize];
         file.read_exact_at(&mut json, offset).unwrap();
-        events.insert(key, json).unwrap();
+        tree.insert(key, json).unwrap();
     }
 }
 
@@ -900,6 +901,7 @@ fn tamper_stored(dir: &tempfile::TempDir, seq: u64, edit: impl Fn(&mut Vec<u8>, 
     unpack(&forms);
     unpack(&events);
     inline(&events, &dir.path().join("store"));
+    inline(&forms, &dir.path().join("store"));
     let (key, mut json) = events
         .iter()
         .map(Result::unwrap)
@@ -1101,7 +1103,7 @@ fn appended_events_are_read_from_the_appends_log_where_sled_points() {
     }
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    let (g, exported) = {
+    let (g, exported, state) = {
         let j = journal(&dir);
         let g = new_game(&j).game;
         play(&j, &g, MAIN_BRANCH, 2);
@@ -1127,42 +1129,52 @@ fn appended_events_are_read_from_the_appends_log_where_sled_points() {
             let own = j.events(&g, MAIN_BRANCH, seq, Some(seq)).unwrap();
             assert_eq!(own[0].hash, events.last().unwrap().hash);
         }
-        (g.clone(), export(&j, &g, None))
+        (g.clone(), export(&j, &g, None), owner_state(&j, &g))
     };
     {
         let db = raw_sled(&store);
-        let events = db.open_tree("events").unwrap();
         // Each on its own, or packed.
-        let pointers = events
-            .iter()
-            .map(Result::unwrap)
-            .flat_map(|(_, raw)| match pack_entries(&raw) {
-                Some(entries) => entries.iter().map(|e| e.to_vec()).collect(),
-                None => vec![raw.to_vec()],
-            })
-            .filter(|raw| raw.first() == Some(&0x03))
-            .count();
-        assert_eq!(pointers, 155, "sled holds where each appended event lies");
+        let pointers = |tree: &str| {
+            db.open_tree(tree)
+                .unwrap()
+                .iter()
+                .map(Result::unwrap)
+                .flat_map(|(_, raw)| match pack_entries(&raw) {
+                    Some(entries) => entries.iter().map(|e| e.to_vec()).collect(),
+                    None => vec![raw.to_vec()],
+                })
+                .filter(|raw| raw.first() == Some(&0x03))
+                .count()
+        };
+        assert_eq!(pointers("events"), 155, "where each appended event lies");
+        assert_eq!(pointers("forms"), 5, "and each of its 5 actions' forms");
     }
     assert_eq!(segments(&store).len(), 1);
-    let j = journal(&dir);
+    // Folded from the forms where they lie, with no snapshot to start from.
+    let j = journal(&dir).with_snapshot_every(1000);
+    assert_eq!(owner_state(&j, &g), state);
     assert_eq!(export(&j, &g, None), exported);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
-    // A segment that lost its bytes is a damaged store, said as such.
+    // A segment that lost its bytes (all but its first record's first
+    // few: every form too) is a damaged store, said as such.
     drop(j);
     let segment = &segments(&store)[0];
-    let len = std::fs::metadata(segment).unwrap().len();
     std::fs::OpenOptions::new()
         .write(true)
         .open(segment)
         .unwrap()
-        .set_len(len / 2)
+        .set_len(64)
         .unwrap();
-    let j = journal(&dir);
+    let j = journal(&dir).with_snapshot_every(1000);
     let problem = j.verify(Some(&g)).unwrap()[0].problem.clone();
     assert!(
         problem.as_ref().is_some_and(|p| p.what.contains("appends")),
         "{problem:?}"
+    );
+    let fold = j.state(&g, MAIN_BRANCH, None, Viewer::Owner).map(drop);
+    assert!(
+        matches!(&fold, Err(e) if e.to_string().contains("appends' log")),
+        "{fold:?}"
     );
 }
 
@@ -1183,9 +1195,14 @@ fn a_store_from_before_segments_opens_with_its_appends() {
     // appends only in its one `appends.wal`, not yet checkpointed.
     {
         let db = raw_sled(&store);
-        let events = db.open_tree("events").unwrap();
+        let (events, forms) = (
+            db.open_tree("events").unwrap(),
+            db.open_tree("forms").unwrap(),
+        );
         unpack(&events);
         inline(&events, &store);
+        unpack(&forms);
+        inline(&forms, &store);
         for seq in [5u64, 6] {
             let key = events
                 .iter()
@@ -1241,6 +1258,7 @@ fn actions_stored_with_their_fold_form_in_front_read_as_before() {
         unpack(&forms);
         unpack(&events);
         inline(&events, &dir.path().join("store"));
+        inline(&forms, &dir.path().join("store"));
         let mut moved = 0;
         for item in forms.iter() {
             let (key, form) = item.unwrap();

@@ -8,7 +8,7 @@ use crate::common::{action, created, meta, raw_sled};
 use proptest::prelude::*;
 use serde_json::Value;
 use tabletape_engine::Snapshot;
-use tabletape_events::{Body, Event, MAIN_BRANCH, SCHEMA_VERSION};
+use tabletape_events::{Body, Event, FoldForm, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::scratch::test_store;
 use tabletape_store::upcast::upcast;
 use tabletape_store::{event_hash, Draft, FoldStep, Head, Log, Receipt, SledLog, StoreError};
@@ -483,6 +483,90 @@ fn a_batch_of_many_events_reads_back_whole_and_one_by_one() {
         log.read("g-1", MAIN_BRANCH, 60, Some(140)).unwrap(),
         written[59..140]
     );
+}
+
+/// An action carrying a fold form of `len` bytes, each its seq's own.
+fn action_with_form(n: u64, len: usize) -> Draft {
+    let mut draft = action(n);
+    if let Body::ActionAccepted(accepted) = &mut draft.body {
+        accepted.fold_form = FoldForm::new((0..len).map(|i| (n as usize * 7 + i) as u8).collect());
+    }
+    draft
+}
+
+/// The fold forms a fold reads of `game`'s main line, by seq, checked
+/// against those of the events read whole.
+fn forms_read(log: &dyn Log, game: &str) -> Vec<(u64, Vec<u8>)> {
+    let steps = log.read_steps(game, MAIN_BRANCH, 1, None).unwrap();
+    let forms: Vec<_> = steps
+        .iter()
+        .filter_map(|step| match step {
+            FoldStep::Compact { seq, facts, .. } => Some((*seq, facts.to_vec())),
+            _ => None,
+        })
+        .collect();
+    let whole: Vec<_> = log
+        .read(game, MAIN_BRANCH, 1, None)
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e.body {
+            Body::ActionAccepted(a) => Some((e.seq, a.fold_form.get()?.to_vec())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(forms, whole);
+    forms
+}
+
+#[test]
+fn fold_forms_read_back_each_its_own_however_they_lie() {
+    let dir = tempfile::tempdir().unwrap();
+    // One append of more forms than a read takes at once (1 MiB), then
+    // single appends with another game's between them, large and small.
+    let mut wanted = Vec::new();
+    let written = {
+        let log = open(&dir);
+        log.create_game(&meta("g-1"), created()).unwrap();
+        log.create_game(&meta("g-2"), created()).unwrap();
+        let batch: Vec<_> = (0..40).map(|n| action_with_form(n, 40_000)).collect();
+        wanted.extend((2..).zip((0..40).map(|n| action_with_form(n, 40_000))));
+        log.append("g-1", MAIN_BRANCH, Some(1), None, batch)
+            .unwrap();
+        for (i, n) in (40..60).enumerate() {
+            let seq = 42 + i as u64;
+            let len = [10, 3_000, 70_000][i % 3];
+            log.append(
+                "g-1",
+                MAIN_BRANCH,
+                Some(seq - 1),
+                None,
+                vec![action_with_form(n, len)],
+            )
+            .unwrap();
+            wanted.push((seq, action_with_form(n, len)));
+            let other = [20_000, 100][i % 2];
+            log.append(
+                "g-2",
+                MAIN_BRANCH,
+                None,
+                None,
+                vec![action_with_form(n, other)],
+            )
+            .unwrap();
+        }
+        forms_read(&*log, "g-1")
+    };
+    let wanted: Vec<_> = wanted
+        .into_iter()
+        .map(|(seq, draft)| match draft.body {
+            Body::ActionAccepted(a) => (seq, a.fold_form.get().unwrap().to_vec()),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(written, wanted);
+    // Reopened: every pointer in sled now, none held.
+    let log = open(&dir);
+    assert_eq!(forms_read(&*log, "g-1"), wanted);
 }
 
 #[test]

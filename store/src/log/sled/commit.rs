@@ -299,18 +299,28 @@ impl SledLog {
         }
     }
 
-    /// Adds the forms of a durable group's written appends to their
+    /// Adds where the forms of a durable group's written appends lie (in
+    /// `segment`, their group's records from `start` on) to their
     /// branches' runs; the packs they filled.
-    fn gather_forms(&self, group: &[Queued], outcomes: &[Outcome]) -> Vec<Put> {
+    fn gather_forms(
+        &self,
+        written: &[(&Pending, Placed)],
+        (segment, start): (u32, u64),
+    ) -> Vec<Put> {
         let mut runs = self.runs();
         let mut packs = Vec::new();
-        let written = group
-            .iter()
-            .zip(outcomes)
-            .filter(|(_, o)| matches!(o, Outcome::Written));
-        for ((_, p), _) in written {
-            for (key, _, form) in &p.events {
-                runs.push(key, form, super::layout::PACK_BYTES, &mut packs);
+        for (p, placed) in written {
+            for ((key, _, form), (_, at)) in p.events.iter().zip(placed) {
+                let pointer = at.map(|at| {
+                    InLog {
+                        segment,
+                        offset: start + at as u64,
+                        len: form.len() as u32,
+                    }
+                    .encode()
+                });
+                let entry = pointer.as_ref().map_or(&[][..], |p| &p[..]);
+                runs.push(key, entry, super::layout::PACK_BYTES, &mut packs);
             }
         }
         packs
@@ -399,21 +409,25 @@ impl SledLog {
         let put = written.and_then(|start| {
             writing
                 .iter()
-                .try_for_each(|(p, events)| put_one(&s, p, (segment, start), events))
+                .try_for_each(|(p, placed)| put_one(&s, p, (segment, start), placed))
+                .map(|()| start)
         });
-        if let Err(e) = put {
-            // Some of the group may be in sled: hide it all. An append that
-            // is durable though refused comes back with the log's records
-            // at the recovery.
-            drop(wal);
-            self.hide_written(&e, group, &outcomes);
-            return all_failed(&e);
-        }
+        let start = match put {
+            Ok(start) => start,
+            Err(e) => {
+                // Some of the group may be in sled: hide it all. An append
+                // that is durable though refused comes back with the log's
+                // records at the recovery.
+                drop(wal);
+                self.hide_written(&e, group, &outcomes);
+                return all_failed(&e);
+            }
+        };
         // Before the lead goes on, as every pointer held is durable.
         if let Err(e) = s.segments.put_full(&s.events) {
             tracing::warn!("appended events' pointers not packed yet: {e}");
         }
-        let mut packs = self.gather_forms(group, &outcomes);
+        let mut packs = self.gather_forms(&writing, (segment, start));
         // The group is durable in the appends' log whatever becomes of a
         // checkpoint; one that fails leaves sled to a recovery, which puts
         // the log's records again.
@@ -488,16 +502,23 @@ fn check_one(
     })
 }
 
-/// Adds one append's record to the group's: its events, their fold forms,
-/// its receipt, then its head. Where each event's JSON starts among the
-/// records.
-fn record_one(p: &Pending, records: &mut Records) -> Vec<usize> {
+/// Where one append's record holds each of its events' JSON and fold form
+/// (if it has one) among the group's records.
+type Placed = Vec<(usize, Option<usize>)>;
+
+/// Adds one append's record to the group's: its events, then their fold
+/// forms (so the forms of an append of many lie together, for a fold to
+/// read in few reads), its receipt, then its head.
+fn record_one(p: &Pending, records: &mut Records) -> Placed {
     records.begin();
-    let mut events = Vec::with_capacity(p.events.len());
-    for (key, json, form) in &p.events {
-        events.push(records.put(Tree::Events, key, json));
+    let mut placed: Placed = p
+        .events
+        .iter()
+        .map(|(key, json, _)| (records.put(Tree::Events, key, json), None))
+        .collect();
+    for ((key, _, form), (_, at)) in p.events.iter().zip(&mut placed) {
         if !form.is_empty() {
-            records.put(Tree::Forms, key, form);
+            *at = Some(records.put(Tree::Forms, key, form));
         }
     }
     if let Some((key, json)) = &p.receipt {
@@ -505,7 +526,7 @@ fn record_one(p: &Pending, records: &mut Records) -> Vec<usize> {
     }
     records.put(Tree::Heads, &p.head_key, &p.head_after);
     records.end();
-    events
+    placed
 }
 
 /// Puts one append of a group, its record durable (at `start` of
@@ -518,19 +539,19 @@ fn record_one(p: &Pending, records: &mut Records) -> Vec<usize> {
 /// overwritten by the next append; a receipt past its head is not believed
 /// (see [`receipt_holds`]).
 ///
-/// The events' fold forms go into the record only: the leader adds them to
-/// their branches' runs once the group is durable, and puts the runs into
-/// sled in packs (see [`super::runs`]); an opening puts them from the
-/// record. So a form is never in sled for an event that is not, the group's
-/// one thread does not wait on them, and a fold reads an event whole while
-/// its form is in neither.
+/// The events' fold forms stay in the record too: the leader adds where
+/// each lies to its branch's run once the group is durable, and puts the
+/// runs into sled in packs (see [`super::runs`]); an opening puts them from
+/// the record. So a form is never in sled for an event that is not, the
+/// group's one thread does not wait on them, and a fold reads an event
+/// whole while its form is in neither.
 fn put_one(
     s: &Sled,
     p: &Pending,
     (segment, start): (u32, u64),
-    events: &[usize],
+    placed: &Placed,
 ) -> Result<(), StoreError> {
-    for ((key, json, _), at) in p.events.iter().zip(events) {
+    for ((key, json, _), (at, _)) in p.events.iter().zip(placed) {
         let at = InLog {
             segment,
             offset: start + *at as u64,

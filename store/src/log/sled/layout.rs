@@ -127,13 +127,15 @@ pub(super) const SHARED_PACK: u8 = 0x01;
 /// the event's JSON.
 pub(super) const WITH_FOLD_FORM: u8 = 0x02;
 
-/// The first byte of an appended event kept where its append left it, in
-/// the appends' log (see [`super::wal`]): then the segment's number (u32,
-/// little-endian), the offset of the event's JSON in that file (u64) and
-/// its length (u32), alone or in a pack (see [`super::segments`]). sled
-/// holds these 17 bytes instead of the JSON: sled copies a leaf's entries
-/// on every insert, and a leaf of pointers is a small fraction of one of
-/// events.
+/// The first byte of an appended event, or its fold form, kept where its
+/// append left it, in the appends' log (see [`super::wal`]): then the
+/// segment's number (u32, little-endian), the offset of the event's JSON
+/// (or the form) in that file (u64) and its length (u32), alone or in a
+/// pack (see [`super::segments`] and [`super::runs`]). sled holds these 17
+/// bytes instead: sled copies a leaf's entries on every insert, and a leaf
+/// of pointers is a small fraction of one of events; and a fold that read
+/// forms from sled spent most of its readers' time paging them in (a cold
+/// fold from storage ran at half the speed of a warm one).
 pub(super) const IN_LOG: u8 = 0x03;
 
 /// Where in the appends' log an event's JSON lies.
@@ -152,6 +154,11 @@ impl InLog {
         out[5..13].copy_from_slice(&self.offset.to_le_bytes());
         out[13..17].copy_from_slice(&self.len.to_le_bytes());
         out
+    }
+
+    /// Where its bytes end.
+    pub(super) fn end(self) -> u64 {
+        self.offset + u64::from(self.len)
     }
 
     /// The pointer `raw` is, or `None` for an entry held in sled.
@@ -225,9 +232,10 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// splits and its page's header (about 10 µs of a 1 KB event, most of an
 /// import's writing), and a fold from storage pulls fewer pages. No single entry starts with this
 /// byte (the compact form's markers are below 16, an event's JSON starts
-/// with `{` and a creation's with [`SHARED_PACK`]). Appends' forms are
-/// packed too (see [`super::runs`]); appends' events are not: sled points
-/// to each where its append's record holds it (see [`IN_LOG`]).
+/// with `{` and a creation's with [`SHARED_PACK`]). Appends' events and
+/// forms stay where their append's record holds them, and sled keeps where
+/// (see [`IN_LOG`]), those pointers packed the same way (see
+/// [`super::segments`] and [`super::runs`]).
 pub(super) const PACKED: u8 = 0xFF;
 
 /// The most entries one pack holds: a read from a seq inside a pack reads
@@ -242,8 +250,10 @@ pub(super) const PACK_MOST: usize = 64;
 /// write one. And sled's page cache does not count such a page at its
 /// size: once appended events left sled, an export of the bench's
 /// 1,000,000-event game (reading every form) kept about 400 MB more of
-/// them, whatever the cache's capacity. So an import's and a batch's packs
-/// keep to this too, though a fold from storage then reads more entries.
+/// them, whatever the cache's capacity. So an import's packs keep to this
+/// too, though a fold from storage then reads more entries. (An append's
+/// forms stay in the appends' log: their packs are of pointers, 64 in
+/// 1.3 KB.)
 pub(super) const PACK_BYTES: usize = 6 * 1024;
 
 /// The most bytes a pack of an import's events holds (see [`PACKED`]): a

@@ -34,7 +34,7 @@ use disk::{GroupCommit, Unsynced};
 use layout::{
     attach_form, branch_key, branch_prefix, decode_form, decode_head, decode_step, decode_stored,
     encode_form, encode_head, encode_stored, game_prefix, idem_key, receipt_reached, seq_in,
-    seq_key, Decode, Sled, ADMIN_TOKEN_KEY,
+    seq_key, Decode, InLog, Sled, ADMIN_TOKEN_KEY,
 };
 
 mod commit;
@@ -212,8 +212,11 @@ impl SledLog {
 
     /// Calls `each` with the seq and the `forms` entry (see
     /// [`layout::encode_form`]) of every own event of `branch` with seqs
-    /// `lo..=hi` that `forms` holds, in order; a pack holds a run of them
-    /// from its key's seq, which may come before `lo`.
+    /// `lo..=hi` that `forms` holds, once each but in no set order: those
+    /// sled holds as they come (a pack holds a run of them from its key's
+    /// seq, which may come before `lo`), then those an append left in the
+    /// appends' log, where sled points (see [`layout::IN_LOG`]), read a
+    /// stretch of the log at a time.
     fn each_form(
         &self,
         game: &str,
@@ -222,13 +225,23 @@ impl SledLog {
         mut each: impl FnMut(u64, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
-        let mut next = each_entry(&s.forms, game, branch, (lo, hi), &mut each)?;
+        let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
+        let mut in_log = Vec::new();
+        let mut sort =
+            |seq: u64, raw: &[u8]| match InLog::decode(raw).map_err(|why| bad(seq, why))? {
+                Some(at) => {
+                    in_log.push((seq, at));
+                    Ok(())
+                }
+                None => each(seq, raw),
+            };
+        let mut next = each_entry(&s.forms, game, branch, (lo, hi), &mut sort)?;
         // The latest forms, not packed yet (see `runs`).
         let waiting = self.runs().waiting(&branch_prefix(game, branch), (lo, hi));
-        match waiting {
-            Some((first, pack)) => give(game, branch, (first, &pack), hi, &mut next, &mut each),
-            None => Ok(()),
+        if let Some((first, pack)) = waiting {
+            give(game, branch, (first, &pack), hi, &mut next, &mut sort)?;
         }
+        s.segments.read_each(&mut in_log, bad, each)
     }
 
     /// Gives the accepted actions among `events` (the own events of `branch`
@@ -266,9 +279,9 @@ impl SledLog {
     ) -> Result<(), StoreError> {
         let s = self.sled()?;
         let bad = |seq: u64, why: String| bad_event(game, branch, seq, why);
-        let mut steps: Vec<Option<FoldStep>> = Vec::with_capacity((hi - lo + 1) as usize);
+        let mut steps: Vec<Option<FoldStep>> = Vec::new();
+        steps.resize_with((hi - lo + 1) as usize, || None);
         self.each_form(game, branch, (lo, hi), |seq, raw| {
-            steps.resize_with((seq - lo) as usize, || None);
             let step = match decode_form(raw).map_err(|why| bad(seq, why))? {
                 None => None,
                 Some((form_seq, actor, facts)) if form_seq == seq => Some(FoldStep::Compact {
@@ -280,10 +293,10 @@ impl SledLog {
                     return Err(bad(seq, format!("its fold form is of seq {form_seq}")))
                 }
             };
-            steps.push(step);
+            // `each_form` gives seqs of `lo..=hi` only.
+            steps[(seq - lo) as usize] = step;
             Ok(())
         })?;
-        steps.resize_with((hi - lo + 1) as usize, || None);
         let missing = steps.iter().filter(|step| step.is_none()).count();
         if missing * 2 > steps.len() {
             // Mostly events read whole (a store written before `forms`): one

@@ -1,10 +1,12 @@
-//! Fold forms of appends, gathered into packs before sled holds them.
+//! Where appends' fold forms lie, gathered into packs before sled holds them.
 //!
 //! sled splits a leaf every 16 or so entries whatever their size, and a
 //! game's keys grow at the end of its range, so each entry put costs a
 //! share of a split: an append's form put on its own cost as much as its
-//! event. So a group's leader, once the group is durable, adds each written
-//! event's form to its branch's run in memory, and a run goes into `forms`
+//! event. So a group's leader, once the group is durable, adds where each
+//! written event's form lies in the appends' log (see
+//! [`super::layout::IN_LOG`]: the form stays in its record, as the event
+//! does) to its branch's run in memory, and a run goes into `forms`
 //! as one pack (see [`super::layout::PACKED`]) once it is full
 //! ([`PACK_MOST`] forms, or [`super::layout::PACK_BYTES`]), its seqs stop
 //! following on, or a checkpoint comes (and the
@@ -18,8 +20,8 @@
 //! run taken to be put may be in neither for a moment: the fold then reads
 //! those events whole, as it reads any event without its form.
 //!
-//! An import packs its events' forms the same way, a chunk at a time, and
-//! its events too (in `events`: see [`super::layout::PACKED`]).
+//! An import packs its events' forms themselves the same way, a chunk at a
+//! time, and its events too (in `events`: see [`super::layout::PACKED`]).
 //!
 //! The runs hold at most what the appends' log holds since the last
 //! checkpoint (64 MiB, the forms a fraction of it), since a checkpoint puts

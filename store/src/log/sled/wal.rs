@@ -12,16 +12,16 @@
 //! the acknowledgement path: whatever of an append sled keeps has its
 //! record in the log.
 //!
-//! An appended event's JSON is not put in sled: sled keeps where the record
-//! holds it (see [`super::layout::IN_LOG`]) and reads find it there (see
-//! [`super::segments`]). sled copies a leaf's entries on every insert, and
+//! An appended event's JSON and its fold form are not put in sled: sled
+//! keeps where the record holds them (see [`super::layout::IN_LOG`]) and
+//! reads find them there (see [`super::segments`]). sled copies a leaf's entries on every insert, and
 //! events were most of those bytes. The log is therefore kept: it is a row
 //! of segments (`appends.00000001.wal`, ...), each written at its end and
 //! never changed once the next is begun.
 //!
-//! Which file is the truth: for an appended event, its segment, always; for
-//! the rest of an append (its form, receipt and head), the log until the
-//! next checkpoint; for everything else (creations, forks, take-backs,
+//! Which file is the truth: for an appended event and its form, its
+//! segment, always; for the rest of an append (its receipt and head), the
+//! log until the next checkpoint; for everything else (creations, forks, take-backs,
 //! imports, settings), sled, flushed and synced before each is
 //! acknowledged. Only appends write their keys (a branch's events and forms
 //! past its fork, its receipts and its head), so putting a record's keys
@@ -392,7 +392,7 @@ fn put_records(
         let mut entries = body;
         while let Some((entry, after)) = next_entry(entries) {
             let value = match (entry.tree, in_log) {
-                (Tree::Events, Some((segment, start))) => {
+                (Tree::Events | Tree::Forms, Some((segment, start))) => {
                     let at = entry.value.as_ptr() as usize - bytes.as_ptr() as usize;
                     let at = InLog {
                         segment,
