@@ -1131,24 +1131,8 @@ fn appended_events_are_read_from_the_appends_log_where_sled_points() {
         }
         (g.clone(), export(&j, &g, None), owner_state(&j, &g))
     };
-    {
-        let db = raw_sled(&store);
-        // Each on its own, or packed.
-        let pointers = |tree: &str| {
-            db.open_tree(tree)
-                .unwrap()
-                .iter()
-                .map(Result::unwrap)
-                .flat_map(|(_, raw)| match pack_entries(&raw) {
-                    Some(entries) => entries.iter().map(|e| e.to_vec()).collect(),
-                    None => vec![raw.to_vec()],
-                })
-                .filter(|raw| raw.first() == Some(&0x03))
-                .count()
-        };
-        assert_eq!(pointers("events"), 155, "where each appended event lies");
-        assert_eq!(pointers("forms"), 5, "and each of its 5 actions' forms");
-    }
+    assert_eq!(pointers_in(&store, "events"), 155, "where each event lies");
+    assert_eq!(pointers_in(&store, "forms"), 5, "and its 5 actions' forms");
     assert_eq!(segments(&store).len(), 1);
     // Folded from the forms where they lie, with no snapshot to start from.
     let j = journal(&dir).with_snapshot_every(1000);
@@ -1176,6 +1160,47 @@ fn appended_events_are_read_from_the_appends_log_where_sled_points() {
         matches!(&fold, Err(e) if e.to_string().contains("appends' log")),
         "{fold:?}"
     );
+}
+
+/// The entries of sled's `tree` in the store at `store` that point into
+/// the appends' log, each on its own or packed.
+fn pointers_in(store: &std::path::Path, tree: &str) -> usize {
+    raw_sled(store)
+        .open_tree(tree)
+        .unwrap()
+        .iter()
+        .map(Result::unwrap)
+        .flat_map(|(_, raw)| match pack_entries(&raw) {
+            Some(entries) => entries.iter().map(|e| e.to_vec()).collect(),
+            None => vec![raw.to_vec()],
+        })
+        .filter(|raw| raw.first() == Some(&0x03))
+        .count()
+}
+
+#[test]
+fn imported_events_lie_in_the_appends_log_where_sled_points() {
+    if testing_postgres() {
+        return; // the layout is sled's
+    }
+    let (g, exported, state) = {
+        let dir = tempfile::tempdir().unwrap();
+        let j = journal(&dir);
+        let g = new_game(&j).game;
+        play(&j, &g, MAIN_BRANCH, 6);
+        (g.clone(), export(&j, &g, None), owner_state(&j, &g))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    journal(&dir).import(&mut exported.as_slice()).unwrap();
+    // All but the creation, which stays in sled as every creation does.
+    assert_eq!(pointers_in(&store, "events"), 6);
+    assert_eq!(pointers_in(&store, "forms"), 6);
+    // Folded from the forms where they lie, with no snapshot to start from.
+    let j = journal(&dir).with_snapshot_every(1000);
+    assert_eq!(owner_state(&j, &g), state);
+    assert_eq!(export(&j, &g, None), exported);
+    assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
 }
 
 #[test]

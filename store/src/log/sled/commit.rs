@@ -340,6 +340,53 @@ impl SledLog {
         put_packs(s, packs)
     }
 
+    /// Writes an import's chunk of events (`records`) at the end of the
+    /// appends' log, where they stay as appended events do, and `point`
+    /// puts into sled where they lie (given the segment and where the
+    /// records start) while no group moves the log; then a checkpoint if
+    /// the segment is full, as after a group. Not synced here: the import
+    /// syncs the log once, before its game becomes visible (see
+    /// [`SledLog::sync_log`]); until then what it wrote is unreachable, and
+    /// an import of the game begun again removes it.
+    pub(super) fn write_import(
+        &self,
+        s: &Sled,
+        records: &Records,
+        point: impl FnOnce(u32, u64) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        if let Some(cause) = &self.unsynced().broken {
+            return Err(StoreError::Unwritable {
+                path: self.path.clone(),
+                cause: cause.clone(),
+            });
+        }
+        let mut wal = self.wal();
+        let written = wal
+            .append(records)
+            .and_then(|start| point(wal.number(), start))
+            .and_then(|()| match wal.is_full() {
+                true => self
+                    .put_runs(s)
+                    .and_then(|()| super::disk::checkpoint(&self.files, s, &mut wal)),
+                false => Ok(()),
+            });
+        // The fault's lock before the log's (see `write_group`).
+        drop(wal);
+        if let Err(e) = &written {
+            self.failed(e, |_| {});
+        }
+        written
+    }
+
+    /// Makes every record written to the appends' log durable.
+    pub(super) fn sync_log(&self) -> Result<(), StoreError> {
+        let synced = self.wal().sync();
+        if let Err(e) = &synced {
+            self.failed(e, |_| {});
+        }
+        synced
+    }
+
     /// Writes one group and syncs it; one outcome per append, in order, and
     /// the packs of forms it filled (see [`super::runs`]).
     fn write_group(&self, group: &[Queued]) -> (Vec<Outcome>, Vec<Put>) {

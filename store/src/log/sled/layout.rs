@@ -226,23 +226,24 @@ pub(super) fn encode_form(event: &Event) -> Vec<u8> {
 /// The first byte of a `forms` or `events` entry that holds the entries of
 /// several events in a row, under the key of the first: then each entry (a
 /// form, see [`encode_form`], or an event as [`encode_stored`] writes it)
-/// as its length (u32, little-endian) and its bytes. An import writes its
-/// events (to [`EVENT_PACK_BYTES`]) and their forms so, a run of a branch
-/// at a time: each entry of a sled tree costs its insert, its share of the
-/// splits and its page's header (about 10 µs of a 1 KB event, most of an
-/// import's writing), and a fold from storage pulls fewer pages. No single entry starts with this
-/// byte (the compact form's markers are below 16, an event's JSON starts
-/// with `{` and a creation's with [`SHARED_PACK`]). Appends' events and
-/// forms stay where their append's record holds them, and sled keeps where
-/// (see [`IN_LOG`]), those pointers packed the same way (see
-/// [`super::segments`] and [`super::runs`]).
+/// as its length (u32, little-endian) and its bytes: each entry of a sled
+/// tree costs its insert, its share of the splits and its page's header,
+/// and a fold from storage pulls fewer pages. No single entry starts with
+/// this byte (the compact form's markers are below 16, an event's JSON
+/// starts with `{`, a creation's with [`SHARED_PACK`] and a pointer with
+/// [`IN_LOG`]). Appended and imported events and their forms stay where
+/// their record in the appends' log holds them, and sled keeps where (see
+/// [`IN_LOG`]), those pointers packed so (see [`super::segments`] and
+/// [`super::runs`]); stores written by earlier builds hold packs of the
+/// forms and events of imports themselves, read as they are.
 pub(super) const PACKED: u8 = 0xFF;
 
 /// The most entries one pack holds: a read from a seq inside a pack reads
 /// the pack from its start, so a pack stays small.
 pub(super) const PACK_MOST: usize = 64;
 
-/// The most bytes a pack of forms holds (see [`super::runs`]). sled writes
+/// The most bytes a pack holds (see [`super::runs`]); a pack of 64 pointers
+/// takes 1.3 KB. It was the bound of packs of forms themselves: sled writes
 /// a page (a leaf of up to 17 entries) of over a quarter of its 512 KiB
 /// segments to a file of its own, opened, written and removed each time
 /// the page is, and an entry put on its own has its leaf's page written
@@ -250,19 +251,8 @@ pub(super) const PACK_MOST: usize = 64;
 /// write one. And sled's page cache does not count such a page at its
 /// size: once appended events left sled, an export of the bench's
 /// 1,000,000-event game (reading every form) kept about 400 MB more of
-/// them, whatever the cache's capacity. So an import's packs keep to this
-/// too, though a fold from storage then reads more entries. (An append's
-/// forms stay in the appends' log: their packs are of pointers, 64 in
-/// 1.3 KB.)
+/// them, whatever the cache's capacity.
 pub(super) const PACK_BYTES: usize = 6 * 1024;
-
-/// The most bytes a pack of an import's events holds (see [`PACKED`]): a
-/// leaf of 17 such entries stays near sled's 128 KiB (see [`PACK_BYTES`]).
-/// A 100,000-event Lost Worlds import (1 KB an event) packed 64 to an entry
-/// took 80 MB more memory at its peak than one entry each (200 MB more for
-/// the bench's 1,000,000), and at 16 KiB 40 MB more; at 8 KiB none, and
-/// about as fast as 64 to an entry (a sixth faster than one each).
-pub(super) const EVENT_PACK_BYTES: usize = 8 * 1024;
 
 /// The entries an entry of `forms` or `events` holds for the seqs from its
 /// key's on (see [`PACKED`]): itself, or those of a pack, each read as it

@@ -45,6 +45,7 @@ mod segments;
 mod wal;
 
 use runs::Runs;
+use wal::{Records, Tree};
 
 pub use disk::{clear_holder, note_holder, CACHE_CAPACITY, HOLDER_FILE};
 
@@ -368,6 +369,14 @@ impl SledLog {
         }
         Ok(())
     }
+}
+
+/// Where an imported event is kept: in its chunk's record in the appends'
+/// log (where its bytes start among the records, and how many), or whole
+/// in sled (a creation, as every creation is).
+enum Imported {
+    InRecord(usize, usize),
+    Whole(Vec<u8>),
 }
 
 /// Calls `each` with the seq and entry of every own event of `branch` with
@@ -982,11 +991,20 @@ impl Log for SledLog {
         self.writable()?;
         let s = self.sled()?;
         check_game_id(game)?;
-        // The forms and the events of each run of a branch's events go in
-        // packs (see `layout::PACKED`).
-        let (mut forms, mut stored) = (Runs::default(), Runs::default());
-        let mut packs = (Vec::new(), Vec::new());
-        let most = layout::EVENT_PACK_BYTES;
+        // The chunk's events, then their forms, go into the appends' log as
+        // one record, as an append's do (sled's inserts of their bytes, and
+        // its writing of its pages again and again, were most of an
+        // import's cost); sled gets where each lies, in packs (see
+        // `layout::PACKED`). A creation stays in sled, as every creation
+        // does.
+        let mut records = Records::with_room(
+            events
+                .iter()
+                .map(|e| e.json.as_ref().map_or(1024, |j| j.len()) + 64)
+                .sum(),
+        );
+        records.begin();
+        let mut placed = Vec::with_capacity(events.len());
         for Staged { event: e, json } in events {
             if e.game != game {
                 return Err(StoreError::InvalidEvent {
@@ -996,27 +1014,63 @@ impl Log for SledLog {
             }
             check_name("branch name", &e.branch)?;
             let key = seq_key(game, &e.branch, e.seq);
-            forms.push(&key, &encode_form(e), layout::PACK_BYTES, &mut packs.0);
-            match (json, &e.body) {
-                // A creation's pack is stored apart.
-                (Some(json), body) if !matches!(body, Body::GameCreated(_)) => {
-                    stored.push(&key, json.as_bytes(), most, &mut packs.1)
+            let event = match (json, &e.body) {
+                (_, Body::GameCreated(_)) => Imported::Whole(encode_stored(&s, e)?),
+                (Some(json), _) => {
+                    Imported::InRecord(records.put(Tree::Events, &key, json.as_bytes()), json.len())
                 }
-                _ => stored.push(&key, &encode_stored(&s, e)?, most, &mut packs.1),
-            }
+                (None, _) => {
+                    let bytes = encode_stored(&s, e)?;
+                    Imported::InRecord(records.put(Tree::Events, &key, &bytes), bytes.len())
+                }
+            };
+            placed.push((key, event));
         }
-        packs.0.extend(forms.take_all());
-        packs.1.extend(stored.take_all());
-        let batch = |packs: Vec<runs::Put>| {
-            let mut batch = sled::Batch::default();
-            for (key, pack) in packs {
-                batch.insert(key, pack);
+        let forms: Vec<_> = events
+            .iter()
+            .zip(&placed)
+            .map(|(staged, (key, _))| {
+                let form = encode_form(&staged.event);
+                (!form.is_empty()).then(|| (records.put(Tree::Forms, key, &form), form.len()))
+            })
+            .collect();
+        records.end();
+        self.write_import(&s, &records, |segment, start| {
+            let pointer = |(at, len): (usize, usize)| {
+                InLog {
+                    segment,
+                    offset: start + at as u64,
+                    len: len as u32,
+                }
+                .encode()
+            };
+            let (mut form_runs, mut event_runs) = (Runs::default(), Runs::default());
+            let mut packs = (Vec::new(), Vec::new());
+            let most = layout::PACK_BYTES;
+            for ((key, event), form) in placed.iter().zip(forms) {
+                let form = form.map(pointer);
+                let form = form.as_ref().map_or(&[][..], |p| &p[..]);
+                form_runs.push(key, form, most, &mut packs.0);
+                match event {
+                    Imported::InRecord(at, len) => {
+                        event_runs.push(key, &pointer((*at, *len)), most, &mut packs.1)
+                    }
+                    Imported::Whole(bytes) => event_runs.push(key, bytes, most, &mut packs.1),
+                }
             }
-            batch
-        };
-        s.events.apply_batch(batch(packs.1))?;
-        s.forms.apply_batch(batch(packs.0))?;
-        Ok(())
+            packs.0.extend(form_runs.take_all());
+            packs.1.extend(event_runs.take_all());
+            let batch = |packs: Vec<runs::Put>| {
+                let mut batch = sled::Batch::default();
+                for (key, pack) in packs {
+                    batch.insert(key, pack);
+                }
+                batch
+            };
+            s.events.apply_batch(batch(packs.1))?;
+            s.forms.apply_batch(batch(packs.0))?;
+            Ok(())
+        })
     }
 
     fn import_snapshot(
@@ -1082,6 +1136,9 @@ impl Log for SledLog {
         self.writable()?;
         let s = self.sled()?;
         let game = meta.game.as_str();
+        // Its events durable before the game can be seen (see
+        // `import_events`).
+        self.sync_log()?;
         let swapped =
             s.games
                 .compare_and_swap(game.as_bytes(), None::<&[u8]>, Some(to_json(meta)))?;

@@ -20,8 +20,9 @@
 //! run taken to be put may be in neither for a moment: the fold then reads
 //! those events whole, as it reads any event without its form.
 //!
-//! An import packs its events' forms themselves the same way, a chunk at a
-//! time, and its events too (in `events`: see [`super::layout::PACKED`]).
+//! An import packs where its events' forms lie the same way, a chunk at a
+//! time, and where its events lie too (in `events`: see
+//! [`super::layout::PACKED`]); its chunks are records of the appends' log.
 //!
 //! The runs hold at most what the appends' log holds since the last
 //! checkpoint (64 MiB, the forms a fraction of it), since a checkpoint puts

@@ -19,15 +19,18 @@
 //! of segments (`appends.00000001.wal`, ...), each written at its end and
 //! never changed once the next is begun.
 //!
-//! Which file is the truth: for an appended event and its form, its
-//! segment, always; for the rest of an append (its receipt and head), the
-//! log until the next checkpoint; for everything else (creations, forks, take-backs,
-//! imports, settings), sled, flushed and synced before each is
-//! acknowledged. Only appends write their keys (a branch's events and forms
-//! past its fork, its receipts and its head), so putting a record's keys
-//! again over any sled state the store reached is harmless, and opening a
-//! store puts again every record past the last checkpoint, in order, then
-//! checkpoints.
+//! Which file is the truth: for an appended or imported event and its
+//! form, its segment, always; for the rest of an append (its receipt and
+//! head), the log until the next checkpoint; for everything else
+//! (creations, forks, take-backs, an import's branches and game record,
+//! settings), sled, flushed and synced before each is acknowledged. Only
+//! appends and imports write records, and only of keys that are theirs (a
+//! branch's events and forms past its fork, its receipts and its head; an
+//! import's, of a game not yet visible), so putting a record's keys again
+//! over any sled state the store reached is harmless (an import's, of a
+//! game it never made visible, are removed when the game is imported
+//! again), and opening a store puts again every record past the last
+//! checkpoint, in order, then checkpoints.
 //!
 //! A checkpoint notes in sled how far into the log sled holds it, then
 //! makes sled durable (flush, then `fdatasync` of its files); once the
