@@ -1187,20 +1187,28 @@ fn imported_events_lie_in_the_appends_log_where_sled_points() {
         let dir = tempfile::tempdir().unwrap();
         let j = journal(&dir);
         let g = new_game(&j).game;
-        play(&j, &g, MAIN_BRANCH, 6);
+        play(&j, &g, MAIN_BRANCH, 3);
         (g.clone(), export(&j, &g, None), owner_state(&j, &g))
     };
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     journal(&dir).import(&mut exported.as_slice()).unwrap();
     // All but the creation, which stays in sled as every creation does.
-    assert_eq!(pointers_in(&store, "events"), 6);
-    assert_eq!(pointers_in(&store, "forms"), 6);
+    assert_eq!(pointers_in(&store, "events"), 3);
+    assert_eq!(pointers_in(&store, "forms"), 3);
     // Folded from the forms where they lie, with no snapshot to start from.
     let j = journal(&dir).with_snapshot_every(1000);
     assert_eq!(owner_state(&j, &g), state);
     assert_eq!(export(&j, &g, None), exported);
     assert!(j.verify(Some(&g)).unwrap()[0].problem.is_none());
+    // Appends after it, in the same segment: an opening puts both kinds
+    // of record again and reads them all.
+    play(&j, &g, MAIN_BRANCH, 2);
+    let (state, exported) = (owner_state(&j, &g), export(&j, &g, None));
+    drop(j);
+    let j = journal(&dir).with_snapshot_every(1000);
+    assert_eq!(owner_state(&j, &g), state);
+    assert_eq!(export(&j, &g, None), exported);
 }
 
 #[test]

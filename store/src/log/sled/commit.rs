@@ -362,7 +362,7 @@ impl SledLog {
         }
         let mut wal = self.wal();
         let written = wal
-            .append(records)
+            .append_growing(records)
             .and_then(|start| point(wal.number(), start))
             .and_then(|()| match wal.is_full() {
                 true => self
