@@ -57,13 +57,18 @@ impl Server {
             std::thread::sleep(Duration::from_millis(20));
         };
         // The address printed is the one noted: the port the system chose.
-        let printed = std::fs::read_to_string(&out).unwrap();
+        // (Printed just after the note is written: wait for it.)
         let addr = note["addr"].as_str().unwrap();
         assert!(!addr.ends_with(":0"), "{note}");
-        assert!(
-            printed.contains(&format!("listening on http://{addr}")),
-            "{printed}"
-        );
+        let listening = format!("listening on http://{addr}");
+        loop {
+            let printed = std::fs::read_to_string(&out).unwrap();
+            if printed.contains(&listening) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{printed}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         assert_eq!(note["pid"].as_u64(), Some(u64::from(child.id())));
         Server { child, note, log }
     }
