@@ -311,14 +311,7 @@ impl SledLog {
         let mut packs = Vec::new();
         for (p, placed) in written {
             for ((key, _, form), (_, at)) in p.events.iter().zip(placed) {
-                let pointer = at.map(|at| {
-                    InLog {
-                        segment,
-                        offset: start + at as u64,
-                        len: form.len() as u32,
-                    }
-                    .encode()
-                });
+                let pointer = at.map(|at| InLog::among((segment, start), at, form.len()).encode());
                 let entry = pointer.as_ref().map_or(&[][..], |p| &p[..]);
                 runs.push(key, entry, super::layout::PACK_BYTES, &mut packs);
             }
@@ -599,11 +592,7 @@ fn put_one(
     placed: &Placed,
 ) -> Result<(), StoreError> {
     for ((key, json, _), (at, _)) in p.events.iter().zip(placed) {
-        let at = InLog {
-            segment,
-            offset: start + *at as u64,
-            len: json.len() as u32,
-        };
+        let at = InLog::among((segment, start), *at, json.len());
         s.segments.hold(&s.events, key, at)?;
     }
     if let Some((key, json)) = &p.receipt {

@@ -147,6 +147,16 @@ pub(super) struct InLog {
 }
 
 impl InLog {
+    /// Where `len` bytes lie that start `at` bytes into records written at
+    /// `start` of `segment`.
+    pub(super) fn among((segment, start): (u32, u64), at: usize, len: usize) -> InLog {
+        InLog {
+            segment,
+            offset: start + at as u64,
+            len: len as u32,
+        }
+    }
+
     pub(super) fn encode(self) -> [u8; 17] {
         let mut out = [0; 17];
         out[0] = IN_LOG;

@@ -1036,14 +1036,7 @@ impl Log for SledLog {
             .collect();
         records.end();
         self.write_import(&s, &records, |segment, start| {
-            let pointer = |(at, len): (usize, usize)| {
-                InLog {
-                    segment,
-                    offset: start + at as u64,
-                    len: len as u32,
-                }
-                .encode()
-            };
+            let pointer = |(at, len)| InLog::among((segment, start), at, len).encode();
             let (mut form_runs, mut event_runs) = (Runs::default(), Runs::default());
             let mut packs = (Vec::new(), Vec::new());
             let most = layout::PACK_BYTES;

@@ -226,18 +226,11 @@ impl Wal {
     /// Writes records at the end of the segment (not yet durable: see
     /// [`Wal::sync`]); where they start.
     pub(super) fn append(&mut self, records: &Records) -> Result<u64, StoreError> {
-        use std::os::unix::fs::FileExt;
-        let bytes = &records.bytes;
-        let start = self.end;
-        let end = start + bytes.len() as u64;
+        let end = self.end + records.bytes.len() as u64;
         if end > self.size {
             self.grow(end)?;
         }
-        self.file
-            .write_all_at(bytes, start)
-            .map_err(io_err(&self.path))?;
-        self.end = end;
-        Ok(start)
+        self.append_growing(records)
     }
 
     /// [`Wal::append`] for an import's records (megabytes a chunk, synced
@@ -412,11 +405,7 @@ fn put_records(
             let value = match (entry.tree, in_log) {
                 (Tree::Events | Tree::Forms, Some((segment, start))) => {
                     let at = entry.value.as_ptr() as usize - bytes.as_ptr() as usize;
-                    let at = InLog {
-                        segment,
-                        offset: start + at as u64,
-                        len: entry.value.len() as u32,
-                    };
+                    let at = InLog::among((segment, start), at, entry.value.len());
                     sled::IVec::from(&at.encode()[..])
                 }
                 _ => sled::IVec::from(entry.value),
