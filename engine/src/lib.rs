@@ -41,7 +41,8 @@ pub mod tagged;
 pub use chance::Chance;
 pub use error::{reject, ContentError, EngineError, Rejection};
 pub use game::{
-    without_pack, Decision, DynRules, Game, Kind, NextState, Recheck, Snapshot, StoredFacts,
+    without_pack, Decision, DynRules, Game, Kind, NextState, Recheck, SavedState, Snapshot,
+    StoredFacts,
 };
 pub use legal::{placeholders, LegalAction, SealJson, UnsealJson, UnsealedJson};
 pub use narrative::{Format, Narrative};

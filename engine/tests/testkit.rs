@@ -9,7 +9,7 @@ use serde_json::Value;
 use tabletape_events::{Actor, Body, DiceMode, Event, GameCreated, Seat, MAIN_BRANCH};
 
 use tabletape_engine::error::Rejection;
-use tabletape_engine::game::{Decision, Game, Snapshot};
+use tabletape_engine::game::{Decision, Game, SavedState, Snapshot};
 use tabletape_engine::rng::TableRng;
 use tabletape_engine::rules::Rules;
 
@@ -68,7 +68,7 @@ pub fn restored(created: &GameCreated, state: &impl Serialize) -> Game {
         seq: 10,
         seed: 1,
         chapter: "Round 1".into(),
-        state: serde_json::to_value(state).expect("states serialize"),
+        state: SavedState::of(state),
         notes: Default::default(),
         dice: None,
     };

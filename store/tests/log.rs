@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::common::{action, created, meta, raw_sled};
 use proptest::prelude::*;
 use serde_json::Value;
-use tabletape_engine::Snapshot;
+use tabletape_engine::{SavedState, Snapshot};
 use tabletape_events::{Body, Event, FoldForm, MAIN_BRANCH, SCHEMA_VERSION};
 use tabletape_store::scratch::test_store;
 use tabletape_store::upcast::upcast;
@@ -337,7 +337,7 @@ fn snap(seq: u64) -> Snapshot {
         seq,
         seed: 7,
         chapter: format!("at {seq}"),
-        state: Value::from(seq),
+        state: SavedState::of(&seq),
         notes: Default::default(),
         dice: None,
     }

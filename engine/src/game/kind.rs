@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_json::Value;
 use tabletape_events::{FactText, GameCreated, Seat};
 
+use super::SavedState;
 use crate::canonical;
 use crate::chance::Chance;
 use crate::error::{ContentError, EngineError, Rejection};
@@ -169,8 +169,8 @@ pub trait DynRules: Send + Sync {
     fn view(&self, state: &dyn Any, viewer: Viewer) -> Value;
     fn render(&self, state: &dyn Any, viewer: Viewer) -> String;
     fn render_svg(&self, state: &dyn Any, viewer: Viewer) -> String;
-    fn save(&self, state: &dyn Any) -> Value;
-    fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
+    fn save(&self, state: &dyn Any) -> SavedState;
+    fn restore(&self, state: &SavedState) -> Result<Box<dyn Any + Send + Sync>, EngineError>;
 }
 
 /// Adapts a typed [`Rules`] to [`DynRules`], keeping the packs it has read.
@@ -803,16 +803,16 @@ impl<R: Rules> DynRules for Kind<R> {
         R::render_svg(typed::<R>(state), viewer)
     }
 
-    fn save(&self, state: &dyn Any) -> Value {
-        serde_json::to_value(typed::<R>(state)).expect("kind states serialize")
+    fn save(&self, state: &dyn Any) -> SavedState {
+        SavedState::of(typed::<R>(state))
     }
 
-    fn restore(&self, state: &Value) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
-        // Read from the borrowed value: `from_value` would want a copy of it.
-        let state = R::State::deserialize(state).map_err(|e| EngineError::BadEvent {
-            seq: 0,
-            message: format!("snapshot is not a {} state: {e}", R::KIND),
-        })?;
+    fn restore(&self, state: &SavedState) -> Result<Box<dyn Any + Send + Sync>, EngineError> {
+        let state =
+            serde_json::from_str::<R::State>(state.get()).map_err(|e| EngineError::BadEvent {
+                seq: 0,
+                message: format!("snapshot is not a {} state: {e}", R::KIND),
+            })?;
         Ok(Box::new(state))
     }
 }

@@ -228,7 +228,7 @@ fn rigged(t: &mut Table, change: impl FnOnce(&mut State)) {
             seq: t.game.seq(),
             seed: t.game.created().seed,
             chapter: "rigged".into(),
-            state: serde_json::to_value(&s).unwrap(),
+            state: tabletape_engine::SavedState::of(&s),
             notes: Default::default(),
             dice: None,
         },
