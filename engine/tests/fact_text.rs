@@ -152,3 +152,72 @@ fn texts_written_one_after_another_are_each_their_own() {
         assert!(is(value, &text));
     }
 }
+
+/// Any JSON tree: keys and strings from a mix of plain letters, quotes,
+/// backslashes, control characters and wide characters; numbers of every
+/// kind serde_json keeps (floats included).
+fn tree() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let text = proptest::collection::vec(
+        prop_oneof![
+            4 => proptest::char::range('a', 'e'),
+            1 => Just('"'),
+            1 => Just('\\'),
+            1 => proptest::char::range('\u{0}', '\u{1f}'),
+            1 => Just('\u{7f}'),
+            1 => Just('é'),
+            1 => Just('\u{2028}'),
+            1 => Just('😀'),
+        ],
+        0..12,
+    )
+    .prop_map(|chars| chars.into_iter().collect::<String>());
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        any::<f32>().prop_map(Value::from),
+        text.clone().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 64, 8, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            proptest::collection::btree_map(text.clone(), inner, 0..8)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+    /// Whatever the tree, its canonical text is the text of the tree, and
+    /// `is` knows it; the same holds for a map written with its keys in
+    /// reverse (which must be put back in order) and for floats as the
+    /// `f32` a type may hold.
+    #[test]
+    fn any_tree_is_written_as_serde_json_writes_it(value in tree(), wide in proptest::prelude::any::<f32>()) {
+        let text = canonical(&value);
+        proptest::prop_assert_eq!(&text, &through_value(&value));
+        proptest::prop_assert!(is(&value, &text));
+        if let Value::Object(map) = &value {
+            let reversed = Reversed(map.iter().collect());
+            proptest::prop_assert_eq!(canonical(&reversed), text);
+        }
+        proptest::prop_assert_eq!(canonical(&wide), through_value(&wide));
+    }
+}
+
+/// A map's entries written last to first, as a type may write its own.
+struct Reversed<'a>(Vec<(&'a String, &'a Value)>);
+
+impl Serialize for Reversed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (k, v) in self.0.iter().rev() {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
