@@ -55,13 +55,19 @@ pub fn read<T: Serialize + DeserializeOwned>(input: &Value) -> Result<(T, Value)
         })?,
     };
     let canonical = serde_json::to_value(&typed).expect("typed values serialize");
-    if let Some(path) = unknown_fields(input, &canonical).into_iter().next() {
-        return Err(Refused {
-            message: format!("unknown field `{path}`: it is not part of this input"),
-            path,
-        });
+    // The walks that find a fault's path are taken only when there is one:
+    // naming every field as they go costs each action that has none.
+    if drops_anything(input, &canonical) {
+        if let Some(path) = unknown_fields(input, &canonical).into_iter().next() {
+            return Err(Refused {
+                message: format!("unknown field `{path}`: it is not part of this input"),
+                path,
+            });
+        }
     }
-    check_text(&canonical)?;
+    if !all_text_fit(&canonical) {
+        check_text(&canonical)?;
+    }
     Ok((typed, canonical))
 }
 
@@ -75,6 +81,36 @@ fn says_nothing(v: &Value) -> bool {
         Value::Array(a) => a.is_empty(),
         Value::Object(o) => o.is_empty(),
         Value::Bool(true) => false,
+    }
+}
+
+/// Whether [`unknown_fields`] would find any, with no path kept.
+fn drops_anything(input: &Value, canonical: &Value) -> bool {
+    match (input, canonical) {
+        (Value::Object(i), Value::Object(c)) => {
+            let renamed = i.len() == c.len();
+            i.iter().any(|(k, v)| match c.get(k) {
+                Some(cv) => drops_anything(v, cv),
+                None => !says_nothing(v) && !renamed,
+            })
+        }
+        (Value::Array(i), Value::Array(c)) if i.len() == c.len() => {
+            i.iter().zip(c).any(|(v, cv)| drops_anything(v, cv))
+        }
+        _ => false,
+    }
+}
+
+/// Whether every string and key in `value` may be stored (what
+/// [`check_text`] asks), with no path kept.
+fn all_text_fit(value: &Value) -> bool {
+    match value {
+        Value::String(s) => text_fault(s).is_none(),
+        Value::Array(items) => items.iter().all(all_text_fit),
+        Value::Object(map) => map
+            .iter()
+            .all(|(k, v)| text_fault(k).is_none() && all_text_fit(v)),
+        _ => true,
     }
 }
 
@@ -116,6 +152,11 @@ pub fn unknown_fields(input: &Value, canonical: &Value) -> Vec<String> {
 
 /// Why a string may not be stored, if it may not.
 fn text_fault(s: &str) -> Option<String> {
+    // Plain ASCII text short enough in bytes is short enough in characters,
+    // and holds a control character only below a space or at DEL.
+    if s.len() <= TEXT_MAX_CHARS && s.bytes().all(|b| (b' '..0x7f).contains(&b)) {
+        return None;
+    }
     if let Some(c) = s
         .chars()
         .find(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))

@@ -29,12 +29,21 @@ fn control_characters_line_breaks_and_overlong_text_are_refused() {
         "two\nlines",
         "sep\u{2028}",
         "\u{85}",
+        "del\u{7f}",
         &"x".repeat(2001),
+        &"é".repeat(2001),
     ] {
         let err = read::<Act>(&json!({"type": "choose", "seat": 1, "note": bad})).unwrap_err();
         assert_eq!(err.path, "note", "{bad:?}");
     }
-    read::<Act>(&json!({"type": "choose", "seat": 1, "note": "Ça va, Zoë? 👍"})).unwrap();
+    for good in [
+        "Ça va, Zoë? 👍",
+        "~ and space",
+        &"x".repeat(2000),
+        &"é".repeat(2000),
+    ] {
+        read::<Act>(&json!({"type": "choose", "seat": 1, "note": good})).unwrap();
+    }
 }
 
 #[test]
