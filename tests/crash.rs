@@ -6,15 +6,17 @@
 //! checkpoint, so reopening after the kill puts them again from it; for
 //! half the seeds the log's records also end in a torn record (cut short,
 //! or whole but failing its check), as a crash in the middle of writing an
-//! unacknowledged group leaves them.
+//! unacknowledged group leaves them. An import killed part way, after its
+//! first chunk of events is in that log, leaves no game, and the same file
+//! then imports whole.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 use serde_json::{json, Value};
 use tabletape_engine::rng::TableRng;
-use tabletape_events::{Actor, Body, DiceMode};
-use tabletape_store::{Journal, NewGame};
+use tabletape_events::{Actor, Body};
+use tabletape_store::Journal;
 use tabletape_tests::{play_random, seeds, Cli};
 
 /// Plays a random three-fighter duel in a scratch journal and returns its
@@ -22,20 +24,8 @@ use tabletape_tests::{play_random, seeds, Cli};
 fn scripted_game(seed: u64) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let journal = Journal::open(&dir.path().join("scratch")).unwrap();
-    let game = journal
-        .create(NewGame {
-            id: None,
-            title: None,
-            kind: "lostworlds".into(),
-            players: vec!["Ada".into(), "Bo".into(), "Cy".into()],
-            seed: Some(seed),
-            dice: DiceMode::Digital,
-            options: [("characters".to_string(), json!("nowa,brakka,brakka"))].into(),
-            pack: None,
-            public: false,
-        })
-        .unwrap()
-        .game;
+    let options = [("characters".to_string(), json!("nowa,brakka,brakka"))].into();
+    let game = new_duel(&journal, &["Ada", "Bo", "Cy"], options, seed);
     play_random(&journal, &game, "main", seed, 400);
     journal
         .events(&game, "main", 2, None)
@@ -47,6 +37,17 @@ fn scripted_game(seed: u64) -> Vec<Value> {
             _ => None,
         })
         .collect()
+}
+
+/// A Lost Worlds duel created in `journal` with the dice keyed by `seed`.
+fn new_duel(
+    journal: &Journal,
+    players: &[&str],
+    options: std::collections::BTreeMap<String, Value>,
+    seed: u64,
+) -> String {
+    let players = players.iter().map(|p| p.to_string()).collect();
+    crate::properties::new_game(journal, &("lostworlds", players, options), seed)
 }
 
 #[test]
@@ -191,4 +192,140 @@ fn forms_in(raw: &[u8]) -> Vec<bool> {
         rest = &after[len..];
     }
     out
+}
+
+/// An import killed part way leaves no game behind, and the same file then
+/// imports whole. An import writes its chunks of events (1,024 each) to the
+/// appends' log as it reads, and makes the game visible only once every
+/// line is checked and the log synced; the kill falls after its first chunk
+/// is in the log (even seeds), or soon after the last line went in (odd
+/// seeds: while it checks and writes, or, were it quick, after its commit,
+/// when the game must be whole).
+#[test]
+fn an_import_killed_part_way_leaves_no_game_and_imports_again() {
+    // A game of over a chunk: a short duel, then notes on it (each an event
+    // checked and imported like any other).
+    let scratch = tempfile::tempdir().unwrap();
+    let journal = Journal::open(&scratch.path().join("scratch")).unwrap();
+    let game = new_duel(&journal, &["Ada", "Bo"], Default::default(), 5);
+    play_random(&journal, &game, "main", 5, 60);
+    for n in 0..3_400 {
+        let note = tabletape_store::NoteRequest {
+            branch: None,
+            at: 1 + n % 10,
+            title: None,
+            text: format!("note {n}"),
+            private: n % 3 == 0,
+            expect_seq: None,
+            idempotency_key: None,
+        };
+        journal
+            .note(&game, note, tabletape_store::Access::Owner)
+            .unwrap();
+    }
+    let mut exported = Vec::new();
+    journal.export(&game, None, &mut exported).unwrap();
+    drop(journal);
+    let lines: Vec<&[u8]> = exported.split_inclusive(|b| *b == b'\n').collect();
+    assert!(lines.len() > 3_400, "{} lines", lines.len());
+
+    for seed in seeds(0..4) {
+        let cli = Cli::new();
+        let other = cli.json(&["new", "lostworlds", "--player", "Cy", "--player", "Di"]);
+        let other = other["game"].as_str().unwrap().to_string();
+        let file = cli.dir.path().join("game.jsonl");
+        std::fs::write(&file, &exported).unwrap();
+
+        let mut child = Killed(
+            cli.command(&["import", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let mut stdin = child.0.stdin.take().unwrap();
+        if seed % 2 == 0 {
+            // Enough that the first chunk is checked and written: lines
+            // are read 256 at a time, eight batches ahead of the check, and
+            // the creation is no part of a chunk. Then wait for it to reach
+            // the log.
+            let before = log_end(&cli);
+            let fed = 3_200 + (seed as usize * 97) % 150;
+            for line in &lines[..fed] {
+                stdin.write_all(line).unwrap();
+            }
+            stdin.flush().unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while log_end(&cli) <= before {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "seed {seed}: the import wrote no chunk"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        } else {
+            for line in &lines {
+                stdin.write_all(line).unwrap();
+            }
+            drop(stdin);
+            std::thread::sleep(std::time::Duration::from_millis(seed * 7));
+        }
+        drop(child);
+
+        let listed = cli.ok(&["games"]);
+        if listed.contains(&game) {
+            // Only a kill after the last line may have come after the commit.
+            assert_eq!(seed % 2, 1, "seed {seed}: a game half imported is listed");
+        } else {
+            assert!(
+                !cli.run(&["log", &game]).status.success(),
+                "seed {seed}: a game half imported is readable"
+            );
+            cli.ok(&["import", file.to_str().unwrap()]);
+        }
+        assert_eq!(
+            cli.ok(&["export", &game]).as_bytes(),
+            &exported[..],
+            "seed {seed}: the game as imported whole"
+        );
+        assert!(cli.ok(&["verify", &game]).contains("ok"), "seed {seed}");
+        assert!(cli.ok(&["verify", &other]).contains("ok"), "seed {seed}");
+        // What the killed import left in the log is no part of the game.
+        let state = cli.json(&["state", &game]);
+        assert_eq!(
+            state["seq"].as_u64(),
+            Some(lines.len() as u64),
+            "seed {seed}"
+        );
+    }
+}
+
+/// A child process that is killed (SIGKILL: no destructor, no flush) and
+/// reaped when dropped, whether the test goes on or fails first.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// How far the store's appends' log is written: over its segments, where
+/// each one's last byte that is not zero lies (a segment is grown with
+/// zeros ahead of its records, and none is ever removed).
+fn log_end(cli: &Cli) -> usize {
+    std::fs::read_dir(cli.store())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("appends.") && name.ends_with(".wal")
+        })
+        .map(|wal| {
+            let bytes = std::fs::read(wal).unwrap();
+            bytes.iter().rposition(|b| *b != 0).map_or(0, |i| i + 1)
+        })
+        .sum()
 }

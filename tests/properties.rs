@@ -62,7 +62,7 @@ fn setups() -> Vec<(&'static str, Vec<String>, BTreeMap<String, Value>)> {
     ]
 }
 
-fn new_game(
+pub(crate) fn new_game(
     journal: &Journal,
     setup: &(&str, Vec<String>, BTreeMap<String, Value>),
     seed: u64,
