@@ -221,3 +221,19 @@ impl Serialize for Reversed<'_> {
         map.end()
     }
 }
+
+/// A raw JSON value inside a value is written as its text stands, as
+/// serde_json writes one (it is already text; nothing reorders it).
+#[test]
+fn a_raw_value_is_written_as_its_text_stands() {
+    #[derive(Serialize)]
+    struct Holder {
+        z: u8,
+        raw: Box<serde_json::value::RawValue>,
+    }
+    let raw = serde_json::value::RawValue::from_string(r#"{"b":1,"a":"q\""}"#.into()).unwrap();
+    let holder = Holder { z: 1, raw };
+    let written = serde_json::to_string(&holder).unwrap();
+    assert_eq!(written, r#"{"z":1,"raw":{"b":1,"a":"q\""}}"#);
+    assert_eq!(canonical(&holder), r#"{"raw":{"b":1,"a":"q\""},"z":1}"#);
+}
