@@ -55,19 +55,13 @@ pub fn read<T: Serialize + DeserializeOwned>(input: &Value) -> Result<(T, Value)
         })?,
     };
     let canonical = serde_json::to_value(&typed).expect("typed values serialize");
-    // The walks that find a fault's path are taken only when there is one:
-    // naming every field as they go costs each action that has none.
-    if drops_anything(input, &canonical) {
-        if let Some(path) = unknown_fields(input, &canonical).into_iter().next() {
-            return Err(Refused {
-                message: format!("unknown field `{path}`: it is not part of this input"),
-                path,
-            });
-        }
+    if let Some(path) = unknown_fields(input, &canonical).into_iter().next() {
+        return Err(Refused {
+            message: format!("unknown field `{path}`: it is not part of this input"),
+            path,
+        });
     }
-    if !all_text_fit(&canonical) {
-        check_text(&canonical)?;
-    }
+    check_text(&canonical)?;
     Ok((typed, canonical))
 }
 
@@ -84,34 +78,26 @@ fn says_nothing(v: &Value) -> bool {
     }
 }
 
-/// Whether [`unknown_fields`] would find any, with no path kept.
-fn drops_anything(input: &Value, canonical: &Value) -> bool {
-    match (input, canonical) {
-        (Value::Object(i), Value::Object(c)) => {
-            let renamed = i.len() == c.len();
-            i.iter().any(|(k, v)| match c.get(k) {
-                Some(cv) => drops_anything(v, cv),
-                None => !says_nothing(v) && !renamed,
-            })
-        }
-        (Value::Array(i), Value::Array(c)) if i.len() == c.len() => {
-            i.iter().zip(c).any(|(v, cv)| drops_anything(v, cv))
-        }
-        _ => false,
-    }
+/// A step of a path into a value: a key, or an index. Paths are kept as
+/// borrowed steps and written out only for a fault (every action is read
+/// this way, an import's every one again: cloning each key it passed cost
+/// each action that has nothing wrong).
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
 }
 
-/// Whether every string and key in `value` may be stored (what
-/// [`check_text`] asks), with no path kept.
-fn all_text_fit(value: &Value) -> bool {
-    match value {
-        Value::String(s) => text_fault(s).is_none(),
-        Value::Array(items) => items.iter().all(all_text_fit),
-        Value::Object(map) => map
-            .iter()
-            .all(|(k, v)| text_fault(k).is_none() && all_text_fit(v)),
-        _ => true,
-    }
+/// `path`, dotted (`avatar.name`, `seen.1`).
+fn dotted(path: &[Step<'_>]) -> String {
+    let steps: Vec<String> = path
+        .iter()
+        .map(|step| match step {
+            Step::Key(key) => key.to_string(),
+            Step::Index(n) => n.to_string(),
+        })
+        .collect();
+    steps.join(".")
 }
 
 /// The paths of fields in `input` that the canonical form dropped. A field
@@ -119,17 +105,22 @@ fn all_text_fit(value: &Value) -> bool {
 /// an object with as many keys on both sides is taken for a map whose keys
 /// the reading normalised.
 pub fn unknown_fields(input: &Value, canonical: &Value) -> Vec<String> {
-    fn walk(input: &Value, canonical: &Value, path: &mut Vec<String>, out: &mut Vec<String>) {
+    fn walk<'a>(
+        input: &'a Value,
+        canonical: &Value,
+        path: &mut Vec<Step<'a>>,
+        out: &mut Vec<String>,
+    ) {
         match (input, canonical) {
             (Value::Object(i), Value::Object(c)) => {
                 // As many keys on both sides: a map whose keys the reading
                 // normalised, not a struct that dropped a field.
                 let renamed = i.len() == c.len();
                 for (k, v) in i {
-                    path.push(k.clone());
+                    path.push(Step::Key(k));
                     match c.get(k) {
                         Some(cv) => walk(v, cv, path, out),
-                        None if !says_nothing(v) && !renamed => out.push(path.join(".")),
+                        None if !says_nothing(v) && !renamed => out.push(dotted(path)),
                         None => {}
                     }
                     path.pop();
@@ -137,7 +128,7 @@ pub fn unknown_fields(input: &Value, canonical: &Value) -> Vec<String> {
             }
             (Value::Array(i), Value::Array(c)) if i.len() == c.len() => {
                 for (n, (v, cv)) in i.iter().zip(c).enumerate() {
-                    path.push(n.to_string());
+                    path.push(Step::Index(n));
                     walk(v, cv, path, out);
                     path.pop();
                 }
@@ -171,9 +162,9 @@ fn text_fault(s: &str) -> Option<String> {
 
 /// Checks every string (and object key) in a value.
 pub fn check_text(value: &Value) -> Result<(), Refused> {
-    fn walk(value: &Value, path: &mut Vec<String>) -> Result<(), Refused> {
-        let refuse = |path: &[String], why: String| Refused {
-            path: path.join("."),
+    fn walk<'a>(value: &'a Value, path: &mut Vec<Step<'a>>) -> Result<(), Refused> {
+        let refuse = |path: &[Step<'_>], why: String| Refused {
+            path: dotted(path),
             message: format!("the text {why}"),
         };
         match value {
@@ -183,7 +174,7 @@ pub fn check_text(value: &Value) -> Result<(), Refused> {
             },
             Value::Array(items) => {
                 for (n, v) in items.iter().enumerate() {
-                    path.push(n.to_string());
+                    path.push(Step::Index(n));
                     walk(v, path)?;
                     path.pop();
                 }
@@ -191,7 +182,7 @@ pub fn check_text(value: &Value) -> Result<(), Refused> {
             }
             Value::Object(map) => {
                 for (k, v) in map {
-                    path.push(k.clone());
+                    path.push(Step::Key(k));
                     if let Some(why) = text_fault(k) {
                         return Err(refuse(path, why));
                     }

@@ -260,9 +260,10 @@ fn write_quoted(buf: &mut Vec<u8>, text: &str) -> bool {
             at += 8;
             continue;
         }
-        if let Some(escape) = escape_of(bytes[at]) {
+        let byte = bytes[at];
+        if byte < 0x20 || byte == b'"' || byte == b'\\' {
             buf.extend_from_slice(&bytes[from..at]);
-            buf.extend_from_slice(&escape);
+            push_escape(buf, byte);
             from = at + 1;
             escaped = true;
         }
@@ -286,54 +287,25 @@ fn any_to_escape(word: u64) -> bool {
     control | quote | backslash != 0
 }
 
-/// How serde_json escapes `byte` in a string, if it does.
-#[inline]
-fn escape_of(byte: u8) -> Option<EscapeText> {
+/// Writes `byte` (a control character, a quote or a backslash) escaped
+/// as serde_json escapes it.
+fn push_escape(buf: &mut Vec<u8>, byte: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let short = |c: u8| EscapeText::new(&[b'\\', c]);
-    Some(match byte {
-        b'"' => short(b'"'),
-        b'\\' => short(b'\\'),
-        0x08 => short(b'b'),
-        0x0c => short(b'f'),
-        b'\n' => short(b'n'),
-        b'\r' => short(b'r'),
-        b'\t' => short(b't'),
-        0x00..=0x1f => EscapeText::new(&[
-            b'\\',
-            b'u',
-            b'0',
-            b'0',
-            HEX[usize::from(byte >> 4)],
-            HEX[usize::from(byte & 0xf)],
-        ]),
-        _ => return None,
-    })
-}
-
-/// An escape's text: at most six bytes, kept without allocating.
-struct EscapeText {
-    bytes: [u8; 6],
-    len: usize,
-}
-
-impl EscapeText {
-    fn new(text: &[u8]) -> EscapeText {
-        let mut bytes = [0; 6];
-        bytes[..text.len()].copy_from_slice(text);
-        EscapeText {
-            bytes,
-            len: text.len(),
+    let short = match byte {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        _ => {
+            let (high, low) = (HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]);
+            buf.extend_from_slice(&[b'\\', b'u', b'0', b'0', high, low]);
+            return;
         }
-    }
-}
-
-impl std::ops::Deref for EscapeText {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
+    };
+    buf.extend_from_slice(&[b'\\', short]);
 }
 
 /// Writes a finite float as serde_json does, and any other as `null`.
@@ -344,39 +316,6 @@ fn write_f64(buf: &mut Vec<u8>, value: f64) {
             .expect("writing to memory");
     } else {
         buf.extend_from_slice(b"null");
-    }
-}
-
-fn write_int<T: itoa_like::Int>(buf: &mut Vec<u8>, value: T) {
-    value.write(buf);
-}
-
-/// Integers written through serde_json's formatter (which writes them as
-/// `itoa` does), one method per width.
-mod itoa_like {
-    use serde_json::ser::{CompactFormatter, Formatter};
-
-    pub trait Int {
-        fn write(self, buf: &mut Vec<u8>);
-    }
-
-    macro_rules! ints {
-        ($($ty:ty => $method:ident),* $(,)?) => {
-            $(
-                impl Int for $ty {
-                    #[inline]
-                    fn write(self, buf: &mut Vec<u8>) {
-                        CompactFormatter.$method(buf, self).expect("writing to memory");
-                    }
-                }
-            )*
-        };
-    }
-
-    ints! {
-        i8 => write_i8, i16 => write_i16, i32 => write_i32, i64 => write_i64,
-        i128 => write_i128, u8 => write_u8, u16 => write_u16, u32 => write_u32,
-        u64 => write_u64, u128 => write_u128,
     }
 }
 
@@ -438,6 +377,16 @@ impl Compound<'_, '_> {
     }
 }
 
+macro_rules! ints {
+    ($($name:ident($ty:ty) => $write:ident),* $(,)?) => {
+        $(
+            fn $name(self, value: $ty) -> Result<(), Error> {
+                CompactFormatter.$write(self.buf(), value).map_err(Error::io)
+            }
+        )*
+    };
+}
+
 impl<'a, 't> Serializer for &'a mut Canon<'t> {
     type Ok = ();
     type Error = Error;
@@ -455,54 +404,13 @@ impl<'a, 't> Serializer for &'a mut Canon<'t> {
         Ok(())
     }
 
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        write_int(self.buf(), value);
-        Ok(())
+    // Integers as serde_json writes them (its formatter, by `itoa`).
+    ints! {
+        serialize_i8(i8) => write_i8, serialize_i16(i16) => write_i16,
+        serialize_i32(i32) => write_i32, serialize_i64(i64) => write_i64,
+        serialize_i128(i128) => write_i128, serialize_u8(u8) => write_u8,
+        serialize_u16(u16) => write_u16, serialize_u32(u32) => write_u32,
+        serialize_u64(u64) => write_u64, serialize_u128(u128) => write_u128,
     }
 
     /// A value keeps an `f32` as the `f64` it widens to, and writes that.
